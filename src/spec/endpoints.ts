@@ -1,0 +1,212 @@
+/**
+ * The endpoint catalogue of §4: method, path, parameters, request body and every documented
+ * response. The reference server routes by it, the client calls through it, the auth rules iterate
+ * it and the OpenAPI/Pact exports are generated from it.
+ */
+import type { z } from 'zod';
+import type { defineRequests } from './requests.js';
+import type { defineResponses } from './responses.js';
+
+export type EndpointId =
+  | 'validateAccount'
+  | 'stageAccount'
+  | 'processAccount'
+  | 'createNotes'
+  | 'createAgreements'
+  | 'createSupplyPoints'
+  | 'createTransactions'
+  | 'createHistoricalBillingDocuments'
+  | 'createHistoricalStatements'
+  | 'createPaymentInstruction'
+  | 'accountTransferStatus'
+  | 'allAccountImportProcesses'
+  | 'pendingAccountImportProcesses'
+  | 'importedAccountImportProcesses'
+  | 'createBusiness'
+  | 'createBusinessPaymentInstruction';
+
+/** A documented response. `body` is a schema, `empty` (§4.2 "empty body") or `not shown`. */
+export interface DocumentedResponse {
+  status: number;
+  spec: string;
+  description: string;
+  body: z.ZodType | 'empty' | 'not shown';
+}
+
+export interface EndpointSpec {
+  id: EndpointId;
+  method: 'GET' | 'POST';
+  /** Path template under `{base_url}`, with `{name}` path parameters. */
+  path: string;
+  spec: string;
+  title: string;
+  pathParams?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  responses: DocumentedResponse[];
+}
+
+type Requests = ReturnType<typeof defineRequests>;
+type Responses = ReturnType<typeof defineResponses>;
+
+export const DATA_IMPORT_PREFIX = '/v1/data-import/';
+
+export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, EndpointSpec> {
+  const validationError = (spec: string, description = 'validation error (§7.1 body)'): DocumentedResponse =>
+    ({ status: 400, spec, description, body: s.ValidationErrorBody });
+  const unauthorized: DocumentedResponse = { status: 401, spec: '§5.3, §7.2', description: 'missing or invalid token', body: 'not shown' };
+  const notFound = (spec: string, description: string): DocumentedResponse => ({ status: 404, spec, description, body: 'not shown' });
+  const vendorResponses = (spec: string): DocumentedResponse[] => [
+    { status: 400, spec, description: 'validation error, or persistent trouble reaching the upstream payment vendor (not retried as is)', body: 'not shown' },
+    { status: 500, spec, description: 'intermittent trouble reaching the upstream payment vendor (retried as is)', body: 'not shown' },
+  ];
+
+  const list: EndpointSpec[] = [
+    {
+      id: 'validateAccount', method: 'POST', path: '/v1/data-import/validate-account/', spec: '§4.1',
+      title: 'Validate an account payload', body: q.AccountPayload,
+      responses: [
+        { status: 200, spec: '§4.1', description: 'the validated data', body: s.ValidatedAccount },
+        validationError('§4.1, §7.1'),
+        unauthorized,
+      ],
+    },
+    {
+      id: 'stageAccount', method: 'POST', path: '/v1/data-import/account-import-process/create-or-update/', spec: '§4.1, §3',
+      title: 'Stage (create or update) an account payload', body: q.AccountPayload,
+      responses: [
+        { status: 201, spec: '§4.1, §3', description: 'first staging', body: s.StageAccountResponse },
+        { status: 200, spec: '§4.1, §3', description: 'staged data replaced', body: s.StageAccountResponse },
+        { status: 400, spec: '§4.1, §3, §7.1', description: 'invalid payload (§7.1 body), account already imported or skipped, supplier paused or complete', body: 'not shown' },
+        unauthorized,
+      ],
+    },
+    {
+      id: 'processAccount', method: 'POST', path: '/v1/data-import/account-import-process/process/', spec: '§4.1, §3',
+      title: 'Process staged data into a live account', body: q.ProcessAccountRequest,
+      responses: [
+        { status: 201, spec: '§4.1', description: 'the account was created', body: s.ProcessAccountResponse },
+        { status: 400, spec: '§4.1 rules 1-3', description: 'dry run that would succeed (rolled back), account already imported (body adds both numbers), team missing or data not staged', body: 'not shown' },
+        unauthorized,
+        { status: 429, spec: '§4.1 rule 4, §8', description: 'the optional concurrency limit is enabled and exceeded; retry after other accounts finish', body: 'not shown' },
+      ],
+    },
+    {
+      id: 'createNotes', method: 'POST', path: '/v1/data-import/notes/create/', spec: '§4.2 notes',
+      title: 'Add notes to an imported account', body: q.NotesRequest,
+      responses: [
+        { status: 201, spec: '§4.2 notes', description: 'one result per note, in order', body: s.NotesResponse },
+        validationError('§4.2 notes rule 4, §7.1'),
+        unauthorized,
+        notFound('§4.2 notes rules 1 and 5, §7.2', 'account not imported, or wrong supplier code or external number'),
+      ],
+    },
+    {
+      id: 'createAgreements', method: 'POST', path: '/v1/data-import/agreements/create/', spec: '§4.2',
+      title: 'Add agreements to existing supply points', body: q.AgreementsRequest,
+      responses: [
+        { status: 201, spec: '§4.2', description: 'agreements added', body: 'empty' },
+        validationError('§7.1', 'validation error, reported under non_field_errors (§7.1)'),
+        unauthorized,
+      ],
+    },
+    {
+      id: 'createSupplyPoints', method: 'POST', path: '/v1/data-import/supply-points/create/', spec: '§4.2',
+      title: 'Add supply points to an account', body: q.SupplyPointsRequest,
+      responses: [
+        { status: 201, spec: '§4.2', description: 'supply points added', body: 'empty' },
+        validationError('§7.1', 'validation error, reported under non_field_errors (§7.1)'),
+        unauthorized,
+      ],
+    },
+    {
+      id: 'createTransactions', method: 'POST', path: '/v1/data-import/transactions/create/', spec: '§4.2 transactions',
+      title: 'Add financial transactions to an account', body: q.TransactionsRequest, query: q.TransactionsQuery,
+      responses: [
+        { status: 201, spec: '§4.2 transactions', description: 'one result per transaction', body: s.TransactionsResponse },
+        { status: 400, spec: '§4.2 transactions', description: 'the first failing transaction only', body: s.TransactionImportErrorBody },
+        unauthorized,
+      ],
+    },
+    {
+      id: 'createHistoricalBillingDocuments', method: 'POST', path: '/v1/data-import/historical-billing-documents/create/', spec: '§4.2, §8',
+      title: 'Import historical billing documents for a ledger (once per ledger)', body: q.HistoricalBillingDocumentsRequest,
+      responses: [
+        { status: 201, spec: '§4.2', description: 'documents imported', body: 'empty' },
+        { status: 400, spec: '§4.2, §8', description: 'invalid payload, or the ledger already has a finalized billing document', body: 'not shown' },
+        unauthorized,
+      ],
+    },
+    {
+      id: 'createHistoricalStatements', method: 'POST', path: '/v1/data-import/historical-statements/create/', spec: '§4.2',
+      title: 'Import historical statements', body: q.HistoricalStatementsRequest,
+      responses: [
+        { status: 201, spec: '§4.2', description: 'the validated data (the spec states 201 and also 200)', body: s.ValidatedStatements },
+        { status: 200, spec: '§4.2', description: 'the validated data (the spec states 201 and also 200)', body: s.ValidatedStatements },
+        validationError('§7.1'),
+        unauthorized,
+      ],
+    },
+    {
+      id: 'createPaymentInstruction', method: 'POST', path: '/v1/data-import/payment-instruction/create/', spec: '§2.7, §4.2',
+      title: 'Add a payment instruction to an account', body: q.PaymentInstructionRequest,
+      responses: [
+        { status: 201, spec: '§4.2', description: 'instruction checked upstream and stored', body: s.PaymentInstructionResponse },
+        ...vendorResponses('§4.2 payment instruction, §7.2'),
+        unauthorized,
+      ],
+    },
+    {
+      id: 'accountTransferStatus', method: 'GET', path: '/v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/', spec: '§4.3',
+      title: 'Import status of an account', pathParams: q.AccountPathParams,
+      responses: [
+        { status: 200, spec: '§4.3', description: 'the status and, once created, the account number', body: s.AccountTransferStatus },
+        unauthorized,
+        notFound('§4.3, §7.2', 'no import process for the supplier code and external number'),
+      ],
+    },
+    {
+      id: 'allAccountImportProcesses', method: 'GET', path: '/v1/data-import/all-account-import-processes/{import_supplier_code}/', spec: '§4.3',
+      title: 'All account import processes of a supplier, pending and created', pathParams: q.SupplierPathParams,
+      responses: [{ status: 200, spec: '§4.3', description: 'pending and created records', body: s.AllAccountImportProcesses }, unauthorized],
+    },
+    {
+      id: 'pendingAccountImportProcesses', method: 'GET', path: '/v1/data-import/pending-account-import-processes/{import_supplier_code}/', spec: '§4.3',
+      title: 'Pending account import processes of a supplier', pathParams: q.SupplierPathParams,
+      responses: [{ status: 200, spec: '§4.3', description: 'pending records; number and creation time always null', body: s.PendingAccountImportProcesses }, unauthorized],
+    },
+    {
+      id: 'importedAccountImportProcesses', method: 'GET', path: '/v1/data-import/imported-account-import-processes/{import_supplier_code}/', spec: '§4.3',
+      title: 'Imported account import processes of a supplier', pathParams: q.SupplierPathParams,
+      responses: [{ status: 200, spec: '§4.3', description: 'response body: not shown', body: 'not shown' }, unauthorized],
+    },
+    {
+      id: 'createBusiness', method: 'POST', path: '/v1/data-import/business/', spec: '§4.4, §2.8',
+      title: 'Create a business with all its contracts', body: q.BusinessRequest,
+      responses: [
+        { status: 201, spec: '§4.4', description: 'the business was created', body: s.BusinessResponse },
+        validationError('§7.1'),
+        unauthorized,
+      ],
+    },
+    {
+      id: 'createBusinessPaymentInstruction', method: 'POST', path: '/v1/data-import/business-payment-instruction/create/', spec: '§2.7, §4.4',
+      title: 'Add a payment instruction to a business', body: q.BusinessPaymentInstructionRequest,
+      responses: [
+        { status: 201, spec: '§4.4', description: 'instruction checked upstream and stored', body: s.BusinessPaymentInstructionResponse },
+        ...vendorResponses('§4.4 rule 3, §7.2'),
+        { ...unauthorized, spec: '§5.3 (stated for this endpoint), §7.2' },
+      ],
+    },
+  ];
+  return Object.fromEntries(list.map((e) => [e.id, e])) as Record<EndpointId, EndpointSpec>;
+}
+
+/** Fills a path template; every parameter is percent-encoded as one path segment. */
+export function endpointPath(endpoint: Pick<EndpointSpec, 'path'>, params: Record<string, string> = {}): string {
+  return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${endpoint.path}`);
+    return encodeURIComponent(value);
+  });
+}
