@@ -1,0 +1,77 @@
+/**
+ * Every place the spec says "not shown" and the reference server had to choose. Handlers take
+ * these decisions from here and nowhere else, so the list is complete in one file and another mode
+ * of the server can make other legal choices. The suite must not assert any of them.
+ */
+import { refusal, reply, type Reply } from './reply.js';
+
+export interface Choices {
+  /** §4.1 / §2.9: format of `service_account_number` — not shown. */
+  accountNumber(sequence: number): string;
+  /** §4.4: `service_business_id` is an integer; its numbering is not shown. */
+  businessId(sequence: number): number;
+  /** §4.2: historical statements answer "201 and also 200". */
+  historicalStatementsStatus: 200 | 201;
+  /** §2.1: "Only documented fields may be sent"; whether the server refuses them is not shown. */
+  refuseUndocumentedFields: boolean;
+  /** §5.3, §7.2: 401 body — not shown. */
+  unauthorized(): Reply;
+  /** §7.2: 404 body — not shown. */
+  notFound(detail: string): Reply;
+  /** §4.1 rule 4, §8: 429 body — not shown. */
+  tooManyRequests(): Reply;
+  /** §4.1 rule 2: the dry-run message; wording not pinned, shape not shown. */
+  dryRunWouldSucceed(): Reply;
+  /** §4.1 rule 3 (process) and §3 (stage): the 400 for an already imported account. */
+  alreadyImported(externalAccountNumber: string, serviceAccountNumber: string): Reply;
+  /** §4.1: staging refused for a skipped account, or a Paused / Complete supplier (400; body not shown). */
+  stagingRefused(reason: 'skipped' | 'Paused' | 'Complete'): Reply;
+  /** §4.1 rule 1: the team does not exist or the data is not staged (status and body not shown). */
+  processRefused(reason: 'team' | 'not_staged' | 'in_progress'): Reply;
+  /** §4.2, §4.4: persistent (400) and intermittent (500) trouble with the upstream vendor; bodies not shown. */
+  vendorPersistentFailure(): Reply;
+  vendorIntermittentFailure(): Reply;
+  /** §8: historical billing documents refused for a ledger with a finalized document (400; body not shown). */
+  ledgerAlreadyFinalized(ledgerCode: string): Reply;
+  /** §2.8: a business that already exists (same external identifier and key attributes) — outcome not shown. */
+  businessAlreadyExists(existingId: number, externalIdentifier: string): Reply;
+}
+
+export const faithfulChoices: Choices = {
+  accountNumber: (sequence) => `A-${(0x10000000 + sequence * 7919).toString(16).toUpperCase().slice(-8)}`,
+  businessId: (sequence) => 1000 + sequence,
+  historicalStatementsStatus: 201,
+  refuseUndocumentedFields: true,
+  unauthorized: () => refusal(401, 'not_authenticated', 'Authentication credentials were not provided or are invalid.'),
+  notFound: (detail) => refusal(404, 'not_found', detail),
+  tooManyRequests: () =>
+    reply(429, { detail: 'Too many accounts are being processed; retry after other accounts finish.', code: 'too_many_requests' }, { 'retry-after': '1' }),
+  dryRunWouldSucceed: () =>
+    refusal(400, 'dry_run', 'The account would import successfully, but it was rolled back due to the dry run.'),
+  alreadyImported: (externalAccountNumber, serviceAccountNumber) =>
+    refusal(400, 'account_already_imported', 'This account has already been imported.', {
+      external_account_number: externalAccountNumber,
+      service_account_number: serviceAccountNumber,
+    }),
+  stagingRefused: (reason) =>
+    reason === 'skipped'
+      ? refusal(400, 'account_skipped', 'This account is marked to be skipped.')
+      : refusal(400, `import_supplier_${reason.toLowerCase()}`, `The import supplier's migration is ${reason === 'Paused' ? 'paused' : 'complete'}.`),
+  processRefused: (reason) =>
+    ({
+      team: refusal(400, 'operations_team_not_found', 'The operations team does not exist.', {
+        errors: [{ attr: 'operations_team_name', code: 'does_not_exist', detail: 'No operations team with this name.' }],
+      }),
+      not_staged: refusal(400, 'account_not_staged', 'No staged data exists for this account.'),
+      in_progress: refusal(400, 'account_import_in_progress', 'This account is being processed already.'),
+    })[reason],
+  vendorPersistentFailure: () => refusal(400, 'payment_vendor_error', 'The payment vendor could not be reached; do not retry this request as it is.'),
+  vendorIntermittentFailure: () => refusal(500, 'payment_vendor_unavailable', 'Temporary trouble reaching the payment vendor; retry the request.'),
+  ledgerAlreadyFinalized: (ledgerCode) =>
+    refusal(400, 'ledger_has_finalized_billing_document', `Ledger ${ledgerCode} already has a finalized billing document.`),
+  businessAlreadyExists: (existingId, externalIdentifier) =>
+    refusal(400, 'business_already_exists', 'A business with this external identifier and key attributes already exists.', {
+      service_business_id: existingId,
+      external_business_identifier: externalIdentifier,
+    }),
+};

@@ -1,0 +1,179 @@
+/**
+ * §3 and §4.1: validate, stage (create-or-update) and process. The state table of §3 is the
+ * specification of this module.
+ */
+import { strictModel, type AccountPayload } from '../../src/spec/index.js';
+import { delay, formatDateTime, nextDay } from '../clock.js';
+import { reply, type Reply } from '../reply.js';
+import type { Account, ImportProcess, StoredLedger } from '../store.js';
+import { ACCOUNT_FAILED_VALIDATION, type ErrorItem, type Validated, validationError } from '../validation.js';
+import { type Handler, type ServerEnv, checkBody, fieldError, isReply, parseBody } from './shared.js';
+
+/**
+ * The account-level checks of validate and stage (§4.1: stage is "validated by the same rules as the
+ * validate endpoint"): the model, then what needs the server's state.
+ */
+export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<AccountPayload> {
+  const result = checkBody(strictModel.AccountPayload, body, env);
+  if (!result.ok) return result;
+  const account = result.data;
+  const errors: ErrorItem[] = [];
+  if (!env.store.suppliers.has(account.import_supplier)) {
+    errors.push(fieldError('import_supplier', 'does_not_exist', 'No import supplier with this code.'));
+  }
+  // §2.3: the contract identifier must name a contract created earlier through the business endpoint.
+  const contract = account.business?.business_contract_identifier;
+  if (contract !== undefined) {
+    const business = env.store.contracts.get(contract);
+    if (!business || business.supplier !== account.import_supplier) {
+      errors.push(fieldError('business.business_contract_identifier', 'does_not_exist', 'No business contract with this identifier.'));
+    }
+  }
+  errors.push(...dateRangeErrors(account));
+  return errors.length ? { ok: false, errors } : result;
+}
+
+/** Ranges that end before they start. The spec does not state this rule; the reference reads it in. */
+function dateRangeErrors(account: AccountPayload): ErrorItem[] {
+  const errors: ErrorItem[] = [];
+  const check = (item: Record<string, unknown>, path: string, from: string, to: string, strict: boolean) => {
+    const a = item[from];
+    const b = item[to];
+    if (typeof a === 'string' && typeof b === 'string' && (strict ? a >= b : a > b)) {
+      errors.push(fieldError(`${path}.${to}`, 'invalid_date_range', `${to} must be after ${from}.`));
+    }
+  };
+  account.supply_addresses?.forEach((group, g) =>
+    group.supply_points?.forEach((point, p) => {
+      const at = `supply_addresses.${g}.supply_points.${p}`;
+      point.agreements?.forEach((a, i) => check(a, `${at}.agreements.${i}`, 'effective_from', 'effective_to', false));
+      point.readings?.forEach((r, i) => check(r, `${at}.readings.${i}`, 'interval_start', 'interval_end', true));
+      point.billable_items?.forEach((b, i) => check(b, `${at}.billable_items.${i}`, 'interval_start', 'interval_end', false));
+    }),
+  );
+  account.statements?.forEach((s, i) => check(s, `statements.${i}`, 'bill_period_from_date', 'bill_period_to_date', false));
+  return errors;
+}
+
+export const validateAccount: Handler = (req, env) => {
+  const result = checkAccountPayload(req.body, env);
+  // §4.1: "200 with the validated data as body"; nothing is staged.
+  return result.ok ? reply(200, result.data) : validationError(result.errors, ACCOUNT_FAILED_VALIDATION);
+};
+
+export const stageAccount: Handler = (req, env) => {
+  const result = checkAccountPayload(req.body, env);
+  if (!result.ok) return validationError(result.errors, ACCOUNT_FAILED_VALIDATION);
+  const payload = result.data;
+  const { store, choices } = env;
+  const supplier = store.suppliers.get(payload.import_supplier)!;
+  if (supplier.status !== 'Ongoing') return choices.stagingRefused(supplier.status);
+
+  const existing = store.process(payload.import_supplier, payload.external_account_number);
+  if (existing?.account) return choices.alreadyImported(payload.external_account_number, existing.account.number);
+  if (store.isSkipped(payload.import_supplier, payload.external_account_number)) return choices.stagingRefused('skipped');
+  if (existing?.inProgress) return choices.processRefused('in_progress');
+
+  const body = { import_supplier: payload.import_supplier, external_account_number: payload.external_account_number };
+  if (existing) {
+    existing.payload = payload; // §3: staged again, data replaced
+    return reply(200, body);
+  }
+  store.putProcess({ supplier: payload.import_supplier, externalAccountNumber: payload.external_account_number, payload, inProgress: false, account: null });
+  return reply(201, body);
+};
+
+export const processAccount: Handler = async (req, env) => {
+  const request = parseBody(strictModel.ProcessAccountRequest, req.body, env);
+  if (isReply(request)) return request;
+  const { store, choices } = env;
+  const supplier = store.suppliers.get(request.import_supplier_code);
+  if (!supplier) return validationError([fieldError('import_supplier_code', 'does_not_exist', 'No import supplier with this code.')]);
+
+  const process = store.process(request.import_supplier_code, request.external_account_number);
+  if (!process) return choices.processRefused('not_staged');
+  if (process.account) return choices.alreadyImported(process.externalAccountNumber, process.account.number);
+  if (supplier.status !== 'Ongoing') return choices.stagingRefused(supplier.status);
+  if (!store.operationsTeams.has(request.operations_team_name)) return choices.processRefused('team');
+  if (process.inProgress) return choices.processRefused('in_progress');
+  const limit = store.settings.concurrencyLimit;
+  if (limit !== null && store.processing >= limit) return choices.tooManyRequests();
+
+  store.processing += 1;
+  process.inProgress = true;
+  try {
+    await delay(store.settings.processingDelayMs);
+    // §4.1 rule 2: a dry run performs the full creation, then rolls it back.
+    const account = buildAccount(process, env);
+    if (request.dry_run === true) return choices.dryRunWouldSucceed();
+    account.number = choices.accountNumber(store.nextAccountSequence());
+    process.account = account;
+    return reply(201, { service_account_number: account.number });
+  } finally {
+    store.processing -= 1;
+    process.inProgress = false;
+  }
+};
+
+/** Creates the live account from the staged payload (its number is assigned once it is kept). */
+function buildAccount(process: ImportProcess, env: ServerEnv): Account {
+  const payload = process.payload;
+  const now = formatDateTime(env.now());
+  const ledgers = new Map<string, StoredLedger>();
+  const transactionIds = new Set<string>();
+  const transactions = [];
+  for (const ledger of payload.ledgers ?? []) {
+    if (ledger.ledger_code === undefined) continue;
+    ledgers.set(ledger.ledger_code, {
+      code: ledger.ledger_code,
+      hasFinalizedBillingDocument: false,
+      lastStatementClosingDate: ledger.last_statement_closing_date,
+    });
+    for (const tx of [...(ledger.current_statement_transactions ?? []), ...(ledger.historical_statement_transactions ?? [])]) {
+      transactions.push(tx);
+      if (tx.transaction_id !== undefined) transactionIds.add(tx.transaction_id);
+    }
+  }
+  const supplyPoints = new Map<string, { identifier: string; agreements: unknown[] }>();
+  for (const group of payload.supply_addresses ?? []) {
+    for (const point of group.supply_points ?? []) {
+      if (point.identifier !== undefined) supplyPoints.set(point.identifier, { identifier: point.identifier, agreements: [...(point.agreements ?? [])] });
+    }
+  }
+  return {
+    number: '',
+    supplier: process.supplier,
+    externalAccountNumber: process.externalAccountNumber,
+    createdAt: now,
+    payload,
+    notes: (payload.notes ?? []).map((n) => ({
+      body: n.body ?? null,
+      createdAt: n.created_at ?? now,
+      documentPaths: (n.document_paths ?? []).map((d) => d.document_path ?? ''),
+      isPinned: n.is_pinned ?? false,
+    })),
+    transactionIds,
+    transactions,
+    ledgers,
+    historicalStatements: [],
+    billingDocuments: [],
+    paymentInstructions: [],
+    supplyPoints,
+  };
+}
+
+/**
+ * §4.2 "a transaction dated outside the open statement period": the reference opens the period the
+ * day after the latest `last_statement_closing_date` of the account's ledgers (how the period is
+ * defined is not shown). Without a closing date every date is inside it.
+ */
+export function openStatementPeriodStart(account: Account): string | null {
+  let latest: string | undefined;
+  for (const ledger of account.ledgers.values()) {
+    const closing = ledger.lastStatementClosingDate;
+    if (closing !== undefined && (latest === undefined || closing > latest)) latest = closing;
+  }
+  return latest === undefined ? null : nextDay(latest);
+}
+
+export type { Reply };

@@ -1,0 +1,55 @@
+/**
+ * §4.2 agreements and supply points. Their payload shape is "not shown"; the reference accepts the
+ * shape below (documented in reference/README.md) and reports validation errors under
+ * `non_field_errors` as §7.1 says these endpoints do.
+ */
+import { z } from 'zod';
+import { strictModel } from '../../src/spec/index.js';
+import { type Reply } from '../reply.js';
+import { asNonFieldErrors, validationError } from '../validation.js';
+import { type Handler, type ServerEnv, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
+
+/** Reference shape: agreements for one existing supply point of the account. */
+export const ReferenceAgreementsRequest = strictModel.AgreementsRequest.extend({
+  supply_point_identifier: z.string().min(1),
+  agreements: z.array(strictModel.Agreement).min(1),
+}).strict();
+
+/** Reference shape: new supply points for the account. */
+export const ReferenceSupplyPointsRequest = strictModel.SupplyPointsRequest.extend({
+  supply_points: z.array(strictModel.SupplyPoint).min(1),
+}).strict();
+
+function parseNonField<S extends z.ZodType>(schema: S, body: unknown, env: ServerEnv): z.output<S> | Reply {
+  const result = checkBody(schema, body, env);
+  return result.ok ? result.data : validationError(asNonFieldErrors(result.errors));
+}
+
+export const createAgreements: Handler = (req, env) => {
+  const request = parseNonField(ReferenceAgreementsRequest, req.body, env);
+  if (isReply(request)) return request;
+  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
+  if (isReply(account)) return account;
+  const point = account.supplyPoints.get(request.supply_point_identifier);
+  if (!point) {
+    return validationError(asNonFieldErrors([fieldError('supply_point_identifier', 'does_not_exist', 'The account has no supply point with this identifier.')]));
+  }
+  point.agreements.push(...request.agreements);
+  return reply(201);
+};
+
+export const createSupplyPoints: Handler = (req, env) => {
+  const request = parseNonField(ReferenceSupplyPointsRequest, req.body, env);
+  if (isReply(request)) return request;
+  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
+  if (isReply(account)) return account;
+  const identifiers = request.supply_points.map((p) => p.identifier!);
+  const clash = identifiers.findIndex((id, i) => account.supplyPoints.has(id) || identifiers.indexOf(id) !== i);
+  if (clash >= 0) {
+    return validationError(asNonFieldErrors([fieldError(`supply_points.${clash}.identifier`, 'unique', 'The account already has a supply point with this identifier.')]));
+  }
+  for (const point of request.supply_points) {
+    account.supplyPoints.set(point.identifier!, { identifier: point.identifier!, agreements: [...(point.agreements ?? [])] });
+  }
+  return reply(201);
+};

@@ -1,0 +1,38 @@
+/** §4.2 historical billing documents (once per ledger, §8) and historical statements. */
+import { strictModel } from '../../src/spec/index.js';
+import { validationError } from '../validation.js';
+import { type Handler, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+
+export const createHistoricalBillingDocuments: Handler = (req, env) => {
+  const request = parseBody(strictModel.HistoricalBillingDocumentsRequest, req.body, env);
+  if (isReply(request)) return request;
+  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
+  if (isReply(account)) return account;
+
+  // The ledger must be one the account was imported with (how ledgers are named here is not shown).
+  const ledger = account.ledgers.get(request.ledger_code!);
+  if (!ledger) return validationError([fieldError('ledger_code', 'does_not_exist', 'The account has no ledger with this code.')]);
+  // §4.2, §8: usable once per ledger; refused when the ledger already has a finalized billing document.
+  if (ledger.hasFinalizedBillingDocument) return env.choices.ledgerAlreadyFinalized(ledger.code);
+
+  ledger.hasFinalizedBillingDocument = true;
+  account.billingDocuments.push(...request.historical_billing_documents!);
+  for (const tx of [
+    ...request.historical_billing_documents!.flatMap((d) => d.transactions ?? []),
+    ...(request.additional_historical_transactions ?? []),
+  ]) {
+    account.transactions.push(tx);
+    account.transactionIds.add(tx.transaction_id!);
+  }
+  return reply(201); // §4.2: "201, empty body"
+};
+
+export const createHistoricalStatements: Handler = (req, env) => {
+  const request = parseBody(strictModel.HistoricalStatementsRequest, req.body, env);
+  if (isReply(request)) return request;
+  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
+  if (isReply(account)) return account;
+  account.historicalStatements.push(...request.statements);
+  // §4.2: "body is the validated data; the status code is stated as 201 and also as 200".
+  return reply(env.choices.historicalStatementsStatus, request);
+};

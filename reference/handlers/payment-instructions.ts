@@ -1,0 +1,38 @@
+/** §2.7, §4.2, §4.4: payment instructions for an account and for a business, checked upstream. */
+import { strictModel } from '../../src/spec/index.js';
+import { validationError } from '../validation.js';
+import { type Handler, checkWithVendor, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+
+export const createPaymentInstruction: Handler = (req, env) => {
+  const request = parseBody(strictModel.PaymentInstructionRequest, req.body, env);
+  if (isReply(request)) return request;
+  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
+  if (isReply(account)) return account;
+  const refused = checkWithVendor(env, request);
+  if (refused) return refused;
+  account.paymentInstructions.push({ vendor: request.vendor, reference: request.reference, type: request.type });
+  return reply(201, { service_account_number: account.number, reference: request.reference });
+};
+
+export const createBusinessPaymentInstruction: Handler = (req, env) => {
+  const request = parseBody(strictModel.BusinessPaymentInstructionRequest, req.body, env);
+  if (isReply(request)) return request;
+  const business = env.store.business(request.import_supplier_code, request.external_business_identifier);
+  if (!business) return env.choices.notFound('No business with this external identifier for this import supplier.');
+  // Listed accounts must be accounts of the supplier that exist (not shown; the reference reads it so).
+  const unknown = (request.accounts ?? [])
+    .map((a, i) => ({ i, number: a.external_account_number! }))
+    .filter(({ number }) => !env.store.importedAccount(request.import_supplier_code, number));
+  if (unknown.length) {
+    return validationError(unknown.map(({ i }) => fieldError(`accounts.${i}.external_account_number`, 'does_not_exist', 'No imported account with this external number.')));
+  }
+  const refused = checkWithVendor(env, request);
+  if (refused) return refused;
+  business.paymentInstructions.push({
+    vendor: request.vendor,
+    reference: request.reference,
+    type: request.type,
+    accounts: (request.accounts ?? []).map((a) => a.external_account_number!),
+  });
+  return reply(201, { reference: request.reference, external_business_identifier: business.externalIdentifier });
+};

@@ -1,0 +1,188 @@
+/**
+ * The reference server: a faithful in-memory implementation of the whole spec over node:http.
+ * Every request gets an answer — bad JSON, wrong media types, oversized or deeply nested bodies and
+ * unknown paths get clear 4xx bodies, a handler bug a 500 — and the process never goes down.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isValidToken, sameSecret, tokenFromHeader } from './auth.js';
+import { exceedsJsonDepth, isJsonMediaType, readBody } from './body.js';
+import { type Choices, faithfulChoices } from './choices.js';
+import { delay } from './clock.js';
+import type { ServerEnv } from './handlers/shared.js';
+import { OPERATOR_KEY_HEADER } from './operator.js';
+import { refusal, type Reply } from './reply.js';
+import { buildRoutes, matchRoute, type Route } from './routes.js';
+import { type SeedDocument, applySeed, defaultSeed } from './seed.js';
+import { ReferenceStore } from './store.js';
+
+export interface ReferenceServerOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to listen on; loopback by default. */
+  host?: string;
+  /** Initial operator setup: `'default'` (the default) is the ready set of seed.ts; `false` starts empty. */
+  seed?: SeedDocument | 'default' | false;
+  /** Key for the operator API; random when not given. */
+  operatorKey?: string;
+  /** The server's answers where the spec leaves freedom (see choices.ts). */
+  choices?: Choices;
+  /** Clock, for tests. */
+  now?: () => Date;
+  /** Largest request body accepted, in bytes (default 10 MiB). */
+  maxBodyBytes?: number;
+  /** Deepest JSON nesting accepted (default 64). */
+  maxJsonDepth?: number;
+  /** Called once per answered request (e.g. `serve --verbose`). */
+  onRequest?: (entry: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+export interface ReferenceServer {
+  /** Base URL of the interface, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  host: string;
+  port: number;
+  operatorKey: string;
+  /** The in-memory state, for tests and embedding. */
+  store: ReferenceStore;
+  close(): Promise<void>;
+}
+
+const DATA_IMPORT_PREFIX = '/v1/data-import/';
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const store = new ReferenceStore();
+  const seed = options.seed ?? 'default';
+  if (seed !== false) applySeed(store, seed === 'default' ? defaultSeed() : seed);
+  const env: ServerEnv = { store, choices: options.choices ?? faithfulChoices, now: options.now ?? (() => new Date()) };
+  const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
+  const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };
+  const routes = buildRoutes();
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    handle(req, routes, env, operatorKey, limits)
+      .catch((error: unknown) => {
+        process.emitWarning(`reference server: unexpected error: ${error instanceof Error ? error.stack : String(error)}`);
+        return refusal(500, 'server_error', 'Internal server error.');
+      })
+      .then(async (answer) => {
+        await delay(store.settings.responseDelayMs);
+        send(res, answer);
+        options.onRequest?.({ method: req.method ?? '', path: req.url ?? '', status: answer.status, ms: performance.now() - started });
+      })
+      .catch(() => res.destroy());
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
+
+  const host = options.host ?? '127.0.0.1';
+  await listen(server, options.port ?? 0, host);
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    operatorKey,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function handle(
+  req: IncomingMessage,
+  routes: Route[],
+  env: ServerEnv,
+  operatorKey: string,
+  limits: { body: number; depth: number },
+): Promise<Reply & { close?: boolean }> {
+  const method = req.method ?? 'GET';
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://reference.invalid');
+  } catch {
+    return refusal(400, 'bad_request', 'The request target is not a valid path.');
+  }
+  const path = url.pathname;
+
+  // §5.3: data-import requests are authenticated before anything else is said about them.
+  if (path.startsWith(DATA_IMPORT_PREFIX)) {
+    const token = tokenFromHeader(req.headers.authorization);
+    if (!isValidToken(env.store, token, env.now().getTime())) return env.choices.unauthorized();
+  }
+
+  const match = matchRoute(routes, method, path);
+  if (match.kind === 'not_found') {
+    const hint = path.endsWith('/') ? '' : ' Paths of this interface end with a slash.';
+    return env.choices.notFound(`No such endpoint: ${method} ${path}.${hint}`);
+  }
+  if (match.kind === 'bad_path') return refusal(400, 'bad_request', 'A path parameter is not valid percent-encoding.');
+  if (match.kind === 'method_not_allowed') {
+    return { ...refusal(405, 'method_not_allowed', `Method ${method} is not allowed here.`), headers: { allow: match.allowed.join(', ') } };
+  }
+  const { route, params } = match;
+
+  if (route.access === 'operator') {
+    const key = req.headers[OPERATOR_KEY_HEADER];
+    if (typeof key !== 'string' || !sameSecret(key, operatorKey)) {
+      return refusal(401, 'operator_key_required', `The operator API needs the ${OPERATOR_KEY_HEADER} header.`);
+    }
+  }
+
+  let body: unknown;
+  if (method !== 'GET') {
+    const read = await readBody(req, limits.body);
+    if (read.kind === 'too_large') return { ...refusal(413, 'payload_too_large', `The request body is larger than ${limits.body} bytes.`), close: true };
+    if (read.kind === 'aborted') return { ...refusal(400, 'bad_request', 'The request body was not received completely.'), close: true };
+    if (read.text.trim() !== '') {
+      if (!isJsonMediaType(req.headers['content-type'])) {
+        return refusal(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
+      }
+      if (exceedsJsonDepth(read.text, limits.depth)) return refusal(400, 'parse_error', `JSON nested deeper than ${limits.depth} levels.`);
+      try {
+        body = JSON.parse(read.text);
+      } catch (error) {
+        return refusal(400, 'parse_error', `JSON parse error: ${(error as Error).message}`);
+      }
+    } else if (route.access !== 'operator') {
+      return refusal(400, 'parse_error', 'A JSON request body is required.');
+    }
+  }
+
+  return route.handler({ params, query: url.searchParams, body, headers: req.headers }, env);
+}
+
+function send(res: ServerResponse, answer: Reply & { close?: boolean }): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string> = { ...answer.headers };
+  if (answer.close) headers.connection = 'close';
+  if (answer.body === undefined) {
+    res.writeHead(answer.status, { ...headers, 'content-length': '0' });
+    res.end();
+  } else {
+    const text = JSON.stringify(answer.body);
+    res.writeHead(answer.status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+  }
+  if (answer.close) res.once('finish', () => res.socket?.destroySoon());
+}

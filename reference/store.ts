@@ -1,0 +1,179 @@
+/**
+ * The reference server's in-memory state: what the operator configures (§2.2 suppliers, teams,
+ * skipped accounts, upstream vendor instructions, the §8 limit) and what the interface creates
+ * (import processes, accounts, businesses).
+ */
+import type { AccountPayload, Note, Transaction } from '../src/spec/index.js';
+
+export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
+
+export interface Supplier {
+  code: string;
+  status: SupplierStatus;
+  /** §2.1: document paths are relative to this root. */
+  documentRoot: string;
+}
+
+/** How the simulated upstream payment vendor answers for one instruction (§2.7, §4.2). */
+export type VendorBehaviour = 'ok' | 'persistent_failure' | 'intermittent_failure';
+
+export interface VendorInstruction {
+  vendor: string;
+  reference: string;
+  /** When set, the request's `type` must match it. */
+  type?: string;
+  behaviour: VendorBehaviour;
+}
+
+export interface Settings {
+  /** §8: optional limit on concurrent processing; null is "disabled", as the spec says it currently is. */
+  concurrencyLimit: number | null;
+  /** How long creating an account takes, so that IN_PROGRESS and the §8 limit can be observed. */
+  processingDelayMs: number;
+  /** Lifetime of tokens issued through ObtainServiceToken; null never expires (§5: lifetime not shown). */
+  tokenTtlSeconds: number | null;
+  /** Added before every response, to simulate a distant server. */
+  responseDelayMs: number;
+}
+
+export const defaultSettings = (): Settings => ({
+  concurrencyLimit: null,
+  processingDelayMs: 0,
+  tokenTtlSeconds: null,
+  responseDelayMs: 0,
+});
+
+export interface StoredNote {
+  body: string | null;
+  createdAt: string;
+  documentPaths: string[];
+  isPinned: boolean;
+}
+
+export interface StoredLedger {
+  code: string;
+  /** §4.2: once a ledger has a finalized billing document, historical billing documents are refused. */
+  hasFinalizedBillingDocument: boolean;
+  lastStatementClosingDate?: string;
+}
+
+export interface Account {
+  number: string;
+  supplier: string;
+  externalAccountNumber: string;
+  createdAt: string;
+  payload: AccountPayload;
+  notes: StoredNote[];
+  /** Transaction ids already added, for §4.2 `check_previously_added`. */
+  transactionIds: Set<string>;
+  transactions: Transaction[];
+  ledgers: Map<string, StoredLedger>;
+  historicalStatements: unknown[];
+  billingDocuments: unknown[];
+  paymentInstructions: { vendor: string; reference: string; type?: string }[];
+  supplyPoints: Map<string, { identifier: string; agreements: unknown[] }>;
+}
+
+/** §3: the account import process of one (supplier code, external account number). */
+export interface ImportProcess {
+  supplier: string;
+  externalAccountNumber: string;
+  payload: AccountPayload;
+  /** A process request is running (§3 IN_PROGRESS). */
+  inProgress: boolean;
+  account: Account | null;
+}
+
+export interface Business {
+  id: number;
+  supplier: string;
+  externalIdentifier: string;
+  name?: string;
+  number?: string;
+  type?: string;
+  contractIdentifiers: string[];
+  paymentInstructions: { vendor: string; reference: string; type?: string; accounts: string[] }[];
+}
+
+export interface IssuedToken {
+  /** Epoch milliseconds, or null for a token that does not expire. */
+  expiresAt: number | null;
+}
+
+const key = (...parts: string[]) => JSON.stringify(parts);
+
+export class ReferenceStore {
+  readonly suppliers = new Map<string, Supplier>();
+  readonly operationsTeams = new Set<string>();
+  readonly skippedAccounts = new Set<string>();
+  readonly vendorInstructions = new Map<string, VendorInstruction>();
+  readonly tokens = new Map<string, IssuedToken>();
+  readonly apiKeys = new Set<string>();
+  settings: Settings = defaultSettings();
+
+  readonly processes = new Map<string, ImportProcess>();
+  readonly businesses: Business[] = [];
+  /** §2.3: accounts link to contracts by identifier; one identifier names one contract. */
+  readonly contracts = new Map<string, Business>();
+  /** Process requests running now, for the §8 limit. */
+  processing = 0;
+  private accountSequence = 0;
+
+  nextAccountSequence(): number {
+    return ++this.accountSequence;
+  }
+
+  process(supplier: string, externalAccountNumber: string): ImportProcess | undefined {
+    return this.processes.get(key(supplier, externalAccountNumber));
+  }
+
+  putProcess(process: ImportProcess): void {
+    this.processes.set(key(process.supplier, process.externalAccountNumber), process);
+  }
+
+  /** An account that exists (imported), found by the keys every §4.2 request carries. */
+  importedAccount(supplier: string, externalAccountNumber: string): Account | undefined {
+    return this.process(supplier, externalAccountNumber)?.account ?? undefined;
+  }
+
+  processesOf(supplier: string): ImportProcess[] {
+    return [...this.processes.values()].filter((p) => p.supplier === supplier);
+  }
+
+  isSkipped(supplier: string, externalAccountNumber: string): boolean {
+    return this.skippedAccounts.has(key(supplier, externalAccountNumber));
+  }
+
+  markSkipped(supplier: string, externalAccountNumber: string): void {
+    this.skippedAccounts.add(key(supplier, externalAccountNumber));
+  }
+
+  vendorInstruction(vendor: string, reference: string): VendorInstruction | undefined {
+    return this.vendorInstructions.get(key(vendor, reference));
+  }
+
+  putVendorInstruction(instruction: VendorInstruction): void {
+    this.vendorInstructions.set(key(instruction.vendor, instruction.reference), instruction);
+  }
+
+  business(supplier: string, externalIdentifier: string): Business | undefined {
+    return this.businesses.find((b) => b.supplier === supplier && b.externalIdentifier === externalIdentifier);
+  }
+
+  reset(): void {
+    this.suppliers.clear();
+    this.operationsTeams.clear();
+    this.skippedAccounts.clear();
+    this.vendorInstructions.clear();
+    this.tokens.clear();
+    this.apiKeys.clear();
+    this.settings = defaultSettings();
+    this.processes.clear();
+    this.businesses.length = 0;
+    this.contracts.clear();
+    this.processing = 0;
+    this.accountSequence = 0;
+  }
+}
+
+export type { Note };
