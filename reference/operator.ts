@@ -26,7 +26,8 @@ const settingsView = (s: Settings) => ({
   response_delay_ms: s.responseDelayMs,
 });
 
-const SupplierPatch = SupplierSeed.omit({ code: true }).partial().strict();
+// No defaults here: a patch must leave what it does not name unchanged.
+const SupplierPatch = z.strictObject({ status: SupplierSeed.shape.status.optional(), document_root: z.string().optional() });
 
 const state: Handler = (_req, env) => {
   const { store } = env;

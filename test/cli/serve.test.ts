@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { runCli, startCli, stop } from '../helpers/cli.js';
+
+describe('conformance serve', () => {
+  it('starts on a free port, prints its URL and credentials, serves, and stops cleanly on SIGTERM', async () => {
+    const { child, firstLine } = await startCli(['serve', '--port', '0', '--json']);
+    try {
+      const info = JSON.parse(firstLine);
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await client(info.url, info.token)('GET', '/v1/data-import/all-account-import-processes/SUPPLIER_ONGOING/');
+      expect([res.status, res.body]).toEqual([200, []]);
+      const op = await client(info.url, null)('GET', '/_operator/state', { headers: { 'x-operator-key': info.operator_key } });
+      expect(op.status).toBe(200);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
+
+  it('prints a human-readable banner by default and applies flags', async () => {
+    const { child, firstLine } = await startCli(['serve', '--token', 'my-token', '--concurrency-limit', '2', '--operator-key', 'op']);
+    try {
+      const url = /listening on (\S+)/.exec(firstLine)![1];
+      expect((await client(url, 'my-token')('GET', '/v1/data-import/pending-account-import-processes/SUPPLIER_ONGOING/')).status).toBe(200);
+      const state = await client(url, null)('GET', '/_operator/state', { headers: { 'x-operator-key': 'op' } });
+      expect(state.body.settings.concurrency_limit).toBe(2);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('starts from a YAML seed document', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    const file = join(dir, 'seed.yaml');
+    writeFileSync(file, 'suppliers:\n  - code: ACME\n    status: Ongoing\ntokens: [seed-token]\n');
+    const { child, firstLine } = await startCli(['serve', '--seed', file, '--json']);
+    try {
+      const info = JSON.parse(firstLine);
+      expect(info.token).toBeNull();
+      const call = client(info.url, 'seed-token');
+      expect((await call('GET', '/v1/data-import/all-account-import-processes/ACME/')).status).toBe(200);
+      expect((await call('GET', '/v1/data-import/all-account-import-processes/SUPPLIER_ONGOING/')).status).toBe(404);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it.each([
+    [['serve', '--port', 'abc'], /--port must be a whole number/],
+    [['serve', '--port', '70000'], /--port must be between 0 and 65535/],
+    [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['serve', '--seed', '/no/such/file.yaml'], /--seed: cannot read/],
+    [['nonsense'], /Unknown command "nonsense"/],
+  ])('%j is a usage error (exit 2) that says what is wrong', async (args, message) => {
+    const res = await runCli(args);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr).toMatch(/--help/);
+  });
+
+  it('refuses a seed document that does not validate, naming the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    const file = join(dir, 'seed.json');
+    writeFileSync(file, JSON.stringify({ suppliers: [{ code: 'X', status: 'Asleep' }] }));
+    const res = await runCli(['serve', '--seed', file]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/suppliers\.0\.status/);
+  });
+
+  it('prints help and the version', async () => {
+    const help = await runCli(['serve', '--help']);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Usage: conformance serve')]);
+    const version = await runCli(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests start their own servers on 127.0.0.1 and child processes; forks isolate them best.
+    pool: 'forks',
+  },
+});
