@@ -5,6 +5,7 @@
  * and `conformance serve` start with; its names match DESIGN.md §5's example config.
  */
 import { z } from 'zod';
+import type { AccountPayload } from '../src/spec/index.js';
 import type { ReferenceStore } from './store.js';
 
 export const SupplierSeed = z.strictObject({
@@ -25,6 +26,16 @@ export const AccountKeySeed = z.strictObject({
   external_account_number: z.string().min(1),
 });
 
+/**
+ * An account staged in the past, as the operator's history has it: staged while its supplier was
+ * Ongoing, whatever the supplier's status is now (which only the operator can arrange, §2.2).
+ */
+export const StagedAccountSeed = z.strictObject({
+  import_supplier: z.string().min(1),
+  external_account_number: z.string().min(1),
+  payload: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const SettingsPatch = z.strictObject({
   concurrency_limit: z.int().min(1).nullable().optional(),
   processing_delay_ms: z.int().min(0).max(60_000).optional(),
@@ -36,6 +47,7 @@ export const SeedDocument = z.strictObject({
   suppliers: z.array(SupplierSeed).optional(),
   operations_teams: z.array(z.string().min(1)).optional(),
   skipped_accounts: z.array(AccountKeySeed).optional(),
+  staged_accounts: z.array(StagedAccountSeed).optional(),
   vendor_instructions: z.array(VendorInstructionSeed).optional(),
   api_keys: z.array(z.string().min(1)).optional(),
   tokens: z.array(z.string().min(1)).optional(),
@@ -59,6 +71,10 @@ export function applySeed(store: ReferenceStore, input: SeedDocument): void {
   for (const s of seed.suppliers ?? []) store.suppliers.set(s.code, { code: s.code, status: s.status, documentRoot: s.document_root });
   for (const team of seed.operations_teams ?? []) store.operationsTeams.add(team);
   for (const a of seed.skipped_accounts ?? []) store.markSkipped(a.import_supplier, a.external_account_number);
+  for (const a of seed.staged_accounts ?? []) {
+    const payload = { ...a.payload, import_supplier: a.import_supplier, external_account_number: a.external_account_number } as AccountPayload;
+    store.putProcess({ supplier: a.import_supplier, externalAccountNumber: a.external_account_number, payload, inProgress: false, account: null });
+  }
   for (const v of seed.vendor_instructions ?? []) store.putVendorInstruction(v);
   for (const key of seed.api_keys ?? []) store.apiKeys.add(key);
   for (const token of seed.tokens ?? []) store.tokens.set(token, { expiresAt: null });
@@ -78,6 +94,7 @@ export const DEFAULT_FIXTURES = {
   },
   operations_team: 'Migrations',
   skipped_account: 'EXT-SKIPPED-1',
+  paused_supplier_staged_account: 'EXT-PAUSED-STAGED-1',
   payment_instruction: {
     vendor: 'STRIPE',
     type: 'CARD',
@@ -97,6 +114,7 @@ export function defaultSeed(secrets: { token?: string; apiKey?: string } = {}): 
     ],
     operations_teams: [f.operations_team],
     skipped_accounts: [{ import_supplier: f.import_suppliers.ongoing, external_account_number: f.skipped_account }],
+    staged_accounts: [{ import_supplier: f.import_suppliers.paused, external_account_number: f.paused_supplier_staged_account }],
     vendor_instructions: [
       ...references.valid.map((reference) => ({ vendor, reference, type, behaviour: 'ok' as const })),
       { vendor, reference: references.persistent_failure, type, behaviour: 'persistent_failure' },

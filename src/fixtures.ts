@@ -2,20 +2,11 @@
  * The canonical fixtures: valid payloads for every request of the interface, kept as JSON under the
  * package's `fixtures/` directory so they can be read, copied and sent by hand as well as by code.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from './package-root.js';
 import type { z } from 'zod';
 import type { SpecModel } from './spec/index.js';
-
-/** The package root: this module runs from `src/` (vitest) and from `dist/src/` (built), at different depths. */
-function packageRoot(): string {
-  const start = dirname(fileURLToPath(import.meta.url));
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`No package.json found above ${start}.`);
-  }
-}
 
 export const FIXTURES_DIR = join(packageRoot(), 'fixtures');
 

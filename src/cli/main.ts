@@ -3,7 +3,7 @@
  * `conformance`: the command-line entry. Subcommands load lazily so that `--help` and `list` stay
  * fast and the reference server's code is only loaded when it is needed.
  */
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../package-root.js';
 import { EXIT, UsageError } from './usage.js';
 
 export interface Command {
@@ -13,29 +13,26 @@ export interface Command {
 }
 
 const commands: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./run.js')).runCommand,
+  list: async () => (await import('./list.js')).listCommand,
+  init: async () => (await import('./init.js')).initCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
 };
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 async function mainHelp(): Promise<string> {
   const lines = await Promise.all(
     Object.entries(commands).map(async ([name, load]) => `  ${name.padEnd(10)} ${(await load()).summary}`),
   );
+  const { RUN_HELP } = await import('./run.js');
   return [
-    'Usage: conformance <command> [options]',
-    '',
     'Conformance suite for the Customer Data-Import Service interface.',
     '',
     'Commands:',
     ...lines,
     '',
-    'Options:',
-    '  --help      show help (also: conformance <command> --help)',
-    '  --version   print the version',
+    'Help for one command: conformance <command> --help. Print the version: conformance --version.',
+    '',
+    RUN_HELP,
   ].join('\n');
 }
 
@@ -46,18 +43,22 @@ export async function main(argv: string[]): Promise<number> {
       console.log(packageVersion());
       return EXIT.OK;
     }
-    if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    if (first === '--help' || first === '-h' || first === 'help') {
       console.log(await mainHelp());
       return EXIT.OK;
     }
-    const load = commands[first];
+    if (first === undefined) return await (await commands.run()).run([]);
+    // No command word: the flags belong to the main job, `run`.
+    const name = first.startsWith('-') ? 'run' : first;
+    const args = first.startsWith('-') ? argv : rest;
+    const load = commands[name];
     if (!load) throw new UsageError(`Unknown command "${first}". Commands: ${Object.keys(commands).join(', ')}.`);
     const command = await load();
-    if (rest.includes('--help') || rest.includes('-h')) {
-      console.log(command.help);
+    if (args.includes('--help') || args.includes('-h')) {
+      console.log(name === 'run' && first.startsWith('-') ? await mainHelp() : command.help);
       return EXIT.OK;
     }
-    return await command.run(rest);
+    return await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`conformance: ${error.message}`);

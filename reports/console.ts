@@ -1,0 +1,157 @@
+/**
+ * The console reporter: progress while running (a live line on a terminal, failures as they happen
+ * otherwise), then a summary by section and level, what failed with a replay command each, what
+ * was skipped and which key would enable it. Colours via chalk, off for NO_COLOR and non-TTY.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import { baselineEntryFor } from '../src/engine/baseline.js';
+import type { RuleOutcome } from '../src/engine/execute.js';
+import type { Rule } from '../src/engine/rule.js';
+import type { RunEvent } from '../src/engine/run.js';
+import type { Report, RuleResult } from '../src/report/schema.js';
+
+export interface ConsoleOptions {
+  stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  env?: NodeJS.ProcessEnv;
+  /** Print passing rules too. */
+  verbose?: boolean;
+}
+
+const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
+
+export class ConsoleReporter {
+  private readonly out: NonNullable<ConsoleOptions['stream']>;
+  private readonly c: ChalkInstance;
+  private readonly live: boolean;
+  private liveLineShown = false;
+
+  constructor(private readonly options: ConsoleOptions = {}) {
+    this.out = options.stream ?? process.stdout;
+    const env = options.env ?? process.env;
+    const tty = !!this.out.isTTY;
+    const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    this.c = new Chalk({ level: noColor || (!tty && !env.FORCE_COLOR) ? 0 : 2 });
+    this.live = tty && env.CI === undefined;
+  }
+
+  private write(text: string): void {
+    this.clearLive();
+    this.out.write(`${text}\n`);
+  }
+
+  private clearLive(): void {
+    if (this.liveLineShown) {
+      this.out.write('\r\x1b[2K');
+      this.liveLineShown = false;
+    }
+  }
+
+  private mark(verdict: keyof typeof VERDICT_MARK): string {
+    const colour = { pass: this.c.green, fail: this.c.red, skip: this.c.gray, error: this.c.yellow }[verdict];
+    return colour(VERDICT_MARK[verdict]);
+  }
+
+  /** The runner's progress events. */
+  onEvent = (event: RunEvent): void => {
+    const c = this.c;
+    if (event.type === 'target') {
+      this.write(
+        event.embedded
+          ? `${c.bold('No base URL given:')} running against the embedded reference server at ${event.baseUrl}.\n` +
+              c.gray('  To check another implementation: --base-url URL, base_url in conformance.config.yaml, or CONFORMANCE_BASE_URL.')
+          : `Checking ${c.bold(event.baseUrl)}`,
+      );
+    } else if (event.type === 'start') {
+      this.write(c.gray(`${event.total} rules, run ${event.runId}, seed ${event.seed}`));
+    } else {
+      this.onRule(event.rule, event.outcome, event.done, event.total);
+    }
+  };
+
+  private onRule(rule: Rule, outcome: RuleOutcome, done: number, total: number): void {
+    const c = this.c;
+    if (outcome.verdict === 'fail' || outcome.verdict === 'error' || this.options.verbose) {
+      const level = rule.level === 'MUST' ? rule.level : c.gray(rule.level);
+      const reason = outcome.reason && outcome.verdict !== 'pass' ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
+      this.write(`${this.mark(outcome.verdict)} ${level} ${rule.id}${reason}`);
+    }
+    if (this.live) {
+      const width = Math.max(20, (this.out.columns ?? 80) - 16);
+      this.clearLive();
+      this.out.write(c.gray(`[${String(done).padStart(String(total).length)}/${total}] ${rule.id}`.slice(0, width)));
+      this.liveLineShown = true;
+    }
+  }
+
+  /** The summary at the end of the run. */
+  summary(report: Report, written: { format: string; file?: string }[] = []): void {
+    const c = this.c;
+    this.clearLive();
+    const lines: string[] = [''];
+    const pct = (score: number | null) => (score === null ? '   —' : `${Math.round(score * 100)}%`.padStart(4));
+    lines.push(c.bold('By spec section'));
+    for (const s of report.sections) {
+      const { pass, fail, skip, error } = s.counts;
+      const score = s.score === null ? c.gray(pct(null)) : s.score === 1 ? c.green(pct(s.score)) : c.red(pct(s.score));
+      lines.push(`  ${score}  §${s.section.padEnd(5)} ${s.title.padEnd(42).slice(0, 42)} ${c.green(`${pass} pass`)}${fail ? c.red(`, ${fail} fail`) : ''}${error ? c.yellow(`, ${error} error`) : ''}${skip ? c.gray(`, ${skip} skipped`) : ''}`);
+    }
+    lines.push('', c.bold('By level'));
+    for (const level of ['MUST', 'SHOULD', 'INFO'] as const) {
+      const n = report.summary.by_level[level];
+      if (n.pass + n.fail + n.skip + n.error === 0) continue;
+      lines.push(`  ${level.padEnd(6)} ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.skip} skipped`);
+    }
+
+    const failing = report.rules.filter((r) => (r.verdict === 'fail' || r.verdict === 'error') && !r.expected_failure);
+    if (failing.length) {
+      lines.push('', c.bold(`Failed and errored (${failing.length})`));
+      for (const r of failing) lines.push(...this.describe(r));
+    }
+    const expected = report.rules.filter((r) => r.expected_failure);
+    if (expected.length) {
+      lines.push('', c.bold(`Expected failures, excused by ${report.baseline?.file} (${expected.length})`));
+      for (const r of expected) lines.push(`  ${this.mark(r.verdict)} ${r.id} ${c.gray(`— ${r.expected_failure!.comment}`)}`);
+    }
+    if (report.baseline?.now_passing.length) {
+      lines.push('', c.bold('Baseline entries that pass now (remove them):'));
+      for (const e of report.baseline.now_passing) lines.push(`  - ${e.rule}`);
+    }
+    if (report.baseline?.unknown_rules.length) {
+      lines.push('', c.yellow(`Baseline entries naming no rule of this run: ${report.baseline.unknown_rules.join(', ')}`));
+    }
+    const unexpected = failing.filter((r) => r.level !== 'INFO');
+    if (report.baseline && unexpected.length) {
+      lines.push('', c.bold('To accept these failures, add to the baseline:'));
+      for (const r of unexpected) lines.push(...baselineEntryFor(r.id).split('\n').map((l) => `  ${l}`));
+    }
+
+    const skipped = report.rules.filter((r) => r.verdict === 'skip');
+    if (skipped.length) {
+      const byKey = new Map<string, number>();
+      for (const r of skipped) byKey.set(r.skip_key ?? r.reason ?? 'other', (byKey.get(r.skip_key ?? r.reason ?? 'other') ?? 0) + 1);
+      lines.push('', c.bold(`Skipped (${skipped.length})`));
+      for (const [key, n] of byKey) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${key.startsWith('fixtures.') ? `set ${key}` : key}`));
+    }
+
+    const { counts, total } = report.summary;
+    lines.push('');
+    lines.push(`${total} rules: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} errored`) : '0 errored'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`);
+    if (report.summary.conformant) {
+      lines.push(c.green.bold(`Conformant: no ${report.run.strict ? 'MUST or SHOULD' : 'MUST'} rule failed.`) + (report.summary.should_failures && !report.run.strict ? c.gray(` (${report.summary.should_failures} SHOULD failures; --strict makes them count)`) : ''));
+    } else {
+      lines.push(c.red.bold(`Not conformant: ${report.summary.must_failures} MUST${report.run.strict ? ` and ${report.summary.should_failures} SHOULD` : ''} failure${report.summary.must_failures === 1 ? '' : 's'}.`));
+    }
+    const files = written.filter((w) => w.file);
+    if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => w.file).join(', ')}`));
+    for (const line of lines) this.out.write(`${line}\n`);
+  }
+
+  private describe(r: RuleResult): string[] {
+    const c = this.c;
+    const out = [`  ${this.mark(r.verdict)} ${r.level === 'MUST' ? c.bold(r.level) : r.level} ${r.id} ${c.gray(`(${r.spec})`)}`, `      ${r.title}`];
+    if (r.reason) out.push(`      ${r.verdict === 'fail' ? c.red(r.reason) : c.yellow(r.reason)}`);
+    if (r.counterexample) out.push(c.gray(`      counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}): ${JSON.stringify(r.counterexample.value).slice(0, 300)}`));
+    if (r.replay) out.push(c.gray(`      replay: ${r.replay}`));
+    return out;
+  }
+}

@@ -1,0 +1,349 @@
+/**
+ * report.html: one self-contained page (inline CSS and JS, no external URL, works offline) for the
+ * engineer triaging a run: verdict, section scores, the capability matrix, and every rule with its
+ * failure, replay command and full request/response transcript.
+ *
+ * The report carries server-controlled text (response bodies, messages quoting them), so markup is
+ * only ever built through the `html` template below, which escapes every interpolated value with
+ * html-escaper unless it is itself markup built the same way. A Content-Security-Policy that admits
+ * only this file's own style and script (by hash) and no network is the second line of defence.
+ */
+import { createHash } from 'node:crypto';
+import { escape } from 'html-escaper';
+import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
+import { formatBody, formatDuration, formatScore, formatValue, showControlChars } from './plain-text.js';
+
+/** Markup that is already safe; anything else interpolated into `html` is escaped. */
+class Html {
+  constructor(readonly markup: string) {}
+}
+
+type Part = Html | string | number | boolean | null | undefined | Part[];
+
+function part(value: Part): string {
+  if (value instanceof Html) return value.markup;
+  if (Array.isArray(value)) return value.map(part).join('');
+  if (value === undefined || value === null || value === false) return '';
+  return escape(showControlChars(String(value)));
+}
+
+function html(strings: TemplateStringsArray, ...values: Part[]): Html {
+  return new Html(strings.reduce((out, s, i) => out + s + (i < values.length ? part(values[i]) : ''), ''));
+}
+
+type Verdict = RuleResult['verdict'];
+const VERDICTS: Verdict[] = ['fail', 'error', 'skip', 'pass'];
+
+const timestamp = (iso: string) => iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
+
+const countCells = (c: CountsT) => html`<td class="num">${c.pass}</td><td class="num${c.fail ? ' fail-text' : ''}">${c.fail}</td><td class="num${c.error ? ' error-text' : ''}">${c.error}</td><td class="num">${c.skip}</td>`;
+const COUNT_HEADS = html`<th class="num">Pass</th><th class="num">Fail</th><th class="num">Error</th><th class="num">Skip</th>`;
+
+function header(report: Report): Html {
+  const { run, summary, target } = report;
+  const verdict = summary.conformant
+    ? html`<strong>Conformant</strong><span>exit code ${summary.exit_code}</span>`
+    : html`<strong>Not conformant</strong><span>${summary.must_failures} MUST ${summary.must_failures === 1 ? 'failure' : 'failures'}${run.strict && summary.should_failures ? html` and ${summary.should_failures} SHOULD (--strict)` : ''} · exit code ${summary.exit_code}</span>`;
+  const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
+  return html`<header class="banner ${summary.conformant ? 'ok' : 'bad'}">
+  <div><h1>Conformance report</h1><p class="target">${target.base_url}${target.embedded ? ' (embedded reference server)' : ''}</p></div>
+  <div class="verdict">${verdict}</div>
+</header>
+<dl class="meta">
+  <div><dt>Run id</dt><dd><code>${run.id}</code></dd></div>
+  <div><dt>Seed</dt><dd><code>${run.seed}</code></dd></div>
+  <div><dt>Duration</dt><dd>${formatDuration(run.duration_ms)}</dd></div>
+  <div><dt>Started</dt><dd>${timestamp(run.started_at)}</dd></div>
+  <div><dt>Rules</dt><dd>${summary.total}</dd></div>
+  <div><dt>Strict</dt><dd>${run.strict ? 'yes: SHOULD failures fail the run' : 'no: SHOULD failures are reported only'}</dd></div>
+  <div><dt>Property runs</dt><dd>${run.num_runs} cases</dd></div>
+  <div><dt>HTTP</dt><dd>${report.http.requests} requests, ${report.http.failures} without a response</dd></div>
+  <div><dt>Tool</dt><dd>${report.tool.name} ${report.tool.version} · Node ${run.node}</dd></div>
+  ${selection.length ? html`<div><dt>Selection</dt><dd>${selection.map(([k, v]) => `${k}: ${typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : String(v)}`).join('; ')}</dd></div>` : ''}
+</dl>
+${run.bailed ? html`<p class="notice">The run stopped early (--bail) after a MUST failure: rules after it did not run.</p>` : ''}`;
+}
+
+function totals(report: Report): Html {
+  const { summary } = report;
+  const row = (label: string, c: CountsT) => html`<tr><th scope="row">${label}</th>${countCells(c)}</tr>`;
+  return html`<section id="totals"><h2>Totals</h2>
+<table class="counts"><thead><tr><th>Level</th>${COUNT_HEADS}</tr></thead>
+<tbody>${row('MUST', summary.by_level.MUST)}${row('SHOULD', summary.by_level.SHOULD)}${row('INFO', summary.by_level.INFO)}</tbody>
+<tfoot>${row('All', summary.counts)}</tfoot></table>
+<p class="muted">MUST failures fail the run; SHOULD failures fail it only with --strict; INFO rules observe and never fail it.${summary.expected_failures ? ` ${summary.expected_failures} ${summary.expected_failures === 1 ? 'failure is' : 'failures are'} excused by the baseline.` : ''}</p>
+</section>`;
+}
+
+function sectionScores(report: Report): Html {
+  return html`<section id="sections"><h2>Sections</h2>
+<div class="scroll"><table class="scores" id="section-scores"><thead><tr><th>Section</th><th>Title</th>${COUNT_HEADS}<th>Score</th></tr></thead>
+<tbody>${report.sections.map(
+    (s) => html`<tr><td><code>§${s.section}</code></td><td>${s.title}</td>${countCells(s.counts)}<td class="score">${
+      s.score === null ? html`<span class="muted">not judged</span>` : html`<meter min="0" max="1" low="0.5" high="0.999" optimum="1" value="${s.score}"></meter> ${formatScore(s.score)}`
+    }</td></tr>`,
+  )}</tbody></table></div>
+<p class="muted">Score: passed ÷ judged (pass, fail, error) MUST and SHOULD rules; skipped and INFO rules do not count.</p>
+</section>`;
+}
+
+const STATUS_CLASS: Record<Report['capabilities'][number]['status'], string> = {
+  conforms: 'pass',
+  deviates: 'fail',
+  'could not be checked': 'error',
+  'not checked': 'skip',
+};
+
+/** Endpoint paths break after a slash rather than mid-word. */
+const breakable = (path: string) => path.split('/').map((segment, i) => (i === 0 ? segment : html`/<wbr>${segment}`));
+
+function capabilities(report: Report): Html {
+  return html`<section id="capabilities"><h2>Capabilities</h2>
+<div class="scroll"><table class="capabilities" id="capability-matrix"><thead><tr><th>Endpoint</th><th>Method</th><th>Path</th>${COUNT_HEADS}<th>Status</th></tr></thead>
+<tbody>${report.capabilities.map(
+    (c) => html`<tr><td>${c.endpoint}</td><td><code>${c.method}</code></td><td><code class="path">${breakable(c.path)}</code></td>${countCells(c.counts)}<td><span class="badge ${STATUS_CLASS[c.status]}">${c.status}</span></td></tr>`,
+  )}</tbody></table></div>
+<p class="muted">Counts MUST and SHOULD rules that judge each endpoint.</p>
+</section>`;
+}
+
+function headers(h: Record<string, string>): Html {
+  const lines = Object.entries(h).map(([name, value]) => `${name}: ${value}`);
+  return lines.length ? html`<pre class="headers">${lines.join('\n')}</pre>` : html``;
+}
+
+const body = (text: string | undefined, truncated?: boolean) => (text === undefined || text === '' ? html`<p class="muted">no body</p>` : html`<pre class="body">${formatBody(text, truncated)}</pre>`);
+
+function exchange(x: RuleResult['transcript'][number], culprit: boolean): Html {
+  const { request: req, response: res, error } = x;
+  const status = res ? html`<span class="status s${Math.floor(res.status / 100)}xx">${res.status}</span>` : html`<span class="status none">no response</span>`;
+  return html`<li class="exchange${culprit ? ' culprit' : ''}">
+<div class="xhead"><span class="seq">#${x.seq}</span>${x.step ? html`<span class="step">${x.step}</span>` : ''}<code class="request-line">${req.method} ${req.url}</code><span class="arrow">→</span>${status}<span class="muted">${formatDuration(x.duration_ms)}${res ? ` · ${res.bytes} bytes` : ''}</span>${culprit ? html`<span class="badge fail">the failure is about this exchange</span>` : ''}</div>
+<div class="xparts">
+  <div class="xpart"><h5>Request</h5>${headers(req.headers)}${body(req.body, req.body_truncated)}</div>
+  <div class="xpart"><h5>Response</h5>${res ? html`${headers(res.headers)}${body(res.body, res.body_truncated)}` : ''}${error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>` : ''}</div>
+</div>
+</li>`;
+}
+
+function details(rule: RuleResult): Html {
+  const f = rule.failure;
+  const cx = rule.counterexample;
+  return html`<div class="detail">
+${rule.reason ? html`<p class="reason">${rule.reason}</p>` : ''}
+${rule.expected_failure ? html`<p class="notice">Expected failure, excused by the baseline: ${rule.expected_failure.comment}</p>` : ''}
+${rule.error_kind ? html`<p class="muted">Error kind: ${rule.error_kind}. The rule could not be judged, so this says nothing about conformance.</p>` : ''}
+${f ? html`<div class="failure">
+  ${f.message !== rule.reason ? html`<p>${f.message}</p>` : ''}
+  ${f.path ? html`<p>At <code>${f.path}</code></p>` : ''}
+  ${'expected' in f || 'actual' in f ? html`<div class="diff"><div><h5>Expected</h5><pre class="expected">${formatValue(f.expected)}</pre></div><div><h5>Actual</h5><pre class="actual">${formatValue(f.actual)}</pre></div></div>` : ''}
+</div>` : ''}
+${rule.why ? html`<p class="muted">Why ${rule.level}: ${rule.why}</p>` : ''}
+${rule.observations.length ? html`<h4>Observations</h4><ul class="observations">${rule.observations.map((o) => html`<li>${o}</li>`)}</ul>` : ''}
+${cx ? html`<h4>Counterexample</h4><p>Seed <code>${cx.seed}</code>, path <code>${cx.path}</code>${cx.shrinks !== undefined ? `, after ${cx.shrinks} shrinks` : ''}</p><pre class="counterexample">${formatValue(cx.value)}</pre>` : ''}
+${rule.replay ? html`<h4>Replay</h4><div class="replay"><pre><code>${rule.replay}</code></pre><button type="button" class="copy">Copy</button></div>` : ''}
+${rule.transcript.length ? html`<h4>Transcript (${rule.transcript.length} ${rule.transcript.length === 1 ? 'exchange' : 'exchanges'})</h4><ol class="transcript">${rule.transcript.map((x) => exchange(x, x.seq === f?.exchange_seq))}</ol>` : ''}
+</div>`;
+}
+
+function ruleRow(rule: RuleResult): Html {
+  const expandable = rule.verdict === 'fail' || rule.verdict === 'error' || rule.observations.length > 0;
+  const cells = html`<span class="chevron" aria-hidden="true"></span><a class="id" href="#rule-${rule.id}"><code>${rule.id}</code></a><span class="spec">${rule.spec}</span><span class="level level-${rule.level}">${rule.level}</span><span class="title">${rule.title}${
+    rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key ? html` — set <code>${rule.skip_key}</code>` : ''}</span>` : ''
+  }</span><span class="verdict"><span class="badge ${rule.verdict}">${rule.verdict}</span>${rule.expected_failure ? html`<span class="badge expected">expected</span>` : ''}</span>`;
+  const attrs = html`id="rule-${rule.id}" data-verdict="${rule.verdict}" data-text="${`${rule.id} ${rule.title} ${rule.spec} ${rule.level}`.toLowerCase()}"`;
+  return expandable ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule)}</details>` : html`<div class="rule" ${attrs}>${cells}</div>`;
+}
+
+function rules(report: Report): Html {
+  return html`<section id="rules"><h2>Rules</h2>
+<div class="toolbar" role="toolbar" aria-label="Filter rules">
+  <button type="button" data-filter="all" aria-pressed="true">All <span class="n">${report.rules.length}</span></button>
+  ${VERDICTS.map((v) => html`<button type="button" data-filter="${v}" aria-pressed="false">${v} <span class="n">${report.summary.counts[v]}</span></button>`)}
+  <input type="search" id="rule-search" placeholder="Filter by id, title, spec or level" aria-label="Filter by id, title, spec or level">
+  <span id="shown" class="muted" aria-live="polite"></span>
+</div>
+<div class="rule-list" id="rule-list">
+<div class="rule rule-head" aria-hidden="true"><span></span><span>Rule</span><span>Spec</span><span>Level</span><span>Title</span><span>Verdict</span></div>
+${report.rules.map(ruleRow)}
+</div>
+</section>`;
+}
+
+function baseline(report: Report): Html {
+  const b = report.baseline;
+  if (!b) return html``;
+  return html`<section id="baseline"><h2>Baseline</h2>
+<p><code>${b.file}</code>: ${b.entries} ${b.entries === 1 ? 'entry' : 'entries'}; ${report.summary.expected_failures} excused ${report.summary.expected_failures === 1 ? 'failure' : 'failures'} in this run.</p>
+${b.now_passing.length ? html`<h3>Now passing — remove these entries</h3><ul>${b.now_passing.map((e) => html`<li><code>${e.rule}</code> — ${e.comment}</li>`)}</ul>` : ''}
+${b.unknown_rules.length ? html`<h3>Entries that name no rule</h3><ul>${b.unknown_rules.map((r) => html`<li><code>${r}</code></li>`)}</ul>` : ''}
+</section>`;
+}
+
+function created(report: Report): Html {
+  const c = report.created_identifiers;
+  const list = (label: string, ids: string[]) =>
+    ids.length ? html`<details><summary>${label} (${ids.length})</summary><ul class="ids">${ids.map((id) => html`<li><code>${id}</code></li>`)}</ul></details>` : html`<p class="muted">No ${label.toLowerCase()}.</p>`;
+  return html`<section id="created"><h2>Created identifiers</h2>
+<p class="muted">What this run created on the target, for clean-up. Every identifier carries the run id <code>${report.run.id}</code>; ${c.other} other namespaced values (transactions, notes, supply points, …) are counted only.</p>
+${list('External account numbers', c.external_account_numbers)}${list('Business identifiers', c.business_identifiers)}${list('Contract identifiers', c.contract_identifiers)}
+</section>`;
+}
+
+const STYLE = `
+:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--panel:#f6f8fa;--accent:#0969da;
+--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--error:#9a6700;--error-bg:#fff8c5;--skip:#59636e;--skip-bg:#eaeef2;
+--mono:ui-monospace,SFMono-Regular,"SF Mono",Menlo,Consolas,"Liberation Mono",monospace}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#3d444d;--panel:#151b23;--accent:#4493f8;
+--pass:#3fb950;--pass-bg:#12261e;--fail:#f85149;--fail-bg:#2d1719;--error:#d29922;--error-bg:#2b2111;--skip:#9198a1;--skip-bg:#212830}}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:1280px;padding:1.5rem;background:var(--bg);color:var(--fg);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+h1{font-size:1.5rem;margin:0}h2{font-size:1.15rem;margin:2rem 0 .75rem;padding-bottom:.3rem;border-bottom:1px solid var(--border)}
+h3{font-size:1rem}h4{font-size:.9rem;margin:1rem 0 .4rem}h5{font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin:0 0 .3rem}
+code,pre{font-family:var(--mono);font-size:12.5px}
+pre{margin:0 0 .5rem;padding:.6rem .75rem;background:var(--panel);border:1px solid var(--border);border-radius:6px;overflow:auto;max-height:28rem;white-space:pre-wrap;overflow-wrap:anywhere}
+a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
+[hidden]{display:none!important}
+.muted{color:var(--muted)}
+.banner{display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap;padding:1rem 1.25rem;border-radius:8px;border:1px solid}
+.banner.ok{background:var(--pass-bg);border-color:var(--pass)}.banner.bad{background:var(--fail-bg);border-color:var(--fail)}
+.target{margin:.2rem 0 0;font-family:var(--mono);overflow-wrap:anywhere}
+.verdict{text-align:right}.verdict strong{display:block;font-size:1.3rem}
+.banner.ok .verdict strong{color:var(--pass)}.banner.bad .verdict strong{color:var(--fail)}
+.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.5rem 1.5rem;margin:1rem 0}
+.meta dt{font-size:.75rem;color:var(--muted)}.meta dd{margin:0;overflow-wrap:anywhere}
+.notice{padding:.5rem .75rem;border-left:3px solid var(--error);background:var(--error-bg);border-radius:4px}
+table{border-collapse:collapse;width:100%;margin-bottom:.5rem}
+th,td{padding:.35rem .6rem;border-bottom:1px solid var(--border);text-align:left;vertical-align:middle}
+thead th{font-size:.75rem;color:var(--muted);font-weight:600}tfoot th,tfoot td{font-weight:600;border-bottom:0}
+.num{text-align:right;font-variant-numeric:tabular-nums;width:4.5rem}
+table.counts{width:auto;min-width:28rem}
+.scroll{overflow-x:auto}table.scores{min-width:44rem}table.capabilities{min-width:60rem}
+.fail-text{color:var(--fail);font-weight:600}.error-text{color:var(--error);font-weight:600}
+.score{white-space:nowrap;width:11rem}.score meter{width:6rem;vertical-align:middle}
+.badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.75rem;font-weight:600;line-height:1.6;border:1px solid transparent;white-space:nowrap}
+.badge.pass{color:var(--pass);background:var(--pass-bg);border-color:var(--pass)}
+.badge.fail{color:var(--fail);background:var(--fail-bg);border-color:var(--fail)}
+.badge.error{color:var(--error);background:var(--error-bg);border-color:var(--error)}
+.badge.skip{color:var(--skip);background:var(--skip-bg);border-color:var(--border)}
+.badge.expected{color:var(--muted);border-color:var(--border);margin-left:.3rem}
+.toolbar{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin-bottom:.75rem;position:sticky;top:0;background:var(--bg);padding:.5rem 0;z-index:1}
+.toolbar button{font:inherit;padding:.25rem .75rem;border-radius:6px;border:1px solid var(--border);background:var(--panel);color:var(--fg);cursor:pointer;text-transform:capitalize}
+.toolbar button[aria-pressed=true]{background:var(--accent);border-color:var(--accent);color:#fff}
+.toolbar .n{opacity:.75;margin-left:.2rem}
+.toolbar input{font:inherit;padding:.25rem .6rem;border-radius:6px;border:1px solid var(--border);background:var(--bg);color:var(--fg);min-width:16rem;margin-left:auto}
+.rule-list{border:1px solid var(--border);border-radius:8px;overflow:hidden}
+.rule>summary,div.rule{display:grid;grid-template-columns:1rem minmax(12rem,2.2fr) minmax(6rem,1fr) 4.5rem minmax(12rem,4fr) 9rem;gap:.75rem;align-items:baseline;padding:.45rem .75rem}
+.rule{border-bottom:1px solid var(--border)}.rule:last-child{border-bottom:0}
+.rule-head{font-size:.75rem;color:var(--muted);font-weight:600;background:var(--panel)}
+details.rule>summary{cursor:pointer;list-style:none}details.rule>summary::-webkit-details-marker{display:none}
+details.rule>summary:hover{background:var(--panel)}
+details.rule .chevron::before{content:"▸";color:var(--muted)}details.rule[open] .chevron::before{content:"▾"}
+details.rule[open]>summary{background:var(--panel);border-bottom:1px solid var(--border)}
+.rule[data-verdict=fail]>summary{box-shadow:inset 3px 0 var(--fail)}.rule[data-verdict=error]>summary{box-shadow:inset 3px 0 var(--error)}
+.id code{font-size:12px;overflow-wrap:anywhere}.spec{color:var(--muted);font-size:.85rem}
+.verdict{white-space:nowrap}.level{font-size:.75rem;font-weight:600}.level-SHOULD{color:var(--error)}.level-INFO{color:var(--muted)}
+.note{display:block;color:var(--muted);font-size:.85rem}
+.detail{padding:.75rem 1rem 1rem 2.5rem}
+.reason{font-weight:600;color:var(--fail);white-space:pre-wrap;overflow-wrap:anywhere}
+.diff{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
+.expected{border-left:3px solid var(--pass)}.actual{border-left:3px solid var(--fail)}
+.replay{display:flex;gap:.5rem;align-items:flex-start}.replay pre{flex:1;margin:0}
+.replay button{font:inherit;padding:.3rem .75rem;border-radius:6px;border:1px solid var(--border);background:var(--panel);color:var(--fg);cursor:pointer}
+.transcript{list-style:none;padding:0;margin:0}
+.exchange{border:1px solid var(--border);border-radius:6px;margin-bottom:.75rem}
+.exchange.culprit{border-color:var(--fail)}
+.xhead{display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline;padding:.4rem .6rem;background:var(--panel);border-bottom:1px solid var(--border);border-radius:6px 6px 0 0}
+.seq{color:var(--muted);font-family:var(--mono)}.step{font-weight:600}.request-line{overflow-wrap:anywhere}.arrow{color:var(--muted)}
+.status{font-family:var(--mono);font-weight:700}.s2xx{color:var(--pass)}.s4xx{color:var(--error)}.s5xx,.status.none{color:var(--fail)}
+.xparts{display:grid;grid-template-columns:1fr 1fr;gap:.75rem;padding:.6rem}
+.xpart{min-width:0}.xerror{color:var(--fail)}
+.ids{columns:3 14rem;font-size:.85rem}
+footer{margin-top:2.5rem;color:var(--muted);font-size:.8rem}
+@media (max-width:800px){.rule>summary,div.rule{grid-template-columns:1rem 1fr auto}.rule .spec,.rule .level,div.rule-head{display:none}
+.rule .title{grid-column:2/4}.xparts,.diff{grid-template-columns:1fr}.detail{padding-left:1rem}}
+`;
+
+const SCRIPT = `
+(() => {
+  const rows = [...document.querySelectorAll('#rule-list .rule[data-verdict]')];
+  const buttons = [...document.querySelectorAll('[data-filter]')];
+  const search = document.getElementById('rule-search');
+  const shown = document.getElementById('shown');
+  let filter = 'all';
+  const apply = () => {
+    const q = search.value.trim().toLowerCase();
+    let n = 0;
+    for (const row of rows) {
+      row.hidden = !((filter === 'all' || row.dataset.verdict === filter) && (!q || row.dataset.text.includes(q)));
+      if (!row.hidden) n++;
+    }
+    shown.textContent = n + ' of ' + rows.length + ' shown';
+  };
+  for (const button of buttons) {
+    button.addEventListener('click', () => {
+      filter = button.dataset.filter;
+      for (const b of buttons) b.setAttribute('aria-pressed', String(b === button));
+      apply();
+    });
+  }
+  search.addEventListener('input', apply);
+  // Copying falls back to selecting the command: file:// pages may not get clipboard access.
+  const select = (node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+  };
+  document.addEventListener('click', (event) => {
+    const button = event.target.closest('button.copy');
+    if (!button) return;
+    const code = button.parentElement.querySelector('code');
+    const copied = () => { button.textContent = 'Copied'; setTimeout(() => { button.textContent = 'Copy'; }, 1500); };
+    if (navigator.clipboard) navigator.clipboard.writeText(code.textContent).then(copied, () => select(code));
+    else select(code);
+  });
+  // A link to #rule-<id> opens that rule, so a failure can be shared by URL.
+  const openFromHash = () => {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target && target.tagName === 'DETAILS') {
+      target.hidden = false;
+      target.open = true;
+      target.scrollIntoView();
+    }
+  };
+  window.addEventListener('hashchange', openFromHash);
+  apply();
+  openFromHash();
+})();
+`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+const CSP = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`;
+
+export function renderHtml(report: Report): string {
+  const title = `${report.summary.conformant ? 'Conformant' : 'Not conformant'} — ${report.target.base_url} — run ${report.run.id}`;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>${title}</title>
+<style>${new Html(STYLE)}</style>
+</head>
+<body>
+${header(report)}
+${totals(report)}
+${sectionScores(report)}
+${capabilities(report)}
+${rules(report)}
+${baseline(report)}
+${created(report)}
+<footer>${report.tool.name} ${report.tool.version} · report schema ${report.schema_version} · finished ${timestamp(report.run.finished_at)}</footer>
+<script>${new Html(SCRIPT)}</script>
+</body>
+</html>
+`.markup;
+}

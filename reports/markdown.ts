@@ -1,0 +1,154 @@
+/**
+ * summary.md: a compact GitHub-flavoured summary, also appended to $GITHUB_STEP_SUMMARY. It links
+ * nowhere and embeds no transcript — report.html has the details — and it stays small whatever the
+ * run: lists are capped and long server-controlled text is cut, so even a 5,000-rule failure report
+ * fits far below GitHub's 1 MiB step-summary limit.
+ */
+import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
+import { formatDuration, formatScore, oneLine, showControlChars } from './plain-text.js';
+
+const MAX_FAILURES = 50;
+const MAX_SKIP_KEYS = 20;
+const IDS_PER_LINE = 5;
+const MAX_REASON = 200;
+const MAX_REPLAY = 300;
+
+/** One line of at most `max` characters, control characters shown by code. */
+function line(text: string, max: number): string {
+  const one = showControlChars(oneLine(text));
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/**
+ * Server-controlled text as literal Markdown text: one line, and every character that could start
+ * markup escaped — `<img>` would make GitHub fetch a URL, `[x](…)` would make a link, `|` would
+ * split a table cell.
+ */
+function text(value: string, max = MAX_REASON): string {
+  return line(value, max).replace(/[\\`*_[\]<>|~&#!]/g, (c) => `\\${c}`);
+}
+
+/**
+ * An inline code span that survives backticks in its content. In a table cell a `|` must still be
+ * escaped (GFM splits cells before it parses code spans); elsewhere the backslash would show.
+ */
+function code(value: string, { max = MAX_REPLAY, cell = false } = {}): string {
+  const shown = line(value, max);
+  const content = cell ? shown.replace(/\|/g, '\\|') : shown;
+  const fence = '`'.repeat(Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = content.startsWith('`') || content.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${content}${pad}${fence}`;
+}
+
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+const table = (head: string[], rows: (string | number)[][], align = head.map((_, i) => (i === 0 ? ':--' : '--:'))) =>
+  [row(head), row(align), ...rows.map(row)].join('\n');
+const countCells = (c: CountsT) => [c.pass, c.fail, c.error, c.skip];
+const COUNT_HEADS = ['Pass', 'Fail', 'Error', 'Skip'];
+
+function title(report: Report): string {
+  const { summary, run } = report;
+  if (summary.conformant) return `# ✅ Conformant`;
+  const should = run.strict && summary.should_failures ? ` and ${summary.should_failures} SHOULD` : '';
+  return `# ❌ Not conformant: ${summary.must_failures} MUST ${summary.must_failures === 1 ? 'failure' : 'failures'}${should}`;
+}
+
+/** Unexcused failures first, by level; baselined ones last. */
+function failureOrder(a: RuleResult, b: RuleResult): number {
+  const rank = (r: RuleResult) => (r.expected_failure ? 3 : { MUST: 0, SHOULD: 1, INFO: 2 }[r.level]);
+  return rank(a) - rank(b);
+}
+
+function failures(report: Report): string[] {
+  const failing = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error').sort(failureOrder);
+  if (!failing.length) return [];
+  const lines = [`## Failures and errors (${failing.length})`, ''];
+  for (const r of failing.slice(0, MAX_FAILURES)) {
+    const expected = r.expected_failure ? ` — *expected failure: ${text(r.expected_failure.comment)}*` : '';
+    lines.push(`- **${r.verdict}** ${code(r.id)} (${r.level}, ${text(r.spec)}): ${text(r.reason ?? r.failure?.message ?? '')}${expected}`);
+    if (r.replay) lines.push(`  ${code(r.replay)}`);
+  }
+  if (failing.length > MAX_FAILURES) lines.push(`- …and ${failing.length - MAX_FAILURES} more (see report.html)`);
+  return lines;
+}
+
+function skipped(report: Report): string[] {
+  const groups = new Map<string, string[]>();
+  for (const r of report.rules) {
+    if (r.verdict !== 'skip') continue;
+    const ids = groups.get(r.skip_key ?? '') ?? [];
+    ids.push(r.id);
+    groups.set(r.skip_key ?? '', ids);
+  }
+  if (!groups.size) return [];
+  const total = report.summary.counts.skip;
+  const lines = [`## Skipped (${total})`, '', 'Set these configuration keys to run them:', ''];
+  const sorted = [...groups].sort(([, a], [, b]) => b.length - a.length);
+  for (const [key, ids] of sorted.slice(0, MAX_SKIP_KEYS)) {
+    const shown = ids.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ');
+    const more = ids.length > IDS_PER_LINE ? ` and ${ids.length - IDS_PER_LINE} more` : '';
+    lines.push(`- ${key ? code(key) : 'no configuration key (skipped by the rule itself)'}: ${ids.length} ${ids.length === 1 ? 'rule' : 'rules'} — ${shown}${more}`);
+  }
+  if (sorted.length > MAX_SKIP_KEYS) lines.push(`- …and ${sorted.length - MAX_SKIP_KEYS} more keys (see report.html)`);
+  return lines;
+}
+
+function baselineNotes(report: Report): string[] {
+  const b = report.baseline;
+  if (!b || (!b.now_passing.length && !b.unknown_rules.length)) return [];
+  const list = (ids: string[]) => ids.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ') + (ids.length > IDS_PER_LINE ? ` and ${ids.length - IDS_PER_LINE} more` : '');
+  return [
+    `## Baseline ${code(b.file)}`,
+    '',
+    ...(b.now_passing.length ? [`- Now passing, remove: ${list(b.now_passing.map((e) => e.rule))}`] : []),
+    ...(b.unknown_rules.length ? [`- Name no rule: ${list(b.unknown_rules)}`] : []),
+  ];
+}
+
+export function renderMarkdown(report: Report): string {
+  const { run, summary, target } = report;
+  const levels = summary.by_level;
+  const blocks = [
+    [
+      title(report),
+      '',
+      `**Target** ${code(target.base_url)} · **Run** ${code(run.id)} · **Seed** ${code(String(run.seed))} · **Duration** ${formatDuration(run.duration_ms)} · **Exit code** ${summary.exit_code}${run.strict ? ' · strict' : ''}${run.bailed ? ' · stopped early (--bail)' : ''}`,
+      ...(summary.expected_failures ? ['', `${summary.expected_failures} ${summary.expected_failures === 1 ? 'failure is' : 'failures are'} excused by the baseline.`] : []),
+    ],
+    [
+      table(
+        ['Level', ...COUNT_HEADS],
+        [
+          ['MUST', ...countCells(levels.MUST)],
+          ['SHOULD', ...countCells(levels.SHOULD)],
+          ['INFO', ...countCells(levels.INFO)],
+          ['**All**', ...countCells(summary.counts)],
+        ],
+      ),
+    ],
+    [
+      '## Sections',
+      '',
+      table(
+        ['Section', ...COUNT_HEADS, 'Score'],
+        report.sections.map((s) => [`§${text(s.section)} ${text(s.title)}`, ...countCells(s.counts), s.score === null ? '—' : formatScore(s.score)]),
+      ),
+    ],
+    [
+      '## Capabilities',
+      '',
+      table(
+        ['Endpoint', 'Method', 'Path', ...COUNT_HEADS, 'Status'],
+        report.capabilities.map((c) => [text(c.endpoint), c.method, code(c.path, { cell: true }), ...countCells(c.counts), c.status === 'deviates' ? '**deviates**' : c.status]),
+        [':--', ':--', ':--', '--:', '--:', '--:', '--:', ':--'],
+      ),
+    ],
+    failures(report),
+    skipped(report),
+    baselineNotes(report),
+  ];
+  return `${blocks
+    .filter((b) => b.length)
+    .map((b) => b.join('\n'))
+    .join('\n\n')}\n`;
+}

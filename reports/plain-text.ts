@@ -1,0 +1,123 @@
+/**
+ * A rule's result as plain text, for the formats that carry text rather than markup: the element
+ * text of a JUnit <failure> and a CTRF trace. CI systems show these in a monospace box, so the text
+ * reads like `curl -v` output: `>` lines were sent, `<` lines were received.
+ */
+import type { Report, RuleResult } from '../src/report/schema.js';
+import { sectionTitle } from '../src/spec/sections.js';
+
+type Exchange = RuleResult['transcript'][number];
+
+/** The suite a rule is listed under: the first section it cites, with the spec's title for it. */
+function suiteName(rule: RuleResult): string {
+  const section = rule.sections[0];
+  return section ? `§${section} ${sectionTitle(section)}`.trim() : rule.spec;
+}
+
+/** Suite names in spec order (`§4.2` before `§4.10`). */
+function compareSuites(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}
+
+/** Groups the rules by suite, suites in spec order, rules in report order. */
+export function bySuite(report: Report): [string, RuleResult[]][] {
+  const suites = new Map<string, RuleResult[]>();
+  for (const rule of report.rules) {
+    const name = suiteName(rule);
+    const rules = suites.get(name) ?? [];
+    rules.push(rule);
+    suites.set(name, rules);
+  }
+  return [...suites].sort(([a], [b]) => compareSuites(a, b));
+}
+
+/** Expected and actual values: strings as JSON so `"1"` and `1` stay distinguishable. */
+export function formatValue(value: unknown): string {
+  return value === undefined ? 'undefined' : JSON.stringify(value, null, 2);
+}
+
+/** A body indented for reading when it is complete JSON; otherwise exactly as received. */
+export function formatBody(body: string, truncated?: boolean): string {
+  if (truncated) return `${body}\n[truncated]`;
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+/** `850 ms`, `12.3 s`, `2 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return s < 60 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+/** A section score as a percentage, floored so that 100 % means every judged rule passed. */
+export function formatScore(score: number): string {
+  return `${Math.floor(score * 100)} %`;
+}
+
+const indent = (text: string, prefix: string) =>
+  text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
+
+function exchangeText(exchange: Exchange): string {
+  const { request, response, error } = exchange;
+  const lines = [`#${exchange.seq}${exchange.step ? ` ${exchange.step}` : ''} (${formatDuration(exchange.duration_ms)})`];
+  lines.push(`> ${request.method} ${request.url}`);
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`> ${name}: ${value}`);
+  if (request.body !== undefined) lines.push('>', indent(formatBody(request.body, request.body_truncated), '  '));
+  if (response) {
+    lines.push(`< ${response.status} (${response.bytes} bytes)`);
+    for (const [name, value] of Object.entries(response.headers)) lines.push(`< ${name}: ${value}`);
+    if (response.body !== undefined) lines.push('<', indent(formatBody(response.body, response.body_truncated), '  '));
+  }
+  if (error) lines.push(`! ${error.kind}: ${error.message}`);
+  return lines.join('\n');
+}
+
+/** Everything an engineer needs to triage a failed or errored rule without opening another file. */
+export function failureText(rule: RuleResult): string {
+  const parts = [`[${rule.level}] ${rule.id} (${rule.spec}): ${rule.title}`];
+  if (rule.reason) parts.push(rule.reason);
+  const f = rule.failure;
+  if (f) {
+    if (f.message !== rule.reason) parts.push(f.message);
+    if (f.path) parts.push(`at: ${f.path}`);
+    if ('expected' in f) parts.push(`expected: ${formatValue(f.expected)}`);
+    if ('actual' in f) parts.push(`actual: ${formatValue(f.actual)}`);
+    if (f.exchange_seq) parts.push(`see exchange #${f.exchange_seq}`);
+  }
+  if (rule.why) parts.push(`why ${rule.level}: ${rule.why}`);
+  const cx = rule.counterexample;
+  if (cx) parts.push(`counterexample (seed ${cx.seed}, path ${cx.path}${cx.shrinks !== undefined ? `, ${cx.shrinks} shrinks` : ''}):\n${indent(formatValue(cx.value), '  ')}`);
+  if (rule.observations.length) parts.push(`observations:\n${rule.observations.map((o) => `  - ${o}`).join('\n')}`);
+  if (rule.expected_failure) parts.push(`expected failure (baseline): ${rule.expected_failure.comment}`);
+  if (rule.replay) parts.push(`replay: ${rule.replay}`);
+  if (rule.transcript.length) parts.push(`transcript (${rule.transcript.length} ${rule.transcript.length === 1 ? 'exchange' : 'exchanges'}):\n\n${rule.transcript.map(exchangeText).join('\n\n')}`);
+  return parts.join('\n');
+}
+
+/** Why a rule was skipped, naming the configuration key that would run it unless the reason already does. */
+export function skipMessage(rule: RuleResult): string {
+  const reason = oneLine(rule.reason ?? 'skipped');
+  return rule.skip_key && !reason.includes(rule.skip_key) ? `${reason} (set ${rule.skip_key})` : reason;
+}
+
+/** A character no reader should get raw (NUL, ESC, a lone surrogate), written as its `\uXXXX` code. */
+export function visibleEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** Control characters other than tab and line breaks, shown by code: NUL or ESC would reach a page or terminal raw. */
+export function showControlChars(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, visibleEscape);
+}
+
+/** Text for one-line contexts (attributes, messages, table cells): whitespace runs become one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

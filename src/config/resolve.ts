@@ -1,0 +1,122 @@
+/**
+ * Where every setting comes from: command-line flags override environment variables, which
+ * override the config file, which overrides the defaults of the schema.
+ */
+import type { Level } from '../engine/rule.js';
+import type { RunOptions } from '../engine/run.js';
+import { ConfigError } from './errors.js';
+import { loadConfig } from './load.js';
+import { type ConformanceConfig, REPORT_FORMATS, type ReportFormat, RunConfig, ReportConfig, AuthConfig, AccountConfig } from './schema.js';
+
+/** The run command's flags, as parsed (strings; validated here). */
+export interface RunFlags {
+  'base-url'?: string;
+  config?: string;
+  rule?: string[];
+  section?: string[];
+  level?: string[];
+  tag?: string[];
+  bail?: boolean;
+  seed?: string;
+  path?: string;
+  'num-runs'?: string;
+  concurrency?: string;
+  timeout?: string;
+  'rate-limit'?: string;
+  'report-dir'?: string;
+  reporter?: string[];
+  strict?: boolean;
+  'expected-failures'?: string;
+  'id-prefix'?: string;
+  shard?: string;
+}
+
+export interface ResolvedRun {
+  options: Omit<RunOptions, 'baseline' | 'onEvent' | 'replayCommand'>;
+  report: { dir: string; formats: ReportFormat[] };
+  expectedFailures?: string;
+  configFile?: string;
+}
+
+function int(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new ConfigError(`--${flag} must be a whole number, got "${value}".`);
+  const n = Number(value);
+  if (n < min || n > max) throw new ConfigError(`--${flag} must be between ${min} and ${max}, got ${n}.`);
+  return n;
+}
+
+function url(value: string, where: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    return value.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`${where} must be an http(s) URL, got "${value}".`);
+  }
+}
+
+export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv): ResolvedRun {
+  const { file, config } = loadConfig(cwd, flags.config, env);
+  const c: ConformanceConfig = config;
+  const run = RunConfig.parse(c.run ?? {});
+  const report = ReportConfig.parse(c.report ?? {});
+  const auth = AuthConfig.parse(c.auth ?? {});
+  const account = AccountConfig.parse(c.account ?? {});
+
+  const rawBase = flags['base-url'] ?? (env.CONFORMANCE_BASE_URL || undefined) ?? c.base_url;
+  const baseUrl = rawBase === undefined ? undefined : url(rawBase, flags['base-url'] !== undefined ? '--base-url' : env.CONFORMANCE_BASE_URL ? 'CONFORMANCE_BASE_URL' : 'base_url');
+
+  const levels = (flags.level ?? []).map((l) => l.toUpperCase());
+  for (const l of levels) if (!['MUST', 'SHOULD', 'INFO'].includes(l)) throw new ConfigError(`--level must be MUST, SHOULD or INFO, got "${l}".`);
+  const reporters = flags.reporter?.flatMap((r) => r.split(',')).map((r) => r.trim());
+  for (const r of reporters ?? []) if (!(REPORT_FORMATS as readonly string[]).includes(r)) throw new ConfigError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${r}".`);
+
+  let shard: { index: number; total: number } | undefined;
+  if (flags.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(flags.shard.trim());
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new ConfigError(`--shard must be i/n with 1 <= i <= n, e.g. 2/4; got "${flags.shard}".`);
+    shard = { index: Number(m[1]), total: Number(m[2]) };
+  }
+  if (flags.path !== undefined && flags.seed === undefined && run.seed === undefined) throw new ConfigError('--path replays one case of a property and needs the --seed it was found with.');
+  if (flags.path !== undefined && !/^\d+(:\d+)*$/.test(flags.path)) throw new ConfigError(`--path must look like 12:0:3 (as printed with a counterexample), got "${flags.path}".`);
+  const idPrefix = flags['id-prefix'] ?? run.id_prefix;
+  if (!/^[A-Za-z][A-Za-z0-9]{0,7}$/.test(idPrefix)) throw new ConfigError(`--id-prefix must be 1-8 letters or digits starting with a letter, got "${idPrefix}".`);
+  const rateLimitText = flags['rate-limit'];
+  const rateLimit = rateLimitText === undefined ? run.rate_limit : Number(rateLimitText);
+  if (rateLimit !== undefined && !(rateLimit > 0)) throw new ConfigError(`--rate-limit must be a positive number of requests per second, got "${rateLimitText}".`);
+
+  return {
+    configFile: file,
+    options: {
+      baseUrl,
+      auth: {
+        token: env.CONFORMANCE_TOKEN || auth.token,
+        apiKey: env.CONFORMANCE_API_KEY || auth.api_key,
+        graphqlUrl: auth.graphql_url,
+        mutation: auth.mutation,
+        tokenPath: auth.token_path,
+      },
+      fixtures: c.fixtures ?? {},
+      contractPath: account.business_contract_identifier_path,
+      concurrency: int(flags.concurrency, 'concurrency', 1, 256) ?? run.concurrency,
+      seed: int(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? run.seed,
+      numRuns: int(flags['num-runs'], 'num-runs', 1, 100_000) ?? run.num_runs,
+      timeoutMs: int(flags.timeout, 'timeout', 100, 600_000) ?? run.timeout_ms,
+      idPrefix,
+      rateLimit,
+      selection: {
+        ...(flags.rule?.length ? { rules: flags.rule } : {}),
+        ...(flags.section?.length ? { sections: flags.section } : {}),
+        ...(levels.length ? { levels: levels as Level[] } : {}),
+        ...(flags.tag?.length ? { tags: flags.tag } : {}),
+        ...(shard ? { shard } : {}),
+      },
+      bail: flags.bail ?? false,
+      strict: flags.strict ?? false,
+      replayPath: flags.path,
+    },
+    report: { dir: flags['report-dir'] ?? report.dir, formats: (reporters as ReportFormat[] | undefined) ?? report.formats },
+    expectedFailures: flags['expected-failures'] ?? run.expected_failures,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The configuration contract of DESIGN.md §5, as a zod schema: `conformance.config.yaml` is
+ * validated by it, the JSON Schema for editors is generated from it, and defaults live here only.
+ */
+import { z } from 'zod';
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+export const REPORT_FORMATS = ['console', 'json', 'junit', 'html', 'markdown', 'ctrf'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export const DEFAULT_MUTATION =
+  'mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { token } }';
+
+export const AuthConfig = z
+  .strictObject({
+    token: nonEmpty.optional().describe('Static token, sent as "Authorization: Token <token>" (§5.2).'),
+    api_key: nonEmpty.optional().describe('Organisation API key, exchanged for a token through the ObtainServiceToken mutation (§5.1).'),
+    graphql_url: nonEmpty.default('/v1/graphql/').describe('Address of the GraphQL endpoint, relative to base_url or absolute (§5: not shown).'),
+    mutation: nonEmpty.default(DEFAULT_MUTATION).describe('The mutation text; it receives the API key as $apiKey (§5: arguments not shown).'),
+    token_path: nonEmpty.default('data.obtainServiceToken.token').describe('Dot path of the token in the GraphQL response (§5: result not shown).'),
+  })
+  .describe('Authentication (§5). Give token or api_key; CONFORMANCE_TOKEN / CONFORMANCE_API_KEY also work.');
+
+export const FixturesConfig = z
+  .strictObject({
+    import_suppliers: z
+      .strictObject({
+        ongoing: nonEmpty.describe('An Ongoing import supplier (§2.2); needed by most rules.'),
+        other_ongoing: nonEmpty.optional().describe('A second Ongoing supplier, for cross-supplier isolation rules (§4.3).'),
+        paused: nonEmpty.optional().describe('A Paused supplier (§2.2).'),
+        complete: nonEmpty.optional().describe('A Complete supplier (§2.2).'),
+      })
+      .optional(),
+    operations_team: nonEmpty.optional().describe('An operations team that exists (§4.1 process rule 1).'),
+    skipped_account: nonEmpty.optional().describe('External account number (ongoing supplier) the operator marked to be skipped (§3, §4.1).'),
+    paused_supplier_staged_account: nonEmpty.optional().describe('External account number of an account staged for the paused supplier before it was paused (§2.2).'),
+    payment_instruction: z
+      .strictObject({
+        vendor: nonEmpty.describe('Upstream payment vendor name (§2.7).'),
+        type: nonEmpty.describe('Instruction type (§2.7; a card type is seen).'),
+        references: z.strictObject({
+          valid: z.array(nonEmpty).min(1).describe('References of instructions that exist upstream.'),
+          persistent_failure: nonEmpty.optional().describe('A reference for which the vendor has persistent trouble (400).'),
+          intermittent_failure: nonEmpty.optional().describe('A reference for which the vendor has intermittent trouble (500).'),
+        }),
+      })
+      .optional(),
+    concurrency_limit: z.int().min(1).optional().describe('The §8 process concurrency limit, when the operator enabled it.'),
+    payloads: z
+      .strictObject({
+        agreements: z.record(z.string(), z.unknown()).optional().describe('Body for the agreements endpoint (§4.2: shape not shown). Placeholders: {{import_supplier}}, {{external_account_number}}, {{supply_point_identifier}}.'),
+        supply_points: z.record(z.string(), z.unknown()).optional().describe('Body for the supply-points endpoint (§4.2: shape not shown). Placeholders: {{import_supplier}}, {{external_account_number}}, {{new_supply_point_identifier}}.'),
+      })
+      .optional(),
+  })
+  .describe('Preconditions the interface cannot create (DESIGN.md §5). A rule whose fixture is missing is skipped and says which key to set.');
+
+export const AccountConfig = z.strictObject({
+  business_contract_identifier_path: nonEmpty
+    .regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, 'must be a dot path of field names')
+    .default('business.business_contract_identifier')
+    .describe('Where business.business_contract_identifier sits in the account payload (§2.3: position not shown).'),
+});
+
+export const RunConfig = z.strictObject({
+  concurrency: z.int().min(1).max(256).default(8).describe('Rules run at the same time.'),
+  seed: z.int().optional().describe('fast-check seed; a run is reproducible from it (random when unset).'),
+  num_runs: z.int().min(1).max(100_000).default(25).describe('Cases per property rule.'),
+  timeout_ms: z.int().min(100).max(600_000).default(10_000).describe('Per-request timeout.'),
+  id_prefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,7}$/, 'must be 1-8 letters or digits, starting with a letter').default('cf').describe('Every identifier a run creates starts with this and the run id.'),
+  rate_limit: z.number().positive().optional().describe('Maximum requests per second to the target.'),
+  expected_failures: nonEmpty.optional().describe('YAML baseline of known failures (rule id, reason, comment); only new failures fail the run.'),
+});
+
+export const ReportConfig = z.strictObject({
+  dir: nonEmpty.default('conformance-report').describe('Where report files are written.'),
+  formats: z.array(z.enum(REPORT_FORMATS)).min(1).default([...REPORT_FORMATS]).describe('Report formats to write.'),
+});
+
+export const ConformanceConfig = z
+  .strictObject({
+    $schema: z.string().optional(),
+    base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional().describe('The implementation under test; unset runs the embedded reference server.'),
+    auth: AuthConfig.optional(),
+    fixtures: FixturesConfig.optional(),
+    account: AccountConfig.optional(),
+    run: RunConfig.optional(),
+    report: ReportConfig.optional(),
+  })
+  .describe('Configuration of the data-import conformance suite (conformance.config.yaml).');
+
+export type ConformanceConfig = z.output<typeof ConformanceConfig>;
+export type ConformanceConfigInput = z.input<typeof ConformanceConfig>;
+export type FixturesConfig = z.output<typeof FixturesConfig>;

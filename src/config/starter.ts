@@ -1,0 +1,66 @@
+/**
+ * The commented starter configuration: what `conformance init` writes, and (with the schema path
+ * of this repository) the repository's own conformance.config.yaml. base_url is left unset so that
+ * `npx conformance` runs against the embedded reference server until it is set.
+ */
+export function starterConfig(schemaPath: string): string {
+  return `# yaml-language-server: $schema=${schemaPath}
+# Configuration of the data-import conformance suite (DESIGN.md §5).
+# Every key is optional; flags override environment variables, which override this file.
+# \${VAR} and \${VAR:-default} are replaced from the environment.
+
+# The implementation under test. Unset: "npx conformance" runs against the embedded reference
+# server. Also: --base-url, CONFORMANCE_BASE_URL.
+# base_url: https://staging.example.com
+
+auth:
+  # §5: a token sent as "Authorization: Token <token>" (also: CONFORMANCE_TOKEN) ...
+  # token: \${CONFORMANCE_TOKEN}
+  # ... or the organisation API key, exchanged through the ObtainServiceToken mutation
+  # (also: CONFORMANCE_API_KEY). The spec does not show the mutation, so all of it is configurable.
+  # api_key: \${CONFORMANCE_API_KEY}
+  graphql_url: /v1/graphql/                   # relative to base_url, or absolute
+  # mutation: "mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { token } }"
+  # token_path: data.obtainServiceToken.token
+
+# Preconditions the interface cannot create. A rule whose fixture is missing is skipped, and the
+# report says which key to set.
+fixtures:
+  import_suppliers:
+    ongoing: SUPPLIER_ONGOING                 # an Ongoing supplier; needed by most rules
+    # other_ongoing: SUPPLIER_OTHER           # a second Ongoing supplier: listing isolation rules
+    # paused: SUPPLIER_PAUSED                 # a Paused supplier (§2.2)
+    # complete: SUPPLIER_COMPLETE             # a Complete supplier (§2.2)
+  operations_team: Migrations                 # an operations team that exists (§4.1)
+  # skipped_account: EXT-SKIPPED-1            # an account the operator marked to be skipped
+  # paused_supplier_staged_account: EXT-P-1   # staged for the paused supplier before it was paused
+  # payment_instruction:                      # instructions that exist at the upstream vendor (§2.7)
+  #   vendor: STRIPE
+  #   type: CARD
+  #   references:
+  #     valid: [REF-OK-1, REF-OK-2]
+  #     persistent_failure: REF-FAIL          # the vendor has persistent trouble with it (400)
+  #     intermittent_failure: REF-FLAKY       # the vendor has intermittent trouble with it (500)
+  # concurrency_limit: 2                      # when the operator enabled the §8 limit
+  # payloads:                                 # bodies for the two endpoints whose shape §4.2 does not show
+  #   agreements: { import_supplier: "{{import_supplier}}", external_account_number: "{{external_account_number}}", ... }
+  #   supply_points: { ... "{{new_supply_point_identifier}}" ... }
+
+account:
+  # §2.3 does not show where business.business_contract_identifier sits in the account payload.
+  business_contract_identifier_path: business.business_contract_identifier
+
+run:
+  concurrency: 8                              # rules at the same time
+  # seed: 1234                                # fast-check seed; a run is reproducible from it
+  num_runs: 25                                # cases per property (nightly: 1000)
+  timeout_ms: 10000                           # per request
+  id_prefix: cf                               # every identifier the run creates starts with it
+  # rate_limit: 20                            # requests per second, to protect a shared server
+  # expected_failures: conformance-baseline.yaml
+
+report:
+  dir: conformance-report
+  formats: [console, json, junit, html, markdown, ctrf]
+`;
+}

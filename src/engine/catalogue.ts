@@ -1,0 +1,59 @@
+/** The rule catalogue as data and as text: for `conformance list` and the traceability table. */
+import { NEEDS } from './needs.js';
+import { type Rule, sectionsOf } from './rule.js';
+
+export interface CatalogueEntry {
+  id: string;
+  spec: string;
+  sections: string[];
+  level: string;
+  title: string;
+  why?: string;
+  needs: { need: string; key: string }[];
+  tags: string[];
+  endpoints: string[];
+  property: boolean;
+}
+
+export function ruleCatalogue(rules: readonly Rule[]): CatalogueEntry[] {
+  return rules.map((r) => ({
+    id: r.id,
+    spec: r.spec,
+    sections: sectionsOf(r.spec),
+    level: r.level,
+    title: r.title,
+    ...(r.why ? { why: r.why } : {}),
+    needs: (r.needs ?? []).map((n) => ({ need: n, key: NEEDS[n].key })),
+    tags: [...(r.tags ?? [])],
+    endpoints: [...r.endpoints],
+    property: r.property ?? false,
+  }));
+}
+
+export function renderRuleTable(rules: readonly Rule[]): string {
+  const idWidth = Math.min(56, Math.max(...rules.map((r) => r.id.length), 4));
+  const lines = rules.map((r) => {
+    const needs = (r.needs ?? []).map((n) => NEEDS[n].key.replace(/^fixtures\./, '')).join(', ');
+    return `${r.id.padEnd(idWidth)}  ${r.level.padEnd(6)}  ${r.spec.padEnd(24).slice(0, 24)}  ${r.title}${needs ? `  [needs ${needs}]` : ''}`;
+  });
+  return [`${'RULE'.padEnd(idWidth)}  LEVEL   SPEC                      TITLE`, ...lines, '', `${rules.length} rules`].join('\n');
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Markdown: rules grouped by the first section they cite. */
+export function renderTraceability(rules: readonly Rule[]): string {
+  const bySection = new Map<string, Rule[]>();
+  for (const r of rules) {
+    const s = sectionsOf(r.spec)[0] ?? '?';
+    bySection.set(s, [...(bySection.get(s) ?? []), r]);
+  }
+  const ordered = [...bySection.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const out: string[] = [];
+  for (const s of ordered) {
+    out.push(`### §${s}`, '', '| Rule | Level | Spec | Title |', '|---|---|---|---|');
+    for (const r of bySection.get(s)!) out.push(`| \`${r.id}\` | ${r.level} | ${cell(r.spec)} | ${cell(r.title)} |`);
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,69 @@
+/** What a rule's check receives: the interface, setup steps, identifiers, fixtures and assertions. */
+import type { Api } from './api.js';
+import { type Expect, expect } from './expect.js';
+import { SkipRule } from './failures.js';
+import type { RunFixtures } from './fixtures.js';
+import type { Given } from './given.js';
+import type { Ids } from './ids.js';
+import type { Rule } from './rule.js';
+
+export interface PropertySettings {
+  /** Cases per property (`--num-runs`). */
+  numRuns: number;
+  /** fast-check seed of the run (`--seed`). */
+  seed: number;
+  /** Replays one case (`--path`), as printed with a counterexample. */
+  path?: string;
+}
+
+/** A property's shrunk counterexample, reported with the command that replays exactly it. */
+export interface Counterexample {
+  seed: number;
+  path: string;
+  value: unknown;
+  /** Number of shrinks fast-check performed. */
+  shrinks?: number;
+}
+
+export interface RuleContext {
+  readonly rule: Rule;
+  /** Calls of the interface, recorded in the rule's transcript. */
+  readonly api: Api;
+  /** Setup steps; when one cannot be established the rule is an error, not a failure. */
+  readonly given: Given;
+  /** Namespaced identifiers, unique in the run. */
+  readonly ids: Ids;
+  /** The configured preconditions (DESIGN.md §5). */
+  readonly fixtures: RunFixtures;
+  readonly expect: Expect;
+  readonly property: PropertySettings;
+  /** Where the configuration puts business.business_contract_identifier (§2.3: not shown). */
+  readonly contractPath: string;
+  /** Aborted when the rule times out or the run stops. */
+  readonly signal: AbortSignal;
+  /** Records what the implementation does where the spec leaves it open (INFO rules). */
+  observe(note: string): void;
+  /** Stops the rule as skipped, e.g. when the target's answer makes the rule inapplicable. */
+  skip(message: string, key?: string): never;
+  /** Records a property's counterexample (the failure itself is thrown separately). */
+  counterexample(example: Counterexample): void;
+}
+
+export class RuleState {
+  readonly observations: string[] = [];
+  counterexample?: Counterexample;
+}
+
+export function createContext(parts: Omit<RuleContext, 'expect' | 'observe' | 'skip' | 'counterexample'>, state: RuleState): RuleContext {
+  return {
+    ...parts,
+    expect,
+    observe: (note) => void state.observations.push(note),
+    skip: (message, key) => {
+      throw new SkipRule(message, key);
+    },
+    counterexample: (example) => {
+      state.counterexample = example;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Assertions of rules. A broken expectation is a RuleFailure (verdict fail) that says precisely
+ * what was expected, what came back, and the JSON path of the first difference.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { z } from 'zod';
+import type { HttpResponse } from '../http/client.js';
+import { RuleFailure } from './failures.js';
+
+const request = (res: HttpResponse) => `${res.exchange.request.method} ${res.exchange.request.url}`;
+
+export function snippet(text: string, max = 300): string {
+  if (text.length === 0) return '(empty body)';
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** `body.results[0].status` from a zod path. */
+export function jsonPath(root: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), root);
+}
+
+function describeIssue(issue: z.core.$ZodIssue, root: string): string {
+  const at = jsonPath(root, issue.path);
+  const input = (issue as { input?: unknown }).input;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${at}: expected ${issue.expected}, got ${input === undefined ? 'nothing (missing)' : JSON.stringify(input)}`;
+    case 'invalid_value':
+      return `${at}: expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(input)}`;
+    default:
+      return `${at}: ${issue.message}${input !== undefined ? ` (got ${JSON.stringify(input)})` : ''}`;
+  }
+}
+
+/** The first path at which two JSON values differ. */
+export function firstDifference(actual: unknown, expected: unknown, path = ''): string | undefined {
+  if (isDeepStrictEqual(actual, expected)) return undefined;
+  if (Array.isArray(actual) && Array.isArray(expected)) {
+    for (let i = 0; i < Math.max(actual.length, expected.length); i++) {
+      const d = firstDifference(actual[i], expected[i], `${path}[${i}]`);
+      if (d !== undefined) return d;
+    }
+  } else if (actual && expected && typeof actual === 'object' && typeof expected === 'object' && !Array.isArray(actual) && !Array.isArray(expected)) {
+    const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
+    for (const k of keys) {
+      const d = firstDifference((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${path}.${k}`);
+      if (d !== undefined) return d;
+    }
+  }
+  return path || '(root)';
+}
+
+export interface Expect {
+  /** The response status is the one (or one of those) the spec documents. */
+  status(res: HttpResponse, expected: number | readonly number[], what?: string): void;
+  /** The JSON body matches a response schema of the spec model; returns the parsed value. */
+  body<S extends z.ZodType>(res: HttpResponse, schema: S, what: string): z.output<S>;
+  /** Deep equality of JSON values, reporting the first differing path. */
+  equal(actual: unknown, expected: unknown, what: string, res?: HttpResponse): void;
+  /** Any other condition; the message states what the spec requires. */
+  that(condition: boolean, message: string, detail?: { expected?: unknown; actual?: unknown; res?: HttpResponse }): void;
+}
+
+export const expect: Expect = {
+  /** The response status is the one (or one of those) the spec documents. */
+  status(res: HttpResponse, expected: number | readonly number[], what?: string): void {
+    const allowed = typeof expected === 'number' ? [expected] : expected;
+    if (allowed.includes(res.status)) return;
+    throw new RuleFailure({
+      message: `${what ? `${what}: ` : ''}expected ${allowed.join(' or ')} from ${request(res)}, got ${res.status}: ${snippet(res.text)}`,
+      expected: allowed.length === 1 ? allowed[0] : allowed,
+      actual: res.status,
+      path: 'status',
+      exchangeSeq: res.exchange.seq,
+    });
+  },
+
+  /** The JSON body matches a response schema of the spec model; returns the parsed value. */
+  body<S extends z.ZodType>(res: HttpResponse, schema: S, what: string): z.output<S> {
+    const json = res.json();
+    const result = schema.safeParse(json, { reportInput: true });
+    if (result.success) return result.data;
+    const problems = result.error.issues.slice(0, 5).map((i) => describeIssue(i, 'body'));
+    throw new RuleFailure({
+      message: `${what}: the body of ${request(res)} (${res.status}) does not match: ${problems.join('; ')}${result.error.issues.length > 5 ? '; …' : ''}`,
+      path: jsonPath('body', result.error.issues[0].path),
+      actual: snippet(res.text),
+      exchangeSeq: res.exchange.seq,
+    });
+  },
+
+  /** Deep equality of JSON values, reporting the first differing path. */
+  equal(actual: unknown, expected: unknown, what: string, res?: HttpResponse): void {
+    const at = firstDifference(actual, expected);
+    if (at === undefined) return;
+    throw new RuleFailure({
+      message: `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}${at !== '(root)' ? ` (first difference at ${at})` : ''}`,
+      expected,
+      actual,
+      path: at,
+      exchangeSeq: res?.exchange.seq,
+    });
+  },
+
+  /** Any other condition; the message states what the spec requires. */
+  that(condition: boolean, message: string, detail: { expected?: unknown; actual?: unknown; res?: HttpResponse } = {}): void {
+    if (condition) return;
+    throw new RuleFailure({ message, expected: detail.expected, actual: detail.actual, exchangeSeq: detail.res?.exchange.seq });
+  },
+};
+

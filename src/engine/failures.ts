@@ -1,0 +1,37 @@
+/**
+ * The three ways a rule can stop early, kept strictly apart:
+ * - RuleFailure: the implementation broke the spec (verdict fail);
+ * - PreconditionError: a setup step the rule depends on could not be established (verdict error);
+ * - SkipRule: the rule cannot be judged here, with the config key that would enable it (verdict skip).
+ * ExchangeError (http/exchange.ts) is the fourth: the exchange itself broke (verdict error).
+ */
+export interface FailureDetail {
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+  /** JSON path of the first difference, e.g. `body.results[0].status`. */
+  path?: string;
+  /** The transcript entry the failure is about. */
+  exchangeSeq?: number;
+}
+
+export class RuleFailure extends Error {
+  constructor(readonly detail: FailureDetail) {
+    super(detail.message);
+    this.name = 'RuleFailure';
+  }
+}
+
+export class PreconditionError extends Error {
+  constructor(message: string, readonly exchangeSeq?: number) {
+    super(message);
+    this.name = 'PreconditionError';
+  }
+}
+
+export class SkipRule extends Error {
+  constructor(message: string, readonly key?: string) {
+    super(message);
+    this.name = 'SkipRule';
+  }
+}

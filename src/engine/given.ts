@@ -1,0 +1,123 @@
+/**
+ * Setup steps rules stand on: an account staged, an account imported, a business created. When a
+ * step cannot be established the rule is an **error** (it could not be judged), never a **fail**:
+ * the rule that judges that step is the one that fails.
+ */
+import type { HttpResponse } from '../http/client.js';
+import type { AccountPayload, BusinessRequest } from '../spec/index.js';
+import type { Api } from './api.js';
+import { snippet } from './expect.js';
+import { PreconditionError } from './failures.js';
+import type { RunFixtures } from './fixtures.js';
+import type { Ids } from './ids.js';
+import { namespacedAccount, namespacedBusiness, setAtPath } from './payloads.js';
+
+export interface StagedAccount {
+  supplier: string;
+  ext: string;
+  payload: AccountPayload;
+}
+
+export interface ImportedAccount extends StagedAccount {
+  /** The service_account_number the process endpoint returned. */
+  number: string;
+}
+
+export interface CreatedBusiness {
+  supplier: string;
+  externalIdentifier: string;
+  contractIdentifiers: string[];
+  serviceBusinessId: number;
+  payload: BusinessRequest;
+}
+
+/** DESIGN.md §6: retry 429 from the process endpoint with bounded backoff. */
+export const PROCESS_RETRY = { attempts: 40, firstDelayMs: 20, maxDelayMs: 1_000, budgetMs: 30_000 };
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+export class Given {
+  constructor(
+    private readonly api: Api,
+    private readonly ids: Ids,
+    private readonly fixtures: RunFixtures,
+    private readonly contractPath: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  private refuse(step: string, res: HttpResponse): never {
+    throw new PreconditionError(`could not ${step}: ${res.exchange.request.method} ${res.exchange.request.url} answered ${res.status}: ${snippet(res.text, 200)}`, res.exchange.seq);
+  }
+
+  /** A complete, namespaced account payload for the ongoing supplier (or `supplier`). */
+  account(supplier = this.fixtures.ongoingSupplier): AccountPayload {
+    return namespacedAccount(this.ids, supplier);
+  }
+
+  /** Puts the §2.3 contract link where the configuration says it sits. */
+  linkToContract(account: AccountPayload, contractIdentifier: string): AccountPayload {
+    setAtPath(account as Record<string, unknown>, this.contractPath, contractIdentifier);
+    return account;
+  }
+
+  async staged(payload: AccountPayload = this.account()): Promise<StagedAccount> {
+    const res = await this.api.call('stageAccount', { body: payload, step: 'setup: stage the account' });
+    if (res.status !== 201 && res.status !== 200) this.refuse('stage the account', res);
+    return { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
+  }
+
+  /**
+   * Sends a process request, retrying while the §8 concurrency limit answers 429 (the spec tells
+   * clients to retry after other accounts finish). Returns the last response, whatever it is.
+   */
+  async process(supplier: string, ext: string, extra: Record<string, unknown> = {}, step = 'process the account'): Promise<HttpResponse> {
+    const body = { external_account_number: ext, import_supplier_code: supplier, operations_team_name: this.fixtures.operationsTeam, ...extra };
+    const started = Date.now();
+    let delay = PROCESS_RETRY.firstDelayMs;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.api.call('processAccount', { body, step });
+      if (res.status !== 429 || attempt >= PROCESS_RETRY.attempts || Date.now() - started > PROCESS_RETRY.budgetMs) return res;
+      await sleep(delay + Math.random() * delay, this.signal);
+      delay = Math.min(delay * 2, PROCESS_RETRY.maxDelayMs);
+    }
+  }
+
+  async imported(payload: AccountPayload = this.account()): Promise<ImportedAccount> {
+    const staged = await this.staged(payload);
+    const res = await this.process(staged.supplier, staged.ext, {}, 'setup: process the account');
+    if (res.status !== 201) this.refuse('process the account', res);
+    const number = (res.isJson ? (res.json() as { service_account_number?: unknown }).service_account_number : undefined);
+    if (typeof number !== 'string' || number === '') this.refuse('read the service_account_number of the created account', res);
+    return { ...staged, number };
+  }
+
+  /** A complete, namespaced business payload with `contracts` contracts (not sent). */
+  businessPayload(contracts = 2, supplier = this.fixtures.ongoingSupplier): BusinessRequest {
+    return namespacedBusiness(this.ids, supplier, contracts);
+  }
+
+  async business(contracts = 2, supplier = this.fixtures.ongoingSupplier): Promise<CreatedBusiness> {
+    const payload = this.businessPayload(contracts, supplier);
+    const res = await this.api.call('createBusiness', { body: payload, step: 'setup: create the business' });
+    if (res.status !== 201) this.refuse('create the business', res);
+    const id = res.isJson ? (res.json() as { service_business_id?: unknown }).service_business_id : undefined;
+    return {
+      supplier,
+      externalIdentifier: payload.external_business_identifier,
+      contractIdentifiers: (payload.business?.business_contracts ?? []).map((c) => c.identifier!),
+      serviceBusinessId: typeof id === 'number' ? id : NaN,
+      payload,
+    };
+  }
+}

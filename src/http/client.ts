@@ -1,0 +1,223 @@
+/**
+ * The runner's HTTP client: undici with a keep-alive connection pool to the one target origin, a
+ * per-request deadline, a cap on response size, no redirects followed (the token only ever goes to
+ * the configured base URL), an optional request rate limit, and every exchange recorded redacted.
+ */
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
+import { RateLimiter } from './rate-limit.js';
+import type { Redactor } from './redact.js';
+
+export interface HttpRequest {
+  method: string;
+  /** Path under the base URL, starting with `/`. */
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Sent as is (wins over `body`). */
+  rawBody?: string;
+  /** Step label for the transcript. */
+  step?: string;
+}
+
+/** Collects the exchanges of one rule. */
+export class Transcript {
+  readonly exchanges: Exchange[] = [];
+  step?: string;
+  record(exchange: Omit<Exchange, 'seq' | 'step'>): Exchange {
+    const full: Exchange = { seq: this.exchanges.length + 1, ...(this.step ? { step: this.step } : {}), ...exchange };
+    this.exchanges.push(full);
+    return full;
+  }
+}
+
+export class HttpResponse {
+  private parsed?: { value: unknown } | { error: string };
+
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly text: string,
+    readonly exchange: Exchange,
+  ) {}
+
+  /** True when the body parses as JSON. */
+  get isJson(): boolean {
+    return 'value' in this.parse();
+  }
+
+  /** The JSON body; a body that is not JSON is an exchange error (DESIGN.md §4: error, not fail). */
+  json(): unknown {
+    const parsed = this.parse();
+    if ('value' in parsed) return parsed.value;
+    throw new ExchangeError('not_json', `expected a JSON body from ${this.exchange.request.method} ${this.exchange.request.url} (${this.status}), got ${describeBody(this.text, this.headers['content-type'])}`);
+  }
+
+  private parse(): { value: unknown } | { error: string } {
+    if (!this.parsed) {
+      try {
+        this.parsed = { value: JSON.parse(this.text) };
+      } catch (error) {
+        this.parsed = { error: (error as Error).message };
+      }
+    }
+    return this.parsed;
+  }
+}
+
+export function describeBody(text: string, contentType?: string): string {
+  if (text.length === 0) return 'an empty body';
+  const snippet = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  return `${contentType ? `${contentType} ` : ''}${JSON.stringify(snippet)}`;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Connections kept open to the target. */
+  connections: number;
+  redactor: Redactor;
+  /** Requests per second, when limited. */
+  rateLimit?: number;
+  /** Larger responses are cut off and reported as an exchange error (default 16 MiB). */
+  maxResponseBytes?: number;
+}
+
+export interface HttpStats {
+  requests: number;
+  failures: number;
+}
+
+export class HttpClient {
+  readonly origin: string;
+  private readonly prefix: string;
+  private readonly pool: Pool;
+  private readonly limiter?: RateLimiter;
+  private readonly maxBytes: number;
+  readonly stats: HttpStats = { requests: 0, failures: 0 };
+
+  constructor(private readonly options: HttpClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, {
+      connections: options.connections,
+      keepAliveTimeout: 4_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connectTimeout: Math.min(options.timeoutMs, 10_000),
+    });
+    if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
+    this.maxBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
+  }
+
+  /** Path and query as recorded and as sent (under the base URL's own path, if it has one). */
+  target(req: Pick<HttpRequest, 'path' | 'query'>): string {
+    const query = req.query && Object.keys(req.query).length ? `?${new URLSearchParams(req.query)}` : '';
+    return `${this.prefix}${req.path}${query}`;
+  }
+
+  async send(req: HttpRequest, transcript: Transcript, signal?: AbortSignal): Promise<HttpResponse> {
+    const { redactor, timeoutMs } = this.options;
+    const path = this.target(req);
+    const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...req.headers,
+    };
+    const previousStep = transcript.step;
+    if (req.step) transcript.step = req.step;
+    const recordedRequest = {
+      method: req.method,
+      url: redactor.text(path),
+      headers: redactor.headers(headers),
+      ...(payload !== undefined ? clip(redactor.text(payload)) : {}),
+    };
+    if (this.limiter) await this.limiter.take();
+    this.stats.requests++;
+    const started = performance.now();
+    // One controller per request, tied to the rule's signal only while the request runs, so that
+    // long rules do not pile up listeners on their signal.
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new Error('deadline')), timeoutMs);
+    const onRuleAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onRuleAbort, { once: true });
+    let timedOut = false;
+    controller.signal.addEventListener('abort', () => (timedOut = !signal?.aborted), { once: true });
+    try {
+      const res = await this.pool.request({
+        method: req.method as Dispatcher.HttpMethod,
+        path,
+        headers,
+        body: payload,
+        signal: controller.signal,
+      });
+      const text = await readLimited(res.body, this.maxBytes);
+      const responseHeaders = flattenHeaders(res.headers);
+      const exchange = transcript.record({
+        request: recordedRequest,
+        response: { status: res.statusCode, headers: redactor.headers(responseHeaders), ...clip(redactor.text(text)), bytes: Buffer.byteLength(text) },
+        duration_ms: performance.now() - started,
+      });
+      return new HttpResponse(res.statusCode, responseHeaders, text, exchange);
+    } catch (error) {
+      this.stats.failures++;
+      const kind = classify(error, timedOut, signal);
+      const message = kind === 'timeout' ? `no complete response within ${timeoutMs} ms` : redactor.value(describeError(error));
+      transcript.record({ request: recordedRequest, error: { kind, message }, duration_ms: performance.now() - started });
+      throw new ExchangeError(kind, `${req.method} ${redactor.text(path)}: ${message}`);
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onRuleAbort);
+      transcript.step = previousStep;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
+
+class TooLarge extends Error {}
+
+async function readLimited(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      body.destroy();
+      throw new TooLarge(`response body larger than ${max} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function classify(error: unknown, timedOut: boolean, signal?: AbortSignal): ExchangeErrorKind {
+  if (error instanceof TooLarge) return 'too_large';
+  if (timedOut) return 'timeout';
+  if (signal?.aborted) return 'aborted';
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'reset';
+  return 'other';
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof TooLarge) return error.message;
+  const e = error as { message?: string; code?: string; cause?: { message?: string; code?: string } };
+  const code = e.code ?? e.cause?.code;
+  const message = e.cause?.message ?? e.message ?? String(error);
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}

@@ -1,0 +1,167 @@
+/** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
+import { EXIT } from '../cli/usage.js';
+import type { Baseline } from '../engine/baseline.js';
+import { excuse } from '../engine/baseline.js';
+import type { RuleOutcome } from '../engine/execute.js';
+import type { CreatedIdentifiers } from '../engine/ids.js';
+import { type Level, type Rule, sectionsOf } from '../engine/rule.js';
+import type { Selection } from '../engine/select.js';
+import { model } from '../spec/index.js';
+import { sectionTitle, sectionTitles } from '../spec/sections.js';
+import { type CountsT, REPORT_SCHEMA_VERSION, type Report, type RuleResult } from './schema.js';
+
+const zero = (): CountsT => ({ pass: 0, fail: 0, skip: 0, error: 0 });
+
+export interface BuildInput {
+  tool: { name: string; version: string };
+  run: { id: string; seed: number; numRuns: number; concurrency: number; timeoutMs: number; strict: boolean; startedAt: Date; finishedAt: Date; selection: Selection; bailed: boolean };
+  target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key' };
+  results: { rule: Rule; outcome: RuleOutcome; replay?: string }[];
+  baseline?: Baseline;
+  created: CreatedIdentifiers;
+  http: { requests: number; failures: number };
+}
+
+/**
+ * The section a reference is scored under: the deepest heading of the spec it falls in. `§5.2` is
+ * the second numbered item of §5, not a heading, so it counts under §5.
+ */
+function scoreSection(section: string): string {
+  const headings = sectionTitles();
+  for (let s = section; s; s = s.includes('.') ? s.slice(0, s.lastIndexOf('.')) : '') if (headings.has(s)) return s;
+  return section.split('.')[0];
+}
+
+function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
+  return 0;
+}
+
+export function buildReport(input: BuildInput): Report {
+  const rules: RuleResult[] = input.results.map(({ rule, outcome, replay }) => {
+    const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
+    const excused = failing ? excuse(input.baseline, rule.id, outcome.reason) : undefined;
+    return {
+      id: rule.id,
+      title: rule.title,
+      spec: rule.spec,
+      sections: sectionsOf(rule.spec),
+      level: rule.level,
+      ...(rule.why ? { why: rule.why } : {}),
+      tags: [...(rule.tags ?? [])],
+      endpoints: [...rule.endpoints],
+      property: rule.property ?? false,
+      verdict: outcome.verdict,
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+      ...(outcome.failure
+        ? {
+            failure: {
+              message: outcome.failure.message,
+              ...(outcome.failure.expected !== undefined ? { expected: outcome.failure.expected } : {}),
+              ...(outcome.failure.actual !== undefined ? { actual: outcome.failure.actual } : {}),
+              ...(outcome.failure.path ? { path: outcome.failure.path } : {}),
+              ...(outcome.failure.exchangeSeq ? { exchange_seq: outcome.failure.exchangeSeq } : {}),
+            },
+          }
+        : {}),
+      ...(outcome.skipKey ? { skip_key: outcome.skipKey } : {}),
+      ...(outcome.errorKind ? { error_kind: outcome.errorKind } : {}),
+      observations: outcome.observations,
+      ...(outcome.counterexample ? { counterexample: outcome.counterexample } : {}),
+      ...(excused ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } } : {}),
+      ...(replay && failing ? { replay } : {}),
+      duration_ms: outcome.durationMs,
+      transcript: outcome.transcript,
+    };
+  });
+
+  const counts = zero();
+  const byLevel: Record<Level, CountsT> = { MUST: zero(), SHOULD: zero(), INFO: zero() };
+  let mustFailures = 0;
+  let shouldFailures = 0;
+  let expectedFailures = 0;
+  for (const r of rules) {
+    counts[r.verdict]++;
+    byLevel[r.level][r.verdict]++;
+    if (r.verdict !== 'fail' && r.verdict !== 'error') continue;
+    if (r.expected_failure) expectedFailures++;
+    else if (r.level === 'MUST') mustFailures++;
+    else if (r.level === 'SHOULD') shouldFailures++;
+  }
+  const conformant = mustFailures === 0 && (!input.run.strict || shouldFailures === 0);
+
+  const sectionCounts = new Map<string, CountsT>();
+  for (const r of rules) {
+    for (const s of new Set(r.sections.map(scoreSection))) {
+      const c = sectionCounts.get(s) ?? zero();
+      c[r.verdict]++;
+      sectionCounts.set(s, c);
+    }
+  }
+  const judgedScore = (section: string) => {
+    const judged = rules.filter((r) => r.level !== 'INFO' && r.sections.some((s) => scoreSection(s) === section) && r.verdict !== 'skip');
+    return judged.length ? judged.filter((r) => r.verdict === 'pass').length / judged.length : null;
+  };
+  const sections = [...sectionCounts.keys()].sort(compareSections).map((section) => ({
+    section,
+    title: sectionTitle(section),
+    counts: sectionCounts.get(section)!,
+    score: judgedScore(section),
+  }));
+
+  const capabilities = Object.values(model.endpoints).map((e) => {
+    const c = zero();
+    for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
+    const judged = c.pass + c.fail + c.error;
+    const status = judged === 0 ? 'not checked' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
+    return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
+  });
+
+  const baseline = input.baseline && {
+    file: input.baseline.file,
+    entries: input.baseline.entries.length,
+    now_passing: input.baseline.entries
+      .filter((e) => rules.some((r) => r.id === e.rule && r.verdict === 'pass'))
+      .map((e) => ({ rule: e.rule, comment: e.comment })),
+    unknown_rules: input.baseline.entries.filter((e) => !rules.some((r) => r.id === e.rule)).map((e) => e.rule),
+  };
+
+  const { run } = input;
+  return {
+    schema_version: REPORT_SCHEMA_VERSION,
+    tool: input.tool,
+    run: {
+      id: run.id,
+      seed: run.seed,
+      num_runs: run.numRuns,
+      concurrency: run.concurrency,
+      timeout_ms: run.timeoutMs,
+      strict: run.strict,
+      started_at: run.startedAt.toISOString(),
+      finished_at: run.finishedAt.toISOString(),
+      duration_ms: run.finishedAt.getTime() - run.startedAt.getTime(),
+      node: process.version,
+      selection: run.selection,
+      bailed: run.bailed,
+    },
+    target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
+    summary: {
+      total: rules.length,
+      counts,
+      by_level: byLevel,
+      must_failures: mustFailures,
+      should_failures: shouldFailures,
+      expected_failures: expectedFailures,
+      conformant,
+      exit_code: conformant ? EXIT.OK : EXIT.MUST_FAILURES,
+    },
+    sections,
+    capabilities,
+    rules,
+    ...(baseline ? { baseline } : {}),
+    created_identifiers: input.created,
+    http: input.http,
+  };
+}

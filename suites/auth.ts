@@ -1,0 +1,114 @@
+/**
+ * §5 Authentication. Every endpoint gets its own rule so the report shows which one is open. The
+ * requests are valid in every respect but the credentials, so the only reason to refuse is §5.
+ */
+import { randomBytes } from 'node:crypto';
+import { defineRules, type Rule } from '../src/engine/rule.js';
+import { model } from '../src/spec/index.js';
+import { listing, sampleRequest, status } from './support.js';
+
+const endpoints = Object.values(model.endpoints);
+
+/** Credentials that are missing or invalid in the sense of §5.3 / §7.2. */
+const badCredentials = (): { what: string; auth: 'none' | { authorization: string } }[] => [
+  { what: 'no Authorization header', auth: 'none' },
+  { what: 'an invalid token', auth: { authorization: `Token ${randomBytes(20).toString('hex')}` } },
+  { what: 'the Token scheme without a token', auth: { authorization: 'Token' } },
+  { what: 'an empty Authorization header', auth: { authorization: '' } },
+];
+
+const perEndpoint: Rule[] = endpoints.map((e) => ({
+  id: `auth.401.${e.id}`,
+  spec: e.id === 'createBusinessPaymentInstruction' ? '§5.3, §7.2' : '§5.3, §7.2, §4',
+  level: 'MUST',
+  title: `${e.method} ${e.path} answers 401 to a missing or invalid token`,
+  endpoints: [e.id],
+  tags: ['auth'],
+  async check(ctx) {
+    for (const { what, auth } of badCredentials()) {
+      const res = await ctx.api.call(e.id, { ...sampleRequest(ctx, e.id), auth, step: `send ${what}` });
+      ctx.expect.status(res, 401, `with ${what}`);
+    }
+  },
+}));
+
+export default defineRules('auth', [
+  ...perEndpoint,
+  {
+    id: 'auth.401.no-data',
+    spec: '§5.3, §7.2',
+    level: 'MUST',
+    title: 'A 401 carries none of the data the request would have returned',
+    needs: ['ongoingSupplier'],
+    endpoints: ['allAccountImportProcesses', 'pendingAccountImportProcesses', 'accountTransferStatus'],
+    tags: ['auth'],
+    async check(ctx) {
+      const account = await ctx.given.staged();
+      for (const which of ['all', 'pending'] as const) {
+        const res = await ctx.api.call(which === 'all' ? 'allAccountImportProcesses' : 'pendingAccountImportProcesses', {
+          params: { import_supplier_code: account.supplier },
+          auth: 'none',
+          step: `list ${which} without a token`,
+        });
+        ctx.expect.status(res, 401);
+        ctx.expect.that(!res.text.includes(account.ext), `the 401 of the ${which} listing must not contain the staged account ${account.ext}`, { res });
+      }
+      const open = await ctx.api.call('accountTransferStatus', { params: { import_supplier_code: account.supplier, external_account_number: account.ext }, auth: 'none', step: 'status without a token' });
+      ctx.expect.status(open, 401);
+      ctx.expect.that(!/UNKNOWN|IN_PROGRESS|COMPLETED/.test(open.text), 'the 401 of the status endpoint must not reveal the import status', { res: open });
+    },
+  },
+  {
+    id: 'auth.401.nothing-done',
+    spec: '§5.3, §7.2',
+    level: 'MUST',
+    title: 'A request refused with 401 has no effect: staging without a token stages nothing',
+    needs: ['ongoingSupplier'],
+    endpoints: ['stageAccount'],
+    tags: ['auth'],
+    async check(ctx) {
+      const account = ctx.given.account();
+      const res = await ctx.api.call('stageAccount', { body: account, auth: 'none', step: 'stage without a token' });
+      ctx.expect.status(res, 401);
+      const after = await status(ctx, account.import_supplier, account.external_account_number, 'status with the token');
+      ctx.expect.status(after, 404, 'the account was not staged, so no import process exists (§4.3)');
+      const pending = await listing(ctx, 'pending', account.import_supplier);
+      ctx.expect.that(!pending.text.includes(account.external_account_number), `the pending listing must not contain ${account.external_account_number}`, { res: pending });
+    },
+  },
+  {
+    id: 'auth.token-scheme.accepted',
+    spec: '§5.2',
+    level: 'MUST',
+    title: 'A valid token sent as "Authorization: Token <ACCESS_TOKEN>" is accepted',
+    needs: ['ongoingSupplier'],
+    endpoints: ['allAccountImportProcesses'],
+    tags: ['auth'],
+    async check(ctx) {
+      const res = await listing(ctx, 'all', ctx.fixtures.ongoingSupplier, 'list with the documented header');
+      ctx.expect.status(res, 200);
+    },
+  },
+  {
+    id: 'auth.other-schemes.refused',
+    spec: '§5.2',
+    level: 'SHOULD',
+    why: 'The spec shows the "Token" form as the documented example; it does not say other schemes are refused.',
+    title: 'A valid token sent under another scheme, or without one, is refused with 401',
+    needs: ['ongoingSupplier'],
+    endpoints: endpoints.map((e) => e.id),
+    tags: ['auth'],
+    async check(ctx) {
+      for (const e of endpoints) {
+        for (const scheme of ['Bearer', 'Basic', 'JWT', '']) {
+          const res = await ctx.api.call(e.id, {
+            ...sampleRequest(ctx, e.id),
+            auth: { scheme },
+            step: `${e.id} with the token under ${scheme ? `the ${scheme} scheme` : 'no scheme'}`,
+          });
+          ctx.expect.status(res, 401, `${e.method} ${e.path} with ${scheme ? `"${scheme} <token>"` : 'the bare token'}`);
+        }
+      }
+    },
+  },
+]);

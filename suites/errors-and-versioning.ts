@@ -1,0 +1,194 @@
+/** §7.1 validation error body, §7.2 status codes of the §4.2 endpoints, §9 versioning. */
+import type { RuleContext } from '../src/engine/context.js';
+import { defineRules, type RuleInput } from '../src/engine/rule.js';
+import { type EndpointId, model } from '../src/spec/index.js';
+import { accountKey, listing, sampleRequest } from './support.js';
+
+/** An account with three defects at nested, non-zero indexes. */
+function accountWithThreeDefects(ctx: RuleContext) {
+  const account = ctx.given.account();
+  account.customers = [...account.customers!, { ...structuredClone(account.customers![0]), email: 'second.customer.example.com' }];
+  const points = account.supply_addresses![0].supply_points!;
+  points.push({ ...structuredClone(points[0]), identifier: ctx.ids.supplyPointIdentifier(), supply_type: 'STEAM' as never });
+  const txs = account.ledgers![0].current_statement_transactions!;
+  while (txs.length < 3) txs.push({ ...structuredClone(txs[0]), transaction_id: ctx.ids.other('T') });
+  txs[2] = { ...txs[2], transaction_date: '2024-02-31' };
+  const paths = [`customers.${account.customers.length - 1}.email`, `supply_addresses.0.supply_points.${points.length - 1}.supply_type`, 'ledgers.0.current_statement_transactions.2.transaction_date'];
+  return { account, paths };
+}
+
+const POST_IMPORT: EndpointId[] = ['createTransactions', 'createHistoricalBillingDocuments', 'createHistoricalStatements', 'createPaymentInstruction', 'createAgreements', 'createSupplyPoints'];
+
+export default defineRules('errors', [
+  {
+    id: 'errors.body.shape',
+    spec: '§7.1',
+    level: 'MUST',
+    title: 'A validation error is 400 {detail, code, errors: [{detail, code, attr}]}, all strings',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    endpoints: ['validateAccount', 'stageAccount', 'createNotes', 'createBusiness'],
+    async check(ctx) {
+      const { account } = accountWithThreeDefects(ctx);
+      const a = await ctx.given.imported();
+      for (const [endpoint, body] of [
+        ['validateAccount', account],
+        ['stageAccount', account],
+        ['createNotes', { ...accountKey(a.supplier, a.ext), notes: [{ body: 'x', created_at: 'soon' }] }],
+        ['createBusiness', { ...ctx.given.businessPayload(1), business: { ...ctx.given.businessPayload(1).business!, business_contracts: [{ identifier: ctx.ids.contractIdentifier(), valid_from_date: '01/01/2024' }] } }],
+      ] as const) {
+        const res = await ctx.api.call(endpoint, { body, step: `an invalid ${endpoint} request` });
+        ctx.expect.status(res, 400, endpoint);
+        const parsed = ctx.expect.body(res, model.ValidationErrorBody, `§7.1 body of ${endpoint}`);
+        ctx.expect.that(parsed.errors.length > 0, `the errors list of ${endpoint} must describe the offending input`, { res });
+      }
+    },
+  },
+  {
+    id: 'errors.attr.zero-based-nested',
+    spec: '§7.1 (attr)',
+    level: 'MUST',
+    title: 'attr is a dot-delimited path with zero-based indexes: customers.1.email, supply_addresses.0.supply_points.1.supply_type, ….2.transaction_date',
+    needs: ['ongoingSupplier'],
+    endpoints: ['validateAccount'],
+    async check(ctx) {
+      const { account, paths } = accountWithThreeDefects(ctx);
+      const res = await ctx.api.call('validateAccount', { body: account, step: 'validate an account with three nested defects' });
+      ctx.expect.status(res, 400);
+      const attrs = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').errors.map((e) => e.attr);
+      for (const path of paths) ctx.expect.that(attrs.includes(path), `an errors item must have attr ${path} (dot-delimited, zero-based), got ${JSON.stringify(attrs)}`, { res, expected: path, actual: attrs });
+    },
+  },
+  {
+    id: 'errors.stage-same-as-validate',
+    spec: '§4.1 (stage is validated by the same rules as validate), §7.1',
+    level: 'MUST',
+    title: 'Stage refuses what validate refuses, with the same attrs',
+    needs: ['ongoingSupplier'],
+    endpoints: ['validateAccount', 'stageAccount'],
+    async check(ctx) {
+      const { account } = accountWithThreeDefects(ctx);
+      const attrs = async (endpoint: 'validateAccount' | 'stageAccount') => {
+        const res = await ctx.api.call(endpoint, { body: account, step: endpoint });
+        ctx.expect.status(res, 400, endpoint);
+        return ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').errors.map((e) => e.attr).sort();
+      };
+      ctx.expect.equal(await attrs('stageAccount'), await attrs('validateAccount'), 'the attrs of stage and of validate');
+    },
+  },
+  {
+    id: 'errors.codes.stable',
+    spec: '§7.1 (code is stable)',
+    level: 'MUST',
+    title: 'The same invalid input gives the same errors codes every time',
+    needs: ['ongoingSupplier'],
+    endpoints: ['validateAccount'],
+    async check(ctx) {
+      const { account } = accountWithThreeDefects(ctx);
+      const codes = async (n: number) => {
+        const res = await ctx.api.call('validateAccount', { body: account, step: `validate, attempt ${n}` });
+        ctx.expect.status(res, 400);
+        return ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').errors.map((e) => `${e.attr} ${e.code}`).sort();
+      };
+      ctx.expect.equal(await codes(2), await codes(1), 'the (attr, code) pairs of two identical requests');
+    },
+  },
+  {
+    id: 'errors.code.account-failed-validation',
+    spec: '§7.1',
+    level: 'SHOULD',
+    why: 'account_failed_validation is shown as "one example" of the top-level code.',
+    title: 'The top-level code of an account validation failure is account_failed_validation',
+    needs: ['ongoingSupplier'],
+    endpoints: ['validateAccount'],
+    async check(ctx) {
+      const res = await ctx.api.call('validateAccount', { body: accountWithThreeDefects(ctx).account, step: 'validate an invalid account' });
+      ctx.expect.status(res, 400);
+      ctx.expect.equal(ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').code, 'account_failed_validation', 'the top-level code', res);
+    },
+  },
+  {
+    id: 'errors.code.invalid-phone-number',
+    spec: '§7.1',
+    level: 'SHOULD',
+    why: 'invalid_phone_number is shown as "an example" of an item code.',
+    title: 'A malformed landline is reported with code invalid_phone_number',
+    needs: ['ongoingSupplier'],
+    endpoints: ['validateAccount'],
+    async check(ctx) {
+      const account = ctx.given.account();
+      account.customers![0].landline = 'not a phone';
+      const res = await ctx.api.call('validateAccount', { body: account, step: 'validate a malformed landline' });
+      ctx.expect.status(res, 400);
+      const item = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').errors.find((e) => e.attr === 'customers.0.landline');
+      ctx.expect.equal(item?.code, 'invalid_phone_number', 'the code of the customers.0.landline error', res);
+    },
+  },
+  ...POST_IMPORT.map((endpoint): RuleInput => ({
+    id: `errors.404.${endpoint}`,
+    spec: '§7.2 (404: account not found), §1',
+    level: 'SHOULD',
+    why: 'The spec states the 404 for the notes endpoint; for the other endpoints "account not found" gives 404 by the status code table.',
+    title: `${model.endpoints[endpoint].path} answers 404 for an account that does not exist`,
+    needs: ['ongoingSupplier'],
+    endpoints: [endpoint],
+    async check(ctx) {
+      const res = await ctx.api.call(endpoint, { ...sampleRequest(ctx, endpoint), step: 'a request for an account that does not exist' });
+      ctx.expect.status(res, 404);
+    },
+  })),
+  {
+    id: 'errors.404.staged-only',
+    spec: '§7.2, §1 (data is added after an account exists)',
+    level: 'SHOULD',
+    why: '"The account must be imported" is stated for notes; the other data endpoints are for accounts that exist (§1).',
+    title: 'Data endpoints refuse an account that is staged but not imported',
+    needs: ['ongoingSupplier'],
+    endpoints: ['createTransactions', 'createHistoricalStatements'],
+    async check(ctx) {
+      const a = await ctx.given.staged();
+      for (const endpoint of ['createTransactions', 'createHistoricalStatements'] as const) {
+        const request = sampleRequest(ctx, endpoint);
+        const body = { ...(request.body as Record<string, unknown>), ...accountKey(a.supplier, a.ext) };
+        ctx.expect.status(await ctx.api.call(endpoint, { body, step: `${endpoint} for a staged account` }), 404, `${endpoint} for a staged-only account`);
+      }
+    },
+  },
+], { tags: ['errors'] });
+
+export const versioningRules = defineRules('versioning', [
+  {
+    id: 'versioning.v1-prefix',
+    spec: '§9.1',
+    level: 'MUST',
+    title: 'The interface is served under the /v1/ prefix',
+    needs: ['ongoingSupplier'],
+    endpoints: ['allAccountImportProcesses'],
+    async check(ctx) {
+      const res = await listing(ctx, 'all', ctx.fixtures.ongoingSupplier, 'a documented /v1/ path');
+      ctx.expect.status(res, 200);
+    },
+  },
+  {
+    id: 'versioning.extra-response-fields',
+    spec: '§9.2',
+    level: 'INFO',
+    why: 'New fields may be added to responses; the suite never fails on them and records which it saw.',
+    title: 'Which undocumented fields the service adds to its responses',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    endpoints: ['stageAccount', 'processAccount', 'accountTransferStatus'],
+    async check(ctx) {
+      const account = ctx.given.account();
+      const extra = (body: unknown, documented: string[]) =>
+        body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).filter((k) => !documented.includes(k)) : [];
+      const staged = await ctx.api.call('stageAccount', { body: account, step: 'stage' });
+      const processed = await ctx.given.process(account.import_supplier, account.external_account_number);
+      const status = await ctx.api.call('accountTransferStatus', { params: { import_supplier_code: account.import_supplier, external_account_number: account.external_account_number }, step: 'status' });
+      const found = [
+        ...extra(staged.isJson ? staged.json() : undefined, ['import_supplier', 'external_account_number']).map((k) => `stage: ${k}`),
+        ...extra(processed.isJson ? processed.json() : undefined, ['service_account_number']).map((k) => `process: ${k}`),
+        ...extra(status.isJson ? status.json() : undefined, ['status', 'service_account_number']).map((k) => `status: ${k}`),
+      ];
+      ctx.observe(found.length ? `extra fields: ${found.join(', ')}` : 'no extra fields');
+    },
+  },
+]);

@@ -1,0 +1,180 @@
+/** §4.2 / §8 historical billing documents (once per ledger) and §2.6 / §4.2 historical statements. */
+import type { RuleContext } from '../src/engine/context.js';
+import { defineRules, type RuleInput } from '../src/engine/rule.js';
+import type { HttpResponse } from '../src/http/client.js';
+import type { ImportedAccount } from '../src/engine/given.js';
+import { model } from '../src/spec/index.js';
+import { accountKey, errorsOf } from './support.js';
+
+type DocumentType = 'PERIOD_BASED' | 'ITEM_BASED';
+
+function billingDocuments(ctx: RuleContext, a: ImportedAccount, ledgerCode: string, type: DocumentType) {
+  const doc = (n: number) => ({
+    billing_document_identifier: ctx.ids.other('D'),
+    billing_document_type: type,
+    issued_date: `2024-0${n}-05`,
+    ...(type === 'PERIOD_BASED' ? { bill_period_from_date: `2024-0${n - 1}-01`, bill_period_to_date: `2024-0${n - 1}-28` } : {}),
+    transactions: [{ transaction_id: ctx.ids.other('T'), transaction_date: `2024-0${n}-05`, amount: '41.30', type: 'CHARGE', reason: 'IMPORTED_CHARGE' }],
+  });
+  return {
+    ...accountKey(a.supplier, a.ext),
+    ledger_code: ledgerCode,
+    ledger_number: '1',
+    billing_document_type: type,
+    historical_billing_documents: [doc(2), doc(3)],
+    additional_historical_transactions: [{ transaction_id: ctx.ids.other('T'), transaction_date: '2024-03-20', amount: 12, type: 'PAYMENT', reason: 'ACCOUNT_CHARGE_PAYMENT', payment_type: 'DD_REGULAR_COLLECTION' }],
+  };
+}
+
+/** An imported account with two ledgers, so rules can tell "per ledger" from "per account". */
+async function accountWithTwoLedgers(ctx: RuleContext) {
+  const account = ctx.given.account();
+  const second = { ...structuredClone(account.ledgers![0]), ledger_code: ctx.ids.other('L'), current_statement_transactions: [], historical_statement_transactions: [] };
+  account.ledgers = [account.ledgers![0], second];
+  const a = await ctx.given.imported(account);
+  return { a, ledgers: [account.ledgers[0].ledger_code!, second.ledger_code] };
+}
+
+function post(ctx: RuleContext, body: unknown, step: string): Promise<HttpResponse> {
+  return ctx.api.call('createHistoricalBillingDocuments', { body, step });
+}
+
+const refused = (ctx: RuleContext, res: HttpResponse, what: string) =>
+  ctx.expect.that(res.status >= 400 && res.status < 500, `${what} must be refused with a 4xx, got ${res.status}`, { res, expected: '4xx', actual: res.status });
+
+export default defineRules('billing', [
+  ...(['PERIOD_BASED', 'ITEM_BASED'] as const).map((type): RuleInput => ({
+    id: `billing.create.${type === 'PERIOD_BASED' ? 'period-based' : 'item-based'}`,
+    spec: '§4.2 historical billing documents',
+    level: 'MUST',
+    title: `${type === 'PERIOD_BASED' ? 'Period-based' : 'Item-based'} historical billing documents are imported: 201`,
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx: RuleContext) {
+      const a = await ctx.given.imported();
+      const res = await post(ctx, billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, type), `import ${type} documents`);
+      ctx.expect.status(res, 201);
+    },
+  })),
+  {
+    id: 'billing.create.empty-body',
+    spec: '§4.2 historical billing documents',
+    level: 'SHOULD',
+    why: 'The spec shows "201, empty body"; a JSON empty object instead is harmless, so this is reported but not counted.',
+    title: 'A historical billing documents import answers with an empty body',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      const a = await ctx.given.imported();
+      const res = await post(ctx, billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, 'ITEM_BASED'), 'import documents');
+      ctx.expect.status(res, 201);
+      ctx.expect.that(res.text.trim() === '', `the body should be empty, got ${JSON.stringify(res.text.slice(0, 100))}`, { res });
+    },
+  },
+  ...([['PERIOD_BASED', 'PERIOD_BASED'], ['ITEM_BASED', 'ITEM_BASED'], ['ITEM_BASED', 'PERIOD_BASED'], ['PERIOD_BASED', 'ITEM_BASED']] as const).map(([first, second]): RuleInput => ({
+    id: `billing.once-per-ledger.${first.split('_')[0].toLowerCase()}-then-${second.split('_')[0].toLowerCase()}`,
+    spec: '§4.2 historical billing documents, §8',
+    level: 'MUST',
+    title: `After a ${first.toLowerCase().replace('_', '-')} import, a second import (${second.toLowerCase().replace('_', '-')}) for the same ledger is refused`,
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx: RuleContext) {
+      const a = await ctx.given.imported();
+      const ledger = a.payload.ledgers![0].ledger_code!;
+      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledger, first), `first import (${first})`), 201, 'the first import');
+      refused(ctx, await post(ctx, billingDocuments(ctx, a, ledger, second), `second import (${second}) for the same ledger`), 'a second import for the same ledger');
+    },
+  })),
+  {
+    id: 'billing.once-per-ledger.other-ledger',
+    spec: '§4.2 historical billing documents, §8',
+    level: 'MUST',
+    title: 'The limit is per ledger: another ledger of the same account can still be imported',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      const { a, ledgers } = await accountWithTwoLedgers(ctx);
+      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledgers[0], 'PERIOD_BASED'), 'import for the first ledger'), 201);
+      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledgers[1], 'PERIOD_BASED'), 'import for the second ledger'), 201, 'the other ledger has no finalized document yet');
+    },
+  },
+  {
+    id: 'billing.invalid-type.refused',
+    spec: '§4.2 historical billing documents, §2.5, §7.2',
+    level: 'MUST',
+    title: 'A billing_document_type other than ITEM_BASED or PERIOD_BASED is refused with 400, at the top level and per document',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      const a = await ctx.given.imported();
+      const ledger = a.payload.ledgers![0].ledger_code!;
+      const top = { ...billingDocuments(ctx, a, ledger, 'ITEM_BASED'), billing_document_type: 'MONTHLY' };
+      ctx.expect.status(await post(ctx, top, 'top-level type MONTHLY'), 400, 'a top-level type MONTHLY');
+      const perDocument = billingDocuments(ctx, a, ledger, 'ITEM_BASED');
+      (perDocument.historical_billing_documents[1] as Record<string, unknown>).billing_document_type = 'MONTHLY';
+      const res = await post(ctx, perDocument, 'document type MONTHLY');
+      ctx.expect.status(res, 400, 'a document of type MONTHLY');
+      const { attrs } = errorsOf(res);
+      if (attrs.length) ctx.expect.that(attrs.includes('historical_billing_documents.1.billing_document_type'), `the error should point at historical_billing_documents.1.billing_document_type, got ${JSON.stringify(attrs)}`, { res });
+      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledger, 'ITEM_BASED'), 'a valid import afterwards'), 201, 'refused imports do not use up the ledger');
+    },
+  },
+], { endpoints: ['createHistoricalBillingDocuments'], tags: ['billing-documents'] });
+
+export const statementRules = defineRules('statements', [
+  {
+    id: 'statements.create.accepted',
+    spec: '§4.2 historical statements, §2.6',
+    level: 'MUST',
+    title: 'Historical statements are imported: 201 (or 200, which the spec also states) with the validated data',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      const a = await ctx.given.imported();
+      const statements = [
+        { statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-11-01', bill_period_to_date: '2023-11-30', issued_date: '2023-12-03', number: 'F2023-0001', gross_amount: 61.2, statement_path: 'statements/2023-11.pdf' },
+        { statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-12-01', bill_period_to_date: '2023-12-31', issued_date: '2024-01-04', number: 'F2024-0001', gross_amount: 58.75 },
+      ];
+      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements }, step: 'import two statements' });
+      ctx.expect.status(res, [201, 200]);
+      ctx.expect.body(res, model.ValidatedStatements, 'validated data');
+      ctx.observe(`answered ${res.status}`);
+    },
+  },
+  {
+    id: 'statements.create.echoes-statements',
+    spec: '§4.2 historical statements',
+    level: 'SHOULD',
+    why: '"The validated data" may be normalised; only that the statements are named in it is checked.',
+    title: 'The validated data names the statements sent',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      const a = await ctx.given.imported();
+      const id = ctx.ids.other('S');
+      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [{ statement_id: id, bill_period_from_date: '2023-10-01', bill_period_to_date: '2023-10-31', issued_date: '2023-11-02', number: '7', gross_amount: 10 }] }, step: 'import a statement' });
+      ctx.expect.status(res, [201, 200]);
+      ctx.expect.that(res.text.includes(id), `the validated data should name statement ${id}`, { res });
+    },
+  },
+  {
+    id: 'statements.statement-path.optional',
+    spec: '§2.6 (statement_path optional)',
+    level: 'MUST',
+    title: 'A historical statement without statement_path is accepted',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      const a = await ctx.given.imported();
+      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [{ statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-09-01', bill_period_to_date: '2023-09-30', issued_date: '2023-10-02', number: '9', gross_amount: 33.3 }] }, step: 'a statement without statement_path' });
+      ctx.expect.status(res, [201, 200]);
+    },
+  },
+  {
+    id: 'statements.invalid.refused',
+    spec: '§2.6, §7.1',
+    level: 'MUST',
+    title: 'A historical statement with a malformed date is refused with 400, with attr at the field',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      const a = await ctx.given.imported();
+      const good = { statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-09-01', bill_period_to_date: '2023-09-30', issued_date: '2023-10-02', number: '9', gross_amount: 33.3 };
+      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [good, { ...good, statement_id: ctx.ids.other('S'), issued_date: '2023-09-31' }] }, step: 'a statement with an impossible date' });
+      ctx.expect.status(res, 400);
+      const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
+      ctx.expect.that(body.errors.some((e) => e.attr === 'statements.1.issued_date'), `an error must point at statements.1.issued_date, got ${JSON.stringify(body.errors.map((e) => e.attr))}`, { res });
+    },
+  },
+], { endpoints: ['createHistoricalStatements'], tags: ['statements'] });

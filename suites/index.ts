@@ -1,0 +1,38 @@
+/** Every rule suite, one per spec area. */
+import type { Rule } from '../src/engine/rule.js';
+import accountMigration from './account-migration.js';
+import additions from './additions.js';
+import auth from './auth.js';
+import conventions from './conventions.js';
+import errors, { versioningRules } from './errors-and-versioning.js';
+import billing, { statementRules } from './historical.js';
+import limits from './limits.js';
+import notes from './notes.js';
+import payments, { businessRules } from './payments-and-business.js';
+import statusAndListings from './status-and-listings.js';
+import transactions from './transactions.js';
+
+export const suites: Record<string, Rule[]> = {
+  conventions,
+  migration: accountMigration,
+  status: statusAndListings,
+  notes,
+  transactions,
+  billing,
+  statements: statementRules,
+  additions,
+  payments,
+  business: businessRules,
+  auth,
+  errors,
+  versioning: versioningRules,
+  limits,
+};
+
+export const allRules: Rule[] = Object.values(suites).flat();
+
+const ids = new Set<string>();
+for (const rule of allRules) {
+  if (ids.has(rule.id)) throw new Error(`duplicate rule id ${rule.id}`);
+  ids.add(rule.id);
+}

@@ -1,0 +1,31 @@
+/** §8 Limits and §4.1 process rule 4: the optional process concurrency limit. */
+import { defineRules } from '../src/engine/rule.js';
+import type { HttpResponse } from '../src/http/client.js';
+import { model } from '../src/spec/index.js';
+
+export default defineRules('limits', [
+  {
+    id: 'limits.concurrency.429-then-retry',
+    spec: '§8, §4.1 process rule 4, §7.2',
+    level: 'MUST',
+    title: 'Above the enabled concurrency limit, process answers 429, and each refused request succeeds when retried',
+    needs: ['ongoingSupplier', 'operationsTeam', 'concurrencyLimit'],
+    endpoints: ['processAccount'],
+    tags: ['limits'],
+    async check(ctx) {
+      const burst = ctx.fixtures.concurrencyLimit * 3 + 2;
+      const accounts = await Promise.all(Array.from({ length: burst }, () => ctx.given.staged()));
+      const body = (a: (typeof accounts)[number]) => ({ external_account_number: a.ext, import_supplier_code: a.supplier, operations_team_name: ctx.fixtures.operationsTeam });
+      const first: HttpResponse[] = await Promise.all(accounts.map((a) => ctx.api.call('processAccount', { body: body(a), step: 'burst of process requests' })));
+      const statuses = first.map((r) => r.status);
+      for (const res of first) ctx.expect.status(res, [201, 429], 'each request of the burst is either processed or refused by the limit');
+      const limited = accounts.filter((_, i) => statuses[i] === 429);
+      ctx.expect.that(limited.length > 0, `${burst} simultaneous process requests with a limit of ${ctx.fixtures.concurrencyLimit} must see at least one 429`, { expected: 'at least one 429', actual: statuses });
+      for (const account of limited) {
+        const retried = await ctx.given.process(account.supplier, account.ext, {}, 'retry the refused request');
+        ctx.expect.status(retried, 201, `retrying ${account.ext} after other accounts finished`);
+        ctx.expect.body(retried, model.ProcessAccountResponse, 'process response');
+      }
+    },
+  },
+]);

@@ -1,0 +1,131 @@
+/**
+ * What several suites share: a valid request for every endpoint (so a rule can vary exactly one
+ * thing, such as the token), and the reads of status and listings.
+ */
+import { fillTemplate } from '../src/engine/fixtures.js';
+import type { RuleContext } from '../src/engine/context.js';
+import type { CallOptions } from '../src/engine/api.js';
+import type { HttpResponse } from '../src/http/client.js';
+import type { EndpointId } from '../src/spec/index.js';
+
+/** A date inside any open statement period of a freshly imported account: today. */
+export const today = () => new Date().toISOString().slice(0, 10);
+
+/** A transaction that any implementation should accept on a freshly imported account. */
+export function transaction(ctx: RuleContext, extra: Record<string, unknown> = {}) {
+  return { transaction_id: ctx.ids.other('T'), transaction_date: today(), amount: '12.34', type: 'CHARGE', reason: 'IMPORTED_CHARGE', ...extra };
+}
+
+export const accountKey = (supplier: string, ext: string) => ({ import_supplier: supplier, external_account_number: ext });
+
+/**
+ * A request for `endpoint` that is valid in every respect except that it names an account or a
+ * business that does not exist (one with a fresh namespaced identifier). Used where a rule varies
+ * one other thing — the token (§5), the method, the path.
+ */
+export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptions {
+  const supplier = ctx.fixtures.config.import_suppliers?.ongoing ?? 'SUPPLIER';
+  const ext = ctx.ids.externalAccountNumber();
+  const key = accountKey(supplier, ext);
+  const params = { import_supplier_code: supplier, external_account_number: ext };
+  switch (endpoint) {
+    case 'validateAccount':
+    case 'stageAccount':
+      return { body: ctx.given.account(supplier) };
+    case 'processAccount':
+      return { body: { external_account_number: ext, import_supplier_code: supplier, operations_team_name: ctx.fixtures.config.operations_team ?? 'team' } };
+    case 'createNotes':
+      return { body: { ...key, notes: [{ body: ctx.ids.noteBody('auth check') }] } };
+    case 'createAgreements':
+      return { body: ctx.fixtures.config.payloads?.agreements ? fillTemplate(ctx.fixtures.config.payloads.agreements, { ...key, supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
+    case 'createSupplyPoints':
+      return { body: ctx.fixtures.config.payloads?.supply_points ? fillTemplate(ctx.fixtures.config.payloads.supply_points, { ...key, new_supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
+    case 'createTransactions':
+      return { body: { ...key, transactions: [transaction(ctx)] } };
+    case 'createHistoricalBillingDocuments':
+      return {
+        body: {
+          ...key, ledger_code: ctx.ids.other('L'), ledger_number: '1', billing_document_type: 'ITEM_BASED',
+          historical_billing_documents: [{ billing_document_identifier: ctx.ids.other('D'), billing_document_type: 'ITEM_BASED', issued_date: '2024-01-15' }],
+        },
+      };
+    case 'createHistoricalStatements':
+      return { body: { ...key, statements: [{ statement_id: ctx.ids.other('S'), bill_period_from_date: '2024-01-01', bill_period_to_date: '2024-01-31', issued_date: '2024-02-02', number: '1', gross_amount: 10 }] } };
+    case 'createPaymentInstruction': {
+      const pi = ctx.fixtures.config.payment_instruction;
+      return { body: { ...key, vendor: pi?.vendor ?? 'VENDOR', reference: pi?.references.valid[0] ?? 'REF', type: pi?.type ?? 'CARD' } };
+    }
+    case 'createBusiness':
+      return { body: { import_supplier_code: supplier, external_business_identifier: ctx.ids.businessIdentifier(), business: { business_type: 'LIMITED_COMPANY', company_number: 'B00000000', company_name: `Auth check ${ctx.ids.namespace}` } } };
+    case 'createBusinessPaymentInstruction': {
+      const pi = ctx.fixtures.config.payment_instruction;
+      return { body: { import_supplier_code: supplier, external_business_identifier: ctx.ids.businessIdentifier(), vendor: pi?.vendor ?? 'VENDOR', reference: pi?.references.valid[0] ?? 'REF', type: pi?.type ?? 'CARD' } };
+    }
+    case 'accountTransferStatus':
+    case 'allAccountImportProcesses':
+    case 'pendingAccountImportProcesses':
+    case 'importedAccountImportProcesses':
+      return { params };
+  }
+}
+
+export interface ProcessRecord {
+  external_account_number: string;
+  service_account_number: string | null;
+  account_created_at: string | null;
+}
+
+export type Listing = 'all' | 'pending' | 'imported';
+const listingEndpoint: Record<Listing, EndpointId> = {
+  all: 'allAccountImportProcesses',
+  pending: 'pendingAccountImportProcesses',
+  imported: 'importedAccountImportProcesses',
+};
+
+export function listing(ctx: RuleContext, which: Listing, supplier: string, step?: string): Promise<HttpResponse> {
+  return ctx.api.call(listingEndpoint[which], { params: { import_supplier_code: supplier }, step });
+}
+
+/** The records of a documented listing (all, pending) that are about `ext`. */
+export function recordsFor(body: unknown, ext: string): ProcessRecord[] {
+  return Array.isArray(body) ? (body as ProcessRecord[]).filter((r) => r && typeof r === 'object' && r.external_account_number === ext) : [];
+}
+
+/** Whether `value` appears anywhere in a JSON value: for the imported listing, whose body is not shown. */
+export function mentions(body: unknown, value: string): boolean {
+  if (body === value) return true;
+  if (Array.isArray(body)) return body.some((v) => mentions(v, value));
+  if (body && typeof body === 'object') return Object.values(body).some((v) => mentions(v, value));
+  return false;
+}
+
+export function status(ctx: RuleContext, supplier: string, ext: string, step?: string): Promise<HttpResponse> {
+  return ctx.api.call('accountTransferStatus', { params: { import_supplier_code: supplier, external_account_number: ext }, step });
+}
+
+/** Sets a value at a dot path (`customers.1.email`) inside a payload, creating nothing. */
+export function setPath(target: unknown, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target as Record<string, unknown>;
+  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
+  const last = parts[parts.length - 1];
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+}
+
+export interface ValidationOutcome {
+  status: number;
+  /** attr of every errors item, when the body is a §7.1 body. */
+  attrs: string[];
+  codes: string[];
+}
+
+/** Reads the §7.1 errors of a response, tolerating bodies of any other shape. */
+export function errorsOf(res: HttpResponse): ValidationOutcome {
+  const body = res.isJson ? (res.json() as { errors?: unknown }) : undefined;
+  const items = Array.isArray(body?.errors) ? (body.errors as { attr?: unknown; code?: unknown }[]) : [];
+  return { status: res.status, attrs: items.map((e) => String(e?.attr)), codes: items.map((e) => String(e?.code)) };
+}
+
+/** `attr` points at `path` or inside it (object-level defects may be reported on a field of the object). */
+export const pointsAt = (attr: string, path: string) => attr === path || attr.startsWith(`${path}.`);

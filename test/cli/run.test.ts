@@ -1,0 +1,152 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli, stop } from '../helpers/cli.js';
+import { SERVE_LIKE_EMBEDDED, fullConfig } from '../helpers/config.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'run-'));
+const verdicts = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')).rules as { id: string; verdict: string }[])
+    .map((r) => `${r.id} ${r.verdict}`)
+    .sort();
+
+/** A port on 127.0.0.1 where nothing listens. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe('conformance (the main job)', () => {
+  it('with no base URL runs every rule against the embedded reference server, says so, and exits 0', async () => {
+    const dir = tmp();
+    const res = await runCli(['--reporter', 'console', '--reporter', 'json'], { cwd: dir });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/No base URL given: running against the embedded reference server at http:\/\/127\.0\.0\.1:\d+/);
+    expect(res.stdout).toMatch(/Conformant: no MUST rule failed/);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8'));
+    expect(report.target.embedded).toBe(true);
+    expect(report.summary.counts.skip).toBe(0);
+    expect(report.summary.counts.fail + report.summary.counts.error).toBe(0);
+  });
+
+  it('gives the same verdicts against "conformance serve" started by hand with a config file', async () => {
+    const embedded = tmp();
+    expect((await runCli(['--reporter', 'json', '--seed', '7'], { cwd: embedded })).code).toBe(0);
+    const { child, firstLine } = await startCli(['serve', '--port', '0', '--json', ...SERVE_LIKE_EMBEDDED]);
+    try {
+      const info = JSON.parse(firstLine);
+      const dir = tmp();
+      writeFileSync(join(dir, 'staging.yaml'), fullConfig(info.url, '  api_key: ${MY_KEY}'));
+      const res = await runCli(['--base-url', info.url, '--config', 'staging.yaml', '--reporter', 'json', '--seed', '7'], { cwd: dir, env: { MY_KEY: info.api_key } });
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      expect(verdicts(dir)).toEqual(verdicts(embedded));
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('exits 3 when the target is unreachable, saying so', async () => {
+    const port = await closedPort();
+    const res = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: 'some-token' } });
+    expect(res.code).toBe(3);
+    expect(res.stderr).toMatch(/unreachable \(refused\)/);
+    expect(res.stderr).toMatch(/No rule ran/);
+  });
+
+  it('exits 3 when authentication fails, without printing the secret', async () => {
+    const { child, firstLine } = await startCli(['serve', '--port', '0', '--json']);
+    try {
+      const { url } = JSON.parse(firstLine);
+      const badToken = await runCli(['--base-url', url, '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: 'wrong-token-4321' } });
+      expect(badToken.code).toBe(3);
+      expect(badToken.stderr).toMatch(/refused the token/);
+      expect(badToken.stdout + badToken.stderr).not.toContain('wrong-token-4321');
+      const badKey = await runCli(['--base-url', url, '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_API_KEY: 'wrong-api-key-9876' } });
+      expect(badKey.code).toBe(3);
+      expect(badKey.stderr).toMatch(/ObtainServiceToken mutation .* without a token: errors: Invalid API key/);
+      expect(badKey.stdout + badKey.stderr).not.toContain('wrong-api-key-9876');
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('exits 1 when a MUST rule fails, and prints what failed with a replay command', async () => {
+    const { child, firstLine } = await startCli(['serve', '--port', '0', '--json']);
+    try {
+      const { url, token } = JSON.parse(firstLine);
+      // Without the skipped account configured the target still conforms; pointing the ongoing
+      // fixture at a Paused supplier makes staging fail, which the stage rules must report.
+      const dir = tmp();
+      writeFileSync(join(dir, 'conformance.config.yaml'), `fixtures:\n  import_suppliers: { ongoing: SUPPLIER_PAUSED }\n  operations_team: Migrations\n`);
+      const res = await runCli(['--base-url', url, '--rule', 'migration.stage.first-201', '--reporter', 'console', '--reporter', 'json', '--seed', '3'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
+      expect(res.code).toBe(1);
+      expect(res.stdout).toMatch(/✗ MUST migration\.stage\.first-201/);
+      expect(res.stdout).toMatch(/expected 201 from POST \/v1\/data-import\/account-import-process\/create-or-update\/, got 400/);
+      expect(res.stdout).toContain(`replay: npx conformance --base-url ${url} --config conformance.config.yaml --rule migration.stage.first-201 --seed 3`);
+      expect(res.stdout).toMatch(/Not conformant: 1 MUST failure/);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('exits 2 for configuration and usage errors, naming the key or flag', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'conformance.config.yaml'), 'run:\n  concurency: 4\n');
+    const bad = await runCli([], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/run\.concurency: unknown key \(did you mean "concurrency"\?\)/);
+    for (const [args, message] of [
+      [['--bogus'], /Unknown option '--bogus'/],
+      [['--concurrency', 'x'], /--concurrency must be a whole number/],
+      [['--section', '99'], /Nothing matches --section 99/],
+      [['--base-url', 'http://127.0.0.1:9'], /No credentials for the target/],
+    ] as const) {
+      const res = await runCli([...args], { cwd: tmp(), env: { CONFORMANCE_TOKEN: '', CONFORMANCE_API_KEY: '' } });
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(message);
+    }
+  });
+});
+
+describe('conformance list, init and help', () => {
+  it('lists every rule with id, section, level and title; --json gives the same as data', async () => {
+    const table = await runCli(['list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^RULE\s+LEVEL\s+SPEC\s+TITLE/);
+    expect(table.stdout).toMatch(/migration\.process\.dry-run\s+MUST\s+§4\.1 process rule 2/);
+    const json = JSON.parse((await runCli(['list', '--json'])).stdout);
+    expect(json.length).toBe(Number(/(\d+) rules/.exec(table.stdout)![1]));
+    expect(json.find((r: { id: string }) => r.id === 'limits.concurrency.429-then-retry').needs.map((n: { key: string }) => n.key)).toContain('fixtures.concurrency_limit');
+    const filtered = JSON.parse((await runCli(['list', '--json', '--section', '5', '--level', 'should'])).stdout);
+    expect(filtered.map((r: { id: string }) => r.id)).toEqual(['auth.other-schemes.refused']);
+  });
+
+  it('init writes a commented starter config that validates, and will not overwrite it without --force', async () => {
+    const dir = tmp();
+    const first = await runCli(['init'], { cwd: dir });
+    expect(first.code).toBe(0);
+    const text = readFileSync(join(dir, 'conformance.config.yaml'), 'utf8');
+    expect(text).toMatch(/^# yaml-language-server: \$schema=.*schema\/conformance\.config\.schema\.json/);
+    expect((await runCli(['init'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['init', '--force'], { cwd: dir })).code).toBe(0);
+    const listed = await runCli(['list', '--json', '--rule', 'auth.401.createNotes'], { cwd: dir });
+    expect(listed.code).toBe(0); // the starter config is picked up and valid
+  });
+
+  it('prints help for every command, and the main help shows the run options', async () => {
+    for (const command of ['run', 'list', 'init', 'serve']) {
+      const res = await runCli([command, '--help']);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toMatch(new RegExp(`Usage: conformance ${command === 'run' ? '\\[run\\]' : command}`));
+    }
+    const main = await runCli(['--help']);
+    expect(main.stdout).toMatch(/Commands:[\s\S]*serve[\s\S]*--base-url URL/);
+  });
+});

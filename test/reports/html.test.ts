@@ -1,0 +1,183 @@
+/**
+ * report.html: the markup itself (escaping, self-containment), then the page as a person uses it,
+ * in a real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { unescape } from 'html-escaper';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { renderHtml } from '../../reports/html.js';
+import { conformantReport, RAW_SECRET, REPLAY, sampleReport, URLS } from '../helpers/sample-report.js';
+
+const report = sampleReport();
+const page0 = renderHtml(report);
+
+describe('renderHtml markup', () => {
+  it('escapes server-controlled text, so the only script element is the page’s own', () => {
+    expect(page0).not.toContain('<script>alert(1)</script>');
+    expect(page0).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page0.match(/<script/g)).toHaveLength(1);
+    expect(page0).toContain('&quot;quotes&quot;');
+  });
+
+  it('is self-contained: no URL but in-page anchors, and a policy that forbids the network', () => {
+    const references = [...page0.matchAll(/\b(?:src|href|action)\s*=\s*"([^"]*)"/g)].map((m) => m[1]);
+    expect(references.length).toBeGreaterThan(0);
+    for (const ref of references) expect(ref.startsWith('#')).toBe(true);
+    expect(page0).not.toMatch(/@import|url\(/);
+    const csp = unescape(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page0)?.[1] ?? '');
+    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
+  });
+
+  it('shows control characters by their code instead of writing them raw', () => {
+    expect(page0).not.toMatch(/[\u0000\u001b]/);
+    expect(page0).toContain('second line \\u0000\\u001b[31m');
+  });
+
+  it('says whether the target conforms, with the exit code', () => {
+    expect(page0).toContain('<strong>Not conformant</strong><span>3 MUST failures · exit code 1</span>');
+    expect(renderHtml(conformantReport())).toContain('<strong>Conformant</strong><span>exit code 0</span>');
+  });
+
+  it('lists the baseline entries to remove, unknown entries and the created identifiers', () => {
+    expect(page0).toMatch(/Now passing — remove these entries<\/h3><ul><li><code>migration\.validate\.accepts-valid<\/code> — TICKET-9: fixed in 2\.3<\/li>/);
+    expect(page0).toContain('<li><code>retired.rule.that-no-longer-exists</code></li>');
+    expect(page0).toContain('<summary>External account numbers (2)</summary>');
+    expect(page0).toContain('<li><code>cf-k3x9q2-B2</code></li>');
+    expect(page0).toContain('17 other namespaced values');
+  });
+
+  it('contains the redacted placeholder and never the secret', () => {
+    expect(page0).toContain('authorization: Token ***');
+    expect(page0).not.toContain(RAW_SECRET);
+  });
+});
+
+describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
+  let dir: string;
+  let fileUrl: string;
+  let context: BrowserContext;
+  let page: Page;
+  let requests: string[];
+  let dialogs: string[];
+  let problems: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'html-report-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, page0);
+    fileUrl = pathToFileURL(file).href;
+    // Without the background-networking flags Chromium phones home, which this network refuses.
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await context.newPage();
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    // A CSP violation (our own script or style blocked) shows as a console error.
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    requests = [];
+    dialogs = [];
+    problems = [];
+    await page.goto(fileUrl);
+  });
+
+  const visibleRuleVerdicts = () => page.locator('#rule-list .rule[data-verdict]:visible').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict')));
+
+  it('shows a score per spec section', async () => {
+    const rows = page.locator('#section-scores tbody tr');
+    await expect.poll(() => rows.count()).toBe(report.sections.length);
+    const migration = await rows.filter({ hasText: 'Account migration' }).innerText();
+    expect(migration.split('\t').map((c) => c.trim())).toEqual(['§4.1', 'Account migration', '1', '2', '0', '1', '33 %']);
+    expect(await rows.filter({ hasText: 'Payment instruction' }).innerText()).toContain('not judged');
+  });
+
+  it('shows the capability matrix', async () => {
+    const rows = page.locator('#capability-matrix tbody tr');
+    expect(await rows.count()).toBe(report.capabilities.length);
+    const stage = await rows.filter({ hasText: 'stageAccount' }).innerText();
+    expect(stage).toContain('/v1/data-import/account-import-process/create-or-update/');
+    expect(stage).toContain('deviates');
+  });
+
+  it('filters the rules by verdict and by text', async () => {
+    expect(await visibleRuleVerdicts()).toHaveLength(report.rules.length);
+    await page.click('button[data-filter="fail"]');
+    expect(await visibleRuleVerdicts()).toEqual(Array(report.summary.counts.fail).fill('fail'));
+    expect(await page.locator('#shown').innerText()).toBe(`4 of ${report.rules.length} shown`);
+    await page.click('button[data-filter="error"]');
+    expect(await visibleRuleVerdicts()).toEqual(['error', 'error']);
+    await page.click('button[data-filter="all"]');
+    await page.fill('#rule-search', 'notes.dedup');
+    expect(await visibleRuleVerdicts()).toEqual(['fail']);
+    expect(problems).toEqual([]);
+  });
+
+  it('expands a failure to its reason, expected and actual, replay command and full transcript', async () => {
+    const rule = page.locator('[id="rule-migration.stage.refuses-impossible-date"]');
+    const transcript = rule.locator('.transcript');
+    await expect.poll(() => transcript.isVisible()).toBe(false);
+    await rule.locator('summary').click();
+    expect(await transcript.isVisible()).toBe(true);
+    expect(await rule.locator('.reason').innerText()).toContain('expected status 400, got 201');
+    expect(await rule.locator('pre.expected').innerText()).toBe('400');
+    expect(await rule.locator('pre.actual').innerText()).toBe('201');
+    expect(await rule.locator('.replay code').innerText()).toBe(REPLAY.stage);
+    expect(await rule.locator('.replay button.copy').isVisible()).toBe(true);
+    const exchanges = transcript.locator('.exchange');
+    expect(await exchanges.count()).toBe(2);
+    const second = exchanges.nth(1);
+    expect(await second.locator('.request-line').innerText()).toBe(`POST ${URLS.stage}?token=***`);
+    expect(await second.locator('.step').innerText()).toBe('stage the account');
+    expect(await second.innerText()).toContain('authorization: Token ***');
+    expect(await second.locator('.xpart').nth(1).locator('pre.body').innerText()).toContain('{"detail":"<script>alert(1)</script> ]]>');
+    expect(await second.getAttribute('class')).toContain('culprit');
+  });
+
+  it('renders a hostile response body as text, never running it', async () => {
+    await page.locator('[id="rule-migration.stage.refuses-impossible-date"] summary').click();
+    await page.locator('[id="rule-migration.stage.refuses-impossible-date"] .transcript').waitFor();
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.content()).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('shows a property counterexample and an exchange that got no response', async () => {
+    const property = page.locator('[id="rule-validation.single-defect.attr"]');
+    await property.locator('summary').click();
+    expect(await property.locator('.detail').innerText()).toMatch(/Seed 4242, path 3:1:0, after 12 shrinks/);
+    expect(await property.locator('pre.counterexample').innerText()).toContain('"email": "not-an-email"');
+    const timedOut = page.locator('[id="rule-listings.pending.excludes-imported"]');
+    await timedOut.locator('summary').click();
+    expect(await timedOut.locator('.xerror').innerText()).toBe('timeout: no response within 10 s');
+  });
+
+  it('opens the rule a link points at', async () => {
+    await page.goto(`${fileUrl}#rule-notes.dedup.body-and-created-at`);
+    expect(await page.locator('[id="rule-notes.dedup.body-and-created-at"]').getAttribute('open')).not.toBeNull();
+    expect(await page.locator('[id="rule-notes.dedup.body-and-created-at"] .notice').innerText()).toContain('TICKET-17');
+  });
+
+  it('loads nothing but the file itself and runs without errors', async () => {
+    await page.locator('[id="rule-migration.stage.refuses-impossible-date"] summary').click();
+    await page.click('button[data-filter="skip"]');
+    expect(requests).toEqual([fileUrl]);
+    expect(problems).toEqual([]);
+  });
+});

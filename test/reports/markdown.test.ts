@@ -1,0 +1,122 @@
+/** summary.md: structure, escaping of server-controlled text, and the size cap for step summaries. */
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../reports/markdown.js';
+import type { Report } from '../../src/report/schema.js';
+import { conformantReport, hugeReport, RAW_SECRET, REPLAY, sampleReport } from '../helpers/sample-report.js';
+
+const report = sampleReport();
+const md = renderMarkdown(report);
+const lines = md.split('\n');
+
+/** The cells of a table row, split as GFM does: on pipes not escaped with a backslash. */
+const cells = (row: string) => row.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
+
+/** The rows of the table that follows a line starting with `heading` (or the first table when it is null). */
+function table(markdown: string, heading: string | null): string[][] {
+  const all = markdown.split('\n');
+  const from = heading === null ? 0 : all.findIndex((l) => l.startsWith(heading));
+  expect(from).toBeGreaterThanOrEqual(0);
+  const start = all.findIndex((l, i) => i > from && l.startsWith('|'));
+  const rows: string[] = [];
+  for (let i = start; i < all.length && all[i].startsWith('|'); i++) rows.push(all[i]);
+  return rows.map(cells);
+}
+
+describe('renderMarkdown', () => {
+  it('opens with the overall result and the run it describes', () => {
+    expect(lines[0]).toBe('# ❌ Not conformant: 3 MUST failures');
+    expect(renderMarkdown(conformantReport()).split('\n')[0]).toBe('# ✅ Conformant');
+    expect(renderMarkdown(sampleReport({ strict: true })).split('\n')[0]).toBe('# ❌ Not conformant: 3 MUST failures and 1 SHOULD');
+    expect(lines[2]).toBe('**Target** `https://staging.example.com` · **Run** `k3x9q2` · **Seed** `4242` · **Duration** 1 min 23 s · **Exit code** 1');
+    expect(md).toContain('1 failure is excused by the baseline.');
+  });
+
+  it('has a table of totals by level', () => {
+    expect(table(md, null)).toEqual([
+      ['Level', 'Pass', 'Fail', 'Error', 'Skip'],
+      [':--', '--:', '--:', '--:', '--:'],
+      ['MUST', '2', '3', '1', '1'],
+      ['SHOULD', '1', '1', '0', '1'],
+      ['INFO', '1', '0', '1', '1'],
+      ['**All**', '4', '4', '2', '3'],
+    ]);
+  });
+
+  it('has a table of section scores and the capability matrix', () => {
+    const sections = table(md, '## Sections');
+    expect(sections).toHaveLength(report.sections.length + 2);
+    expect(sections).toContainEqual(['§4.1 Account migration', '1', '2', '0', '1', '33 %']);
+    expect(sections).toContainEqual(['§2.7 Payment instruction', '0', '0', '0', '1', '—']);
+    const capabilities = table(md, '## Capabilities');
+    expect(capabilities).toHaveLength(report.capabilities.length + 2);
+    expect(capabilities).toContainEqual(['stageAccount', 'POST', '`/v1/data-import/account-import-process/create-or-update/`', '1', '1', '0', '0', '**deviates**']);
+  });
+
+  it('lists failures and errors, unexcused MUST first and baselined last, each with its replay command', () => {
+    const start = lines.indexOf('## Failures and errors (6)');
+    const items = lines.slice(start + 2).filter((l) => l.startsWith('- '));
+    expect(items.slice(0, 6).map((l) => /`([^`]+)`/.exec(l)![1])).toEqual([
+      'migration.stage.refuses-impossible-date',
+      'validation.single-defect.attr',
+      'listings.pending.excludes-imported',
+      'migration.validate.echoes-data',
+      'auth.token.lifetime',
+      'notes.dedup.body-and-created-at',
+    ]);
+    expect(items[1]).toBe('- **fail** `validation.single-defect.attr` (MUST, §7.1): attr was "customers.email", expected "customers.0.email"');
+    expect(lines[lines.indexOf(items[1]) + 1]).toBe(`  \`${REPLAY.property}\``);
+    expect(items[2]).toBe('- **error** `listings.pending.excludes-imported` (MUST, §4.3, §3): timeout: no response within 10 s');
+    expect(items[5]).toMatch(/— \*expected failure: TICKET-17: dedup ignores created\\_at until release 2\.4\*$/);
+  });
+
+  it('writes server-controlled text as literal text on one line', () => {
+    const item = lines.find((l) => l.includes('`migration.stage.refuses-impossible-date`'))!;
+    expect(item).toBe(
+      '- **fail** `migration.stage.refuses-impossible-date` (MUST, §4.1, §2.3): expected status 400, got 201: body said \\<script\\>alert(1)\\</script\\> \\]\\]\\> "quotes" \\|pipes\\| ñandú second line \\\\u0000\\\\u001b\\[31m',
+    );
+    expect(md).not.toContain('<script>');
+    expect(md).not.toMatch(/[\u0000\u001b]/);
+  });
+
+  it('escapes pipes and line breaks in table cells', () => {
+    const odd: Report = structuredClone(report);
+    odd.sections[0].title = 'Account | payload\nsecond line';
+    odd.capabilities[0].path = '/v1/a|b/';
+    odd.capabilities[1].endpoint = 'stage|Account';
+    const out = renderMarkdown(odd);
+    const sections = table(out, '## Sections');
+    for (const row of sections) expect(row).toHaveLength(6);
+    expect(sections[2][0]).toBe('§2.3 Account \\| payload second line');
+    const capabilities = table(out, '## Capabilities');
+    for (const row of capabilities) expect(row).toHaveLength(8);
+    expect(capabilities[2][2]).toBe('`/v1/a\\|b/`');
+    expect(capabilities[3][0]).toBe('stage\\|Account');
+  });
+
+  it('groups skipped rules by the configuration key that would run them', () => {
+    expect(md).toContain(
+      '- `fixtures.concurrency_limit`: 2 rules — `limits.concurrency.answers-429`, `limits.concurrency.retry-after`\n- `fixtures.payment_instruction.references.persistent_failure`: 1 rule — `payments.vendor.persistent-failure`',
+    );
+  });
+
+  it('names baseline entries to remove and entries that name no rule', () => {
+    expect(md).toContain('- Now passing, remove: `migration.validate.accepts-valid`');
+    expect(md).toContain('- Name no rule: `retired.rule.that-no-longer-exists`');
+  });
+
+  it('stays under 60 KB for a 5,000-rule report, capping the failure list at 50', () => {
+    const huge = hugeReport(5000);
+    const out = renderMarkdown(huge);
+    expect(Buffer.byteLength(out)).toBeLessThan(60_000);
+    const failing = huge.summary.counts.fail;
+    expect(failing).toBe(4000);
+    expect(out.split('\n').filter((l) => l.startsWith('- **fail**'))).toHaveLength(50);
+    expect(out).toContain(`- …and ${failing - 50} more (see report.html)`);
+    expect(out).toMatch(/- `fixtures\.key_\d`: \d+ rules — (`bulk\.rule-\d{5}`, ){4}`bulk\.rule-\d{5}` and \d+ more/);
+  });
+
+  it('contains the redacted placeholder and never the secret', () => {
+    expect(md).toContain('Token \\*\\*\\*');
+    expect(md).not.toContain(RAW_SECRET);
+  });
+});

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
+import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
+import { runConformance, type RunOptions } from '../../src/engine/run.js';
+import type { Report } from '../../src/report/schema.js';
+import { type Intercept, rewriteJson, startProxy } from '../helpers/proxy.js';
+
+let server: ReferenceServer;
+beforeAll(async () => {
+  server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+});
+afterAll(() => server.close());
+
+/** Runs some rules through a proxy that breaks what `intercept` breaks. */
+async function runThrough(intercept: Intercept, options: RunOptions): Promise<Report> {
+  const proxy = await startProxy(server.url, intercept);
+  try {
+    return await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 11, ...options });
+  } finally {
+    await proxy.close();
+  }
+}
+
+const rule = (report: Report, id: string) => {
+  const found = report.rules.find((r) => r.id === id);
+  if (!found) throw new Error(`no result for ${id}`);
+  return found;
+};
+
+describe('verdicts: fail is the implementation, error is the exchange or a precondition', () => {
+  it('fails a rule whose expectation the target breaks, with expected, actual and the replay command', async () => {
+    const report = await runThrough(
+      async (req, forward) => (req.path.endsWith('/create-or-update/') ? rewriteJson(await forward(), (b) => b, 200) : undefined),
+      { selection: { rules: ['migration.stage.first-201'] } },
+    );
+    const r = rule(report, 'migration.stage.first-201');
+    expect(r.verdict).toBe('fail');
+    expect(r.failure).toMatchObject({ expected: 201, actual: 200, path: 'status' });
+    expect(r.reason).toMatch(/expected 201 from POST \/v1\/data-import\/account-import-process\/create-or-update\/, got 200/);
+    expect(r.replay).toMatch(/--rule migration\.stage\.first-201 --seed 11$/);
+    expect(r.transcript[r.failure!.exchange_seq! - 1].response?.status).toBe(200);
+    expect(report.summary).toMatchObject({ must_failures: 1, conformant: false, exit_code: 1 });
+  });
+
+  it('reports the JSON path of a body that does not match the documented response', async () => {
+    const report = await runThrough(
+      async (req, forward) => (req.path.includes('/account-transfer-status/') ? rewriteJson(await forward(), (b) => ({ ...b, status: 'DONE' })) : undefined),
+      { selection: { rules: ['status.staged-unknown'] } },
+    );
+    const r = rule(report, 'status.staged-unknown');
+    expect(r.verdict).toBe('fail');
+    expect(r.failure?.path).toBe('body.status');
+    expect(r.reason).toMatch(/body\.status: expected "UNKNOWN" or "IN_PROGRESS" or "COMPLETED", got "DONE"/);
+  });
+
+  it('a reset connection is an error of kind exchange, never a failure', async () => {
+    const report = await runThrough((req) => (req.path.includes('/account-transfer-status/') ? 'reset' : undefined), { selection: { rules: ['status.404-without-process', 'status.staged-unknown'] } });
+    for (const id of ['status.404-without-process', 'status.staged-unknown']) {
+      const r = rule(report, id);
+      expect([r.verdict, r.error_kind]).toEqual(['error', 'exchange']);
+      expect(r.reason).toMatch(/GET \/v1\/data-import\/account-transfer-status\/.*: .*(reset|socket|closed)/i);
+    }
+    expect(report.summary.must_failures).toBe(2); // a MUST rule that could not be judged is not a pass
+  });
+
+  it('a setup step that cannot be established is a precondition error; the rule judging that step fails', async () => {
+    const report = await runThrough(
+      async (req, forward) => (req.path.endsWith('/process/') ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'busy' } : forward()),
+      { selection: { rules: ['migration.process.creates-account', 'migration.process.status-completed'] } },
+    );
+    expect(rule(report, 'migration.process.creates-account').verdict).toBe('fail');
+    const dependent = rule(report, 'migration.process.status-completed');
+    expect([dependent.verdict, dependent.error_kind]).toEqual(['error', 'precondition']);
+    expect(dependent.reason).toMatch(/precondition: could not process the account: POST .*\/process\/ answered 503: busy/);
+  });
+
+  it('a body that is not JSON where JSON is due is an error', async () => {
+    const report = await runThrough(
+      async (req, forward) => (req.path.includes('/account-transfer-status/') ? { ...(await forward()), body: '<html>oops</html>', headers: { 'content-type': 'text/html' } } : undefined),
+      { selection: { rules: ['status.staged-unknown'] } },
+    );
+    const r = rule(report, 'status.staged-unknown');
+    expect([r.verdict, r.error_kind]).toEqual(['error', 'exchange']);
+    expect(r.reason).toMatch(/expected a JSON body .* got text\/html "<html>oops<\/html>"/);
+  });
+
+  it('a request that never gets an answer is an error within the timeout', async () => {
+    const started = Date.now();
+    const report = await runThrough((req) => (req.path.includes('/account-transfer-status/') ? 'hang' : undefined), { selection: { rules: ['status.404-without-process'] }, timeoutMs: 300 });
+    const r = rule(report, 'status.404-without-process');
+    expect([r.verdict, r.error_kind]).toEqual(['error', 'exchange']);
+    expect(r.reason).toMatch(/no complete response within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('preconditions, selection, baseline and bail', () => {
+  it('skips a rule whose fixture is not configured, naming the key', async () => {
+    const fixtures = { ...(await embeddedFixtures()) };
+    delete fixtures.import_suppliers!.paused;
+    const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures, selection: { rules: ['migration.stage.refuses-*'] } });
+    const r = rule(report, 'migration.stage.refuses-paused-supplier');
+    expect([r.verdict, r.skip_key]).toEqual(['skip', 'fixtures.import_suppliers.paused']);
+    expect(r.reason).toBe('needs a Paused import supplier: set fixtures.import_suppliers.paused');
+    expect(rule(report, 'migration.stage.refuses-complete-supplier').verdict).toBe('pass');
+    expect(report.summary.exit_code).toBe(0);
+  });
+
+  it('selects by glob, section, level and tag, and shards deterministically', async () => {
+    const { selectRules } = await import('../../src/engine/select.js');
+    const { allRules } = await import('../../suites/index.js');
+    const ids = (s: Parameters<typeof selectRules>[1]) => selectRules(allRules, s).rules.map((r) => r.id);
+    expect(ids({ rules: ['migration.process.dry-*'] })).toEqual(['migration.process.dry-run', 'migration.process.dry-run-false']);
+    const s8 = selectRules(allRules, { sections: ['§8'] }).rules;
+    expect(s8.every((r) => /§8\b/.test(r.spec))).toBe(true);
+    expect(s8.map((r) => r.id)).toEqual(expect.arrayContaining(['limits.concurrency.429-then-retry', 'billing.once-per-ledger.other-ledger']));
+    expect(ids({ sections: ['8'] })).toEqual(s8.map((r) => r.id));
+    expect(ids({ sections: ['4.3'], levels: ['SHOULD'] })).toEqual(['migration.process.listed-as-imported', 'status.listing-imported-excludes-pending']);
+    expect(ids({ tags: ['limits'] })).toEqual(['limits.concurrency.429-then-retry']);
+    const shards = [1, 2, 3].map((index) => ids({ shard: { index, total: 3 } }));
+    expect(shards.flat().sort()).toEqual(allRules.map((r) => r.id).sort());
+    expect(new Set(shards.flat()).size).toBe(allRules.length);
+    expect(ids({ shard: { index: 2, total: 3 } })).toEqual(shards[1]);
+    expect(selectRules(allRules, { rules: ['nope.*'], tags: ['zzz'] }).unmatched).toEqual(['--rule nope.*', '--tag zzz']);
+  });
+
+  it('excuses baselined failures, flags baseline entries that pass now, and keeps a different failure new', async () => {
+    const breakStage: Intercept = async (req, forward) => (req.path.endsWith('/create-or-update/') ? rewriteJson(await forward(), (b) => b, 200) : undefined);
+    const baseline = {
+      file: 'baseline.yaml',
+      entries: [
+        { rule: 'migration.stage.first-201', comment: 'known: DI-1', reason: 'got 200' },
+        { rule: 'status.404-without-process', comment: 'fixed since' },
+        { rule: 'gone.rule', comment: 'removed rule' },
+      ],
+    };
+    const report = await runThrough(breakStage, { selection: { rules: ['migration.stage.first-201', 'status.404-without-process'] }, baseline });
+    expect(rule(report, 'migration.stage.first-201').expected_failure).toEqual({ comment: 'known: DI-1', reason: 'got 200' });
+    expect(report.summary).toMatchObject({ must_failures: 0, expected_failures: 1, exit_code: 0 });
+    expect(report.baseline).toEqual({ file: 'baseline.yaml', entries: 3, now_passing: [{ rule: 'status.404-without-process', comment: 'fixed since' }], unknown_rules: ['gone.rule'] });
+
+    const otherFailure = await runThrough(
+      async (req, forward) => (req.path.endsWith('/create-or-update/') ? rewriteJson(await forward(), () => ({}), 201) : undefined),
+      { selection: { rules: ['migration.stage.first-201'] }, baseline },
+    );
+    expect(rule(otherFailure, 'migration.stage.first-201').expected_failure).toBeUndefined();
+    expect(otherFailure.summary.exit_code).toBe(1);
+  });
+
+  it('--bail stops scheduling after the first MUST failure', async () => {
+    const report = await runThrough(
+      async (req, forward) => (req.path.endsWith('/create-or-update/') ? rewriteJson(await forward(), (b) => b, 200) : undefined),
+      { selection: { sections: ['4.1'] }, bail: true, concurrency: 1 },
+    );
+    expect(report.run.bailed).toBe(true);
+    const notRun = report.rules.filter((r) => r.reason === 'not run: --bail stopped the run after a MUST failure');
+    expect(notRun.length).toBeGreaterThan(0);
+    const firstFail = report.rules.findIndex((r) => r.verdict === 'fail');
+    expect(report.rules.slice(firstFail + 1).every((r) => r.verdict === 'skip')).toBe(true);
+  });
+
+  it('is deterministic: the same seed gives the same verdicts', async () => {
+    const a = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 5 });
+    const b = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 5 });
+    expect(b.rules.map((r) => [r.id, r.verdict])).toEqual(a.rules.map((r) => [r.id, r.verdict]));
+    expect(a.run.id).not.toBe(b.run.id);
+    expect(a.created_identifiers.external_account_numbers.every((e) => e.startsWith(`cf-${a.run.id}-`))).toBe(true);
+  });
+});
