@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { isValidToken, sameSecret, tokenFromHeader } from './auth.js';
 import { exceedsJsonDepth, isJsonMediaType, readBody } from './body.js';
 import { type Choices, faithfulChoices } from './choices.js';
+import { createFaults } from './faults/catalogue.js';
 import { delay } from './clock.js';
 import type { ServerEnv } from './handlers/shared.js';
 import { OPERATOR_KEY_HEADER } from './operator.js';
@@ -28,6 +29,8 @@ export interface ReferenceServerOptions {
   operatorKey?: string;
   /** The server's answers where the spec leaves freedom (see choices.ts). */
   choices?: Choices;
+  /** Fault ids from the catalogue (reference/faults) to switch on. */
+  faults?: readonly string[];
   /** Clock, for tests. */
   now?: () => Date;
   /** Largest request body accepted, in bytes (default 10 MiB). */
@@ -55,10 +58,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const store = new ReferenceStore();
   const seed = options.seed ?? 'default';
   if (seed !== false) applySeed(store, seed === 'default' ? defaultSeed() : seed);
-  const env: ServerEnv = { store, choices: options.choices ?? faithfulChoices, now: options.now ?? (() => new Date()) };
+  const faults = createFaults(options.faults ?? []);
+  const env: ServerEnv = { store, choices: options.choices ?? faithfulChoices, faults, now: options.now ?? (() => new Date()) };
   const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
   const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };
-  const routes = buildRoutes();
+  const routes = buildRoutes().map((r) => ({ ...r, handler: faults.wrap(r.endpoint, r.handler) }));
 
   const server = createServer((req, res) => {
     const started = performance.now();
@@ -125,13 +129,16 @@ async function handle(
   }
   const path = url.pathname;
 
+  const match = matchRoute(routes, method, path);
+
   // §5.3: data-import requests are authenticated before anything else is said about them.
   if (path.startsWith(DATA_IMPORT_PREFIX)) {
-    const token = tokenFromHeader(req.headers.authorization);
-    if (!isValidToken(env.store, token, env.now().getTime())) return env.choices.unauthorized();
+    const faithful = isValidToken(env.store, tokenFromHeader(req.headers.authorization), env.now().getTime());
+    const endpoint = match.kind === 'found' ? match.route.endpoint : undefined;
+    const allowed = env.faults.any ? env.faults.authenticate(endpoint, req.headers.authorization, faithful, env) : faithful;
+    if (!allowed) return env.choices.unauthorized();
   }
 
-  const match = matchRoute(routes, method, path);
   if (match.kind === 'not_found') {
     const hint = path.endsWith('/') ? '' : ' Paths of this interface end with a slash.';
     return env.choices.notFound(`No such endpoint: ${method} ${path}.${hint}`);
@@ -169,7 +176,7 @@ async function handle(
     }
   }
 
-  return route.handler({ params, query: url.searchParams, body, headers: req.headers }, env);
+  return route.handler({ endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers }, env);
 }
 
 function send(res: ServerResponse, answer: Reply & { close?: boolean }): void {

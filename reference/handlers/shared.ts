@@ -1,7 +1,9 @@
 /** What every handler receives, and the steps several endpoints share. */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
+import type { EndpointId } from '../../src/spec/index.js';
 import type { Choices } from '../choices.js';
+import type { ActiveFaults } from '../faults/active.js';
 import { reply, type Reply } from '../reply.js';
 import type { Account, ReferenceStore } from '../store.js';
 import { type ErrorItem, type FailureSummary, type Validated, INVALID_INPUT, validate, validationError } from '../validation.js';
@@ -9,10 +11,13 @@ import { type ErrorItem, type FailureSummary, type Validated, INVALID_INPUT, val
 export interface ServerEnv {
   store: ReferenceStore;
   choices: Choices;
+  /** Faults switched on for this server (none on a faithful server). */
+  faults: ActiveFaults;
   now(): Date;
 }
 
 export interface HandlerRequest {
+  endpoint?: EndpointId;
   params: Record<string, string>;
   query: URLSearchParams;
   body: unknown;
@@ -30,8 +35,9 @@ export const isReply = (value: unknown): value is Reply =>
  */
 export function checkBody<S extends z.ZodType>(schema: S, body: unknown, env: ServerEnv): Validated<z.output<S>> {
   const result = validate(schema, body);
-  if (result.ok || env.choices.refuseUndocumentedFields) return result;
-  const remaining = result.errors.filter((e) => e.code !== 'unknown_field');
+  if (result.ok) return result;
+  let remaining = env.faults.filterErrors(result.errors);
+  if (!env.choices.refuseUndocumentedFields) remaining = remaining.filter((e) => e.code !== 'unknown_field');
   return remaining.length === 0 ? { ok: true, data: body as z.output<S> } : { ok: false, errors: remaining };
 }
 

@@ -1,0 +1,36 @@
+/**
+ * A fault breaks exactly one documented rule of the reference server and leaves everything else
+ * faithful. The catalogue proves the suite's sensitivity: every fault must make some rule fail.
+ */
+import type { EndpointId } from '../../src/spec/index.js';
+import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
+import type { Reply } from '../reply.js';
+import type { ErrorItem } from '../validation.js';
+
+/** Calls the faithful handler (possibly with a changed request). */
+export type Next = (req: HandlerRequest) => Reply | Promise<Reply>;
+
+/** Wraps one endpoint: may change the request, the reply, or the store around the faithful handler. */
+export type Around = (req: HandlerRequest, env: ServerEnv, next: Next) => Reply | Promise<Reply>;
+
+export interface FaultBehaviour {
+  around?: Partial<Record<EndpointId, Around>>;
+  /** Decides authentication instead of the faithful check (which it receives). */
+  authenticate?: (endpoint: EndpointId | undefined, authorization: string | undefined, faithful: boolean, env: ServerEnv) => boolean;
+  /** Validation leniency: validation errors this returns true for are not reported (the input is accepted). */
+  ignoreIssue?: (issue: ErrorItem) => boolean;
+  /** Named deviations the faithful handlers check where a wrapper would not be honest (see flags.ts). */
+  flags?: readonly string[];
+}
+
+export interface FaultDefinition {
+  id: string;
+  /** The spec rule it breaks. */
+  spec: string;
+  /** One sentence: what the server does wrong. */
+  description: string;
+  /** Shows only under particular inputs, indexes, orderings, flags or sequences. */
+  subtle: boolean;
+  /** Fresh behaviour per server (faults may keep state, e.g. which accounts had a dry run). */
+  create(): FaultBehaviour;
+}
