@@ -8,10 +8,11 @@ import type { ReferenceStore } from './store.js';
 export const TOKEN_SCHEME = 'token';
 
 /** The token of a well-formed `Token <value>` header, or null. */
-export function tokenFromHeader(header: string | undefined): string | null {
+export function tokenFromHeader(header: string | undefined, caseSensitive = false): string | null {
   if (header === undefined) return null;
   const match = /^(\S+) +(\S+)$/.exec(header.trim());
-  if (!match || match[1].toLowerCase() !== TOKEN_SCHEME) return null;
+  if (!match) return null;
+  if (caseSensitive ? match[1] !== 'Token' : match[1].toLowerCase() !== TOKEN_SCHEME) return null;
   return match[2];
 }
 

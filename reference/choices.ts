@@ -35,6 +35,21 @@ export interface Choices {
   ledgerAlreadyFinalized(ledgerCode: string): Reply;
   /** §2.8: a business that already exists (same external identifier and key attributes) — outcome not shown. */
   businessAlreadyExists(existingId: number, externalIdentifier: string): Reply;
+  /** §4.3: a listing for a supplier code that does not exist — not shown. */
+  unknownSupplierListing: 'not_found' | 'empty';
+  /** §4.2: the body of a 400 for an invalid transaction payload — §7.1 body, or the TRANSACTION_IMPORT_ERROR body. */
+  invalidTransactionBody: 'validation' | 'import_error';
+  /** §5.2: whether the scheme word must be written exactly "Token". */
+  tokenSchemeCaseSensitive: boolean;
+  /** §4.2 notes: created_at of a NOTE_ALREADY_EXISTS result — the existing note's, or the one sent. */
+  existingNoteCreatedAt: 'existing' | 'sent';
+  /** §4.2: whether a forced transaction's transaction_data carries the description that was added. */
+  forcedTransactionDescription: boolean;
+  /**
+   * Applied to every reply before it is sent: codes, wording, extra fields, datetime spellings and
+   * orderings the spec does not pin. The faithful server sends replies as they are.
+   */
+  present?(reply: Reply, endpoint: string | undefined): Reply;
 }
 
 export const faithfulChoices: Choices = {
@@ -74,4 +89,9 @@ export const faithfulChoices: Choices = {
       service_business_id: existingId,
       external_business_identifier: externalIdentifier,
     }),
+  unknownSupplierListing: 'not_found',
+  invalidTransactionBody: 'validation',
+  tokenSchemeCaseSensitive: false,
+  existingNoteCreatedAt: 'existing',
+  forcedTransactionDescription: true,
 };

@@ -133,7 +133,7 @@ async function handle(
 
   // §5.3: data-import requests are authenticated before anything else is said about them.
   if (path.startsWith(DATA_IMPORT_PREFIX)) {
-    const faithful = isValidToken(env.store, tokenFromHeader(req.headers.authorization), env.now().getTime());
+    const faithful = isValidToken(env.store, tokenFromHeader(req.headers.authorization, env.choices.tokenSchemeCaseSensitive), env.now().getTime());
     const endpoint = match.kind === 'found' ? match.route.endpoint : undefined;
     const allowed = env.faults.any ? env.faults.authenticate(endpoint, req.headers.authorization, faithful, env) : faithful;
     if (!allowed) return env.choices.unauthorized();
@@ -176,7 +176,8 @@ async function handle(
     }
   }
 
-  return route.handler({ endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers }, env);
+  const answer = await route.handler({ endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers }, env);
+  return env.choices.present ? env.choices.present(answer, route.endpoint) : answer;
 }
 
 function send(res: ServerResponse, answer: Reply & { close?: boolean }): void {

@@ -95,32 +95,32 @@ export default defineRules('errors', [
   {
     id: 'errors.code.account-failed-validation',
     spec: '§7.1',
-    level: 'SHOULD',
-    why: 'account_failed_validation is shown as "one example" of the top-level code.',
-    title: 'The top-level code of an account validation failure is account_failed_validation',
+    level: 'INFO',
+    why: 'account_failed_validation is shown as "one example" of the top-level code; another code is a legal choice.',
+    title: 'The top-level code of an account validation failure (account_failed_validation is the example)',
     needs: ['ongoingSupplier'],
     endpoints: ['validateAccount'],
     async check(ctx) {
       const res = await ctx.api.call('validateAccount', { body: accountWithThreeDefects(ctx).account, step: 'validate an invalid account' });
       ctx.expect.status(res, 400);
-      ctx.expect.equal(ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').code, 'account_failed_validation', 'the top-level code', res);
+      const { code } = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body');
+      ctx.observe(code === 'account_failed_validation' ? 'the example code account_failed_validation' : `another code: ${code}`);
     },
   },
   {
     id: 'errors.code.invalid-phone-number',
     spec: '§7.1',
-    level: 'SHOULD',
-    why: 'invalid_phone_number is shown as "an example" of an item code.',
-    title: 'A malformed landline is reported with code invalid_phone_number',
+    level: 'INFO',
+    why: 'invalid_phone_number is shown as "an example" of an item code; another code is a legal choice.',
+    title: 'The code of a malformed landline (invalid_phone_number is the example)',
     needs: ['ongoingSupplier'],
     endpoints: ['validateAccount'],
     async check(ctx) {
       const account = ctx.given.account();
       account.customers![0].landline = 'not a phone';
       const res = await ctx.api.call('validateAccount', { body: account, step: 'validate a malformed landline' });
-      ctx.expect.status(res, 400);
-      const item = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').errors.find((e) => e.attr === 'customers.0.landline');
-      ctx.expect.equal(item?.code, 'invalid_phone_number', 'the code of the customers.0.landline error', res);
+      const item = res.status === 400 ? ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').errors.find((e) => e.attr === 'customers.0.landline') : undefined;
+      ctx.observe(item ? (item.code === 'invalid_phone_number' ? 'the example code invalid_phone_number' : `another code: ${item.code}`) : `no error at customers.0.landline (answered ${res.status})`);
     },
   },
   ...POST_IMPORT.map((endpoint): RuleInput => ({

@@ -106,12 +106,4 @@ export const errorFaults: FaultDefinition[] = [
     { id: 'errors.stage-attrs-differ', spec: '§4.1 (same rules as validate), §7.1', subtle: true, description: 'Stage reports its attrs under an "account." prefix that validate does not use.' },
     rewrite('stageAccount', (r) => mapAttrs(r, (a) => `account.${a}`)),
   ),
-  fault(
-    { id: 'errors.top-level-code-generic', spec: '§7.1', subtle: false, description: 'An account validation failure has top-level code validation_error instead of account_failed_validation.' },
-    everywhere((r) => (isValidationError(r) && body(r.body).code === 'account_failed_validation' ? { ...r, body: { ...r.body, code: 'validation_error' } } : r), ['validateAccount', 'stageAccount']),
-  ),
-  fault(
-    { id: 'errors.phone-code-generic', spec: '§7.1', subtle: true, description: 'A malformed phone number is reported with code invalid instead of invalid_phone_number.' },
-    everywhere((r) => (isValidationError(r) ? { ...r, body: { ...r.body, errors: r.body.errors.map((e) => (e.code === 'invalid_phone_number' ? { ...e, code: 'invalid' } : e)) } } : r)),
-  ),
 ];

@@ -31,7 +31,10 @@ export const createNotes: Handler = (req, env) => {
 
   const results = request.notes.map((note) => {
     const existing = account.notes.find((n) => sameNote(n, note));
-    if (existing) return { created_at: existing.createdAt, body: existing.body, status: 'NOTE_ALREADY_EXISTS' };
+    if (existing) {
+      const createdAt = env.choices.existingNoteCreatedAt === 'sent' ? (note.created_at ?? formatDateTime(env.now())) : existing.createdAt;
+      return { created_at: createdAt, body: existing.body, status: 'NOTE_ALREADY_EXISTS' };
+    }
     // §4.2 notes rule 3: created_at defaults to the current time.
     const stored: StoredNote = {
       body: note.body ?? null,

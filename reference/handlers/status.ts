@@ -22,7 +22,9 @@ function listing(filter: (p: ImportProcess) => boolean): Handler {
   return (req, env: ServerEnv) => {
     const supplier = req.params.import_supplier_code;
     // Unknown supplier codes: not shown; the reference answers 404 rather than an empty list.
-    if (!env.store.suppliers.has(supplier)) return env.choices.notFound('No import supplier with this code.');
+    if (!env.store.suppliers.has(supplier)) {
+      return env.choices.unknownSupplierListing === 'empty' ? reply(200, []) : env.choices.notFound('No import supplier with this code.');
+    }
     return reply(200, env.store.processesOf(supplier).filter(filter).map(record));
   };
 }

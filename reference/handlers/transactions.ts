@@ -1,9 +1,9 @@
 /** §4.2 transactions: dedup (`check_previously_added`) and the open statement period (`force_add_to_current_statement`). */
 import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
-import { validationError } from '../validation.js';
+import { type ErrorItem, validationError } from '../validation.js';
 import { openStatementPeriodStart } from './account-migration.js';
-import { type Handler, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+import { type Handler, type ServerEnv, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
 
 const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0']);
@@ -18,14 +18,27 @@ function booleanParam(query: URLSearchParams, name: string): boolean | Error {
   return new Error(name);
 }
 
+/**
+ * A 400 for an invalid transaction payload. Which body it carries is a choice: §7.1 says validation
+ * errors use the §7.1 body, §4.2 says a 400 of this endpoint is the TRANSACTION_IMPORT_ERROR body.
+ */
+function invalidTransactions(errors: ErrorItem[], body: unknown, env: ServerEnv) {
+  if (env.choices.invalidTransactionBody === 'validation') return validationError(errors);
+  const index = Number(/^transactions\.(\d+)/.exec(errors[0]?.attr ?? '')?.[1]);
+  const transactions = (body as { transactions?: unknown[] } | null)?.transactions;
+  const data = Number.isInteger(index) && Array.isArray(transactions) ? transactions[index] : body;
+  return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: errors.map((e) => `${e.attr}: ${e.detail}`).join(' '), transaction_data: data ?? {} });
+}
+
 export const createTransactions: Handler = (req, env) => {
   const checkPreviouslyAdded = booleanParam(req.query, 'check_previously_added');
   const forceAdd = booleanParam(req.query, 'force_add_to_current_statement');
   const badParams = [checkPreviouslyAdded, forceAdd].filter((v): v is Error => v instanceof Error);
   if (badParams.length) return validationError(badParams.map((e) => fieldError(e.message, 'invalid_boolean', 'Must be true or false.')));
 
-  const request = parseBody(strictModel.TransactionsRequest, req.body, env);
-  if (isReply(request)) return request;
+  const checked = checkBody(strictModel.TransactionsRequest, req.body, env);
+  if (!checked.ok) return invalidTransactions(checked.errors, req.body, env);
+  const request = checked.data;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
   if (isReply(account)) return account;
 
@@ -52,7 +65,8 @@ export const createTransactions: Handler = (req, env) => {
         });
       }
       // §4.2 force_add_to_current_statement: move the date inside, describe it, pin a note.
-      stored = { ...tx, transaction_date: openFrom, description: `Dated ${tx.transaction_date}; moved into the open statement period starting ${openFrom}.` };
+      stored = { ...tx, transaction_date: openFrom };
+      if (env.choices.forcedTransactionDescription) stored.description = `Dated ${tx.transaction_date}; moved into the open statement period starting ${openFrom}.`;
       pinnedNotes.push(`Transaction ${id} dated ${tx.transaction_date} was added to the current statement on ${openFrom}.`);
     }
     seen.add(id);

@@ -17,6 +17,8 @@ const commands: Record<string, () => Promise<Command>> = {
   list: async () => (await import('./list.js')).listCommand,
   init: async () => (await import('./init.js')).initCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
+  faults: async () => (await import('./faults.js')).faultsCommand,
+  mutation: async () => (await import('./mutation.js')).mutationCommand,
 };
 
 async function mainHelp(): Promise<string> {

@@ -23,6 +23,9 @@ Options:
   --concurrency-limit N  enable the §8 process concurrency limit at N
   --processing-delay MS  time creating an account takes (makes IN_PROGRESS and 429 observable)
   --latency MS           delay added before every response
+  --fault ID             switch on a fault of the catalogue (repeatable; see "conformance faults")
+  --variant              make the other legal choice wherever the spec leaves freedom
+                         (other error codes and bodies, extra fields, 200 for statements, …)
   --json                 print one JSON line {url, operator_key, token, api_key} instead of text
   --verbose              log every request
   --help                 show this help
@@ -43,6 +46,8 @@ const options = {
   latency: { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
+  fault: { type: 'string', multiple: true },
+  variant: { type: 'boolean' },
 } as const;
 
 function loadSeed(value: string | undefined): unknown {
@@ -69,8 +74,9 @@ async function run(argv: string[]): Promise<number> {
   const latency = intFlag(values.latency, 'latency', 0, 60_000, 'serve');
   const seedInput = loadSeed(values.seed);
 
-  const { startReferenceServer, SeedDocument, DEFAULT_TOKEN, DEFAULT_API_KEY, GRAPHQL_PATH, OPERATOR_PREFIX, OPERATOR_KEY_HEADER } =
+  const { startReferenceServer, SeedDocument, DEFAULT_TOKEN, DEFAULT_API_KEY, GRAPHQL_PATH, OPERATOR_PREFIX, OPERATOR_KEY_HEADER, faultById, variantChoices } =
     await import('./serve-deps.js');
+  for (const id of values.fault ?? []) if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'serve');
   let seed = seedInput as ReferenceServerOptions['seed'];
   if (typeof seedInput === 'object' && seedInput !== null) {
     const parsed = SeedDocument.safeParse(seedInput);
@@ -86,6 +92,8 @@ async function run(argv: string[]): Promise<number> {
     host: values.host ?? '127.0.0.1',
     seed,
     operatorKey: values['operator-key'],
+    faults: values.fault,
+    ...(values.variant ? { choices: variantChoices } : {}),
     onRequest: values.verbose ? (e) => console.error(`${e.method} ${e.path} -> ${e.status} (${e.ms.toFixed(1)} ms)`) : undefined,
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`, 'serve');
@@ -107,6 +115,8 @@ async function run(argv: string[]): Promise<number> {
     if (apiKey) console.log(`  API key          : ${apiKey}   (ObtainServiceToken mutation at ${server.url}${GRAPHQL_PATH})`);
     console.log(`  operator API     : ${server.url}${OPERATOR_PREFIX}   (send "${OPERATOR_KEY_HEADER}: ${server.operatorKey}")`);
     console.log(`  seed             : ${seed === 'default' ? 'default ready set (see reference/README.md)' : seed === false ? 'none' : values.seed}`);
+    if (values.variant) console.log('  mode             : variant (other legal choices where the spec leaves freedom)');
+    if (values.fault?.length) console.log(`  faults           : ${values.fault.join(', ')} — this server is deliberately broken`);
     console.log('Press Ctrl+C to stop.');
   }
 

@@ -57,6 +57,8 @@ export interface RunOptions {
   strict?: boolean;
   /** Replays one property case (with `seed`). */
   replayPath?: string;
+  /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
+  processRetryBudgetMs?: number;
   baseline?: Baseline;
   /** The rules to choose from (default: every suite). */
   rules?: Rule[];
@@ -157,7 +159,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
         async (state, signal) => {
           const api = new Api(http!, () => token, transcript, signal);
           const ids = new Ids(registry);
-          const given = new Given(api, ids, fixtures, contractPath, signal);
+          const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs);
           const ctx = createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal }, state);
           await rule.check(ctx);
         },

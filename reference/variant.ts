@@ -1,0 +1,94 @@
+/**
+ * The variant: a second faithful reference server that makes a different legal choice everywhere
+ * the spec leaves freedom. The suite must pass it as cleanly as the faithful one, which shows that
+ * no rule asserts something the spec leaves open (DESIGN.md §2). Every choice here is listed in
+ * docs/freedoms.md with the rule that must tolerate it.
+ */
+import { type Choices, faithfulChoices } from './choices.js';
+import { refusal, reply, type Reply } from './reply.js';
+
+/** Error codes of the variant (§7.1: only two example codes are shown; the rest are free). */
+const CODES: Record<string, string> = {
+  required: 'missing_field',
+  null: 'null_value',
+  blank: 'empty_value',
+  invalid_type: 'wrong_type',
+  not_a_list: 'expected_list',
+  invalid_integer: 'expected_integer',
+  invalid_choice: 'not_allowed',
+  invalid_date: 'bad_date',
+  invalid_datetime: 'bad_datetime',
+  invalid_email: 'bad_email',
+  invalid_phone_number: 'bad_phone',
+  invalid_decimal: 'bad_decimal',
+  does_not_exist: 'unknown_reference',
+  unique: 'duplicate',
+  note_without_content: 'empty_note',
+  invalid_date_range: 'range_reversed',
+  invalid_boolean: 'bad_boolean',
+};
+
+/** §2.1 datetimes the service writes: the variant uses microseconds and a numeric offset. */
+const DATETIME_FIELDS = new Set(['created_at', 'account_created_at']);
+const respell = (value: unknown) =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value) ? value.replace('Z', '.000000+00:00') : value;
+
+let requestSeq = 0;
+
+/** Extra fields (§9.2: the interface grows), other codes and wording, other orderings. */
+function present(answer: Reply, endpoint: string | undefined): Reply {
+  if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object') return answer;
+  const requestId = `req-${++requestSeq}`;
+  if (Array.isArray(answer.body)) {
+    const items = (answer.body as Record<string, unknown>[]).map((item) =>
+      item && typeof item === 'object' ? Object.fromEntries([...Object.entries(item).map(([k, v]) => [k, DATETIME_FIELDS.has(k) ? respell(v) : v]), ['import_batch', null]]) : item,
+    );
+    // Listings newest first: the spec shows no order.
+    return { ...answer, body: endpoint?.endsWith('AccountImportProcesses') ? items.reverse() : items };
+  }
+  const body = { ...(answer.body as Record<string, unknown>) };
+  for (const k of Object.keys(body)) if (DATETIME_FIELDS.has(k)) body[k] = respell(body[k]);
+  if (Array.isArray(body.errors)) {
+    body.errors = (body.errors as { code: string; detail: string; attr: string }[]).map((e) => ({ ...e, code: CODES[e.code] ?? e.code, detail: `Problem with ${e.attr}: ${e.detail.toLowerCase()}`, source: 'body' }));
+    if (body.code === 'account_failed_validation') body.code = 'invalid_account';
+    else if (body.code === 'invalid_input') body.code = 'invalid_request';
+    body.detail = 'The request could not be accepted.';
+  }
+  body.request_id = requestId;
+  return { ...answer, body, headers: { ...answer.headers, 'x-request-id': requestId } };
+}
+
+export const variantChoices: Choices = {
+  accountNumber: (sequence) => String(9_000_000_000 + sequence * 37),
+  businessId: (sequence) => 500_000 + sequence * 3,
+  historicalStatementsStatus: 200,
+  refuseUndocumentedFields: false,
+  unauthorized: () => reply(401, undefined, { 'www-authenticate': 'Token realm="data-import"' }),
+  notFound: () => reply(404, { error: 'Not Found' }),
+  tooManyRequests: () => reply(429, { message: 'Too many concurrent imports; try again shortly.' }, { 'retry-after': '2' }),
+  dryRunWouldSucceed: () => reply(400, { message: 'Dry run: the import would have succeeded; all changes were rolled back.', rolled_back: true }),
+  alreadyImported: (externalAccountNumber, serviceAccountNumber) =>
+    reply(400, { message: 'Account previously imported.', external_account_number: externalAccountNumber, service_account_number: serviceAccountNumber }),
+  stagingRefused: (reason) =>
+    refusal(400, 'staging_refused', 'Staging is not possible for this account.', {
+      errors: [{ attr: 'non_field_errors', code: reason === 'skipped' ? 'account_marked_skipped' : `supplier_${reason.toLowerCase()}`, detail: `Refused: ${reason}.` }],
+    }),
+  processRefused: (reason) =>
+    ({
+      team: reply(422, { message: 'Unknown operations team.' }),
+      not_staged: reply(404, { message: 'Nothing staged for this account.' }),
+      in_progress: reply(409, { message: 'An import of this account is running.' }),
+    })[reason],
+  vendorPersistentFailure: () => reply(400, { detail: 'Vendor rejected the request.', code: 'vendor_rejected', errors: [{ attr: 'reference', code: 'vendor_rejected', detail: 'The vendor cannot be reached for this instruction.' }] }),
+  vendorIntermittentFailure: () => reply(500, { error: { type: 'vendor_timeout', retry: true } }),
+  ledgerAlreadyFinalized: (ledgerCode) => reply(409, { message: `Ledger ${ledgerCode} is finalized.` }),
+  businessAlreadyExists: (existingId, externalIdentifier) => reply(200, { service_business_id: existingId, external_business_identifier: externalIdentifier }),
+  unknownSupplierListing: 'empty',
+  invalidTransactionBody: 'import_error',
+  tokenSchemeCaseSensitive: true,
+  existingNoteCreatedAt: 'sent',
+  forcedTransactionDescription: false,
+  present,
+};
+
+export { faithfulChoices };

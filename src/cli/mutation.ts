@@ -1,0 +1,61 @@
+/** `conformance mutation`: proves the suite against the reference server's fault catalogue. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from './main.js';
+import { EXIT, intFlag, parseCommandLine } from './usage.js';
+
+const help = `Usage: conformance mutation [options]
+
+Runs the whole suite against the faithful reference server, against its variant (another set of
+legal choices wherever the spec leaves freedom) and against every fault of the catalogue
+("conformance faults"), in parallel. Writes the kill matrix (fault -> rules that caught it) as
+kill-matrix.md and kill-matrix.json. Fails (exit 1) when the faithful or the variant server has a
+MUST or SHOULD failure, or when a fault is caught by no rule.
+
+Options:
+  --fault ID         only these faults (repeatable)
+  --workers N        worker threads (default: one per core; 0 runs in this thread)
+  --seed N           seed of the generated data (default 20261121)
+  --num-runs N       cases per property rule (default 10)
+  --report-dir DIR   where to write the kill matrix (default conformance-report)`;
+
+const options = {
+  fault: { type: 'string', multiple: true },
+  workers: { type: 'string' },
+  seed: { type: 'string' },
+  'num-runs': { type: 'string' },
+  'report-dir': { type: 'string' },
+} as const;
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, options, 'mutation');
+  const workers = intFlag(values.workers, 'workers', 0, 64, 'mutation');
+  const seed = intFlag(values.seed, 'seed', -(2 ** 31), 2 ** 31 - 1, 'mutation');
+  const numRuns = intFlag(values['num-runs'], 'num-runs', 1, 10_000, 'mutation');
+  const dir = values['report-dir'] ?? 'conformance-report';
+  const { runKillMatrix, renderKillMatrixMarkdown } = await import('../mutation/kill-matrix.js');
+  const matrix = await runKillMatrix({
+    faults: values.fault,
+    workers,
+    seed,
+    numRuns,
+    onTask: (r, done, total) => {
+      const name = r.target.kind === 'fault' ? r.target.id : `(${r.target.kind} server)`;
+      const verdict = r.target.kind === 'fault' ? (r.failed.length ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'}` : 'NOT CAUGHT') : r.failed.length + r.errored.length ? `${r.failed.length} failed, ${r.errored.length} errored` : 'clean';
+      process.stdout.write(`[${String(done).padStart(String(total).length)}/${total}] ${name}: ${verdict}\n`);
+    },
+  });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
+  writeFileSync(join(dir, 'kill-matrix.md'), renderKillMatrixMarkdown(matrix));
+  const t = matrix.totals;
+  console.log(`\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule; ${t.subtle} subtle); faithful ${matrix.faithful.failed.length + matrix.faithful.errored.length ? 'NOT clean' : 'clean'}, variant ${matrix.variant.failed.length + matrix.variant.errored.length ? 'NOT clean' : 'clean'}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`);
+  for (const [name, target] of [['faithful', matrix.faithful], ['variant', matrix.variant]] as const) {
+    for (const f of [...target.failed, ...target.errored]) console.log(`  ${name}: ${f.rule} (${f.level}) ${f.reason}`);
+  }
+  if (t.missed.length) console.log(`Not caught: ${t.missed.join(', ')}`);
+  console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
+  return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
+}
+
+export const mutationCommand: Command = { summary: 'prove the suite: run it against every fault of the reference server', help, run };

@@ -1,0 +1,153 @@
+/**
+ * The kill matrix (DESIGN.md §8): the suite against the faithful reference server and its variant
+ * (both must be clean of MUST and SHOULD failures) and against every fault of the catalogue (each
+ * must make at least one MUST or SHOULD rule fail). Runs faults in parallel worker threads.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { FAULTS } from '../../reference/index.js';
+import type { Selection } from '../engine/select.js';
+import { type Target, type TaskResult, runTask } from './task.js';
+
+export interface FaultRow {
+  id: string;
+  spec: string;
+  description: string;
+  subtle: boolean;
+  caughtBy: string[];
+  /** Caught by a MUST rule (not only by SHOULD ones). */
+  caughtByMust: boolean;
+  errored: string[];
+}
+
+export interface KillMatrix {
+  seed: number;
+  numRuns: number;
+  workers: number;
+  durationMs: number;
+  rules: number;
+  faithful: TaskResult;
+  variant: TaskResult;
+  faults: FaultRow[];
+  totals: { faults: number; subtle: number; caught: number; caughtByMust: number; missed: string[] };
+  /** Faithful and variant clean, every fault caught. */
+  ok: boolean;
+}
+
+export interface KillMatrixOptions {
+  faults?: readonly string[];
+  seed?: number;
+  numRuns?: number;
+  /** Worker threads; 0 runs everything in this thread. */
+  workers?: number;
+  /** The rules to run (default: all). */
+  selection?: Selection;
+  onTask?: (result: TaskResult, done: number, total: number) => void;
+}
+
+/** Runs the tasks on a pool of worker threads (or in this thread when workers is 0). */
+async function runAll(targets: Target[], workers: number, task: { seed: number; numRuns: number; selection?: Selection }, onTask?: KillMatrixOptions['onTask']): Promise<TaskResult[]> {
+  const results: TaskResult[] = new Array(targets.length);
+  let next = 0;
+  let done = 0;
+  const finish = (i: number, r: TaskResult) => {
+    results[i] = r;
+    onTask?.(r, ++done, targets.length);
+  };
+  if (workers === 0) {
+    for (let i = 0; i < targets.length; i++) finish(i, await runTask(targets[i], task));
+    return results;
+  }
+  const url = new URL('./worker.js', import.meta.url);
+  await Promise.all(
+    Array.from({ length: Math.min(workers, targets.length) }, async () => {
+      const worker = new Worker(url);
+      try {
+        while (next < targets.length) {
+          const i = next++;
+          const reply = await new Promise<{ ok: boolean; result?: TaskResult; error?: string }>((resolve, reject) => {
+            worker.once('message', resolve);
+            worker.once('error', reject);
+            worker.postMessage({ target: targets[i], ...task });
+          });
+          if (!reply.ok) throw new Error(`kill matrix task ${JSON.stringify(targets[i])} failed: ${reply.error}`);
+          finish(i, reply.result!);
+        }
+      } finally {
+        await worker.terminate();
+      }
+    }),
+  );
+  return results;
+}
+
+export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<KillMatrix> {
+  const started = performance.now();
+  const seed = options.seed ?? 20261121;
+  const numRuns = options.numRuns ?? 10;
+  const workers = options.workers ?? Math.max(1, availableParallelism());
+  const faults = options.faults ? FAULTS.filter((f) => options.faults!.includes(f.id)) : [...FAULTS];
+  const unknown = (options.faults ?? []).filter((id) => !FAULTS.some((f) => f.id === id));
+  if (unknown.length) throw new Error(`Unknown fault ${unknown.join(', ')}.`);
+  const targets: Target[] = [{ kind: 'faithful' }, { kind: 'variant' }, ...faults.map((f) => ({ kind: 'fault' as const, id: f.id }))];
+  const results = await runAll(targets, workers, { seed, numRuns, selection: options.selection }, options.onTask);
+
+  const rows: FaultRow[] = faults.map((f, i) => {
+    const r = results[i + 2];
+    return {
+      id: f.id,
+      spec: f.spec,
+      description: f.description,
+      subtle: f.subtle,
+      caughtBy: r.failed.map((x) => x.rule),
+      caughtByMust: r.failed.some((x) => x.level === 'MUST'),
+      errored: r.errored.map((x) => x.rule),
+    };
+  });
+  const missed = rows.filter((r) => r.caughtBy.length === 0).map((r) => r.id);
+  const [faithful, variant] = results;
+  const clean = (t: TaskResult) => t.failed.length === 0 && t.errored.length === 0;
+  return {
+    seed,
+    numRuns,
+    workers,
+    durationMs: performance.now() - started,
+    rules: faithful.rules,
+    faithful,
+    variant,
+    faults: rows,
+    totals: {
+      faults: rows.length,
+      subtle: rows.filter((r) => r.subtle).length,
+      caught: rows.length - missed.length,
+      caughtByMust: rows.filter((r) => r.caughtByMust).length,
+      missed,
+    },
+    ok: clean(faithful) && clean(variant) && missed.length === 0,
+  };
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function renderKillMatrixMarkdown(m: KillMatrix): string {
+  const lines = [
+    `# Kill matrix ${m.ok ? '✅' : '❌'}`,
+    '',
+    `${m.totals.caught} of ${m.totals.faults} faults caught (${m.totals.caughtByMust} by a MUST rule; ${m.totals.subtle} faults are subtle). ` +
+      `Faithful server: ${m.faithful.failed.length + m.faithful.errored.length === 0 ? 'clean' : `${m.faithful.failed.length} failed, ${m.faithful.errored.length} errored`}. ` +
+      `Variant server: ${m.variant.failed.length + m.variant.errored.length === 0 ? 'clean' : `${m.variant.failed.length} failed, ${m.variant.errored.length} errored`}.`,
+    '',
+    `${m.rules} rules, seed ${m.seed}, ${m.numRuns} cases per property, ${m.workers} workers, ${(m.durationMs / 1000).toFixed(1)} s.`,
+    '',
+  ];
+  for (const [name, t] of [['faithful', m.faithful], ['variant', m.variant]] as const) {
+    for (const f of [...t.failed, ...t.errored]) lines.push(`- **${name}**: \`${f.rule}\` (${f.level}) — ${cell(f.reason)}`);
+  }
+  if (m.totals.missed.length) lines.push('', `**Missed:** ${m.totals.missed.map((id) => `\`${id}\``).join(', ')}`, '');
+  lines.push('| Fault | Spec | Subtle | Caught by |', '|---|---|---|---|');
+  for (const r of m.faults) {
+    const by = r.caughtBy.length ? r.caughtBy.slice(0, 6).map((id) => `\`${id}\``).join(', ') + (r.caughtBy.length > 6 ? ` +${r.caughtBy.length - 6}` : '') : '**not caught**';
+    lines.push(`| \`${r.id}\` — ${cell(r.description)} | ${cell(r.spec)} | ${r.subtle ? 'yes' : ''} | ${by} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,40 @@
+/**
+ * One run of the kill matrix: the whole suite against the reference server in one mode (faithful,
+ * variant) or with one fault switched on. Runs in a worker thread or in-process.
+ */
+import { DEFAULT_TOKEN, startReferenceServer, variantChoices } from '../../reference/index.js';
+import { embeddedFixtures, embeddedSeed } from '../engine/embedded.js';
+import { runConformance } from '../engine/run.js';
+import type { Selection } from '../engine/select.js';
+
+export type Target = { kind: 'faithful' } | { kind: 'variant' } | { kind: 'fault'; id: string };
+
+export interface TaskResult {
+  target: Target;
+  /** MUST and SHOULD rules that failed (the fault was caught by them, or the faithful run is wrong). */
+  failed: { rule: string; level: string; reason: string }[];
+  /** MUST and SHOULD rules that errored (could not be judged). */
+  errored: { rule: string; level: string; reason: string }[];
+  rules: number;
+  durationMs: number;
+}
+
+export async function runTask(target: Target, options: { seed: number; numRuns: number; selection?: Selection }): Promise<TaskResult> {
+  const started = performance.now();
+  const server = await startReferenceServer({
+    seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
+    ...(target.kind === 'variant' ? { choices: variantChoices } : {}),
+    ...(target.kind === 'fault' ? { faults: [target.id] } : {}),
+  });
+  try {
+    const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: options.seed, numRuns: options.numRuns, selection: options.selection,
+      // The embedded limit frees a slot within milliseconds; a fault that never frees one needs no longer.
+      processRetryBudgetMs: 3_000,
+    });
+    const pick = (verdict: string) =>
+      report.rules.filter((r) => r.verdict === verdict && r.level !== 'INFO').map((r) => ({ rule: r.id, level: r.level, reason: r.reason ?? '' }));
+    return { target, failed: pick('fail'), errored: pick('error'), rules: report.rules.length, durationMs: performance.now() - started };
+  } finally {
+    await server.close();
+  }
+}

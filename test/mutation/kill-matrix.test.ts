@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../../reference/index.js';
+import { model } from '../../src/spec/index.js';
+import { renderKillMatrixMarkdown, runKillMatrix } from '../../src/mutation/kill-matrix.js';
+
+describe('the kill matrix', () => {
+  it('reports each fault with the rules that caught it, and both faithful modes clean', async () => {
+    const matrix = await runKillMatrix({ faults: ['notes.dedup-body-only', 'errors.attr-one-based'], workers: 0, selection: { rules: ['notes.*', 'errors.*'] } });
+    expect(matrix.faithful.failed).toEqual([]);
+    expect(matrix.variant.failed).toEqual([]);
+    expect(matrix.faults.find((f) => f.id === 'notes.dedup-body-only')?.caughtBy).toContain('notes.dedup.other-created-at-creates');
+    expect(matrix.faults.find((f) => f.id === 'errors.attr-one-based')?.caughtBy).toContain('errors.attr.zero-based-nested');
+    expect(matrix.ok).toBe(true);
+    const md = renderKillMatrixMarkdown(matrix);
+    expect(md).toMatch(/^# Kill matrix ✅/);
+    expect(md).toMatch(/2 of 2 faults caught/);
+  });
+
+  it('fails when a fault is caught by no rule', async () => {
+    const matrix = await runKillMatrix({ faults: ['notes.dedup-body-only'], workers: 0, selection: { rules: ['auth.401.createNotes'] } });
+    expect(matrix.totals.missed).toEqual(['notes.dedup-body-only']);
+    expect(matrix.ok).toBe(false);
+    expect(renderKillMatrixMarkdown(matrix)).toMatch(/\*\*Missed:\*\* `notes\.dedup-body-only`/);
+  });
+
+  it('has at least 60 faults, half of them subtle, over every section and every endpoint', () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(60);
+    expect(FAULTS.filter((f) => f.subtle).length * 2).toBeGreaterThanOrEqual(FAULTS.length);
+    const sections = new Set(FAULTS.flatMap((f) => [...f.spec.matchAll(/§(\d+)/g)].map((m) => m[1])));
+    for (const s of ['2', '3', '4', '5', '7', '8']) expect(sections, `a fault of §${s}`).toContain(s);
+    for (const f of FAULTS) {
+      expect(f.description, f.id).toMatch(/^\S.{10,}\.$/);
+      expect(f.id).toMatch(/^[a-z]+\.[a-z0-9-]+$/);
+    }
+    const wrapped = new Set(FAULTS.flatMap((f) => Object.keys(f.create().around ?? {})));
+    for (const e of Object.values(model.endpoints)) expect(wrapped, `a fault on ${e.id}`).toContain(e.id);
+  });
+
+  it('rejects unknown fault ids', async () => {
+    await expect(runKillMatrix({ faults: ['no.such-fault'], workers: 0 })).rejects.toThrow(/Unknown fault no\.such-fault/);
+  });
+});
