@@ -45,6 +45,28 @@ export interface Choices {
   existingNoteCreatedAt: 'existing' | 'sent';
   /** §4.2: whether a forced transaction's transaction_data carries the description that was added. */
   forcedTransactionDescription: boolean;
+  /** §2.3: account fields required beyond the strict model (required flags are not shown). */
+  requiredAccountFields: readonly string[];
+  /** §2.1: whether ISO 8601 datetimes with fractional seconds or a numeric offset are accepted too. */
+  acceptIsoDatetimeVariants: boolean;
+  /** §2.3: where business.business_contract_identifier sits in the account payload (not shown). */
+  contractPath: string;
+  /** §2.4: whether reasons and payment types must be among the values the spec shows. */
+  closedTransactionVocabularies: boolean;
+  /** §4.2: days after today at which the open statement period ends; null is open-ended. */
+  openPeriodEndsAfterDays: number | null;
+  /** §4.2: whether a refused transaction request adds nothing (or keeps those before the failing one). */
+  atomicTransactionRequests: boolean;
+  /** §4.2: boolean query parameters: true/false/1/0 in any case, or exactly true/false. */
+  booleanSpellings: 'lenient' | 'exact';
+  /** §4.2: a billing document import naming a ledger the account was not imported with. */
+  unknownLedger: 'refuse' | 'create';
+  /** §4.2: the agreements payload shape (not shown). */
+  agreementsShape: 'supply_point_identifier' | 'nested';
+  /** §4.4: a business payment instruction for a business that does not exist. */
+  unknownBusiness: 'not_found' | 'validation';
+  /** §5.1: address of the GraphQL endpoint and the field of the result carrying the token. */
+  graphql: { path: string; tokenField: string };
   /**
    * Applied to every reply before it is sent: codes, wording, extra fields, datetime spellings and
    * orderings the spec does not pin. The faithful server sends replies as they are.
@@ -94,4 +116,15 @@ export const faithfulChoices: Choices = {
   tokenSchemeCaseSensitive: false,
   existingNoteCreatedAt: 'existing',
   forcedTransactionDescription: true,
+  requiredAccountFields: [],
+  acceptIsoDatetimeVariants: false,
+  contractPath: 'business.business_contract_identifier',
+  closedTransactionVocabularies: false,
+  openPeriodEndsAfterDays: null,
+  atomicTransactionRequests: true,
+  booleanSpellings: 'lenient',
+  unknownLedger: 'refuse',
+  agreementsShape: 'supply_point_identifier',
+  unknownBusiness: 'not_found',
+  graphql: { path: '/v1/graphql/', tokenField: 'token' },
 };

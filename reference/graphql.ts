@@ -3,14 +3,15 @@
  * with the organisation API key. Its address, arguments and result are not shown; the reference
  * serves it at `/v1/graphql/` with the schema below (the runner's default mutation matches it).
  */
-import { GraphQLError, buildSchema, graphql } from 'graphql';
+import { GraphQLError, type GraphQLSchema, buildSchema, graphql } from 'graphql';
 import { issueToken } from './auth.js';
 import { reply, type Reply } from './reply.js';
 import type { ServerEnv } from './handlers/shared.js';
 
 export const GRAPHQL_PATH = '/v1/graphql/';
 
-export const GRAPHQL_SCHEMA_SDL = /* GraphQL */ `
+/** The schema, with the result field that carries the token named as the server chooses (§5: not shown). */
+export const graphqlSchemaSdl = (tokenField = 'token') => /* GraphQL */ `
   input ObtainServiceTokenInput {
     "The organisation API key issued by the service operator."
     APIKey: String!
@@ -22,7 +23,7 @@ export const GRAPHQL_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type ObtainServiceToken {
-    token: String!
+    ${tokenField}: String!
     payload: ObtainServiceTokenPayload!
   }
 
@@ -36,7 +37,12 @@ export const GRAPHQL_SCHEMA_SDL = /* GraphQL */ `
   }
 `;
 
-const schema = buildSchema(GRAPHQL_SCHEMA_SDL);
+export const GRAPHQL_SCHEMA_SDL = graphqlSchemaSdl();
+const schemas = new Map<string, GraphQLSchema>();
+const schemaFor = (tokenField: string) => {
+  if (!schemas.has(tokenField)) schemas.set(tokenField, buildSchema(graphqlSchemaSdl(tokenField)));
+  return schemas.get(tokenField)!;
+};
 
 export async function handleGraphql(body: unknown, env: ServerEnv): Promise<Reply> {
   if (typeof body !== 'object' || body === null || typeof (body as { query?: unknown }).query !== 'string') {
@@ -54,11 +60,11 @@ export async function handleGraphql(body: unknown, env: ServerEnv): Promise<Repl
       }
       const now = env.now().getTime();
       const { token, expiresAt } = issueToken(env.store, now);
-      return { token, payload: { exp: expiresAt === null ? null : Math.floor(expiresAt / 1000) } };
+      return { [env.choices.graphql.tokenField]: token, payload: { exp: expiresAt === null ? null : Math.floor(expiresAt / 1000) } };
     },
   };
   const result = await graphql({
-    schema,
+    schema: schemaFor(env.choices.graphql.tokenField),
     source: query,
     rootValue,
     variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,

@@ -62,7 +62,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const env: ServerEnv = { store, choices: options.choices ?? faithfulChoices, faults, now: options.now ?? (() => new Date()) };
   const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
   const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };
-  const routes = buildRoutes().map((r) => ({ ...r, handler: faults.wrap(r.endpoint, r.handler) }));
+  const routes = buildRoutes(env.choices.graphql.path).map((r) => ({ ...r, handler: faults.wrap(r.endpoint, r.handler) }));
 
   const server = createServer((req, res) => {
     const started = performance.now();

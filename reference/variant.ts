@@ -35,9 +35,24 @@ const respell = (value: unknown) =>
 
 let requestSeq = 0;
 
+/** Document paths echoed with a leading slash (§2.1: accepted with or without). */
+const slashed = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(slashed);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, (k === 'document_path' || k === 'statement_path') && typeof v === 'string' && !v.startsWith('/') ? `/${v}` : slashed(v)]));
+  }
+  return value;
+};
+
 /** Extra fields (§9.2: the interface grows), other codes and wording, other orderings. */
 function present(answer: Reply, endpoint: string | undefined): Reply {
   if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object') return answer;
+  if (answer.status < 300 && (endpoint === 'validateAccount' || endpoint === 'createHistoricalStatements')) answer = { ...answer, body: slashed(answer.body) };
+  // The imported listing's body is not shown: the variant pages it.
+  if (endpoint === 'importedAccountImportProcesses' && answer.status === 200 && Array.isArray(answer.body)) {
+    const results = [...(answer.body as Record<string, unknown>[])].reverse().map((r) => ({ account: r.service_account_number, external: r.external_account_number, created: respell(r.account_created_at) }));
+    return { ...answer, body: { count: results.length, next: null, results } };
+  }
   const requestId = `req-${++requestSeq}`;
   if (Array.isArray(answer.body)) {
     const items = (answer.body as Record<string, unknown>[]).map((item) =>
@@ -88,7 +103,36 @@ export const variantChoices: Choices = {
   tokenSchemeCaseSensitive: true,
   existingNoteCreatedAt: 'sent',
   forcedTransactionDescription: false,
+  requiredAccountFields: ['account_type', 'customers'],
+  acceptIsoDatetimeVariants: true,
+  contractPath: 'contract.business_contract_identifier',
+  closedTransactionVocabularies: true,
+  openPeriodEndsAfterDays: 62,
+  atomicTransactionRequests: false,
+  booleanSpellings: 'exact',
+  unknownLedger: 'create',
+  agreementsShape: 'nested',
+  unknownBusiness: 'validation',
+  graphql: { path: '/graphql', tokenField: 'accessToken' },
   present,
 };
+
+/**
+ * What a runner must be told to check the variant (its choices where the spec leaves the
+ * configuration to the user): the contract link's position, the agreements payload, the mutation.
+ */
+export const variantRunConfig = {
+  contractPath: variantChoices.contractPath,
+  auth: {
+    graphqlUrl: '/graphql',
+    mutation: 'mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { accessToken } }',
+    tokenPath: 'data.obtainServiceToken.accessToken',
+  },
+  agreementsPayload: {
+    import_supplier: '{{import_supplier}}',
+    external_account_number: '{{external_account_number}}',
+    supply_points: [{ identifier: '{{supply_point_identifier}}', agreements: [{ tariff_code: '2.0TD', effective_from: '2025-01-01', effective_to: '2025-12-31' }] }],
+  },
+} as const;
 
 export { faithfulChoices };

@@ -1,8 +1,13 @@
-// Regenerates schema/*.json from the zod schemas (run after changing them: npm run schemas).
-import { writeFileSync } from 'node:fs';
+// Regenerates the files derived from code (run after changing the schemas, rules or freedoms:
+// npm run schemas): schema/*.json, conformance.config.yaml, docs/freedoms.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { schemaFiles } from '../dist/src/config/json-schema.js';
 import { starterConfig } from '../dist/src/config/starter.js';
+import { renderFreedoms } from '../dist/reference/freedoms.js';
 
-for (const [name, text] of Object.entries(schemaFiles())) writeFileSync(new URL(`../schema/${name}`, import.meta.url), text);
-writeFileSync(new URL('../conformance.config.yaml', import.meta.url), starterConfig('./schema/conformance.config.schema.json'));
-console.log('wrote schema/*.json and conformance.config.yaml');
+const write = (path, text) => writeFileSync(new URL(`../${path}`, import.meta.url), text);
+for (const [name, text] of Object.entries(schemaFiles())) write(`schema/${name}`, text);
+write('conformance.config.yaml', starterConfig('./schema/conformance.config.schema.json'));
+mkdirSync(new URL('../docs', import.meta.url), { recursive: true });
+write('docs/freedoms.md', renderFreedoms());
+console.log('wrote schema/*.json, conformance.config.yaml and docs/freedoms.md');

@@ -3,11 +3,11 @@
  * specification of this module.
  */
 import { strictModel, type AccountPayload } from '../../src/spec/index.js';
-import { delay, formatDateTime, nextDay } from '../clock.js';
+import { delay, formatDate, formatDateTime, nextDay } from '../clock.js';
 import { reply, type Reply } from '../reply.js';
 import type { Account, ImportProcess, StoredLedger } from '../store.js';
 import { ACCOUNT_FAILED_VALIDATION, type ErrorItem, type Validated, validationError } from '../validation.js';
-import { type Handler, type ServerEnv, checkBody, fieldError, isReply, parseBody } from './shared.js';
+import { type Handler, type ServerEnv, checkBody, fieldError, isReply, parseBody, valueAt } from './shared.js';
 
 /**
  * The account-level checks of validate and stage (§4.1: stage is "validated by the same rules as the
@@ -22,12 +22,16 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
     errors.push(fieldError('import_supplier', 'does_not_exist', 'No import supplier with this code.'));
   }
   // §2.3: the contract identifier must name a contract created earlier through the business endpoint.
-  const contract = account.business?.business_contract_identifier;
+  const contractPath = env.choices.contractPath;
+  const contract = valueAt(body, contractPath);
   if (contract !== undefined) {
-    const business = env.store.contracts.get(contract);
+    const business = typeof contract === 'string' ? env.store.contracts.get(contract) : undefined;
     if (!business || business.supplier !== account.import_supplier) {
-      errors.push(fieldError('business.business_contract_identifier', 'does_not_exist', 'No business contract with this identifier.'));
+      errors.push(fieldError(contractPath, 'does_not_exist', 'No business contract with this identifier.'));
     }
+  }
+  for (const field of env.choices.requiredAccountFields) {
+    if ((account as Record<string, unknown>)[field] === undefined) errors.push(fieldError(field, 'required', 'This field is required.'));
   }
   errors.push(...dateRangeErrors(account));
   const remaining = env.faults.filterErrors(errors);
@@ -182,6 +186,13 @@ export function openStatementPeriodStart(account: Account): string | null {
     if (closing !== undefined && (latest === undefined || closing > latest)) latest = closing;
   }
   return latest === undefined ? null : nextDay(latest);
+}
+
+/** The open statement period, `[from, to]` inclusive; either end may be open (null). */
+export function openStatementPeriod(account: Account, env: ServerEnv): { from: string | null; to: string | null } {
+  const days = env.choices.openPeriodEndsAfterDays;
+  const to = days === null ? null : formatDate(new Date(env.now().getTime() + days * 86_400_000));
+  return { from: openStatementPeriodStart(account), to };
 }
 
 export type { Reply };

@@ -15,6 +15,11 @@ export const ReferenceAgreementsRequest = strictModel.AgreementsRequest.extend({
   agreements: z.array(strictModel.Agreement).min(1),
 }).strict();
 
+/** The variant's shape: agreements grouped under the supply points they belong to. */
+export const NestedAgreementsRequest = strictModel.AgreementsRequest.extend({
+  supply_points: z.array(z.strictObject({ identifier: z.string().min(1), agreements: z.array(strictModel.Agreement).min(1) })).min(1),
+}).strict();
+
 /** Reference shape: new supply points for the account. */
 export const ReferenceSupplyPointsRequest = strictModel.SupplyPointsRequest.extend({
   supply_points: z.array(strictModel.SupplyPoint).min(1),
@@ -26,15 +31,23 @@ function parseNonField<S extends z.ZodType>(schema: S, body: unknown, env: Serve
 }
 
 export const createAgreements: Handler = (req, env) => {
-  const request = parseNonField(ReferenceAgreementsRequest, req.body, env);
+  const request =
+    env.choices.agreementsShape === 'nested'
+      ? parseNonField(NestedAgreementsRequest, req.body, env)
+      : (() => {
+          const r = parseNonField(ReferenceAgreementsRequest, req.body, env);
+          return isReply(r) ? r : { ...r, supply_points: [{ identifier: r.supply_point_identifier, agreements: r.agreements }] };
+        })();
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
   if (isReply(account)) return account;
-  const point = account.supplyPoints.get(request.supply_point_identifier);
-  if (!point) {
-    return validationError(asNonFieldErrors([fieldError('supply_point_identifier', 'does_not_exist', 'The account has no supply point with this identifier.')]));
+  const points = request.supply_points.map((p) => account.supplyPoints.get(p.identifier));
+  const missing = points.findIndex((p) => !p);
+  if (missing >= 0) {
+    const attr = env.choices.agreementsShape === 'nested' ? `supply_points.${missing}.identifier` : 'supply_point_identifier';
+    return validationError(asNonFieldErrors([fieldError(attr, 'does_not_exist', 'The account has no supply point with this identifier.')]));
   }
-  point.agreements.push(...request.agreements);
+  request.supply_points.forEach((p, i) => points[i]!.agreements.push(...p.agreements));
   return reply(201);
 };
 

@@ -9,8 +9,12 @@ export const createHistoricalBillingDocuments: Handler = (req, env) => {
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
   if (isReply(account)) return account;
 
-  // The ledger must be one the account was imported with (how ledgers are named here is not shown).
-  const ledger = account.ledgers.get(request.ledger_code!);
+  // How a ledger is named here is not shown: the reference wants one the account was imported with.
+  let ledger = account.ledgers.get(request.ledger_code!);
+  if (!ledger && env.choices.unknownLedger === 'create') {
+    ledger = { code: request.ledger_code!, hasFinalizedBillingDocument: false };
+    account.ledgers.set(ledger.code, ledger);
+  }
   if (!ledger) return validationError([fieldError('ledger_code', 'does_not_exist', 'The account has no ledger with this code.')]);
   // §4.2, §8: usable once per ledger; refused when the ledger already has a finalized billing document.
   if (ledger.hasFinalizedBillingDocument) return env.choices.ledgerAlreadyFinalized(ledger.code);

@@ -18,7 +18,11 @@ export const createBusinessPaymentInstruction: Handler = (req, env) => {
   const request = parseBody(strictModel.BusinessPaymentInstructionRequest, req.body, env);
   if (isReply(request)) return request;
   const business = env.store.business(request.import_supplier_code, request.external_business_identifier);
-  if (!business) return env.choices.notFound('No business with this external identifier for this import supplier.');
+  if (!business) {
+    return env.choices.unknownBusiness === 'validation'
+      ? validationError([fieldError('external_business_identifier', 'does_not_exist', 'No business with this external identifier.')])
+      : env.choices.notFound('No business with this external identifier for this import supplier.');
+  }
   // Listed accounts must be accounts of the supplier that exist (not shown; the reference reads it so).
   const unknown = (request.accounts ?? [])
     .map((a, i) => ({ i, number: a.external_account_number! }))

@@ -1,6 +1,7 @@
 /** What every handler receives, and the steps several endpoints share. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { z } from 'zod';
+import { z as zod, type z } from 'zod';
+import { seen } from '../../src/spec/index.js';
 import type { EndpointId } from '../../src/spec/index.js';
 import type { Choices } from '../choices.js';
 import type { ActiveFaults } from '../faults/active.js';
@@ -35,10 +36,47 @@ export const isReply = (value: unknown): value is Reply =>
  */
 export function checkBody<S extends z.ZodType>(schema: S, body: unknown, env: ServerEnv): Validated<z.output<S>> {
   const result = validate(schema, body);
-  if (result.ok) return result;
-  let remaining = env.faults.filterErrors(result.errors);
-  if (!env.choices.refuseUndocumentedFields) remaining = remaining.filter((e) => e.code !== 'unknown_field');
+  const errors = [...(result.ok ? [] : result.errors), ...vocabularyErrors(body, env)];
+  if (errors.length === 0) return result.ok ? result : { ok: true, data: body as z.output<S> };
+  let remaining = env.faults.filterErrors(errors);
+  const { choices } = env;
+  if (!choices.refuseUndocumentedFields) remaining = remaining.filter((e) => e.code !== 'unknown_field');
+  if (choices.acceptIsoDatetimeVariants) {
+    remaining = remaining.filter((e) => !(e.code === 'invalid_datetime' && ZonedIsoDatetime.safeParse(valueAt(body, e.attr)).success));
+  }
   return remaining.length === 0 ? { ok: true, data: body as z.output<S> } : { ok: false, errors: remaining };
+}
+
+/** ISO 8601 with a zone: `Z` or an offset, fractions allowed (a server's legal leniency, §2.1). */
+const ZonedIsoDatetime = zod.iso.datetime({ offset: true });
+
+/** The value at a §7.1 attr path inside a payload. */
+export function valueAt(body: unknown, attr: string): unknown {
+  let node = body;
+  for (const part of attr.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+/** §2.4: reasons and payment types outside the values shown, when the server closes those lists. */
+function vocabularyErrors(body: unknown, env: ServerEnv): ErrorItem[] {
+  if (!env.choices.closedTransactionVocabularies) return [];
+  const errors: ErrorItem[] = [];
+  const walk = (node: unknown, path: string[]) => {
+    if (Array.isArray(node)) node.forEach((v, i) => walk(v, [...path, String(i)]));
+    else if (node && typeof node === 'object') {
+      const obj = node as Record<string, unknown>;
+      if ('transaction_id' in obj) {
+        if (typeof obj.reason === 'string' && !seen.transactionReasons.includes(obj.reason as never)) errors.push(fieldError([...path, 'reason'].join('.'), 'invalid_choice', 'Unknown reason.'));
+        if (typeof obj.payment_type === 'string' && !seen.paymentTypes.includes(obj.payment_type as never)) errors.push(fieldError([...path, 'payment_type'].join('.'), 'invalid_choice', 'Unknown payment type.'));
+      }
+      for (const [k, v] of Object.entries(obj)) walk(v, [...path, k]);
+    }
+  };
+  walk(body, []);
+  return errors;
 }
 
 /** Validates and, on failure, answers with the §7.1 body. */

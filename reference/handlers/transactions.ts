@@ -2,19 +2,19 @@
 import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import { type ErrorItem, validationError } from '../validation.js';
-import { openStatementPeriodStart } from './account-migration.js';
+import { openStatementPeriod } from './account-migration.js';
 import { type Handler, type ServerEnv, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
 
-const TRUE = new Set(['true', '1']);
-const FALSE = new Set(['false', '0']);
+const LENIENT = { true: new Set(['true', '1']), false: new Set(['false', '0']) };
 
-/** §4.2: both parameters are optional booleans defaulting to true. */
-function booleanParam(query: URLSearchParams, name: string): boolean | Error {
+/** §4.2: both parameters are optional booleans defaulting to true; their spellings are a choice. */
+function booleanParam(query: URLSearchParams, name: string, env: ServerEnv): boolean | Error {
   const raw = query.get(name);
   if (raw === null) return true;
+  if (env.choices.booleanSpellings === 'exact') return raw === 'true' ? true : raw === 'false' ? false : new Error(name);
   const value = raw.toLowerCase();
-  if (TRUE.has(value)) return true;
-  if (FALSE.has(value)) return false;
+  if (LENIENT.true.has(value)) return true;
+  if (LENIENT.false.has(value)) return false;
   return new Error(name);
 }
 
@@ -31,8 +31,8 @@ function invalidTransactions(errors: ErrorItem[], body: unknown, env: ServerEnv)
 }
 
 export const createTransactions: Handler = (req, env) => {
-  const checkPreviouslyAdded = booleanParam(req.query, 'check_previously_added');
-  const forceAdd = booleanParam(req.query, 'force_add_to_current_statement');
+  const checkPreviouslyAdded = booleanParam(req.query, 'check_previously_added', env);
+  const forceAdd = booleanParam(req.query, 'force_add_to_current_statement', env);
   const badParams = [checkPreviouslyAdded, forceAdd].filter((v): v is Error => v instanceof Error);
   if (badParams.length) return validationError(badParams.map((e) => fieldError(e.message, 'invalid_boolean', 'Must be true or false.')));
 
@@ -43,7 +43,13 @@ export const createTransactions: Handler = (req, env) => {
   if (isReply(account)) return account;
 
   // Plan the whole request first: a refused request adds nothing (atomicity is not shown; this is the safe choice).
-  const openFrom = openStatementPeriodStart(account);
+  const record = (tx: Transaction) => {
+    account.transactions.push(tx);
+    account.transactionIds.add(tx.transaction_id!);
+  };
+  const period = openStatementPeriod(account, env);
+  const openFrom = period.from;
+  const outside = (date: string) => (period.from !== null && date < period.from) || (period.to !== null && date > period.to);
   const seen = new Set(account.transactionIds);
   const added: Transaction[] = [];
   const pinnedNotes: string[] = [];
@@ -55,29 +61,29 @@ export const createTransactions: Handler = (req, env) => {
       continue;
     }
     let stored: Transaction & { description?: string } = tx;
-    if (openFrom !== null && tx.transaction_date! < openFrom) {
+    if (outside(tx.transaction_date!)) {
       if (!forceAdd) {
+        // A non-atomic server keeps what came before the failing transaction (atomicity is not shown).
+        if (!env.choices.atomicTransactionRequests) for (const t of added) record(t);
         // §4.2: on a 400 the body describes the first failing transaction only.
         return reply(400, {
           status: 'TRANSACTION_IMPORT_ERROR',
-          error_detail: `Transaction ${id} is dated ${tx.transaction_date}, outside the open statement period starting ${openFrom}.`,
+          error_detail: `Transaction ${id} is dated ${tx.transaction_date}, outside the open statement period.`,
           transaction_data: tx,
         });
       }
       // §4.2 force_add_to_current_statement: move the date inside, describe it, pin a note.
-      stored = { ...tx, transaction_date: openFrom };
-      if (env.choices.forcedTransactionDescription) stored.description = `Dated ${tx.transaction_date}; moved into the open statement period starting ${openFrom}.`;
-      pinnedNotes.push(`Transaction ${id} dated ${tx.transaction_date} was added to the current statement on ${openFrom}.`);
+      const inside = period.from !== null && tx.transaction_date! < period.from ? period.from : period.to!;
+      stored = { ...tx, transaction_date: inside };
+      if (env.choices.forcedTransactionDescription) stored.description = `Dated ${tx.transaction_date}; moved into the open statement period (${inside}).`;
+      pinnedNotes.push(`Transaction ${id} dated ${tx.transaction_date} was added to the current statement on ${inside}.`);
     }
     seen.add(id);
     added.push(stored);
     results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { ...stored, status: 'TRANSACTION_IMPORT_SUCCESS' } });
   }
 
-  for (const tx of added) {
-    account.transactions.push(tx);
-    account.transactionIds.add(tx.transaction_id!);
-  }
+  for (const tx of added) record(tx);
   const now = formatDateTime(env.now());
   for (const body of pinnedNotes) account.notes.push({ body, createdAt: now, documentPaths: [], isPinned: true });
   return reply(201, { results });

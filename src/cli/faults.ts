@@ -20,4 +20,4 @@ async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-export const faultsCommand: Command = { summary: 'list the reference server\'s fault catalogue', help, run };
+export const faultsCommand: Command = { help, run };

@@ -31,4 +31,4 @@ async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-export const initCommand: Command = { summary: 'write a commented starter conformance.config.yaml', help, run };
+export const initCommand: Command = { help, run };

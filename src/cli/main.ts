@@ -7,24 +7,22 @@ import { packageVersion } from '../package-root.js';
 import { EXIT, UsageError } from './usage.js';
 
 export interface Command {
-  summary: string;
   help: string;
   run(argv: string[]): Promise<number>;
 }
 
-const commands: Record<string, () => Promise<Command>> = {
-  run: async () => (await import('./run.js')).runCommand,
-  list: async () => (await import('./list.js')).listCommand,
-  init: async () => (await import('./init.js')).initCommand,
-  serve: async () => (await import('./serve.js')).serveCommand,
-  faults: async () => (await import('./faults.js')).faultsCommand,
-  mutation: async () => (await import('./mutation.js')).mutationCommand,
+/** The commands, with their one-line summaries, so that help never loads a command's code. */
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  run: { summary: 'check an implementation (the default command)', load: async () => (await import('./run.js')).runCommand },
+  list: { summary: 'list every rule (id, spec section, level, title, needs)', load: async () => (await import('./list.js')).listCommand },
+  init: { summary: 'write a commented starter conformance.config.yaml', load: async () => (await import('./init.js')).initCommand },
+  serve: { summary: 'start the reference server (a faithful mock of the interface)', load: async () => (await import('./serve.js')).serveCommand },
+  faults: { summary: "list the reference server's fault catalogue", load: async () => (await import('./faults.js')).faultsCommand },
+  mutation: { summary: 'prove the suite: run it against every fault of the reference server', load: async () => (await import('./mutation.js')).mutationCommand },
 };
 
 async function mainHelp(): Promise<string> {
-  const lines = await Promise.all(
-    Object.entries(commands).map(async ([name, load]) => `  ${name.padEnd(10)} ${(await load()).summary}`),
-  );
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
   const { RUN_HELP } = await import('./run.js');
   return [
     'Conformance suite for the Customer Data-Import Service interface.',
@@ -49,13 +47,13 @@ export async function main(argv: string[]): Promise<number> {
       console.log(await mainHelp());
       return EXIT.OK;
     }
-    if (first === undefined) return await (await commands.run()).run([]);
+    if (first === undefined) return await (await commands.run.load()).run([]);
     // No command word: the flags belong to the main job, `run`.
     const name = first.startsWith('-') ? 'run' : first;
     const args = first.startsWith('-') ? argv : rest;
-    const load = commands[name];
-    if (!load) throw new UsageError(`Unknown command "${first}". Commands: ${Object.keys(commands).join(', ')}.`);
-    const command = await load();
+    const entry = commands[name];
+    if (!entry) throw new UsageError(`Unknown command "${first}". Commands: ${Object.keys(commands).join(', ')}.`);
+    const command = await entry.load();
     if (args.includes('--help') || args.includes('-h')) {
       console.log(name === 'run' && first.startsWith('-') ? await mainHelp() : command.help);
       return EXIT.OK;

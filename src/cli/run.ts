@@ -109,4 +109,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-export const runCommand: Command = { summary: 'check an implementation (the default command)', help: RUN_HELP, run };
+export const runCommand: Command = { help: RUN_HELP, run };

@@ -129,4 +129,4 @@ async function run(argv: string[]): Promise<number> {
   return EXIT.OK;
 }
 
-export const serveCommand: Command = { summary: 'start the reference server (a faithful mock of the interface)', help, run };
+export const serveCommand: Command = { help, run };

@@ -2,7 +2,7 @@
  * One run of the kill matrix: the whole suite against the reference server in one mode (faithful,
  * variant) or with one fault switched on. Runs in a worker thread or in-process.
  */
-import { DEFAULT_TOKEN, startReferenceServer, variantChoices } from '../../reference/index.js';
+import { DEFAULT_TOKEN, startReferenceServer, variantChoices, variantRunConfig } from '../../reference/index.js';
 import { embeddedFixtures, embeddedSeed } from '../engine/embedded.js';
 import { runConformance } from '../engine/run.js';
 import type { Selection } from '../engine/select.js';
@@ -27,7 +27,17 @@ export async function runTask(target: Target, options: { seed: number; numRuns: 
     ...(target.kind === 'fault' ? { faults: [target.id] } : {}),
   });
   try {
-    const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: options.seed, numRuns: options.numRuns, selection: options.selection,
+    const fixtures = await embeddedFixtures();
+    // The variant puts what the spec leaves to configuration elsewhere; the run is told so, as a user would.
+    if (target.kind === 'variant') fixtures.payloads = { ...fixtures.payloads, agreements: variantRunConfig.agreementsPayload };
+    const report = await runConformance({
+      baseUrl: server.url,
+      auth: { token: DEFAULT_TOKEN },
+      fixtures,
+      ...(target.kind === 'variant' ? { contractPath: variantRunConfig.contractPath } : {}),
+      seed: options.seed,
+      numRuns: options.numRuns,
+      selection: options.selection,
       // The embedded limit frees a slot within milliseconds; a fault that never frees one needs no longer.
       processRetryBudgetMs: 3_000,
     });

@@ -1,0 +1,324 @@
+/**
+ * Every freedom the spec leaves ("not shown", "an example", "stated as 201 and also as 200"), the
+ * choice each reference mode makes, and the rules that must tolerate it. Rendered to
+ * docs/freedoms.md; a test keeps the document current and every rule id real.
+ */
+export interface Freedom {
+  spec: string;
+  freedom: string;
+  faithful: string;
+  variant: string;
+  /** Rules whose verdict must not depend on the choice. */
+  toleratedBy: string[];
+  /** INFO rules that record which choice an implementation made. */
+  observedBy?: string[];
+}
+
+export const FREEDOMS: Freedom[] = [
+  {
+    spec: '§2.3, §4',
+    freedom: 'Required or optional flags of fields',
+    faithful: 'fields the spec model marks `expected` are required',
+    variant: 'also requires `account_type` and `customers`',
+    toleratedBy: ['migration.validate.accepts-valid', 'migration.stage.first-201', 'conventions.optional-fields.omitted'],
+    observedBy: ['conventions.minimal-account'],
+  },
+  {
+    spec: '§2.1',
+    freedom: 'What the server does with undocumented fields',
+    faithful: 'refuses them (400, `unknown_field`)',
+    variant: 'ignores them',
+    toleratedBy: ['migration.validate.accepts-valid'],
+    observedBy: ['conventions.undocumented-field'],
+  },
+  {
+    spec: '§2.1',
+    freedom: 'Whether other ISO 8601 datetime spellings (fractions, offsets) are accepted',
+    faithful: 'only `YYYY-MM-DDTHH:MM:SSZ`',
+    variant: 'any ISO 8601 datetime with a zone',
+    toleratedBy: ['conventions.datetime.impossible', 'conventions.datetime.not-a-datetime', 'conventions.datetime.missing-z'],
+  },
+  {
+    spec: '§2.1 document path',
+    freedom: 'Whether document paths are echoed as sent or with a leading slash',
+    faithful: 'as sent',
+    variant: 'with a leading slash in validated data',
+    toleratedBy: ['migration.validate.echoes-data', 'statements.create.echoes-statements'],
+  },
+  {
+    spec: '§2.3',
+    freedom: 'Position of `business.business_contract_identifier` in the account payload',
+    faithful: 'a top-level `business` object',
+    variant: '`contract.business_contract_identifier` (the runner is configured with `account.business_contract_identifier_path`)',
+    toleratedBy: ['business.link.known-contract', 'business.link.unknown-contract', 'business.create.all-contracts', 'payments.business.created'],
+  },
+  {
+    spec: '§2.3',
+    freedom: 'Where the link to an unknown contract is refused (validate, stage or process)',
+    faithful: 'at validate (and stage)',
+    variant: 'at validate (and stage)',
+    toleratedBy: ['business.link.unknown-contract'],
+  },
+  {
+    spec: '§2.4',
+    freedom: 'Which reasons and payment types are valid',
+    faithful: 'any string',
+    variant: 'only the values the spec shows',
+    toleratedBy: ['transactions.create.every-type', 'migration.validate.accepts-valid'],
+  },
+  {
+    spec: '§2.8',
+    freedom: 'What sending an existing business again gives',
+    faithful: '400 with the existing `service_business_id`',
+    variant: '200 with the existing business',
+    toleratedBy: ['business.duplicate.not-created-twice'],
+  },
+  {
+    spec: '§2.8',
+    freedom: 'What the same external identifier with other key attributes gives',
+    faithful: 'a new business',
+    variant: 'a new business',
+    toleratedBy: [],
+    observedBy: ['business.same-identifier-other-attributes'],
+  },
+  {
+    spec: '§2.9, §4.1',
+    freedom: 'Format of `service_account_number`',
+    faithful: '`A-` and eight hex digits',
+    variant: 'ten digits',
+    toleratedBy: ['migration.process.creates-account', 'migration.process.status-completed', 'payments.account.created'],
+  },
+  {
+    spec: '§4.4',
+    freedom: 'Numbering of `service_business_id`',
+    faithful: '1001, 1002, …',
+    variant: '500003, 500006, …',
+    toleratedBy: ['business.create.created', 'business.duplicate.not-created-twice'],
+  },
+  {
+    spec: '§4.1 process rule 1',
+    freedom: 'Status and body when the team is missing or nothing is staged',
+    faithful: '400 `{detail, code}`',
+    variant: '422 (team) and 404 (not staged), `{message}`',
+    toleratedBy: ['migration.process.refuses-unknown-team', 'migration.process.refuses-not-staged'],
+  },
+  {
+    spec: '§4.1 process rule 2',
+    freedom: 'Body and wording of the dry-run 400',
+    faithful: '`{detail, code: "dry_run"}`',
+    variant: '`{message, rolled_back: true}`',
+    toleratedBy: ['migration.process.dry-run'],
+  },
+  {
+    spec: '§4.1 process rule 3',
+    freedom: 'The rest of the already-imported 400 body',
+    faithful: '`{detail, code, external_account_number, service_account_number}`',
+    variant: '`{message, external_account_number, service_account_number}`',
+    toleratedBy: ['migration.process.refuses-second'],
+  },
+  {
+    spec: '§4.1, §3',
+    freedom: 'Bodies of the staging refusals (skipped, paused, complete, imported)',
+    faithful: '`{detail, code}`',
+    variant: 'a §7.1 body under `non_field_errors`',
+    toleratedBy: ['migration.stage.refuses-skipped', 'migration.stage.refuses-paused-supplier', 'migration.stage.refuses-complete-supplier', 'migration.stage.refuses-after-import'],
+  },
+  {
+    spec: '§4.1 process rule 4, §8',
+    freedom: 'Body and headers of the 429',
+    faithful: '`{detail, code}`, `Retry-After: 1`',
+    variant: '`{message}`, `Retry-After: 2`',
+    toleratedBy: ['limits.concurrency.429-then-retry'],
+  },
+  {
+    spec: '§4.1',
+    freedom: 'A process request while the same account is being processed',
+    faithful: '400',
+    variant: '409',
+    toleratedBy: ['limits.concurrency.429-then-retry'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'The open statement period',
+    faithful: 'from the day after the latest ledger closing date, open-ended',
+    variant: 'the same start, ending 62 days after today',
+    toleratedBy: ['transactions.period.refused-without-forcing', 'transactions.period.forced-by-default', 'transactions.in-period.not-forced'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'How a forced transaction is described',
+    faithful: 'a `description` field in `transaction_data`',
+    variant: 'no description in the response',
+    toleratedBy: ['transactions.period.forced-by-default', 'transactions.period.forced-date-moved'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'Whether a refused transaction request keeps the transactions before the failing one',
+    faithful: 'nothing is added',
+    variant: 'the ones before the failing transaction are added',
+    toleratedBy: ['transactions.period.refused-without-forcing'],
+  },
+  {
+    spec: '§4.2, §7.1',
+    freedom: 'Body of the 400 for an invalid transaction payload',
+    faithful: 'the §7.1 body',
+    variant: 'the `TRANSACTION_IMPORT_ERROR` body',
+    toleratedBy: ['transactions.invalid.refused'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'Spellings of the boolean query parameters',
+    faithful: '`true`/`false`/`1`/`0`, any case',
+    variant: 'exactly `true` or `false`',
+    toleratedBy: ['transactions.dedup.check-true', 'transactions.dedup.check-false', 'transactions.period.refused-without-forcing', 'transactions.period.forced-explicitly'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'Which ledger a billing document import names, and a ledger the account does not have',
+    faithful: 'must be a ledger the account was imported with',
+    variant: 'any code; a new one is created',
+    toleratedBy: ['billing.create.period-based', 'billing.once-per-ledger.other-ledger'],
+  },
+  {
+    spec: '§4.2, §8',
+    freedom: 'Status and body of the once-per-ledger refusal',
+    faithful: '400 `{detail, code}`',
+    variant: '409 `{message}`',
+    toleratedBy: ['billing.once-per-ledger.period-then-period', 'billing.once-per-ledger.item-then-item', 'billing.once-per-ledger.item-then-period', 'billing.once-per-ledger.period-then-item'],
+  },
+  {
+    spec: '§4.2 historical statements',
+    freedom: 'Status: "stated as 201 and also as 200"',
+    faithful: '201',
+    variant: '200',
+    toleratedBy: ['statements.create.accepted', 'statements.statement-path.optional'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'Payload shape of the agreements endpoint',
+    faithful: '`{…, supply_point_identifier, agreements}`',
+    variant: '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `fixtures.payloads.agreements`)',
+    toleratedBy: ['additions.agreements.created', 'additions.agreements.non-field-errors'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'Created_at of a `NOTE_ALREADY_EXISTS` result',
+    faithful: 'the existing note\'s',
+    variant: 'the one sent (or now)',
+    toleratedBy: ['notes.dedup.same-body-and-created-at', 'notes.dedup.no-created-at-matches-body'],
+  },
+  {
+    spec: '§4.2 notes rule 3',
+    freedom: 'Spelling of the datetimes the service writes',
+    faithful: '`YYYY-MM-DDTHH:MM:SSZ`',
+    variant: 'microseconds and a `+00:00` offset',
+    toleratedBy: ['notes.created-at.kept', 'notes.created-at.defaults-to-now', 'migration.process.listed-as-created'],
+  },
+  {
+    spec: '§4.2, §4.4',
+    freedom: 'Bodies of the payment vendor failures (400 persistent, 500 intermittent)',
+    faithful: '`{detail, code}`',
+    variant: 'a §7.1 body (400) and `{error: {type}}` (500)',
+    toleratedBy: ['payments.account.persistent-trouble', 'payments.account.intermittent-trouble', 'payments.business.persistent-trouble', 'payments.business.intermittent-trouble'],
+  },
+  {
+    spec: '§4.4',
+    freedom: 'A business payment instruction for a business that does not exist',
+    faithful: '404',
+    variant: '400 at `external_business_identifier`',
+    toleratedBy: ['auth.401.createBusinessPaymentInstruction'],
+  },
+  {
+    spec: '§4.3',
+    freedom: 'A listing for a supplier code that does not exist',
+    faithful: '404',
+    variant: '200 with an empty list',
+    toleratedBy: ['status.listings-per-supplier'],
+  },
+  {
+    spec: '§4.3',
+    freedom: 'Body of the imported listing ("not shown")',
+    faithful: 'an array of §2.9 records',
+    variant: '`{count, next, results: [{account, external, created}]}`',
+    toleratedBy: ['migration.process.listed-as-imported', 'status.listing-imported-excludes-pending', 'status.listings-per-supplier', 'migration.validate.stages-nothing'],
+  },
+  {
+    spec: '§4.3',
+    freedom: 'Order of the listings',
+    faithful: 'staging order',
+    variant: 'newest first',
+    toleratedBy: ['status.listing-pending-nulls', 'status.listing-all-pending', 'migration.process.listed-as-created'],
+  },
+  {
+    spec: '§5.1',
+    freedom: 'Address, arguments and result of the token mutation',
+    faithful: '`POST /v1/graphql/`, `obtainServiceToken(input: {APIKey}) { token }`',
+    variant: '`POST /graphql`, the token in `accessToken` (the runner is configured with `auth.graphql_url`, `auth.mutation`, `auth.token_path`)',
+    toleratedBy: [],
+  },
+  {
+    spec: '§5.2',
+    freedom: 'Case of the `Token` scheme word',
+    faithful: 'any case',
+    variant: 'exactly `Token`',
+    toleratedBy: ['auth.token-scheme.accepted'],
+  },
+  {
+    spec: '§5',
+    freedom: 'Token lifetime and refresh',
+    faithful: 'unlimited unless the operator sets a lifetime',
+    variant: 'unlimited unless the operator sets a lifetime',
+    toleratedBy: [],
+  },
+  {
+    spec: '§7.1',
+    freedom: 'Error codes beyond the two examples, and the top-level code',
+    faithful: '`required`, `invalid_date`, … and `account_failed_validation`',
+    variant: '`missing_field`, `bad_date`, … and `invalid_account`',
+    toleratedBy: ['errors.body.shape', 'errors.codes.stable', 'conventions.date.impossible-day'],
+    observedBy: ['errors.code.account-failed-validation', 'errors.code.invalid-phone-number'],
+  },
+  {
+    spec: '§7.1',
+    freedom: 'Wording of `detail`',
+    faithful: 'English sentences',
+    variant: 'other sentences',
+    toleratedBy: ['errors.body.shape'],
+  },
+  {
+    spec: '§7.2',
+    freedom: 'Bodies of 401 and 404',
+    faithful: '`{detail, code}`',
+    variant: 'an empty 401 with `WWW-Authenticate`; `{error}` for 404',
+    toleratedBy: ['auth.401.createNotes', 'notes.404.wrong-number', 'status.404-without-process'],
+  },
+  {
+    spec: '§9.2',
+    freedom: 'New fields on responses',
+    faithful: 'none',
+    variant: '`request_id` on every object, `import_batch` on records, an `x-request-id` header',
+    toleratedBy: ['migration.stage.first-201', 'migration.process.creates-account', 'status.staged-unknown', 'notes.create.results-in-order', 'transactions.create.every-type'],
+    observedBy: ['versioning.extra-response-fields'],
+  },
+];
+
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+export function renderFreedoms(): string {
+  const lines = [
+    '# Freedoms the spec leaves',
+    '',
+    'Every place where `spec/data-import-interface.md` leaves a choice to the implementation ("not shown", an',
+    'example value, a status stated two ways). The faithful reference server makes one choice, the variant',
+    '(`conformance serve --variant`) another; the suite must pass both with no MUST or SHOULD failure',
+    '(`npm run mutation` checks it). Generated from `reference/freedoms.ts` (`npm run schemas`).',
+    '',
+    '| Spec | Freedom | Faithful | Variant | Must tolerate it | Observed by (INFO) |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const f of FREEDOMS) {
+    const rules = (ids: string[] | undefined) => (ids?.length ? ids.map((id) => `\`${id}\``).join(', ') : '—');
+    lines.push(`| ${f.spec} | ${cell(f.freedom)} | ${cell(f.faithful)} | ${cell(f.variant)} | ${rules(f.toleratedBy)} | ${rules(f.observedBy)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
