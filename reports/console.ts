@@ -133,6 +133,10 @@ export class ConsoleReporter {
       for (const [key, n] of byKey) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${key.startsWith('fixtures.') ? `set ${key}` : key}`));
     }
 
+    if (report.http.token_renewals) lines.push('', c.gray(`The token was renewed ${report.http.token_renewals} time${report.http.token_renewals === 1 ? '' : 's'} with the API key after a 401 mid-run.`));
+    if (report.http.token_refused_mid_run) {
+      lines.push('', c.yellow(`The target refused the run's token mid-run ${report.http.token_refused_mid_run} time${report.http.token_refused_mid_run === 1 ? '' : 's'} (expired?)${report.http.token_renewals ? '' : '; configure auth.api_key so the runner can obtain a new one'}.`));
+    }
     const { counts, total } = report.summary;
     lines.push('');
     lines.push(`${total} rules: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} errored`) : '0 errored'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`);

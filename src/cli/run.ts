@@ -103,6 +103,13 @@ async function run(argv: string[]): Promise<number> {
     if (error instanceof UnreachableError || error instanceof AuthError) {
       console.error(`conformance: ${error.message}`);
       console.error('No rule ran. Check the base URL and the credentials (auth.token / auth.api_key, CONFORMANCE_TOKEN / CONFORMANCE_API_KEY).');
+      // Every report format still says so, for CI jobs that collect them.
+      const report = (error as { report?: Parameters<typeof writeReports>[0] }).report;
+      if (report) {
+        const resolved = resolveRun(values, process.cwd(), env);
+        const written = await writeReports(report, resolved.report.dir, resolved.report.formats.filter((f) => f !== 'console'), env);
+        if (written.length) console.error(`Reports: ${written.map((w) => w.file).join(', ')}`);
+      }
       return EXIT.UNREACHABLE;
     }
     throw error;

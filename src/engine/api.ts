@@ -2,6 +2,7 @@
  * Calls of the interface by endpoint, as rules make them. Paths come from the spec model's endpoint
  * catalogue; the token is attached unless the rule asks for something else (the §5 rules).
  */
+import type { TokenSource } from '../auth/token-source.js';
 import { authorizationHeader } from '../auth/token.js';
 import type { HttpClient, HttpResponse, Transcript } from '../http/client.js';
 import { type EndpointId, endpointPath, model } from '../spec/index.js';
@@ -27,10 +28,14 @@ export interface CallOptions {
 export class Api {
   constructor(
     private readonly http: HttpClient,
-    private readonly token: () => string,
+    private readonly tokens: TokenSource,
     private readonly transcript: Transcript,
     private readonly signal: AbortSignal,
   ) {}
+
+  private token(): string {
+    return this.tokens.current();
+  }
 
   call(endpoint: EndpointId, options: CallOptions = {}): Promise<HttpResponse> {
     const spec = model.endpoints[endpoint];
@@ -38,17 +43,21 @@ export class Api {
   }
 
   /** A request outside the catalogue (for §9 and robustness rules). */
-  request(method: string, path: string, options: CallOptions = {}): Promise<HttpResponse> {
+  async request(method: string, path: string, options: CallOptions = {}): Promise<HttpResponse> {
     const auth = options.auth ?? 'token';
-    const headers: Record<string, string> = { ...options.headers };
-    if (auth === 'token') headers.authorization = authorizationHeader(this.token());
-    else if (auth === 'none') delete headers.authorization;
-    else if ('scheme' in auth) headers.authorization = auth.scheme ? `${auth.scheme} ${this.token()}` : this.token();
-    else headers.authorization = auth.authorization;
-    return this.http.send(
-      { method, path, query: options.query, headers, body: options.body, rawBody: options.rawBody, step: options.step },
-      this.transcript,
-      this.signal,
-    );
+    const send = (token: string) => {
+      const headers: Record<string, string> = { ...options.headers };
+      if (auth === 'token') headers.authorization = authorizationHeader(token);
+      else if (auth === 'none') delete headers.authorization;
+      else if ('scheme' in auth) headers.authorization = auth.scheme ? `${auth.scheme} ${token}` : token;
+      else headers.authorization = auth.authorization;
+      return this.http.send({ method, path, query: options.query, headers, body: options.body, rawBody: options.rawBody, step: options.step }, this.transcript, this.signal);
+    };
+    const token = this.token();
+    const res = await send(token);
+    // A 401 to the run's own token mid-run: renew it once (when an API key allows) and retry.
+    if (res.status !== 401 || auth !== 'token') return res;
+    const renewed = await this.tokens.renew(token);
+    return renewed === null ? res : send(renewed);
   }
 }

@@ -5,12 +5,13 @@
 import { randomInt } from 'node:crypto';
 import type { FixturesConfig } from '../config/schema.js';
 import { ConfigError } from '../config/errors.js';
+import { TokenSource } from '../auth/token-source.js';
 import { AuthError, type AuthSettings, authorizationHeader, obtainServiceToken } from '../auth/token.js';
 import { HttpClient, Transcript } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
 import { Redactor } from '../http/redact.js';
 import { packageVersion } from '../package-root.js';
-import { buildReport } from '../report/build.js';
+import { type BuildInput, buildReport } from '../report/build.js';
 import type { Report } from '../report/schema.js';
 import { model, endpointPath } from '../spec/index.js';
 import { Api } from './api.js';
@@ -33,6 +34,9 @@ export class UnreachableError extends Error {
     this.name = 'UnreachableError';
   }
 }
+
+/** What runConformance attaches to an UnreachableError or AuthError: the report of the aborted run. */
+export type WithReport<E extends Error> = E & { report?: Report };
 
 export type RunEvent =
   | { type: 'target'; baseUrl: string; embedded: boolean }
@@ -97,11 +101,24 @@ async function preflight(http: HttpClient, token: string, supplier: string, reda
       return;
     } catch (error) {
       if (!(error instanceof ExchangeError)) throw error;
+      // An answer too large to read is still an answer: the target is there, only hostile.
+      if (error.kind === 'too_large') return;
       failure = error;
       if (error.kind === 'refused') break;
     }
   }
   throw new UnreachableError(`The target ${redactor.text(http.origin)} is unreachable (${failure!.kind}): ${redactor.text(failure!.message)}`);
+}
+
+/** Credentials written into a base URL (`https://user:secret@host`) are secrets too. */
+function urlCredentials(baseUrl: string | undefined): string[] {
+  if (!baseUrl) return [];
+  try {
+    const url = new URL(baseUrl);
+    return [decodeURIComponent(url.password), url.password].filter((s) => s.length > 0);
+  } catch {
+    return [];
+  }
 }
 
 export async function runConformance(options: RunOptions = {}): Promise<Report> {
@@ -117,11 +134,11 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
   if (unmatched.length) throw new ConfigError(`Nothing matches ${unmatched.join(', ')} (see "conformance list").`);
 
   const embedded = options.baseUrl === undefined ? await startEmbeddedTarget() : undefined;
-  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey]);
+  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey, ...urlCredentials(options.baseUrl)]);
   let http: HttpClient | undefined;
   try {
     const baseUrl = embedded?.baseUrl ?? options.baseUrl!;
-    options.onEvent?.({ type: 'target', baseUrl, embedded: !!embedded });
+    options.onEvent?.({ type: 'target', baseUrl: redactor.text(baseUrl), embedded: !!embedded });
     const auth: AuthSettings = {
       graphqlUrl: '/v1/graphql/',
       mutation: '',
@@ -131,13 +148,30 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
     };
     if (!auth.token && !auth.apiKey) throw new ConfigError('No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.');
     if (!auth.mutation) auth.mutation = (await import('../config/schema.js')).DEFAULT_MUTATION;
-    const token = auth.token ?? (await obtainServiceToken(baseUrl, auth, timeoutMs, redactor));
-
     http = new HttpClient({ baseUrl, timeoutMs, connections: Math.max(2, concurrency * 2), redactor, rateLimit: options.rateLimit });
     const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {});
-    await preflight(http, token, fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight', redactor);
-
     const registry = new IdRegistry(options.idPrefix ?? RUN_DEFAULTS.idPrefix, runId);
+    const report = (parts: Pick<BuildInput, 'results'> & Partial<BuildInput>) =>
+      buildReport({
+        tool: { name: 'data-import-conformance', version: packageVersion() },
+        run: { id: runId, seed, numRuns, concurrency, timeoutMs, strict: options.strict ?? false, startedAt, finishedAt: new Date(), selection: options.selection ?? {}, bailed: false },
+        target: { baseUrl: redactor.text(baseUrl), embedded: !!embedded, auth: auth.token ? 'token' : 'api_key' },
+        baseline: options.baseline,
+        created: registry.created,
+        http: { ...http!.stats, token_renewals: 0, token_refused_mid_run: 0 },
+        ...parts,
+      });
+
+    let tokens: TokenSource;
+    const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, timeoutMs, redactor) : undefined;
+    try {
+      tokens = new TokenSource(auth.token ?? (await obtain!()), obtain);
+      await preflight(http, tokens.current(), fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight', redactor);
+    } catch (error) {
+      if (error instanceof UnreachableError || error instanceof AuthError) (error as WithReport<typeof error>).report = report({ results: [], aborted: error.message });
+      throw error;
+    }
+
     const contractPath = options.contractPath ?? RUN_DEFAULTS.contractPath;
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
     const runAbort = new AbortController();
@@ -157,7 +191,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
       return executeRule(
         rule,
         async (state, signal) => {
-          const api = new Api(http!, () => token, transcript, signal);
+          const api = new Api(http!, tokens, transcript, signal);
           const ids = new Ids(registry);
           const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs);
           const ctx = createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal }, state);
@@ -184,15 +218,9 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, rules.length) }, worker));
 
-    return buildReport({
-      tool: { name: 'data-import-conformance', version: packageVersion() },
-      run: { id: runId, seed, numRuns, concurrency, timeoutMs, strict: options.strict ?? false, startedAt, finishedAt: new Date(), selection: options.selection ?? {}, bailed },
-      target: { baseUrl: redactor.text(baseUrl), embedded: !!embedded, auth: auth.token ? 'token' : 'api_key' },
-      results,
-      baseline: options.baseline,
-      created: registry.created,
-      http: { ...http.stats },
-    });
+    const final = report({ results, http: { ...http.stats, token_renewals: tokens.stats.renewals, token_refused_mid_run: tokens.stats.refusedMidRun } });
+    final.run.bailed = bailed;
+    return final;
   } finally {
     await http?.close();
     await embedded?.close();

@@ -18,8 +18,10 @@ export interface BuildInput {
   target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key' };
   results: { rule: Rule; outcome: RuleOutcome; replay?: string }[];
   baseline?: Baseline;
+  /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
+  aborted?: string;
   created: CreatedIdentifiers;
-  http: { requests: number; failures: number };
+  http: { requests: number; failures: number; token_renewals: number; token_refused_mid_run: number };
 }
 
 /**
@@ -39,8 +41,28 @@ function compareSections(a: string, b: string): number {
   return 0;
 }
 
+/** The one entry of an aborted run, so that every report format shows why nothing ran. */
+function preflightResult(reason: string): RuleResult {
+  return {
+    id: 'run.preflight',
+    title: 'The target answers, and accepts the credentials, before any rule runs',
+    spec: 'preflight',
+    sections: [],
+    level: 'MUST',
+    tags: [],
+    endpoints: [],
+    property: false,
+    verdict: 'error',
+    reason,
+    error_kind: 'exchange',
+    observations: [],
+    duration_ms: 0,
+    transcript: [],
+  };
+}
+
 export function buildReport(input: BuildInput): Report {
-  const rules: RuleResult[] = input.results.map(({ rule, outcome, replay }) => {
+  const rules: RuleResult[] = input.aborted ? [preflightResult(input.aborted)] : input.results.map(({ rule, outcome, replay }) => {
     const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
     const excused = failing ? excuse(input.baseline, rule.id, outcome.reason) : undefined;
     return {
@@ -154,9 +176,10 @@ export function buildReport(input: BuildInput): Report {
       must_failures: mustFailures,
       should_failures: shouldFailures,
       expected_failures: expectedFailures,
-      conformant,
-      exit_code: conformant ? EXIT.OK : EXIT.MUST_FAILURES,
+      conformant: conformant && !input.aborted,
+      exit_code: input.aborted ? EXIT.UNREACHABLE : conformant ? EXIT.OK : EXIT.MUST_FAILURES,
     },
+    ...(input.aborted ? { aborted: { reason: input.aborted } } : {}),
     sections,
     capabilities,
     rules,

@@ -113,6 +113,10 @@ export const ReportSchema = z.object({
     conformant: z.boolean(),
     exit_code: z.int(),
   }),
+  aborted: z
+    .object({ reason: z.string() })
+    .optional()
+    .describe('set when no rule could run: the target was unreachable or refused the credentials (exit code 3); rules then holds one run.preflight entry'),
   sections: z.array(SectionSummarySchema),
   capabilities: z.array(CapabilitySchema),
   rules: z.array(RuleResultSchema),
@@ -130,7 +134,12 @@ export const ReportSchema = z.object({
     contract_identifiers: z.array(z.string()),
     other: z.int(),
   }),
-  http: z.object({ requests: z.int(), failures: z.int() }),
+  http: z.object({
+    requests: z.int(),
+    failures: z.int().describe('requests that got no complete response'),
+    token_renewals: z.int().describe('tokens obtained again with the API key after a 401 mid-run'),
+    token_refused_mid_run: z.int().describe('401s to the run\'s token that renewing could not cure (no API key, or renewal failed)'),
+  }),
 });
 
 export type Report = z.output<typeof ReportSchema>;

@@ -187,7 +187,7 @@ function build(cases: Case[], overrides: { strict?: boolean; baseline?: Baseline
       contract_identifiers: ['cf-k3x9q2-C3'],
       other: 17,
     },
-    http: { requests: 42, failures: 1 },
+    http: { requests: 42, failures: 1, token_renewals: 0, token_refused_mid_run: 0 },
   });
 }
 

@@ -1,0 +1,77 @@
+/**
+ * The runner against hostile and broken targets: it must finish within its timeouts, mark affected
+ * rules fail or error with a reason, never crash or follow a redirect, still write every report
+ * format, and exit with a documented code.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
+import { embeddedSeed } from '../../src/engine/embedded.js';
+import { ReportSchema } from '../../src/report/schema.js';
+import { type Behaviour, BEHAVIOURS, startChaos } from '../helpers/chaos.js';
+import { runCli } from '../helpers/cli.js';
+import { fullConfig } from '../helpers/config.js';
+import { writeFileSync } from 'node:fs';
+
+let reference: ReferenceServer;
+beforeAll(async () => {
+  reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+});
+afterAll(() => reference.close());
+
+const FILES = ['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json'];
+
+async function runAgainst(plan: Parameters<typeof startChaos>[1], args: string[]) {
+  const chaos = await startChaos(reference.url, plan);
+  const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
+  writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(chaos.url, '  token: ${T}'));
+  const started = Date.now();
+  try {
+    const res = await runCli(['--timeout', '700', '--concurrency', '8', ...args], { cwd: dir, env: { T: DEFAULT_TOKEN }, timeoutMs: 90_000 });
+    const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')));
+    return { res, report, dir, chaos, ms: Date.now() - started };
+  } finally {
+    await chaos.close();
+  }
+}
+
+function expectWellBehaved(r: Awaited<ReturnType<typeof runAgainst>>) {
+  expect([1, 3]).toContain(r.res.code);
+  expect(r.res.stderr).not.toMatch(/Unhandled|TypeError|ReferenceError|\n\s+at /);
+  for (const file of FILES) expect(existsSync(join(r.dir, 'conformance-report', file)), file).toBe(true);
+  for (const rule of r.report.rules) {
+    if (rule.verdict === 'fail' || rule.verdict === 'error') expect(rule.reason, rule.id).toMatch(/\S/);
+    expect(rule.error_kind, `${rule.id} hit a bug of the runner: ${rule.reason}`).not.toBe('internal');
+  }
+  expect(r.chaos.redirected, 'a redirect was followed').toEqual([]);
+  expect(r.ms).toBeLessThan(60_000);
+}
+
+describe.concurrent('a hostile endpoint makes its rules fail or error, and nothing else', () => {
+  const broken = (path: string) => path.includes('/account-transfer-status/') && !path.includes('conformance-preflight');
+  it.each(BEHAVIOURS)('%s on the status endpoint', async (behaviour: Behaviour) => {
+    const r = await runAgainst((req) => (broken(req.path) ? behaviour : undefined), ['--rule', 'status.*', '--rule', 'migration.process.*', '--rule', 'notes.create.*']);
+    expectWellBehaved(r);
+    expect(r.res.code).toBe(1);
+    const affected = r.report.rules.filter((rule) => rule.transcript.some((x) => x.request.url.includes('/account-transfer-status/')));
+    expect(affected.length).toBeGreaterThan(0);
+    for (const rule of affected) if (rule.level !== 'INFO') expect(['fail', 'error'], `${rule.id} saw ${behaviour}`).toContain(rule.verdict);
+    expect(r.report.rules.find((rule) => rule.id === 'notes.create.results-in-order')?.verdict, 'a rule that never calls the status endpoint').toBe('pass');
+  });
+});
+
+describe.concurrent('a hostile target as a whole', () => {
+  it.each(BEHAVIOURS)('%s everywhere: exit 1 or 3, every report written', async (behaviour: Behaviour) => {
+    const r = await runAgainst(() => behaviour, ['--section', '4.3']);
+    expectWellBehaved(r);
+    if (r.res.code === 3) {
+      expect(r.report.aborted?.reason).toMatch(/unreachable|refused/);
+      expect(r.res.stderr).toMatch(/No rule ran/);
+      expect(readFileSync(join(r.dir, 'conformance-report', 'junit.xml'), 'utf8')).toMatch(/<error message="\[MUST\] .*unreachable/);
+    } else {
+      expect(r.report.summary.counts.fail + r.report.summary.counts.error).toBeGreaterThan(0);
+    }
+  });
+});

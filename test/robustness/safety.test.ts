@@ -1,0 +1,192 @@
+/** Secrets, the paths the runner touches, rate limit and concurrency, a target that fails mid-run, determinism. */
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY, DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
+import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
+import { runConformance } from '../../src/engine/run.js';
+import { startChaos } from '../helpers/chaos.js';
+import { runCli } from '../helpers/cli.js';
+import { fullConfig } from '../helpers/config.js';
+import { startProxy } from '../helpers/proxy.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'safety-'));
+const allOutput = (dir: string, res: { stdout: string; stderr: string }) =>
+  [res.stdout, res.stderr, ...readdirSync(join(dir, 'conformance-report')).map((f) => readFileSync(join(dir, 'conformance-report', f), 'utf8'))].join('\n');
+
+describe('secrets never reach output or reports', () => {
+  it('with an API key, on a failing run: no API key and no issued token in stdout, stderr or any report', async () => {
+    const secretKey = 'api-key-5f2b8c9d1e3a';
+    const seed = await embeddedSeed({ token: 'unused-static-token-x' });
+    seed.api_keys = [secretKey];
+    const server = await startReferenceServer({ seed, faults: ['errors.attr-one-based', 'notes.dedup-body-only'] });
+    try {
+      const dir = tmp();
+      writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(server.url, '  api_key: ${KEY}'));
+      const res = await runCli(['--rule', 'errors.*', '--rule', 'notes.*', '--rule', 'auth.*'], { cwd: dir, env: { KEY: secretKey } });
+      expect(res.code).toBe(1);
+      const text = allOutput(dir, res);
+      const issued = [...server.store.tokens.keys()].filter((t) => t !== 'unused-static-token-x');
+      expect(issued.length).toBeGreaterThan(0);
+      for (const secret of [secretKey, ...issued]) expect(text, 'a secret leaked').not.toContain(secret);
+      expect(text).toContain('Token ***');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with a static token and a password in the base URL, and on the unreachable and config-error paths', async () => {
+    const token = 'static-token-7d1c0e9b';
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token }), faults: ['stage.always-201'] });
+    try {
+      const url = new URL(server.url);
+      url.username = 'user';
+      url.password = 'url-password-31337';
+      const dir = tmp();
+      writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(url.toString(), '  token: ${T}'));
+      const res = await runCli(['--rule', 'migration.stage.*', '--rule', 'auth.401.stageAccount'], { cwd: dir, env: { T: token } });
+      expect(res.code).toBe(1);
+      const text = allOutput(dir, res);
+      for (const secret of [token, 'url-password-31337']) expect(text).not.toContain(secret);
+    } finally {
+      await server.close();
+    }
+    const down = await runCli(['--base-url', 'http://127.0.0.1:9', '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: token } });
+    expect(down.code).toBe(3);
+    expect(down.stdout + down.stderr).not.toContain(token);
+    const bad = tmp();
+    writeFileSync(join(bad, 'conformance.config.yaml'), `auth:\n  token: ${token}\nrun:\n  concurency: 2\n`);
+    const badRes = await runCli([], { cwd: bad });
+    expect(badRes.code).toBe(2);
+    expect(badRes.stdout + badRes.stderr).not.toContain(token);
+  });
+});
+
+describe('the requests the runner makes', () => {
+  it('stay under /v1/data-import/ and the GraphQL URL', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    const chaos = await startChaos(server.url, () => undefined);
+    try {
+      const report = await runConformance({ baseUrl: chaos.url, auth: { apiKey: DEFAULT_API_KEY }, fixtures: await embeddedFixtures(), seed: 1 });
+      expect(report.summary.must_failures).toBe(0);
+      const outside = chaos.seen.filter((s) => !s.path.startsWith('/v1/data-import/') && s.path !== '/v1/graphql/');
+      expect(outside).toEqual([]);
+      expect(chaos.seen.filter((s) => s.path === '/v1/graphql/').length).toBe(1);
+    } finally {
+      await chaos.close();
+      await server.close();
+    }
+  });
+
+  it('honour --concurrency and --rate-limit', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const starts: number[] = [];
+    const proxy = await startProxy(server.url, async (_req, forward) => {
+      starts.push(performance.now());
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      try {
+        return await forward();
+      } finally {
+        inFlight--;
+      }
+    });
+    try {
+      const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), selection: { rules: ['notes.*'] }, concurrency: 2, rateLimit: 25 });
+      expect(report.summary.must_failures).toBe(0);
+      expect(maxInFlight).toBeLessThanOrEqual(2);
+      // at most 25 requests in any one-second window (plus the preflight, sent before the limiter mattered)
+      const busiest = Math.max(...starts.map((t) => starts.filter((u) => u >= t && u < t + 1000).length));
+      expect(busiest).toBeLessThanOrEqual(26);
+      expect(starts.length).toBeGreaterThan(40);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+});
+
+describe('a target that changes under the run', () => {
+  it('goes down half-way: the rest errors as refused, the report says so, exit 1', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    let count = 0;
+    const proxy = await startProxy(server.url, () => (++count > 120 ? 'reset' : undefined));
+    try {
+      const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 2 });
+      expect(report.summary.exit_code).toBe(1);
+      const errored = report.rules.filter((r) => r.verdict === 'error');
+      expect(errored.length).toBeGreaterThan(20);
+      for (const r of errored) expect(r.error_kind === 'exchange' || r.error_kind === 'precondition').toBe(true);
+      expect(report.http.failures).toBeGreaterThan(0);
+      expect(report.rules.filter((r) => r.verdict === 'pass').length).toBeGreaterThan(10);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
+  it('expires the token mid-run: the runner obtains a new one with the API key, once, and carries on', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    try {
+      let done = 0;
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { apiKey: DEFAULT_API_KEY },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['notes.*', 'status.*'] },
+        concurrency: 1,
+        onEvent: (e) => {
+          // after five rules, every token issued so far stops working
+          if (e.type === 'rule' && ++done === 5) for (const t of [...server.store.tokens.keys()]) if (t !== DEFAULT_TOKEN) server.store.tokens.delete(t);
+        },
+      });
+      expect(report.summary.must_failures).toBe(0);
+      expect(report.http.token_renewals).toBe(1);
+      expect(report.http.token_refused_mid_run).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('expires a static token mid-run: without an API key the rules fail with 401, and the report says why', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: 'short-lived' }) });
+    try {
+      let done = 0;
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { token: 'short-lived' },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['notes.*'] },
+        concurrency: 1,
+        onEvent: (e) => {
+          if (e.type === 'rule' && ++done === 3) server.store.tokens.delete('short-lived');
+        },
+      });
+      expect(report.http.token_renewals).toBe(0);
+      expect(report.http.token_refused_mid_run).toBeGreaterThan(0);
+      expect(report.summary.exit_code).toBe(1);
+      expect(report.rules.filter((r) => r.verdict !== 'pass').every((r) => /401/.test(r.reason ?? ''))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('determinism', () => {
+  it('the same seed gives byte-identical verdict lists over ten runs', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    try {
+      const lists: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 424242 });
+        lists.push(report.rules.map((r) => `${r.id}\t${r.verdict}\t${r.counterexample?.path ?? ''}`).join('\n'));
+      }
+      expect(new Set(lists).size).toBe(1);
+      expect(lists[0].split('\n').length).toBeGreaterThan(100);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
