@@ -30,7 +30,6 @@ export class Api {
     private readonly http: HttpClient,
     private readonly tokens: TokenSource,
     private readonly transcript: Transcript,
-    private readonly signal: AbortSignal,
   ) {}
 
   private token(): string {
@@ -51,7 +50,7 @@ export class Api {
       else if (auth === 'none') delete headers.authorization;
       else if ('scheme' in auth) headers.authorization = auth.scheme ? `${auth.scheme} ${token}` : token;
       else headers.authorization = auth.authorization;
-      return this.http.send({ method, path, query: options.query, headers, body: options.body, rawBody: options.rawBody, step: options.step }, this.transcript, this.signal);
+      return this.http.send({ method, path, query: options.query, headers, body: options.body, rawBody: options.rawBody, step: options.step }, this.transcript);
     };
     const token = this.token();
     const res = await send(token);

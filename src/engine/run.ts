@@ -191,7 +191,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
       return executeRule(
         rule,
         async (state, signal) => {
-          const api = new Api(http!, tokens, transcript, signal);
+          const api = new Api(http!, tokens, transcript);
           const ids = new Ids(registry);
           const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs);
           const ctx = createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal }, state);

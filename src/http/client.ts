@@ -95,7 +95,6 @@ export class HttpClient {
   private readonly prefix: string;
   private readonly pool: Pool;
   private readonly limiter?: RateLimiter;
-  private readonly maxBytes: number;
   readonly stats: HttpStats = { requests: 0, failures: 0 };
 
   constructor(private readonly options: HttpClientOptions) {
@@ -108,9 +107,9 @@ export class HttpClient {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connectTimeout: Math.min(options.timeoutMs, 10_000),
+      maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
     });
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
-    this.maxBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
   }
 
   /** Path and query as recorded and as sent (under the base URL's own path, if it has one). */
@@ -119,7 +118,7 @@ export class HttpClient {
     return `${this.prefix}${req.path}${query}`;
   }
 
-  async send(req: HttpRequest, transcript: Transcript, signal?: AbortSignal): Promise<HttpResponse> {
+  async send(req: HttpRequest, transcript: Transcript): Promise<HttpResponse> {
     const { redactor, timeoutMs } = this.options;
     const path = this.target(req);
     const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
@@ -139,23 +138,17 @@ export class HttpClient {
     if (this.limiter) await this.limiter.take();
     this.stats.requests++;
     const started = performance.now();
-    // One controller per request, tied to the rule's signal only while the request runs, so that
-    // long rules do not pile up listeners on their signal.
-    const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(new Error('deadline')), timeoutMs);
-    const onRuleAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onRuleAbort, { once: true });
-    let timedOut = false;
-    controller.signal.addEventListener('abort', () => (timedOut = !signal?.aborted), { once: true });
     try {
-      const res = await this.pool.request({
-        method: req.method as Dispatcher.HttpMethod,
-        path,
-        headers,
-        body: payload,
-        signal: controller.signal,
-      });
-      const text = await readLimited(res.body, this.maxBytes);
+      // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
+      // body, since a body that drips forever never pauses long enough for bodyTimeout.
+      const res = await this.pool.request({ method: req.method as Dispatcher.HttpMethod, path, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const deadline = setTimeout(() => res.body.destroy(new DeadlineExceeded()), Math.max(1, timeoutMs - (performance.now() - started)));
+      let text: string;
+      try {
+        text = await res.body.text();
+      } finally {
+        clearTimeout(deadline);
+      }
       const responseHeaders = flattenHeaders(res.headers);
       const exchange = transcript.record({
         request: recordedRequest,
@@ -165,13 +158,11 @@ export class HttpClient {
       return new HttpResponse(res.statusCode, responseHeaders, text, exchange);
     } catch (error) {
       this.stats.failures++;
-      const kind = classify(error, timedOut, signal);
+      const kind = classify(error);
       const message = kind === 'timeout' ? `no complete response within ${timeoutMs} ms` : redactor.value(describeError(error));
       transcript.record({ request: recordedRequest, error: { kind, message }, duration_ms: performance.now() - started });
       throw new ExchangeError(kind, `${req.method} ${redactor.text(path)}: ${message}`);
     } finally {
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', onRuleAbort);
       transcript.step = previousStep;
     }
   }
@@ -181,21 +172,7 @@ export class HttpClient {
   }
 }
 
-class TooLarge extends Error {}
-
-async function readLimited(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      body.destroy();
-      throw new TooLarge(`response body larger than ${max} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+class DeadlineExceeded extends Error {}
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -203,11 +180,9 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function classify(error: unknown, timedOut: boolean, signal?: AbortSignal): ExchangeErrorKind {
-  if (error instanceof TooLarge) return 'too_large';
-  if (timedOut) return 'timeout';
-  if (signal?.aborted) return 'aborted';
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
+function classify(error: unknown): ExchangeErrorKind {
+  if (error instanceof undiciErrors.ResponseExceededMaxSizeError) return 'too_large';
+  if (error instanceof DeadlineExceeded || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED') return 'refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'reset';
@@ -215,7 +190,7 @@ function classify(error: unknown, timedOut: boolean, signal?: AbortSignal): Exch
 }
 
 function describeError(error: unknown): string {
-  if (error instanceof TooLarge) return error.message;
+  if (error instanceof undiciErrors.ResponseExceededMaxSizeError) return 'the response body is larger than the limit';
   const e = error as { message?: string; code?: string; cause?: { message?: string; code?: string } };
   const code = e.code ?? e.cause?.code;
   const message = e.cause?.message ?? e.message ?? String(error);

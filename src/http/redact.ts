@@ -8,6 +8,9 @@ const SECRET_HEADERS = new Set(['authorization', 'x-operator-key', 'proxy-author
 
 export class Redactor {
   private readonly secrets = new Set<string>();
+  /** Every spelling of every secret, longest first, as one expression: one pass over each text. */
+  private pattern?: RegExp;
+  private global?: RegExp;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     for (const s of secrets) this.add(s);
@@ -16,26 +19,29 @@ export class Redactor {
   /** Registers a secret; very short strings are not registered, since replacing them would garble text. */
   add(secret: string | undefined): void {
     if (secret && secret.length >= 4) {
-      this.secrets.add(secret);
-      this.secrets.add(encodeURIComponent(secret));
-      this.secrets.add(JSON.stringify(secret).slice(1, -1));
+      for (const spelling of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]) this.secrets.add(spelling);
+      const escaped = [...this.secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      // Not global: test() must not carry lastIndex from one text to the next; replace() below is given the global form.
+      this.pattern = new RegExp(escaped.join('|'));
+      this.global = new RegExp(escaped.join('|'), 'g');
     }
   }
 
   text(value: string): string {
-    let out = value;
-    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED);
-    return out;
+    if (!this.pattern) return value;
+    return this.pattern.test(value) ? value.replace(this.global!, REDACTED) : value;
   }
 
   /** Header values: secret-bearing headers keep only their scheme word. */
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
+    // Most header sets carry no secret outside the known headers: one test decides for all values.
+    const clean = !this.pattern || !this.pattern.test(Object.values(headers).join('\n'));
     for (const [name, value] of Object.entries(headers)) {
       if (SECRET_HEADERS.has(name.toLowerCase())) {
         const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
         out[name] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
-      } else out[name] = this.text(value);
+      } else out[name] = clean ? value : this.text(value);
     }
     return out;
   }

@@ -1,0 +1,113 @@
+/**
+ * `npm run bench`: the runner's speed against its targets, measured (never asserted in tests).
+ * - the full default run (every rule, default num-runs) against the embedded server, start to exit;
+ * - the same against a reference server that adds 20 ms to every response;
+ * - the runner's own CPU time per request and its peak memory (server in another process);
+ * - `conformance --help`.
+ * Prints a Markdown table and writes bench.md / bench.json to the report dir.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_TOKEN } from '../reference/index.js';
+import { EMBEDDED_LIMIT, embeddedFixtures } from '../src/engine/embedded.js';
+import { runConformance } from '../src/engine/run.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+
+function run(args: string[], cwd: string): Promise<{ ms: number; code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: performance.now() - started, code, stdout }));
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** A reference server in its own process, so that its CPU is not the runner's. */
+function serve(latencyMs: number): Promise<{ url: string; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const args = ['serve', '--port', '0', '--json', '--token', DEFAULT_TOKEN, '--concurrency-limit', String(EMBEDDED_LIMIT.concurrencyLimit), '--processing-delay', String(EMBEDDED_LIMIT.processingDelayMs), '--latency', String(latencyMs)];
+    const child = spawn(process.execPath, [CLI, ...args]);
+    child.stdout.once('data', (d) => resolve({ url: JSON.parse(String(d)).url as string, stop: () => child.kill() }));
+    child.on('error', reject);
+  });
+}
+
+async function inProcessRun(url: string) {
+  const fixtures = await embeddedFixtures();
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const report = await runConformance({ baseUrl: url, auth: { token: DEFAULT_TOKEN }, fixtures, seed: 1 });
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  clearInterval(sampler);
+  return { report, wall, cpuMs: (used.user + used.system) / 1000, peakMb: peak / 1024 / 1024 };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  const full: number[] = [];
+  let requests = 0;
+  let rules = 0;
+  for (let i = 0; i < REPEATS; i++) {
+    const r = await run(['--reporter', 'json', '--seed', '1'], dir);
+    if (r.code !== 0) throw new Error(`the default run exited ${r.code}`);
+    full.push(r.ms);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8'));
+    requests = report.http.requests;
+    rules = report.summary.total;
+  }
+
+  // Warm the modules and the JIT, then take the median run: the steady-state runner.
+  const warm = await serve(0);
+  for (let i = 0; i < 2; i++) await inProcessRun(warm.url);
+  const runs = [];
+  for (let i = 0; i < 5; i++) runs.push(await inProcessRun(warm.url));
+  warm.stop();
+  const measured = runs.sort((a, b) => a.cpuMs / a.report.http.requests - b.cpuMs / b.report.http.requests)[2];
+
+  const slow = await serve(20);
+  const latency: number[] = [];
+  for (let i = 0; i < REPEATS; i++) latency.push((await inProcessRun(slow.url)).wall);
+  slow.stop();
+
+  const help: number[] = [];
+  for (let i = 0; i < 10; i++) help.push((await run(['--help'], dir)).ms);
+
+  const perRequest = measured.cpuMs / measured.report.http.requests;
+  const rows = [
+    ['full default run, start to exit (embedded server)', `${(median(full) / 1000).toFixed(2)} s`, '< 5 s', median(full) < 5000],
+    ['full run with 20 ms added latency per response', `${(median(latency) / 1000).toFixed(2)} s`, '< 20 s', median(latency) < 20000],
+    ["runner's own CPU per request", `${perRequest.toFixed(3)} ms`, '< 0.3 ms', perRequest < 0.3],
+    ['conformance --help', `${median(help).toFixed(0)} ms`, '< 300 ms', median(help) < 300],
+  ] as const;
+  const md = [
+    `# Benchmark (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, median of ${REPEATS} runs; --help of 10)`,
+    '',
+    '| Measure | Value | Target | Met |',
+    '|---|---|---|---|',
+    ...rows.map(([what, value, target, ok]) => `| ${what} | ${value} | ${target} | ${ok ? 'yes' : '**no**'} |`),
+    '',
+    `${rules} rules, ${requests} requests in the default run (${(requests / (median(full) / 1000)).toFixed(0)} requests/s start to exit); ` +
+      `in-process run: ${measured.report.http.requests} requests in ${(measured.wall / 1000).toFixed(2)} s (${(measured.report.http.requests / (measured.wall / 1000)).toFixed(0)} requests/s), ` +
+      `runner CPU ${measured.cpuMs.toFixed(0)} ms, peak RSS ${measured.peakMb.toFixed(0)} MB.`,
+  ].join('\n');
+  console.log(md);
+  const out = process.env.BENCH_DIR ?? 'conformance-report';
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'bench.md'), `${md}\n`);
+  writeFileSync(join(out, 'bench.json'), `${JSON.stringify({ fullMs: full, latencyMs: latency, helpMs: help, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb }, null, 2)}\n`);
+  if (rows.some((r) => !r[3])) process.exitCode = 1;
+}
+
+await main();
