@@ -61,6 +61,69 @@ function preflightResult(reason: string): RuleResult {
   };
 }
 
+/**
+ * Totals, section scores, the capability matrix and the exit code of a set of rule results: what
+ * every report says on top of its rules (also used to merge the reports of CI shards).
+ */
+export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean): Pick<Report, 'summary' | 'sections' | 'capabilities'> {
+  const counts = zero();
+  const byLevel: Record<Level, CountsT> = { MUST: zero(), SHOULD: zero(), INFO: zero() };
+  let mustFailures = 0;
+  let shouldFailures = 0;
+  let expectedFailures = 0;
+  for (const r of rules) {
+    counts[r.verdict]++;
+    byLevel[r.level][r.verdict]++;
+    if (r.verdict !== 'fail' && r.verdict !== 'error') continue;
+    if (r.expected_failure) expectedFailures++;
+    else if (r.level === 'MUST') mustFailures++;
+    else if (r.level === 'SHOULD') shouldFailures++;
+  }
+  const conformant = mustFailures === 0 && (!strict || shouldFailures === 0) && !aborted;
+
+  const sectionCounts = new Map<string, CountsT>();
+  for (const r of rules) {
+    for (const s of new Set(r.sections.map(scoreSection))) {
+      const c = sectionCounts.get(s) ?? zero();
+      c[r.verdict]++;
+      sectionCounts.set(s, c);
+    }
+  }
+  const judgedScore = (section: string) => {
+    const judged = rules.filter((r) => r.level !== 'INFO' && r.sections.some((s) => scoreSection(s) === section) && r.verdict !== 'skip');
+    return judged.length ? judged.filter((r) => r.verdict === 'pass').length / judged.length : null;
+  };
+  const sections = [...sectionCounts.keys()].sort(compareSections).map((section) => ({
+    section,
+    title: sectionTitle(section),
+    counts: sectionCounts.get(section)!,
+    score: judgedScore(section),
+  }));
+
+  const capabilities = Object.values(model.endpoints).map((e) => {
+    const c = zero();
+    for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
+    const judged = c.pass + c.fail + c.error;
+    const status = judged === 0 ? 'not checked' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
+    return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
+  });
+
+  return {
+    summary: {
+      total: rules.length,
+      counts,
+      by_level: byLevel,
+      must_failures: mustFailures,
+      should_failures: shouldFailures,
+      expected_failures: expectedFailures,
+      conformant,
+      exit_code: aborted ? EXIT.UNREACHABLE : conformant ? EXIT.OK : EXIT.MUST_FAILURES,
+    },
+    sections,
+    capabilities,
+  };
+}
+
 export function buildReport(input: BuildInput): Report {
   const rules: RuleResult[] = input.aborted ? [preflightResult(input.aborted)] : input.results.map(({ rule, outcome, replay }) => {
     const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
@@ -99,47 +162,7 @@ export function buildReport(input: BuildInput): Report {
     };
   });
 
-  const counts = zero();
-  const byLevel: Record<Level, CountsT> = { MUST: zero(), SHOULD: zero(), INFO: zero() };
-  let mustFailures = 0;
-  let shouldFailures = 0;
-  let expectedFailures = 0;
-  for (const r of rules) {
-    counts[r.verdict]++;
-    byLevel[r.level][r.verdict]++;
-    if (r.verdict !== 'fail' && r.verdict !== 'error') continue;
-    if (r.expected_failure) expectedFailures++;
-    else if (r.level === 'MUST') mustFailures++;
-    else if (r.level === 'SHOULD') shouldFailures++;
-  }
-  const conformant = mustFailures === 0 && (!input.run.strict || shouldFailures === 0);
-
-  const sectionCounts = new Map<string, CountsT>();
-  for (const r of rules) {
-    for (const s of new Set(r.sections.map(scoreSection))) {
-      const c = sectionCounts.get(s) ?? zero();
-      c[r.verdict]++;
-      sectionCounts.set(s, c);
-    }
-  }
-  const judgedScore = (section: string) => {
-    const judged = rules.filter((r) => r.level !== 'INFO' && r.sections.some((s) => scoreSection(s) === section) && r.verdict !== 'skip');
-    return judged.length ? judged.filter((r) => r.verdict === 'pass').length / judged.length : null;
-  };
-  const sections = [...sectionCounts.keys()].sort(compareSections).map((section) => ({
-    section,
-    title: sectionTitle(section),
-    counts: sectionCounts.get(section)!,
-    score: judgedScore(section),
-  }));
-
-  const capabilities = Object.values(model.endpoints).map((e) => {
-    const c = zero();
-    for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
-    const judged = c.pass + c.fail + c.error;
-    const status = judged === 0 ? 'not checked' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
-    return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
-  });
+  const { summary, sections, capabilities } = summarize(rules, input.run.strict, !!input.aborted);
 
   const baseline = input.baseline && {
     file: input.baseline.file,
@@ -169,16 +192,7 @@ export function buildReport(input: BuildInput): Report {
       bailed: run.bailed,
     },
     target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
-    summary: {
-      total: rules.length,
-      counts,
-      by_level: byLevel,
-      must_failures: mustFailures,
-      should_failures: shouldFailures,
-      expected_failures: expectedFailures,
-      conformant: conformant && !input.aborted,
-      exit_code: input.aborted ? EXIT.UNREACHABLE : conformant ? EXIT.OK : EXIT.MUST_FAILURES,
-    },
+    summary,
     ...(input.aborted ? { aborted: { reason: input.aborted } } : {}),
     sections,
     capabilities,

@@ -1,0 +1,73 @@
+/**
+ * Merges the reports of CI shards (`--shard i/n`) of one run into one report: the rules of every
+ * shard, and totals, scores and the capability matrix recomputed over all of them.
+ */
+import { ConfigError } from '../config/errors.js';
+import { summarize } from './build.js';
+import type { Report, RuleResult } from './schema.js';
+
+export function mergeReports(reports: { file: string; report: Report }[]): Report {
+  if (reports.length === 0) throw new ConfigError('No reports to merge.');
+  const [first] = reports;
+  const targets = new Set(reports.map((r) => r.report.target.base_url));
+  if (targets.size > 1) throw new ConfigError(`The reports are of different targets (${[...targets].join(', ')}); merge the shards of one run.`);
+
+  const seen = new Map<string, string>();
+  const rules: RuleResult[] = [];
+  for (const { file, report } of reports) {
+    for (const rule of report.rules) {
+      const earlier = seen.get(rule.id);
+      if (earlier && rule.id !== 'run.preflight') throw new ConfigError(`Rule ${rule.id} is in both ${earlier} and ${file}; merge the reports of different shards of one run.`);
+      seen.set(rule.id, file);
+      rules.push(rule);
+    }
+  }
+
+  const all = reports.map((r) => r.report);
+  const strict = all.some((r) => r.run.strict);
+  const aborted = all.every((r) => r.aborted);
+  const started = Math.min(...all.map((r) => Date.parse(r.run.started_at)));
+  const finished = Math.max(...all.map((r) => Date.parse(r.run.finished_at)));
+  const baselines = all.flatMap((r) => (r.baseline ? [r.baseline] : []));
+  const { shard: _shard, ...selection } = first.report.run.selection;
+
+  return {
+    ...first.report,
+    run: {
+      ...first.report.run,
+      id: [...new Set(all.map((r) => r.run.id))].join('+'),
+      strict,
+      started_at: new Date(started).toISOString(),
+      finished_at: new Date(finished).toISOString(),
+      duration_ms: finished - started,
+      selection,
+      bailed: all.some((r) => r.run.bailed),
+    },
+    ...summarize(rules, strict, aborted),
+    ...(aborted ? { aborted: first.report.aborted } : { aborted: undefined }),
+    rules,
+    ...(baselines.length
+      ? {
+          baseline: {
+            file: baselines[0].file,
+            entries: baselines[0].entries,
+            now_passing: [...new Map(baselines.flatMap((b) => b.now_passing).map((e) => [e.rule, e])).values()],
+            // An entry is unknown only if no shard knew its rule.
+            unknown_rules: baselines[0].unknown_rules.filter((id) => baselines.every((b) => b.unknown_rules.includes(id))),
+          },
+        }
+      : {}),
+    created_identifiers: {
+      external_account_numbers: all.flatMap((r) => r.created_identifiers.external_account_numbers),
+      business_identifiers: all.flatMap((r) => r.created_identifiers.business_identifiers),
+      contract_identifiers: all.flatMap((r) => r.created_identifiers.contract_identifiers),
+      other: all.reduce((n, r) => n + r.created_identifiers.other, 0),
+    },
+    http: {
+      requests: all.reduce((n, r) => n + r.http.requests, 0),
+      failures: all.reduce((n, r) => n + r.http.failures, 0),
+      token_renewals: all.reduce((n, r) => n + r.http.token_renewals, 0),
+      token_refused_mid_run: all.reduce((n, r) => n + r.http.token_refused_mid_run, 0),
+    },
+  };
+}
