@@ -1,0 +1,48 @@
+/**
+ * Calendar arithmetic on §2.1 date strings (`YYYY-MM-DD`) and datetimes (`YYYY-MM-DDTHH:MM:SSZ`).
+ * Everything is UTC and string-based, so generated values never depend on the machine's zone.
+ */
+import fc from 'fast-check';
+
+const DAY_MS = 86_400_000;
+
+const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+const fromDayNumber = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+export const addDays = (date: string, days: number): string => fromDayNumber(dayNumber(date) + days);
+
+export const daysBetween = (from: string, to: string): number => dayNumber(to) - dayNumber(from);
+
+/** The first day of the month `months` after the month of `date`. */
+export function addMonths(date: string, months: number): string {
+  const [year, month] = date.split('-').map(Number);
+  const index = year * 12 + (month - 1) + months;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-01`;
+}
+
+export const endOfMonth = (date: string): string => addDays(addMonths(date, 1), -1);
+
+export const dateTime = (date: string, seconds = 0): string => {
+  const hh = String(Math.floor(seconds / 3600)).padStart(2, '0');
+  const mm = String(Math.floor((seconds % 3600) / 60)).padStart(2, '0');
+  const ss = String(seconds % 60).padStart(2, '0');
+  return `${date}T${hh}:${mm}:${ss}Z`;
+};
+
+/** A day in `[from, to]`. */
+export const dayBetween = (from: string, to: string): fc.Arbitrary<string> =>
+  fc.integer({ min: dayNumber(from), max: Math.max(dayNumber(from), dayNumber(to)) }).map(fromDayNumber);
+
+const monthIndex = (date: string): number => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+
+/** The first day of a month in `[from, to]`. */
+export const monthBetween = (from: string, to: string): fc.Arbitrary<string> =>
+  fc.integer({ min: 0, max: Math.max(0, monthIndex(to) - monthIndex(from)) }).map((n) => addMonths(from, n));
+
+/** A time of day in office hours, in seconds after midnight, on the minute. */
+export const officeHours: fc.Arbitrary<number> = fc.integer({ min: 8 * 60, max: 19 * 60 }).map((minutes) => minutes * 60);
+
+const MONTH_NAMES = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+
+/** `mayo de 2024`, as Spanish bills and notes name a billing month. */
+export const monthName = (date: string): string => `${MONTH_NAMES[Number(date.slice(5, 7)) - 1]} de ${date.slice(0, 4)}`;

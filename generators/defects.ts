@@ -1,0 +1,286 @@
+/**
+ * Single-defect payloads (DESIGN.md §7): a valid payload with exactly one thing wrong, at any
+ * depth and index, and the §7.1 `attr` a server must report for it. Every eligible place comes
+ * from walking the payload with its model schema; every defect value is checked against the
+ * field's own schema, so it is a defect by construction.
+ */
+import fc from 'fast-check';
+import { z } from 'zod';
+import { model } from '../src/spec/index.js';
+import { fieldsOf, formatOf, isPlainObject, specOf } from './model-shape.js';
+import {
+  accountPayload, notesRequest, transactionsRequest, type AccountKey, type AccountOptions, type Completeness, type TransactionsOptions,
+} from './payloads.js';
+
+export type DefectLevel = 'MUST' | 'SHOULD';
+
+interface DefectSpec {
+  level: DefectLevel;
+  /**
+   * `exact`: the error names the field. `within`: it may name the field or a place inside it —
+   * a server built like Django REST framework reports a wrong type or a note-level rule as
+   * `<attr>.non_field_errors`.
+   */
+  attr: 'exact' | 'within';
+  description: string;
+}
+
+/** Only defects the spec makes unambiguous are MUST (DESIGN.md §7). */
+export const DEFECTS = {
+  'impossible-date': { level: 'MUST', attr: 'exact', description: 'a date that does not exist (§2.1 YYYY-MM-DD)' },
+  'malformed-date': { level: 'MUST', attr: 'exact', description: 'a date not written YYYY-MM-DD (§2.1)' },
+  'datetime-for-date': { level: 'MUST', attr: 'exact', description: 'a datetime where a date is due (§2.1)' },
+  'impossible-datetime': { level: 'MUST', attr: 'exact', description: 'a datetime on a day or at a time that does not exist (§2.1)' },
+  'malformed-datetime': { level: 'MUST', attr: 'exact', description: 'a datetime not written YYYY-MM-DDTHH:MM:SSZ (§2.1)' },
+  'enum-outside-set': { level: 'MUST', attr: 'exact', description: 'a value outside the documented set (§2.3 supply_type, §2.4 type, §2.5 billing_document_type)' },
+  'wrong-type-array': { level: 'MUST', attr: 'within', description: 'an object or a string where an array is due (§2)' },
+  'wrong-type-object': { level: 'MUST', attr: 'within', description: 'a string or an array where an object is due (§2)' },
+  'note-without-content': { level: 'MUST', attr: 'within', description: 'a note with neither body nor document_paths (§2.3, §4.2 notes rule 4)' },
+  'malformed-email': { level: 'MUST', attr: 'exact', description: 'an e-mail field that is not an e-mail address (§2.3 customer)' },
+  'datetime-missing-z': { level: 'SHOULD', attr: 'exact', description: 'a datetime without the Z designator (§2.1 shows it; refusing other ISO 8601 spellings is a reading)' },
+  'required-missing': { level: 'SHOULD', attr: 'exact', description: 'an expected field left out of a provided object (presence not shown; a strong reading)' },
+  'malformed-phone': { level: 'SHOULD', attr: 'exact', description: 'a phone field that is not a phone number (§2.3; the accepted format is not shown)' },
+} as const satisfies Record<string, DefectSpec>;
+
+export type DefectKind = keyof typeof DEFECTS;
+
+export interface Defect {
+  kind: DefectKind;
+  level: DefectLevel;
+  /** What is wrong, in words, with the value sent. */
+  description: string;
+}
+
+export interface Invalid {
+  payload: Record<string, unknown>;
+  /** §7.1: the dot-delimited, zero-based path the server should report. */
+  attr: string;
+  defect: Defect;
+}
+
+export interface DefectOptions {
+  /** The kinds to draw from; all when not given (see `defectKinds`). */
+  kinds?: readonly DefectKind[];
+}
+
+export const defectKinds = (level?: DefectLevel): DefectKind[] =>
+  (Object.keys(DEFECTS) as DefectKind[]).filter((kind) => level === undefined || DEFECTS[kind].level === level);
+
+/** Whether an `attr` a server reported points at the defect. */
+export function matchesDefect(reported: string, invalid: Pick<Invalid, 'attr' | 'defect'>): boolean {
+  return reported === invalid.attr || (DEFECTS[invalid.defect.kind].attr === 'within' && reported.startsWith(`${invalid.attr}.`));
+}
+
+/** §2.3: a single account payload with one defect; complete or sparse, unless `complete` says which. */
+export function invalidAccountPayload(options: AccountOptions & DefectOptions): fc.Arbitrary<Invalid> {
+  const completeness = options.complete === undefined ? fc.boolean() : fc.constant(options.complete);
+  return completeness.chain((complete) => withDefect(accountPayload({ ...options, complete }), model.AccountPayload, options.kinds));
+}
+
+/** §4.2 notes with one defect; paths start at `notes.N`. */
+export function invalidNotesRequest(options: AccountKey & Completeness & DefectOptions): fc.Arbitrary<Invalid> {
+  return withDefect(notesRequest(options), model.NotesRequest, options.kinds);
+}
+
+/** §4.2 transactions with one defect; paths start at `transactions.N`. */
+export function invalidTransactionsRequest(options: TransactionsOptions & DefectOptions): fc.Arbitrary<Invalid> {
+  return withDefect(transactionsRequest(options), model.TransactionsRequest, options.kinds);
+}
+
+type Path = readonly (string | number)[];
+
+/** Marks a field to be left out rather than replaced. */
+const LEFT_OUT = Symbol('left out');
+
+interface Site {
+  kind: DefectKind;
+  path: Path;
+  /**
+   * Replacements for the value at `path` that are a defect of `kind` there. Worked out for the
+   * chosen site only: a payload has hundreds of sites.
+   */
+  values: () => readonly unknown[];
+}
+
+function withDefect(valid: fc.Arbitrary<object>, schema: z.ZodType, kinds: readonly DefectKind[] = defectKinds()): fc.Arbitrary<Invalid> {
+  return valid
+    .map((payload) => ({ payload, sites: sitesOf(schema, payload).filter((site) => kinds.includes(site.kind)) }))
+    .filter(({ sites }) => sites.length > 0)
+    .chain(({ payload, sites }) =>
+      chooseDefect(sites).map(({ site, value }) => {
+        const attr = site.path.join('.');
+        const { level, description } = DEFECTS[site.kind];
+        return { payload: replaced(payload, site.path, value), attr, defect: { kind: site.kind, level, description: `${description}: ${attr} ${sent(value)}` } };
+      }),
+    );
+}
+
+type Choice = { site: Site; value: unknown };
+
+/** Each kind present is as likely as any other; within a kind, deep places and later items are favoured. */
+function chooseDefect(sites: readonly Site[]): fc.Arbitrary<Choice> {
+  const kinds = [...new Set(sites.map((site) => site.kind))];
+  return fc.constantFrom(...kinds)
+    .chain((kind) => weighted(sites.filter((site) => site.kind === kind)))
+    .chain((site) => {
+      const values = site.values();
+      return values.length ? fc.constantFrom(...values).map((value): Choice | null => ({ site, value })) : fc.constant(null);
+    })
+    .filter((choice): choice is Choice => choice !== null);
+}
+
+/** A site, deep ones and those on later items of a list more likely than others. */
+function weighted(sites: readonly Site[]): fc.Arbitrary<Site> {
+  const weights = sites.map(({ path }) => 1 + path.length + (path.some((part) => typeof part === 'number' && part > 0) ? 4 : 0));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return fc.integer({ min: 0, max: total - 1 }).map((n) => {
+    let i = 0;
+    for (let rest = n; rest >= weights[i]; i++) rest -= weights[i];
+    return sites[i];
+  });
+}
+
+function sent(value: unknown): string {
+  if (value === LEFT_OUT) return 'left out';
+  if (typeof value === 'string') return `is ${JSON.stringify(value)}`;
+  if (Array.isArray(value)) return 'is an array';
+  return `is ${isPlainObject(value) ? 'an object' : JSON.stringify(value)}`;
+}
+
+function replaced(payload: object, path: Path, value: unknown): Record<string, unknown> {
+  const copy = structuredClone(payload) as Record<string, unknown>;
+  let node: Record<string | number, unknown> = copy;
+  for (const part of path.slice(0, -1)) node = node[part] as Record<string | number, unknown>;
+  const last = path[path.length - 1];
+  if (value === LEFT_OUT) delete node[last];
+  else node[last] = structuredClone(value);
+  return copy;
+}
+
+// Where defects can go --------------------------------------------------------------------------------
+
+/**
+ * Ranges another implementation may check (the reference checks the first four). A broken end of a
+ * range keeps its order with the other end, so no second error can follow from the first.
+ */
+const RANGES: Readonly<Record<string, readonly (readonly [from: string, to: string, strict: boolean])[]>> = {
+  '§2.3 agreement': [['effective_from', 'effective_to', false]],
+  '§2.3 reading': [['interval_start', 'interval_end', true]],
+  '§2.3 billable item': [['interval_start', 'interval_end', false]],
+  '§2.3 statement': [['bill_period_from_date', 'bill_period_to_date', false]],
+  '§2.3 supply point': [['supply_start_date', 'last_billed_to_date', false]],
+  '§2.3 note': [['created_at', 'unpin_at', true]],
+  '§2.4 line item': [['start_date', 'end_date', false]],
+  '§2.5 historical billing document': [['bill_period_from_date', 'bill_period_to_date', false]],
+  '§2.6 historical statement': [['bill_period_from_date', 'bill_period_to_date', false]],
+};
+
+type Order = (candidate: unknown) => boolean;
+
+function orderWithin(spec: string | undefined, key: string, object: Record<string, unknown>): Order {
+  for (const [from, to, strict] of RANGES[spec ?? ''] ?? []) {
+    const other = key === from ? object[to] : key === to ? object[from] : undefined;
+    if (typeof other !== 'string') continue;
+    return key === from
+      ? (c) => typeof c !== 'string' || (strict ? c < other : c <= other)
+      : (c) => typeof c !== 'string' || (strict ? c > other : c >= other);
+  }
+  return () => true;
+}
+
+function sitesOf(schema: z.ZodType, payload: unknown): Site[] {
+  const sites: Site[] = [];
+  const add = (kind: DefectKind, path: Path, of: z.ZodType, candidates: () => readonly unknown[], order: Order = () => true) => {
+    const values = () => [...new Set(candidates().filter((c) => (c === LEFT_OUT || !of.safeParse(c).success) && order(c)))];
+    sites.push({ kind, path, values });
+  };
+
+  const visit = (s: z.ZodType, value: unknown, path: Path, order: Order): void => {
+    if (s instanceof z.ZodObject && isPlainObject(value)) {
+      if (path.length) add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
+      const spec = specOf(s);
+      if (spec === NOTE) add('note-without-content', path, s, () => [withoutContent(value)]);
+      for (const [key, field] of fieldsOf(s)) {
+        if (!(key in value)) continue;
+        if (field.presence === 'expected') add('required-missing', [...path, key], field.schema, () => [LEFT_OUT]);
+        visit(field.schema, value[key], [...path, key], orderWithin(spec, key, value));
+      }
+    } else if (s instanceof z.ZodArray && Array.isArray(value)) {
+      add('wrong-type-array', path, s, () => [notAList(value)]);
+      value.forEach((item, i) => visit(s.element as z.ZodType, item, [...path, i], () => true));
+    } else if (s instanceof z.ZodRecord && isPlainObject(value)) {
+      add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
+    } else if (s instanceof z.ZodEnum && typeof value === 'string') {
+      add('enum-outside-set', path, s, () => OUTSIDE[String(path[path.length - 1])] ?? ['OTHER']);
+    } else if (typeof value === 'string') {
+      const defects = FORMAT_DEFECTS[formatOf(s) ?? ''];
+      for (const kind of defects?.kinds ?? []) add(kind, path, s, () => defects.values(value)[kind] ?? [], order);
+    }
+  };
+  visit(schema, payload, [], () => true);
+  return sites;
+}
+
+const NOTE = specOf(model.Note);
+
+/** §2.3: a note's content is its body and its documents. */
+function withoutContent({ body: _, document_paths: __, ...rest }: Record<string, unknown>): Record<string, unknown> {
+  return rest;
+}
+
+/** The mistake a client makes when it sends one item for a list: the item itself, or its text. */
+function notAList(items: readonly unknown[]): unknown {
+  const first = items[0];
+  if (isPlainObject(first) || typeof first === 'string') return first;
+  return items.join(',');
+}
+
+/** Plausible values a supplier's system might send that the spec does not list. */
+const OUTSIDE: Readonly<Record<string, readonly string[]>> = {
+  supply_type: ['WATER', 'HEAT', 'DUAL'],
+  type: ['REFUND', 'FEE', 'ADJUSTMENT'],
+  billing_document_type: ['MIXED', 'INVOICE'],
+};
+
+interface FormatDefects {
+  kinds: readonly DefectKind[];
+  /** Candidate values of each kind, made from the valid value. */
+  values: (valid: string) => Partial<Record<DefectKind, readonly string[]>>;
+}
+
+const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
+  date: {
+    kinds: ['impossible-date', 'malformed-date', 'datetime-for-date'],
+    values: (date) => {
+      const [y, m, d] = date.split('-');
+      return {
+        'impossible-date': [`${y}-02-30`, `${y}-02-31`, `${y}-04-31`, `${y}-13-${d}`, `${y}-00-${d}`, `${y}-${m}-32`, `${y}-${m}-00`],
+        'malformed-date': [`${y}/${m}/${d}`, `${d}-${m}-${y}`, `${d}/${m}/${y}`, `${y}-${Number(m)}-${Number(d)}`, 'yesterday', 'ayer'],
+        'datetime-for-date': [`${date}T00:00:00Z`, `${date}T10:30:00Z`],
+      };
+    },
+  },
+  datetime: {
+    kinds: ['impossible-datetime', 'malformed-datetime', 'datetime-missing-z'],
+    values: (datetime) => {
+      const [date, time] = datetime.replace(/Z$/, '').split('T');
+      const [y, m, d] = date.split('-');
+      return {
+        'impossible-datetime': [`${y}-02-30T${time}Z`, `${y}-${m}-32T${time}Z`, `${date}T25:00:00Z`, `${date}T10:61:00Z`, `${y}-13-${d}T${time}Z`],
+        'malformed-datetime': ['not a datetime', 'ayer por la tarde', date, `${d}/${m}/${y} ${time.slice(0, 5)}`],
+        'datetime-missing-z': [`${date}T${time}`],
+      };
+    },
+  },
+  email: {
+    kinds: ['malformed-email'],
+    values: (email) => {
+      const [local, domain] = email.split('@');
+      return { 'malformed-email': [`${local}.${domain}`, `${local}@`, `@${domain}`, `${local}@@${domain}`, `${local} en ${domain}`] };
+    },
+  },
+  phone: {
+    kinds: ['malformed-phone'],
+    values: (phone) => ({ 'malformed-phone': ['llamar por la tarde', phone.replace(/\d{3}$/, 'xxx'), '+34 ABC DEF GHI', 'sin teléfono'] }),
+  },
+};

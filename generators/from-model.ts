@@ -1,0 +1,133 @@
+/**
+ * Arbitraries derived from a zod schema of the spec model: field names, nesting, arrays, enums and
+ * formats all come from the schema; realistic values come from rules keyed by what the model calls
+ * things (the `§…` section of an object, a field name, a string format). Where no rule applies, the
+ * value is still of the right type.
+ */
+import fc from 'fast-check';
+import { z } from 'zod';
+import { fieldsOf, formatOf, isOmittable, seenOf, specOf } from './model-shape.js';
+
+/** Where a value is being generated. Rules extend it with domain facts (supply type, dates). */
+export interface BaseScope {
+  /** Field names and array indexes from the payload root. */
+  readonly at: readonly (string | number)[];
+  /** Position in the nearest enclosing array. */
+  readonly index: number;
+  /** Every documented field is generated; otherwise `optional` and `unspecified` ones may be left out. */
+  readonly complete: boolean;
+}
+
+export type Generate<S> = (scope: S) => fc.Arbitrary<unknown>;
+
+export interface ObjectRule<S> {
+  /** Facts decided once for the object and everything inside it (a supply point's supply type). */
+  narrow?: (scope: S) => fc.Arbitrary<Partial<S>>;
+  /** Fields that depend on each other (a range, an address), generated together. */
+  joint?: Joint<S>;
+  /** Fields this variant of the object does not carry (those §2.4 shows on SUPPLY_CHARGE only). */
+  absent?: (scope: S) => readonly string[];
+  /** Values computed from the finished object (totals). */
+  finish?: (value: Record<string, unknown>, scope: S) => Record<string, unknown>;
+  /** Fields that stay when optional ones are left out; a list means "at least one of these". */
+  keep?: (value: Record<string, unknown>) => readonly (string | readonly string[])[];
+}
+
+export interface Joint<S> {
+  /** The fields `values` generates; the walker derives only the others. */
+  readonly fields: readonly string[];
+  values(scope: S): fc.Arbitrary<Record<string, unknown>>;
+}
+
+export interface Rules<S extends BaseScope> {
+  /** Keyed by the `spec` section the object schema carries, e.g. `§2.3 supply point`. */
+  objects: Readonly<Record<string, ObjectRule<S>>>;
+  /** Keyed by field name. */
+  fields: Readonly<Record<string, Generate<S>>>;
+  /** Keyed by string format (`date`, `datetime`, `email`, `phone`, `decimal`). */
+  formats: Readonly<Record<string, Generate<S>>>;
+  /** Item counts of an array field, inclusive. */
+  length(field: string, scope: S): readonly [number, number];
+}
+
+/** A word, for strings no rule knows more about. */
+const word = fc.stringMatching(/^[A-Z][a-z]{2,11}$/);
+const recordKey = fc.stringMatching(/^[a-z]{3,10}$/);
+
+/**
+ * Which of `keys` to leave out: each with a chance of one in four, so sparse payloads still look
+ * like data. Two bit masks ANDed are cheaper than a draw per key, and shrink towards keeping all.
+ */
+function leftOut(keys: readonly string[]): fc.Arbitrary<string[]> {
+  const mask = fc.integer({ min: 0, max: 2 ** keys.length - 1 });
+  return fc.tuple(mask, mask).map(([a, b]) => keys.filter((_, i) => ((a & b) >> i) & 1));
+}
+
+/** An arbitrary for `schema` at `scope`: a field rule, else a format rule, else the schema's own structure. */
+export function derive<S extends BaseScope>(schema: z.ZodType, rules: Rules<S>, scope: S): fc.Arbitrary<unknown> {
+  const field = scope.at[scope.at.length - 1];
+  const rule = typeof field === 'string' ? rules.fields[field] : undefined;
+  if (rule) return rule(scope);
+  const format = formatOf(schema);
+  const formatRule = format === undefined ? undefined : rules.formats[format];
+  if (formatRule) return formatRule(scope);
+
+  if (schema instanceof z.ZodOptional) return derive(schema.unwrap() as z.ZodType, rules, scope);
+  if (schema instanceof z.ZodObject) return object(schema, rules, scope);
+  if (schema instanceof z.ZodArray) return array(schema, rules, scope);
+  if (schema instanceof z.ZodUnion) return fc.oneof(...(schema.options as z.ZodType[]).map((option) => derive(option, rules, scope)));
+  if (schema instanceof z.ZodEnum) return fc.constantFrom(...(schema.options as (string | number)[]));
+  if (schema instanceof z.ZodRecord) return record(schema, rules, scope);
+  if (schema instanceof z.ZodBoolean) return fc.boolean();
+  if (schema instanceof z.ZodNumber) return format === 'safeint' ? fc.integer({ min: 0, max: 1000 }) : fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100);
+  // String formats (`z.email()`, `z.iso.date()`, …) are strings by kind without being ZodString instances.
+  if (schema.def.type === 'string') {
+    const seen = seenOf(schema);
+    return seen?.length ? fc.constantFrom(...seen) : word;
+  }
+  if (schema instanceof z.ZodUnknown) return word;
+  throw new Error(`generators: no arbitrary for a zod ${schema.def.type} at ${scope.at.join('.') || 'the root'}`);
+}
+
+function object<S extends BaseScope>(schema: z.ZodObject, rules: Rules<S>, scope: S): fc.Arbitrary<Record<string, unknown>> {
+  const rule = rules.objects[specOf(schema) ?? ''] ?? {};
+  const build = (s: S) => {
+    const absent = rule.absent?.(s) ?? [];
+    const fields = fieldsOf(schema).filter(([key]) => !absent.includes(key));
+    const omittable = s.complete ? [] : fields.filter(([, f]) => isOmittable(f.presence)).map(([key]) => key);
+    const joint = rule.joint;
+    const derived = fc.record(Object.fromEntries(
+      fields.filter(([key]) => !joint?.fields.includes(key)).map(([key, f]) => [key, derive(f.schema, rules, { ...s, at: [...s.at, key] })]),
+    ));
+    const dropped = omittable.length ? leftOut(omittable) : fc.constant([]);
+    return fc.tuple(joint?.values(s) ?? fc.constant<Record<string, unknown>>({}), derived, dropped).map(([together, apart, drop]) => {
+      let value: Record<string, unknown> = Object.fromEntries(fields.map(([key]) => [key, key in together ? together[key] : apart[key]]));
+      if (rule.finish) value = rule.finish(value, s);
+      return leaveOut(value, drop, rule.keep?.(value) ?? []);
+    });
+  };
+  return rule.narrow ? rule.narrow(scope).chain((facts) => build({ ...scope, ...facts })) : build(scope);
+}
+
+function leaveOut(value: Record<string, unknown>, drop: readonly string[], keep: readonly (string | readonly string[])[]): Record<string, unknown> {
+  const kept = new Set(keep.filter((k): k is string => typeof k === 'string'));
+  for (const group of keep) {
+    if (typeof group === 'string') continue;
+    const present = group.filter((k) => k in value);
+    if (present.length && present.every((k) => drop.includes(k))) kept.add(present[0]);
+  }
+  const result = { ...value };
+  for (const key of drop) if (!kept.has(key)) delete result[key];
+  return result;
+}
+
+/** Items know their index, so they can build identifiers and consecutive periods from it. */
+function array<S extends BaseScope>(schema: z.ZodArray, rules: Rules<S>, scope: S): fc.Arbitrary<unknown[]> {
+  const [min, max] = rules.length(String(scope.at[scope.at.length - 1] ?? ''), scope);
+  const items = Array.from({ length: max }, (_, i) => derive(schema.element as z.ZodType, rules, { ...scope, at: [...scope.at, i], index: i }));
+  return fc.integer({ min, max }).chain((n) => fc.tuple(...items.slice(0, n)));
+}
+
+function record<S extends BaseScope>(schema: z.ZodRecord, rules: Rules<S>, scope: S): fc.Arbitrary<Record<string, unknown>> {
+  return fc.dictionary(recordKey, derive(schema.valueType as z.ZodType, rules, scope), { minKeys: 1, maxKeys: 3 });
+}

@@ -1,0 +1,75 @@
+/**
+ * The suite inside a server team's own vitest run: one vitest test per rule, over one session.
+ *
+ *   // conformance.test.ts
+ *   import { conformanceSuite } from 'data-import-conformance/vitest';
+ *   conformanceSuite({ baseUrl: process.env.API_URL, auth: { token: process.env.API_TOKEN }, fixtures: { … } });
+ *
+ * MUST failures and errors fail their test; SHOULD failures do too with `strict`, and otherwise
+ * pass with a warning; INFO rules pass and print what they observed; skipped rules are skipped.
+ */
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import type { RuleOutcome } from './engine/execute.js';
+import type { Rule } from './engine/rule.js';
+import type { RunOptions } from './engine/run.js';
+import { selectRules } from './engine/select.js';
+import { type Session, openSession } from './engine/session.js';
+import { allRules } from '../suites/index.js';
+
+export interface ConformanceSuiteOptions extends RunOptions {
+  /** Name of the describe block (default "data-import conformance"). */
+  name?: string;
+  /** Per-rule test timeout in ms (default 120 s). */
+  testTimeout?: number;
+  /**
+   * Runs in beforeAll, for what is only known once the test file runs (a target it starts
+   * itself); what it returns is merged into the options. Rules are chosen from `selection`, which
+   * must be given directly: vitest collects the tests before any hook runs.
+   */
+  setup?: () => Partial<RunOptions> | Promise<Partial<RunOptions>>;
+  /** Runs in afterAll, after the session closed. */
+  teardown?: () => void | Promise<void>;
+}
+
+function failureMessage(rule: Rule, outcome: RuleOutcome, replay: string): string {
+  const lines = [`[${rule.level}] ${rule.id} (${rule.spec}): ${outcome.reason ?? outcome.verdict}`];
+  if (outcome.failure?.path) lines.push(`  at ${outcome.failure.path}: expected ${JSON.stringify(outcome.failure.expected)}, got ${JSON.stringify(outcome.failure.actual)}`);
+  const failing = outcome.failure?.exchangeSeq ? outcome.transcript[outcome.failure.exchangeSeq - 1] : outcome.transcript.at(-1);
+  if (failing) lines.push(`  ${failing.request.method} ${failing.request.url} -> ${failing.response?.status ?? failing.error?.message}`);
+  lines.push(`  replay: ${replay}`);
+  return lines.join('\n');
+}
+
+/** Declares the suite: one test per selected rule, all over one session opened in beforeAll. */
+export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
+  const { rules, unmatched } = selectRules(options.rules ?? allRules, options.selection ?? {});
+  if (unmatched.length) throw new Error(`conformanceSuite: nothing matches ${unmatched.join(', ')}`);
+  describe(options.name ?? 'data-import conformance', () => {
+    let session: Session | undefined;
+    let strict = false;
+    beforeAll(async () => {
+      const resolved = { ...options, ...(await options.setup?.()) };
+      strict = resolved.strict ?? false;
+      session = await openSession(resolved);
+    }, 120_000);
+    afterAll(async () => {
+      await session?.close();
+      await options.teardown?.();
+    });
+    for (const rule of rules) {
+      test(`${rule.id} [${rule.level} ${rule.spec}] ${rule.title}`, async (context) => {
+        if (!session) throw new Error('the conformance session did not open (see the beforeAll error)');
+        const outcome = await session.run(rule);
+        if (outcome.verdict === 'skip') return context.skip(outcome.reason);
+        for (const note of outcome.observations) console.info(`${rule.id}: ${note}`);
+        if (outcome.verdict === 'pass') return;
+        const message = failureMessage(rule, outcome, session.replay(rule, outcome));
+        if (rule.level === 'INFO' || (rule.level === 'SHOULD' && !strict)) {
+          console.warn(message);
+          return;
+        }
+        throw new Error(message);
+      }, options.testTimeout ?? 120_000);
+    }
+  });
+}
