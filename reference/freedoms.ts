@@ -20,8 +20,8 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Required or optional flags of fields',
     faithful: 'fields the spec model marks `expected` are required',
     variant: 'also requires `account_type` and `customers`',
-    toleratedBy: ['migration.validate.accepts-valid', 'migration.stage.first-201', 'conventions.optional-fields.omitted'],
-    observedBy: ['conventions.minimal-account'],
+    toleratedBy: ['migration.validate.accepts-valid', 'migration.stage.first-201', 'conventions.optional-fields.omitted', 'properties.account.valid-accepted'],
+    observedBy: ['conventions.minimal-account', 'properties.account.sparse-accepted'],
   },
   {
     spec: '§2.1',

@@ -9,6 +9,8 @@ import billing, { statementRules } from './historical.js';
 import limits from './limits.js';
 import notes from './notes.js';
 import payments, { businessRules } from './payments-and-business.js';
+import properties from './properties.js';
+import stateful from './state-machine.js';
 import statusAndListings from './status-and-listings.js';
 import transactions from './transactions.js';
 
@@ -27,6 +29,8 @@ export const suites: Record<string, Rule[]> = {
   errors,
   versioning: versioningRules,
   limits,
+  properties,
+  stateful,
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();

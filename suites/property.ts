@@ -1,0 +1,42 @@
+/**
+ * Runs a fast-check property inside a rule: `num_runs` cases from the run's seed, or exactly one
+ * case with `--path`. A failing property reports its shrunk counterexample with the seed and path
+ * that replay it. When the exchange itself breaks (or a setup step cannot be established), every
+ * later case fails at once with the same error, so shrinking cannot turn a broken target into
+ * minutes of timeouts — and the verdict stays an error, never a failure.
+ */
+import fc from 'fast-check';
+import type { RuleContext } from '../src/engine/context.js';
+import { PreconditionError, RuleFailure } from '../src/engine/failures.js';
+import { ExchangeError } from '../src/http/exchange.js';
+
+/** Bounds a property's wall time, shrinking included; the best counterexample so far is kept. */
+const TIME_LIMIT_MS = 120_000;
+
+const short = (value: unknown) => {
+  const text = JSON.stringify(value);
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+};
+
+export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
+  let broken: Error | undefined;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (broken) throw broken;
+    try {
+      await predicate(value);
+    } catch (error) {
+      if (error instanceof ExchangeError || error instanceof PreconditionError) broken = error;
+      throw error;
+    }
+  });
+  const { numRuns, seed, path } = ctx.property;
+  const result = await fc.check(property, { seed, numRuns, ...(path ? { path } : {}), interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false });
+  if (!result.failed) return;
+  const error = result.errorInstance;
+  const value = result.counterexample?.[0];
+  if (broken) throw broken;
+  ctx.counterexample({ seed: result.seed, path: result.counterexamplePath ?? '', value, shrinks: result.numShrinks });
+  const where = `counterexample (seed ${result.seed}, path ${result.counterexamplePath}, ${result.numShrinks} shrinks): ${short(value)}`;
+  if (error instanceof RuleFailure) throw new RuleFailure({ ...error.detail, message: `${error.detail.message} — ${where}` });
+  throw error instanceof Error ? error : new Error(String(error));
+}
