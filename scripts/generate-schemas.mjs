@@ -4,10 +4,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { schemaFiles } from '../dist/src/config/json-schema.js';
 import { starterConfig } from '../dist/src/config/starter.js';
 import { renderFreedoms } from '../dist/reference/freedoms.js';
+import { renderTraceability } from '../dist/src/engine/traceability.js';
+import { STATEMENTS } from '../dist/suites/traceability.js';
+import { allRules } from '../dist/suites/index.js';
+import { specText } from '../dist/src/spec/sections.js';
 
 const write = (path, text) => writeFileSync(new URL(`../${path}`, import.meta.url), text);
 for (const [name, text] of Object.entries(schemaFiles())) write(`schema/${name}`, text);
 write('conformance.config.yaml', starterConfig('./schema/conformance.config.schema.json'));
 mkdirSync(new URL('../docs', import.meta.url), { recursive: true });
 write('docs/freedoms.md', renderFreedoms());
-console.log('wrote schema/*.json, conformance.config.yaml and docs/freedoms.md');
+write('docs/traceability.md', renderTraceability(specText(), STATEMENTS, allRules));
+console.log('wrote schema/*.json, conformance.config.yaml, docs/freedoms.md and docs/traceability.md');

@@ -9,7 +9,8 @@ Lists every rule: id, spec section, level, title and the fixtures it needs.
 Options:
   --json                   one JSON array (same as --format json)
   --format table|json|markdown
-                           markdown prints the traceability table by spec section
+                           markdown prints the traceability table: every statement of §2-§9
+                           of the spec and the rules that check it (docs/traceability.md)
   --rule ID|GLOB, --section S, --level L, --tag T
                            list only these (as for the run command)`;
 
@@ -29,7 +30,7 @@ async function run(argv: string[]): Promise<number> {
   const levels = (values.level ?? []).map((l) => l.toUpperCase());
   for (const l of levels) if (!['MUST', 'SHOULD', 'INFO'].includes(l)) throw new UsageError(`--level must be MUST, SHOULD or INFO, got "${l}".`, 'list');
 
-  const [{ allRules }, { selectRules }, { ruleCatalogue, renderRuleTable, renderTraceability }] = await Promise.all([
+  const [{ allRules }, { selectRules }, { ruleCatalogue, renderRuleTable }] = await Promise.all([
     import('../../suites/index.js'),
     import('../engine/select.js'),
     import('../engine/catalogue.js'),
@@ -37,7 +38,10 @@ async function run(argv: string[]): Promise<number> {
   const { rules, unmatched } = selectRules(allRules, { rules: values.rule, sections: values.section, levels: levels as never, tags: values.tag });
   if (unmatched.length) throw new UsageError(`Nothing matches ${unmatched.join(', ')}.`, 'list');
   if (format === 'json') console.log(JSON.stringify(ruleCatalogue(rules), null, 2));
-  else if (format === 'markdown') console.log(renderTraceability(rules));
+  else if (format === 'markdown') {
+    const [{ renderTraceability }, { STATEMENTS }, { specText }] = await Promise.all([import('../engine/traceability.js'), import('../../suites/traceability.js'), import('../spec/sections.js')]);
+    process.stdout.write(renderTraceability(specText(), STATEMENTS, rules));
+  }
   else console.log(renderRuleTable(rules));
   return 0;
 }

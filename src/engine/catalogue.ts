@@ -38,22 +38,3 @@ export function renderRuleTable(rules: readonly Rule[]): string {
   });
   return [`${'RULE'.padEnd(idWidth)}  LEVEL   SPEC                      TITLE`, ...lines, '', `${rules.length} rules`].join('\n');
 }
-
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-/** Markdown: rules grouped by the first section they cite. */
-export function renderTraceability(rules: readonly Rule[]): string {
-  const bySection = new Map<string, Rule[]>();
-  for (const r of rules) {
-    const s = sectionsOf(r.spec)[0] ?? '?';
-    bySection.set(s, [...(bySection.get(s) ?? []), r]);
-  }
-  const ordered = [...bySection.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-  const out: string[] = [];
-  for (const s of ordered) {
-    out.push(`### §${s}`, '', '| Rule | Level | Spec | Title |', '|---|---|---|---|');
-    for (const r of bySection.get(s)!) out.push(`| \`${r.id}\` | ${r.level} | ${cell(r.spec)} | ${cell(r.title)} |`);
-    out.push('');
-  }
-  return out.join('\n');
-}

@@ -4,12 +4,18 @@ import { join } from 'node:path';
 import { packageRoot } from '../package-root.js';
 
 let titles: Map<string, string> | undefined;
+let text: string | undefined;
+
+/** The shipped copy of the spec. */
+export function specText(): string {
+  text ??= readFileSync(join(packageRoot(), 'spec', 'data-import-interface.md'), 'utf8');
+  return text;
+}
 
 export function sectionTitles(): Map<string, string> {
   if (!titles) {
     titles = new Map();
-    const text = readFileSync(join(packageRoot(), 'spec', 'data-import-interface.md'), 'utf8');
-    for (const m of text.matchAll(/^#{2,3} (\d+(?:\.\d+)*)\.? (.+)$/gm)) titles.set(m[1], m[2].trim());
+    for (const m of specText().matchAll(/^#{2,3} (\d+(?:\.\d+)*)\.? (.+)$/gm)) titles.set(m[1], m[2].trim());
   }
   return titles;
 }
