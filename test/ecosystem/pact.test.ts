@@ -247,6 +247,19 @@ describe('conformance pact (CLI)', () => {
     expect(res.stderr).toMatch(/unreachable/);
   }, SLOW);
 
+  it('exits 3 when the target refuses the token, without printing it', async () => {
+    const res = await runCli(['pact', 'verify', '--base-url', faithfulUrl, '--pact', contractFile], { cwd: mkdtempSync(join(tmpdir(), 'pact-refused-')), env: { CONFORMANCE_TOKEN: 'not-the-token-4711' }, timeoutMs: SLOW });
+    expect(res.code, res.stdout + res.stderr).toBe(3);
+    expect(res.stderr).toMatch(/refused the token: GET \S+ answered 401/);
+    expect(res.stdout + res.stderr).not.toContain('not-the-token-4711');
+  }, SLOW);
+
+  it('exits 2 naming the missing credentials when there are none', async () => {
+    const res = await runCli(['pact', 'verify', '--base-url', faithfulUrl, '--pact', contractFile], { cwd: mkdtempSync(join(tmpdir(), 'pact-nocreds-')), env: { CONFORMANCE_TOKEN: '', CONFORMANCE_API_KEY: '' }, timeoutMs: SLOW });
+    expect(res.code, res.stdout + res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/No credentials for the target: set auth\.token or auth\.api_key/);
+  }, SLOW);
+
   it('exits 2 with a usage error for a missing or unknown subcommand', async () => {
     const res = await runCli(['pact', 'publish']);
     expect(res.code).toBe(2);

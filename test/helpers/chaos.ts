@@ -4,8 +4,8 @@
  * 5xx, huge bodies, slow bodies, no answer, a reset, a close mid-body, a redirect to another origin,
  * or 200 to everything. Records every request it sees (method, path, authorization).
  */
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { request } from 'node:http';
+import { listen } from './listen.js';
 
 export type Behaviour =
   | 'garbage'
@@ -36,24 +36,6 @@ export interface Chaos {
   /** Requests that reached the redirect target (must stay empty: redirects are not followed). */
   redirected: Seen[];
   close(): Promise<void>;
-}
-
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const sockets = new Set<Socket>();
-  const server = createServer(handler);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** `plan` picks the behaviour of each request (undefined: forward it to the real server). */

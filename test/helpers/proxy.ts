@@ -2,8 +2,8 @@
  * A proxy in front of a real server that lets a test break particular exchanges: rewrite a
  * response, answer something else, reset the connection, or never answer.
  */
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from './listen.js';
 
 export interface Upstream {
   status: number;
@@ -22,7 +22,6 @@ export interface Proxy {
 }
 
 export async function startProxy(target: string, intercept: Intercept): Promise<Proxy> {
-  const sockets = new Set<Socket>();
   const forward = (req: IncomingMessage, body: string) => () =>
     new Promise<Upstream>((resolve, reject) => {
       const up = request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (res) => {
@@ -38,7 +37,7 @@ export async function startProxy(target: string, intercept: Intercept): Promise<
       up.end(body);
     });
 
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  return listen(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -50,19 +49,6 @@ export async function startProxy(target: string, intercept: Intercept): Promise<
     res.writeHead(decision.status, { ...decision.headers, 'content-length': String(Buffer.byteLength(decision.body)) });
     res.end(decision.body);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** Rewrites the JSON body of an upstream response. */

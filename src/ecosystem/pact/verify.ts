@@ -8,18 +8,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TokenSource } from '../../auth/token-source.js';
-import { type AuthSettings, AuthError, authorizationHeader, obtainServiceToken } from '../../auth/token.js';
+import type { TokenSource } from '../../auth/token-source.js';
+import { type AuthSettings, AuthError, authorizationHeader } from '../../auth/token.js';
 import type { FixturesConfig } from '../../config/schema.js';
 import { Api } from '../../engine/api.js';
-import { RunFixtures } from '../../engine/fixtures.js';
+import { type Connection, UnreachableError, connect } from '../../engine/connection.js';
 import { Given } from '../../engine/given.js';
 import { IdRegistry, Ids, newRunId } from '../../engine/ids.js';
 import { missingNeed } from '../../engine/needs.js';
-import { HttpClient, Transcript } from '../../http/client.js';
-import { ExchangeError } from '../../http/exchange.js';
-import { Redactor } from '../../http/redact.js';
-import { endpointPath, model } from '../../spec/index.js';
+import { Transcript } from '../../http/client.js';
 import { exportContract } from './export.js';
 import { PROVIDER } from './interactions.js';
 import { type PactLibrary, type StateHandler, quietPact } from './library.js';
@@ -101,54 +98,21 @@ function describeMismatch(mismatch: unknown): string {
   return strip(typeof mismatch === 'string' ? mismatch : JSON.stringify(mismatch));
 }
 
-async function embeddedTarget() {
-  const [{ startReferenceServer }, { embeddedSeed, embeddedFixtures }, { randomBytes }] = await Promise.all([
-    import('../../../reference/index.js'),
-    import('../../engine/embedded.js'),
-    import('node:crypto'),
-  ]);
-  const token = randomBytes(16).toString('hex');
-  const server = await startReferenceServer({ port: 0, host: '127.0.0.1', seed: await embeddedSeed({ token }) });
-  return { baseUrl: server.url, token, fixtures: await embeddedFixtures(), close: () => server.close() };
-}
-
-/** Is the target there, and does it take the token? (Any answer but 401 will do.) */
-async function preflight(http: HttpClient, token: string, supplier: string, redactor: Redactor): Promise<void> {
-  const path = endpointPath(model.endpoints.accountTransferStatus, { import_supplier_code: supplier, external_account_number: 'conformance-pact-preflight' });
-  try {
-    const { status } = await http.send({ method: 'GET', path, headers: { authorization: authorizationHeader(token) } }, new Transcript());
-    if (status === 401) throw new TargetUnavailableError(`The target refused the token: GET ${path} answered 401.`);
-  } catch (error) {
-    if (error instanceof ExchangeError) throw new TargetUnavailableError(`The target ${redactor.text(http.origin)} is unreachable (${error.kind}): ${redactor.text(error.message)}`);
-    throw error;
-  }
-}
-
 export async function verifyContract(options: VerifyOptions): Promise<VerifyResult> {
   quietPact();
-  const embedded = options.baseUrl === undefined ? await embeddedTarget() : undefined;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const work = mkdtempSync(join(tmpdir(), 'conformance-pact-'));
-  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.token]);
-  let http: HttpClient | undefined;
+  let connection: Connection | undefined;
   try {
-    const baseUrl = embedded?.baseUrl ?? options.baseUrl!;
-    const timeoutMs = options.timeoutMs ?? 10_000;
-    const auth: AuthSettings = {
-      graphqlUrl: '/v1/graphql/',
-      mutation: (await import('../../config/schema.js')).DEFAULT_MUTATION,
-      tokenPath: 'data.obtainServiceToken.token',
-      ...options.auth,
-      ...(embedded ? { token: embedded.token, apiKey: undefined } : {}),
-    };
-    if (!auth.token && !auth.apiKey) throw new AuthError('No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.');
-    const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, timeoutMs, redactor) : undefined;
-    const tokens = new TokenSource(auth.token ?? (await obtain!()), obtain);
-    const token = tokens.current();
-    redactor.add(token);
-
-    const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {});
-    http = new HttpClient({ baseUrl, timeoutMs, connections: 4, redactor });
-    await preflight(http, token, fixtures.config.import_suppliers?.ongoing ?? 'conformance-pact-preflight', redactor);
+    connection = await connect({ baseUrl: options.baseUrl, auth: options.auth, fixtures: options.fixtures, timeoutMs, connections: 4 });
+    const { baseUrl, redactor, http, fixtures, embedded } = connection;
+    let tokens: TokenSource;
+    try {
+      tokens = await connection.authenticate();
+    } catch (error) {
+      if (error instanceof UnreachableError || error instanceof AuthError) throw new TargetUnavailableError(error.message);
+      throw error;
+    }
 
     const contractFile = options.contractFile ?? (await exportContract({ dir: join(work, 'contract'), pact: options.pact })).file;
     const contract = JSON.parse(readFileSync(contractFile, 'utf8')) as { interactions?: PactInteraction[] };
@@ -186,7 +150,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
     for (const definition of STATES) {
       handlers[definition.name] = async (params) => {
         const transcript = new Transcript();
-        const api = new Api(http!, tokens, transcript);
+        const api = new Api(http, tokens, transcript);
         const ids = new Ids(registry);
         const ctx: StateContext = { api, ids, fixtures, given: new Given(api, ids, fixtures, options.contractPath ?? 'business.business_contract_identifier', abort.signal) };
         try {
@@ -245,7 +209,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
     const ordered = all.map((i) => outcomes.get(i.description)!).filter(Boolean);
     return {
       baseUrl: redactor.text(baseUrl),
-      embedded: !!embedded,
+      embedded,
       contractFile: options.contractFile ?? '(generated from the suite)',
       runId,
       passed: ordered.every((o) => o.verdict === 'pass' || o.verdict === 'skip'),
@@ -254,12 +218,8 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
       unknownStates: [...unknownStates],
       pactOutput,
     };
-  } catch (error) {
-    if (error instanceof AuthError) throw new TargetUnavailableError(error.message);
-    throw error;
   } finally {
-    await http?.close();
-    await embedded?.close();
+    await connection?.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

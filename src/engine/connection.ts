@@ -1,0 +1,134 @@
+/**
+ * A connection to one target: the embedded reference server when no base URL is given, the
+ * credentials (DESIGN.md config contract), the redactor that keeps them out of output, the HTTP
+ * client and the fixtures. Both the runner's session and `pact verify` stand on it, so the two
+ * reach, authenticate and check a target in exactly the same way.
+ */
+import { TokenSource } from '../auth/token-source.js';
+import { AuthError, type AuthSettings, authorizationHeader, obtainServiceToken } from '../auth/token.js';
+import { ConfigError } from '../config/errors.js';
+import type { FixturesConfig } from '../config/schema.js';
+import { HttpClient, Transcript } from '../http/client.js';
+import { ExchangeError } from '../http/exchange.js';
+import { Redactor } from '../http/redact.js';
+import { endpointPath, model } from '../spec/index.js';
+import { startEmbeddedTarget } from './embedded.js';
+import { RunFixtures } from './fixtures.js';
+
+/** The target could not be reached before any rule ran: exit code 3. */
+export class UnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreachableError';
+  }
+}
+
+export interface ConnectOptions {
+  /** The implementation under test; unset starts the embedded reference server. */
+  baseUrl?: string;
+  auth?: Partial<AuthSettings>;
+  fixtures?: FixturesConfig;
+  timeoutMs: number;
+  connections: number;
+  rateLimit?: number;
+}
+
+export interface Connection {
+  /** The target as given (may hold credentials: pass it through the redactor before showing it). */
+  readonly baseUrl: string;
+  readonly embedded: boolean;
+  readonly auth: AuthSettings;
+  readonly redactor: Redactor;
+  readonly http: HttpClient;
+  readonly fixtures: RunFixtures;
+  /** Set once authenticate() has obtained the first token. */
+  tokens?: TokenSource;
+  /**
+   * Obtains the first token and checks that the target answers and takes it. Throws
+   * UnreachableError when it does not answer, AuthError when it refuses the credentials.
+   */
+  authenticate(): Promise<TokenSource>;
+  close(): Promise<void>;
+}
+
+/** Credentials written into a base URL (`https://user:secret@host`) are secrets too. */
+function urlCredentials(baseUrl: string | undefined): string[] {
+  if (!baseUrl) return [];
+  try {
+    const url = new URL(baseUrl);
+    return [decodeURIComponent(url.password), url.password].filter((s) => s.length > 0);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Learns whether the target answers at all, and whether it takes the token, before any rule runs.
+ * One broken endpoint must not make the whole target "unreachable", so a second one is tried when
+ * the first does not answer; a refused connection needs no second try.
+ */
+async function preflight(http: HttpClient, token: string, supplier: string, redactor: Redactor): Promise<void> {
+  const paths = [
+    endpointPath(model.endpoints.accountTransferStatus, { import_supplier_code: supplier, external_account_number: 'conformance-preflight' }),
+    endpointPath(model.endpoints.pendingAccountImportProcesses, { import_supplier_code: supplier }),
+  ];
+  let failure: ExchangeError | undefined;
+  for (const path of paths) {
+    try {
+      const { status } = await http.send({ method: 'GET', path, headers: { authorization: authorizationHeader(token) } }, new Transcript());
+      if (status === 401) throw new AuthError(`The target refused the token: GET ${path} answered 401.`);
+      return;
+    } catch (error) {
+      if (!(error instanceof ExchangeError)) throw error;
+      // An answer too large to read is still an answer: the target is there, only hostile.
+      if (error.kind === 'too_large') return;
+      failure = error;
+      if (error.kind === 'refused') break;
+    }
+  }
+  throw new UnreachableError(`The target ${redactor.text(http.origin)} is unreachable (${failure!.kind}): ${redactor.text(failure!.message)}`);
+}
+
+/** Starts the embedded target if needed and prepares the client; nothing is sent yet. */
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  const embedded = options.baseUrl === undefined ? await startEmbeddedTarget() : undefined;
+  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey, ...urlCredentials(options.baseUrl)]);
+  let http: HttpClient | undefined;
+  const close = async () => {
+    await http?.close();
+    await embedded?.close();
+  };
+  try {
+    const baseUrl = embedded?.baseUrl ?? options.baseUrl!;
+    const auth: AuthSettings = {
+      graphqlUrl: '/v1/graphql/',
+      mutation: '',
+      tokenPath: 'data.obtainServiceToken.token',
+      ...options.auth,
+      ...(embedded ? { token: undefined, apiKey: embedded.apiKey } : {}),
+    };
+    if (!auth.token && !auth.apiKey) throw new ConfigError('No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.');
+    if (!auth.mutation) auth.mutation = (await import('../config/schema.js')).DEFAULT_MUTATION;
+    const client = (http = new HttpClient({ baseUrl, timeoutMs: options.timeoutMs, connections: options.connections, redactor, rateLimit: options.rateLimit }));
+    const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {});
+    const connection: Connection = {
+      baseUrl,
+      embedded: !!embedded,
+      auth,
+      redactor,
+      http: client,
+      fixtures,
+      async authenticate() {
+        const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor) : undefined;
+        const tokens = (connection.tokens = new TokenSource(auth.token ?? (await obtain!()), obtain));
+        await preflight(client, tokens.current(), fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight', redactor);
+        return tokens;
+      },
+      close,
+    };
+    return connection;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
