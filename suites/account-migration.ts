@@ -26,6 +26,26 @@ async function expectNoAccount(ctx: RuleContext, supplier: string, ext: string, 
   }
 }
 
+/** §2.2: only an Ongoing supplier's accounts may migrate; staging for a Paused or Complete one is refused. */
+function refusesSupplierState(state: 'paused' | 'complete') {
+  const fixture = state === 'paused' ? 'pausedSupplier' : 'completeSupplier';
+  const name = state === 'paused' ? 'Paused' : 'Complete';
+  return {
+    id: `migration.stage.refuses-${state}-supplier`,
+    spec: '§2.2, §3, §4.1',
+    level: 'MUST' as const,
+    title: `Staging an account of a ${name} import supplier answers 400`,
+    needs: [fixture] as const,
+    endpoints: ['stageAccount'] as const,
+    async check(ctx: RuleContext) {
+      const account = ctx.given.account(ctx.fixtures[fixture]);
+      const res = await ctx.api.call('stageAccount', { body: account, step: `stage for the ${state} supplier` });
+      ctx.expect.status(res, 400);
+      await expectNoAccount(ctx, account.import_supplier, account.external_account_number, false);
+    },
+  };
+}
+
 export default defineRules('migration', [
   // §4.1 validate ------------------------------------------------------------------------------
   {
@@ -199,34 +219,8 @@ export default defineRules('migration', [
       ctx.expect.that(recordsFor(pending.json(), account.external_account_number).length === 0, 'the skipped account must not be pending import', { res: pending });
     },
   },
-  {
-    id: 'migration.stage.refuses-paused-supplier',
-    spec: '§2.2, §3, §4.1',
-    level: 'MUST',
-    title: 'Staging an account of a Paused import supplier answers 400',
-    needs: ['pausedSupplier'],
-    endpoints: ['stageAccount'],
-    async check(ctx) {
-      const account = ctx.given.account(ctx.fixtures.pausedSupplier);
-      const res = await ctx.api.call('stageAccount', { body: account, step: 'stage for the paused supplier' });
-      ctx.expect.status(res, 400);
-      await expectNoAccount(ctx, account.import_supplier, account.external_account_number, false);
-    },
-  },
-  {
-    id: 'migration.stage.refuses-complete-supplier',
-    spec: '§2.2, §3, §4.1',
-    level: 'MUST',
-    title: 'Staging an account of a Complete import supplier answers 400',
-    needs: ['completeSupplier'],
-    endpoints: ['stageAccount'],
-    async check(ctx) {
-      const account = ctx.given.account(ctx.fixtures.completeSupplier);
-      const res = await ctx.api.call('stageAccount', { body: account, step: 'stage for the complete supplier' });
-      ctx.expect.status(res, 400);
-      await expectNoAccount(ctx, account.import_supplier, account.external_account_number, false);
-    },
-  },
+  refusesSupplierState('paused'),
+  refusesSupplierState('complete'),
 
   {
     id: 'migration.stage.refuses-update-paused-supplier',

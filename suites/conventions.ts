@@ -39,6 +39,12 @@ async function expectRefusedAt(ctx: RuleContext, account: AccountPayload, path: 
   }
 }
 
+/** Validates and stages a payload the conventions allow: 200, then 201. */
+async function expectAccepted(ctx: RuleContext, account: AccountPayload) {
+  ctx.expect.status(await ctx.api.call('validateAccount', { body: account, step: 'validate' }), 200);
+  ctx.expect.status(await ctx.api.call('stageAccount', { body: account, step: 'stage' }), 201);
+}
+
 /** A rule for one single-defect case, refused by validate and stage at its path. */
 function defect(id: string, spec: string, level: 'MUST' | 'SHOULD', title: string, place: (a: AccountPayload) => string, value: unknown, what: string, why?: string, objectLevel = false) {
   return {
@@ -90,8 +96,7 @@ export default defineRules('conventions', [
     async check(ctx) {
       const account = ctx.given.account();
       account.notes = [{ body: ctx.ids.noteBody('no created_at, no is_pinned') }, { document_paths: [{ document_path: 'letters/welcome.pdf' }] }];
-      ctx.expect.status(await ctx.api.call('validateAccount', { body: account, step: 'validate' }), 200);
-      ctx.expect.status(await ctx.api.call('stageAccount', { body: account, step: 'stage' }), 201);
+      await expectAccepted(ctx, account);
     },
   },
   {
@@ -105,8 +110,7 @@ export default defineRules('conventions', [
       const account = ctx.given.account();
       account.notes = [{ body: ctx.ids.noteBody('with a document'), document_paths: [{ document_path: '/contracts/2024/contract.pdf' }] }];
       account.statements = account.statements?.map((s) => ({ ...s, statement_path: `/statements/${s.statement_id}.pdf` }));
-      ctx.expect.status(await ctx.api.call('validateAccount', { body: account, step: 'validate' }), 200);
-      ctx.expect.status(await ctx.api.call('stageAccount', { body: account, step: 'stage' }), 201);
+      await expectAccepted(ctx, account);
     },
   },
   {
@@ -119,8 +123,7 @@ export default defineRules('conventions', [
     async check(ctx) {
       const account = ctx.given.account();
       account.notes = [{ body: ctx.ids.noteBody('relative path'), document_paths: [{ document_path: 'contracts/2024/contract.pdf' }] }];
-      ctx.expect.status(await ctx.api.call('validateAccount', { body: account, step: 'validate' }), 200);
-      ctx.expect.status(await ctx.api.call('stageAccount', { body: account, step: 'stage' }), 201);
+      await expectAccepted(ctx, account);
     },
   },
   {

@@ -22,6 +22,35 @@ function businessInstruction(ctx: RuleContext, business: CreatedBusiness, accoun
   return { import_supplier_code: business.supplier, external_business_identifier: business.externalIdentifier, vendor, reference, type, accounts: [{ external_account_number: account.ext }] };
 }
 
+/**
+ * §7.2 (and §4.4 rule 3 for a business): trouble reaching the payment vendor answers 400 when it
+ * persists, 500 when it is intermittent, so that the caller retries the same request.
+ */
+function vendorTrouble(owner: 'account' | 'business', trouble: 'persistent' | 'intermittent') {
+  const endpoint = owner === 'account' ? 'createPaymentInstruction' : 'createBusinessPaymentInstruction';
+  const what = `trouble reaching the payment vendor answers ${trouble === 'persistent' ? '400' : '500 (so the request is retried as it is)'}`;
+  return {
+    id: `payments.${owner}.${trouble}-trouble`,
+    spec: owner === 'account' ? '§4.2 payment instruction, §7.2' : '§4.4 rule 3, §7.2',
+    level: 'MUST' as const,
+    title: owner === 'account' ? `${trouble === 'persistent' ? 'Persistent' : 'Intermittent'} ${what}` : `For a business, ${trouble} ${what}`,
+    needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction', trouble === 'persistent' ? 'vendorPersistentFailure' : 'vendorIntermittentFailure'] as const,
+    endpoints: [endpoint] as const,
+    async check(ctx: RuleContext) {
+      const reference = ctx.fixtures.paymentInstruction.references[trouble === 'persistent' ? 'persistent_failure' : 'intermittent_failure']!;
+      const step = `an instruction the vendor has ${trouble} trouble with`;
+      let res;
+      if (owner === 'account') {
+        res = await ctx.api.call(endpoint, { body: accountInstruction(ctx, await ctx.given.imported(), reference), step });
+      } else {
+        const { business, account } = await businessWithAccount(ctx);
+        res = await ctx.api.call(endpoint, { body: businessInstruction(ctx, business, account, reference), step });
+      }
+      ctx.expect.status(res, trouble === 'persistent' ? 400 : 500);
+    },
+  };
+}
+
 export default defineRules('payments', [
   {
     id: 'payments.account.created',
@@ -39,32 +68,8 @@ export default defineRules('payments', [
       ctx.expect.equal([body.service_account_number, body.reference], [a.number, reference], 'the account\'s number and the reference', res);
     },
   },
-  {
-    id: 'payments.account.persistent-trouble',
-    spec: '§4.2 payment instruction, §7.2',
-    level: 'MUST',
-    title: 'Persistent trouble reaching the payment vendor answers 400',
-    needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction', 'vendorPersistentFailure'],
-    endpoints: ['createPaymentInstruction'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const res = await ctx.api.call('createPaymentInstruction', { body: accountInstruction(ctx, a, ctx.fixtures.paymentInstruction.references.persistent_failure!), step: 'an instruction the vendor has persistent trouble with' });
-      ctx.expect.status(res, 400);
-    },
-  },
-  {
-    id: 'payments.account.intermittent-trouble',
-    spec: '§4.2 payment instruction, §7.2',
-    level: 'MUST',
-    title: 'Intermittent trouble reaching the payment vendor answers 500 (so the request is retried as it is)',
-    needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction', 'vendorIntermittentFailure'],
-    endpoints: ['createPaymentInstruction'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const res = await ctx.api.call('createPaymentInstruction', { body: accountInstruction(ctx, a, ctx.fixtures.paymentInstruction.references.intermittent_failure!), step: 'an instruction the vendor has intermittent trouble with' });
-      ctx.expect.status(res, 500);
-    },
-  },
+  vendorTrouble('account', 'persistent'),
+  vendorTrouble('account', 'intermittent'),
   {
     id: 'payments.business.created',
     spec: '§4.4 business payment instruction, §2.7',
@@ -81,32 +86,8 @@ export default defineRules('payments', [
       ctx.expect.equal([body.reference, body.external_business_identifier], [reference, business.externalIdentifier], 'the reference and the business', res);
     },
   },
-  {
-    id: 'payments.business.persistent-trouble',
-    spec: '§4.4 rule 3, §7.2',
-    level: 'MUST',
-    title: 'For a business, persistent trouble reaching the payment vendor answers 400',
-    needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction', 'vendorPersistentFailure'],
-    endpoints: ['createBusinessPaymentInstruction'],
-    async check(ctx) {
-      const { business, account } = await businessWithAccount(ctx);
-      const res = await ctx.api.call('createBusinessPaymentInstruction', { body: businessInstruction(ctx, business, account, ctx.fixtures.paymentInstruction.references.persistent_failure!), step: 'persistent vendor trouble' });
-      ctx.expect.status(res, 400);
-    },
-  },
-  {
-    id: 'payments.business.intermittent-trouble',
-    spec: '§4.4 rule 3, §7.2',
-    level: 'MUST',
-    title: 'For a business, intermittent trouble reaching the payment vendor answers 500',
-    needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction', 'vendorIntermittentFailure'],
-    endpoints: ['createBusinessPaymentInstruction'],
-    async check(ctx) {
-      const { business, account } = await businessWithAccount(ctx);
-      const res = await ctx.api.call('createBusinessPaymentInstruction', { body: businessInstruction(ctx, business, account, ctx.fixtures.paymentInstruction.references.intermittent_failure!), step: 'intermittent vendor trouble' });
-      ctx.expect.status(res, 500);
-    },
-  },
+  vendorTrouble('business', 'persistent'),
+  vendorTrouble('business', 'intermittent'),
 ], { tags: ['payments'] });
 
 export const businessRules = defineRules('business', [

@@ -26,6 +26,26 @@ async function statuses(ctx: RuleContext, res: HttpResponse, count: number): Pro
 const ADDED = 'TRANSACTION_ADDED_TO_ACCOUNT';
 const EXISTS = 'TRANSACTION_ALREADY_EXISTS';
 
+/** §4.2: check_previously_added=true skips a transaction added earlier; =false adds it again. */
+function dedupWithCheck(check: 'true' | 'false') {
+  return {
+    id: `transactions.dedup.check-${check}`,
+    spec: '§4.2 transactions',
+    level: 'MUST' as const,
+    title: check === 'true'
+      ? 'check_previously_added=true skips transactions added earlier'
+      : 'check_previously_added=false does not check: a transaction added earlier is added again',
+    needs: ['ongoingSupplier', 'operationsTeam'] as const,
+    async check(ctx: RuleContext) {
+      const a = await ctx.given.imported();
+      const tx = transaction(ctx);
+      await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), 1);
+      const again = await post(ctx, a.supplier, a.ext, [tx], `again with check_previously_added=${check}`, { check_previously_added: check });
+      ctx.expect.equal(await statuses(ctx, again, 1), [check === 'true' ? EXISTS : ADDED], check === 'true' ? 'the transaction exists' : 'without the check the transaction is added');
+    },
+  };
+}
+
 export default defineRules('transactions', [
   {
     id: 'transactions.create.every-type',
@@ -79,32 +99,8 @@ export default defineRules('transactions', [
       ctx.expect.equal(await statuses(ctx, res, 2), [EXISTS, ADDED], 'the earlier one exists, the new one is added');
     },
   },
-  {
-    id: 'transactions.dedup.check-true',
-    spec: '§4.2 transactions',
-    level: 'MUST',
-    title: 'check_previously_added=true skips transactions added earlier',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const tx = transaction(ctx);
-      await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), 1);
-      ctx.expect.equal(await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'again with check_previously_added=true', { check_previously_added: 'true' }), 1), [EXISTS], 'the transaction exists');
-    },
-  },
-  {
-    id: 'transactions.dedup.check-false',
-    spec: '§4.2 transactions',
-    level: 'MUST',
-    title: 'check_previously_added=false does not check: a transaction added earlier is added again',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const tx = transaction(ctx);
-      await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), 1);
-      ctx.expect.equal(await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'again with check_previously_added=false', { check_previously_added: 'false' }), 1), [ADDED], 'without the check the transaction is added');
-    },
-  },
+  dedupWithCheck('true'),
+  dedupWithCheck('false'),
   {
     id: 'transactions.dedup.within-one-request',
     spec: '§4.2 transactions',

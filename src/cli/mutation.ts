@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from './main.js';
-import { EXIT, intFlag, parseCommandLine } from './usage.js';
+import { EXIT, UsageError, intFlag, parseCommandLine } from './usage.js';
 
 const help = `Usage: conformance mutation [options]
 
@@ -33,6 +33,8 @@ async function run(argv: string[]): Promise<number> {
   const seed = intFlag(values.seed, 'seed', -(2 ** 31), 2 ** 31 - 1, 'mutation');
   const numRuns = intFlag(values['num-runs'], 'num-runs', 1, 10_000, 'mutation');
   const dir = values['report-dir'] ?? 'conformance-report';
+  const { faultById } = await import('../../reference/index.js');
+  for (const id of values.fault ?? []) if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'mutation');
   const { runKillMatrix, renderKillMatrixMarkdown } = await import('../mutation/kill-matrix.js');
   const matrix = await runKillMatrix({
     faults: values.fault,

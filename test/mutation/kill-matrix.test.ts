@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { FAULTS } from '../../reference/index.js';
 import { model } from '../../src/spec/index.js';
 import { renderKillMatrixMarkdown, runKillMatrix } from '../../src/mutation/kill-matrix.js';
@@ -38,5 +39,12 @@ describe('the kill matrix', () => {
 
   it('rejects unknown fault ids', async () => {
     await expect(runKillMatrix({ faults: ['no.such-fault'], workers: 0 })).rejects.toThrow(/Unknown fault no\.such-fault/);
+  });
+
+  it('the command names an unknown fault as a usage error (exit 2), without a stack trace', async () => {
+    const res = await runCli(['mutation', '--fault', 'no.such-fault']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--fault: unknown fault "no\.such-fault" \(see "conformance faults"\)/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 });
