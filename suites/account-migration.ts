@@ -247,7 +247,7 @@ export default defineRules('migration', [
       const supplier = ctx.fixtures.pausedSupplier;
       const ext = ctx.fixtures.pausedSupplierStagedAccount;
       const res = await ctx.given.process(supplier, ext, {}, 'process for the paused supplier');
-      ctx.expect.that(res.status >= 400 && res.status < 500, `processing for a paused supplier must be refused with a 4xx, got ${res.status}`, { res, expected: '4xx', actual: res.status });
+      ctx.expect.refused(res, 'processing for a paused supplier');
       await expectNoAccount(ctx, supplier, ext, true);
     },
   },
@@ -326,7 +326,7 @@ export default defineRules('migration', [
       const supplier = ctx.fixtures.ongoingSupplier;
       const ext = ctx.ids.externalAccountNumber();
       const res = await ctx.given.process(supplier, ext, {}, 'process an account that was never staged');
-      ctx.expect.that(res.status >= 400 && res.status < 500, `processing unstaged data must be refused with a 4xx, got ${res.status}`, { res, expected: '4xx', actual: res.status });
+      ctx.expect.refused(res, 'processing unstaged data');
       await expectNoAccount(ctx, supplier, ext, false);
     },
   },
@@ -340,7 +340,7 @@ export default defineRules('migration', [
     async check(ctx) {
       const account = await ctx.given.staged();
       const res = await ctx.given.process(account.supplier, account.ext, { operations_team_name: `No such team ${ctx.ids.namespace}` }, 'process with an unknown team');
-      ctx.expect.that(res.status >= 400 && res.status < 500, `processing with an unknown team must be refused with a 4xx, got ${res.status}`, { res, expected: '4xx', actual: res.status });
+      ctx.expect.refused(res, 'processing with an unknown team');
       await expectNoAccount(ctx, account.supplier, account.ext, true);
       const pending = await listing(ctx, 'pending', account.supplier);
       ctx.expect.equal(recordsFor(pending.json(), account.ext).length, 1, 'the account is still pending import', pending);

@@ -53,6 +53,11 @@ export function firstDifference(actual: unknown, expected: unknown, path = ''): 
 export interface Expect {
   /** The response status is the one (or one of those) the spec documents. */
   status(res: HttpResponse, expected: number | readonly number[], what?: string): void;
+  /**
+   * Refused with a client error (4xx): for requests the spec says are refused or "get an error"
+   * without naming the status, where any 4xx is true to it.
+   */
+  refused(res: HttpResponse, what: string): void;
   /** The JSON body matches a response schema of the spec model; returns the parsed value. */
   body<S extends z.ZodType>(res: HttpResponse, schema: S, what: string): z.output<S>;
   /** Deep equality of JSON values, reporting the first differing path. */
@@ -69,6 +74,17 @@ export const expect: Expect = {
     throw new RuleFailure({
       message: `${what ? `${what}: ` : ''}expected ${allowed.join(' or ')} from ${request(res)}, got ${res.status}: ${snippet(res.text)}`,
       expected: allowed.length === 1 ? allowed[0] : allowed,
+      actual: res.status,
+      path: 'status',
+      exchangeSeq: res.exchange.seq,
+    });
+  },
+
+  refused(res: HttpResponse, what: string): void {
+    if (res.status >= 400 && res.status < 500) return;
+    throw new RuleFailure({
+      message: `${what} must be refused with a 4xx, got ${res.status} from ${request(res)}: ${snippet(res.text)}`,
+      expected: '4xx',
       actual: res.status,
       path: 'status',
       exchangeSeq: res.exchange.seq,

@@ -1,0 +1,66 @@
+/**
+ * The assertions rules are written with: each broken expectation is a RuleFailure that names what
+ * was expected, what came back, the JSON path and the exchange, and a kept one is silent.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { expect as ruleExpect } from '../../src/engine/expect.js';
+import { RuleFailure } from '../../src/engine/failures.js';
+import { HttpResponse } from '../../src/http/client.js';
+
+function response(status: number, text: string, seq = 3): HttpResponse {
+  return new HttpResponse(status, { 'content-type': 'application/json' }, text, {
+    seq,
+    request: { method: 'POST', url: '/v1/account-import/process/', headers: {} },
+    response: { status, headers: {}, body: text, bytes: text.length },
+  } as never);
+}
+
+function failure(fn: () => void): RuleFailure {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof RuleFailure) return error;
+    throw error;
+  }
+  throw new Error('expected a RuleFailure, none was thrown');
+}
+
+describe('rule assertions', () => {
+  it('status: accepts the documented status(es), fails on any other with the request and the body', () => {
+    ruleExpect.status(response(201, '{}'), 201);
+    ruleExpect.status(response(200, '{}'), [200, 201]);
+    const f = failure(() => ruleExpect.status(response(500, '{"detail":"boom"}'), 201, 'process'));
+    expect(f.detail).toMatchObject({ expected: 201, actual: 500, path: 'status', exchangeSeq: 3 });
+    expect(f.message).toBe('process: expected 201 from POST /v1/account-import/process/, got 500: {"detail":"boom"}');
+  });
+
+  it('refused: any 4xx passes; a success or a server error fails naming what had to be refused', () => {
+    for (const status of [400, 403, 404, 409, 422, 499]) ruleExpect.refused(response(status, '{}'), 'x');
+    for (const status of [200, 201, 302, 500, 503]) {
+      const f = failure(() => ruleExpect.refused(response(status, ''), 'processing unstaged data'));
+      expect(f.detail).toMatchObject({ expected: '4xx', actual: status, path: 'status', exchangeSeq: 3 });
+      expect(f.message).toBe(`processing unstaged data must be refused with a 4xx, got ${status} from POST /v1/account-import/process/: (empty body)`);
+    }
+  });
+
+  it('body: returns the parsed value, or fails at the JSON path of the first problem', () => {
+    const schema = z.object({ results: z.array(z.object({ status: z.enum(['ADDED', 'EXISTS']) })) });
+    expect(ruleExpect.body(response(201, '{"results":[{"status":"ADDED"}]}'), schema, 'transactions')).toEqual({ results: [{ status: 'ADDED' }] });
+    const f = failure(() => ruleExpect.body(response(201, '{"results":[{"status":"ADDED"},{"status":"GONE"}]}'), schema, 'transactions'));
+    expect(f.detail.path).toBe('body.results[1].status');
+    expect(f.message).toMatch(/^transactions: the body of POST \S+ \(201\) does not match: body\.results\[1\]\.status: expected "ADDED" or "EXISTS", got "GONE"/);
+  });
+
+  it('equal: deep equality, failing at the first differing path', () => {
+    ruleExpect.equal({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }, 'same');
+    const f = failure(() => ruleExpect.equal({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] }, 'statuses'));
+    expect(f.detail.path).toBe('.a[1].b');
+    expect(f.message).toMatch(/^statuses: expected .* \(first difference at \.a\[1\]\.b\)$/);
+  });
+
+  it('that: silent when the condition holds, the given message otherwise', () => {
+    ruleExpect.that(true, 'never shown');
+    expect(failure(() => ruleExpect.that(false, 'the note must be pinned', { expected: true, actual: false })).detail).toMatchObject({ message: 'the note must be pinned', expected: true, actual: false });
+  });
+});
