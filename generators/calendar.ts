@@ -6,8 +6,25 @@ import fc from 'fast-check';
 
 const DAY_MS = 86_400_000;
 
-const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-const fromDayNumber = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+/**
+ * Generated payloads convert the same few thousand dates back and forth hundreds of thousands of
+ * times; Date parsing and formatting dominated generation, so conversions are remembered (bounded).
+ */
+function remembered<K, V>(convert: (key: K) => V): (key: K) => V {
+  const known = new Map<K, V>();
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined) {
+      if (known.size >= 50_000) known.clear();
+      value = convert(key);
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
+const dayNumber = remembered((date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+const fromDayNumber = remembered((day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10));
 
 export const addDays = (date: string, days: number): string => fromDayNumber(dayNumber(date) + days);
 
@@ -15,7 +32,10 @@ export const daysBetween = (from: string, to: string): number => dayNumber(to) -
 
 /** The first day of the month `months` after the month of `date`. */
 export function addMonths(date: string, months: number): string {
-  const [year, month] = date.split('-').map(Number);
+  const first = date.indexOf('-');
+  const second = date.indexOf('-', first + 1);
+  const year = Number(date.slice(0, first));
+  const month = Number(second < 0 ? date.slice(first + 1) : date.slice(first + 1, second));
   const index = year * 12 + (month - 1) + months;
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-01`;
 }

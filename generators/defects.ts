@@ -103,8 +103,9 @@ interface Site {
 }
 
 function withDefect(valid: fc.Arbitrary<object>, schema: z.ZodType, kinds: readonly DefectKind[] = defectKinds()): fc.Arbitrary<Invalid> {
+  const wanted = new Set(kinds);
   return valid
-    .map((payload) => ({ payload, sites: sitesOf(schema, payload).filter((site) => kinds.includes(site.kind)) }))
+    .map((payload) => ({ payload, sites: sitesOf(schema, payload, wanted) }))
     .filter(({ sites }) => sites.length > 0)
     .chain(({ payload, sites }) =>
       chooseDefect(sites).map(({ site, value }) => {
@@ -147,14 +148,19 @@ function sent(value: unknown): string {
   return `is ${isPlainObject(value) ? 'an object' : JSON.stringify(value)}`;
 }
 
+/**
+ * `payload` with the value at `path` replaced (or left out): only the objects on the path are
+ * copied, the rest is shared, so the valid payload a shrink may return to is never changed.
+ */
 function replaced(payload: object, path: Path, value: unknown): Record<string, unknown> {
-  const copy = structuredClone(payload) as Record<string, unknown>;
-  let node: Record<string | number, unknown> = copy;
-  for (const part of path.slice(0, -1)) node = node[part] as Record<string | number, unknown>;
+  const copy = (node: unknown): Record<string | number, unknown> => (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<string | number, unknown>;
+  const root = copy(payload);
+  let node = root;
+  for (const part of path.slice(0, -1)) node = node[part] = copy(node[part]);
   const last = path[path.length - 1];
   if (value === LEFT_OUT) delete node[last];
   else node[last] = structuredClone(value);
-  return copy;
+  return root as Record<string, unknown>;
 }
 
 // Where defects can go --------------------------------------------------------------------------------
@@ -188,29 +194,33 @@ function orderWithin(spec: string | undefined, key: string, object: Record<strin
   return () => true;
 }
 
-function sitesOf(schema: z.ZodType, payload: unknown): Site[] {
+/** The places in `payload` where a defect of one of `kinds` can go. */
+function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectKind>): Site[] {
   const sites: Site[] = [];
   const add = (kind: DefectKind, path: Path, of: z.ZodType, candidates: () => readonly unknown[], order: Order = () => true) => {
+    if (!kinds.has(kind)) return;
     const values = () => [...new Set(candidates().filter((c) => (c === LEFT_OUT || !of.safeParse(c).success) && order(c)))];
     sites.push({ kind, path, values });
   };
 
   const visit = (s: z.ZodType, value: unknown, path: Path, order: Order): void => {
-    if (s instanceof z.ZodObject && isPlainObject(value)) {
+    // def.type rather than instanceof: zod's instanceof is a trait lookup, and payloads have hundreds of nodes.
+    const type = s.def.type;
+    if (type === 'object' && isPlainObject(value)) {
       if (path.length) add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
       const spec = specOf(s);
       if (spec === NOTE) add('note-without-content', path, s, () => [withoutContent(value)]);
-      for (const [key, field] of fieldsOf(s)) {
+      for (const [key, field] of fieldsOf(s as z.ZodObject)) {
         if (!(key in value)) continue;
         if (field.presence === 'expected') add('required-missing', [...path, key], field.schema, () => [LEFT_OUT]);
         visit(field.schema, value[key], [...path, key], orderWithin(spec, key, value));
       }
-    } else if (s instanceof z.ZodArray && Array.isArray(value)) {
+    } else if (type === 'array' && Array.isArray(value)) {
       add('wrong-type-array', path, s, () => [notAList(value)]);
-      value.forEach((item, i) => visit(s.element as z.ZodType, item, [...path, i], () => true));
-    } else if (s instanceof z.ZodRecord && isPlainObject(value)) {
+      value.forEach((item, i) => visit((s as z.ZodArray).element as z.ZodType, item, [...path, i], () => true));
+    } else if (type === 'record' && isPlainObject(value)) {
       add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
-    } else if (s instanceof z.ZodEnum && typeof value === 'string') {
+    } else if (type === 'enum' && typeof value === 'string') {
       add('enum-outside-set', path, s, () => OUTSIDE[String(path[path.length - 1])] ?? ['OTHER']);
     } else if (typeof value === 'string') {
       const defects = FORMAT_DEFECTS[formatOf(s) ?? ''];

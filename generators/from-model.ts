@@ -72,20 +72,33 @@ export function derive<S extends BaseScope>(schema: z.ZodType, rules: Rules<S>, 
   const formatRule = format === undefined ? undefined : rules.formats[format];
   if (formatRule) return formatRule(scope);
 
-  if (schema instanceof z.ZodOptional) return derive(schema.unwrap() as z.ZodType, rules, scope);
-  if (schema instanceof z.ZodObject) return object(schema, rules, scope);
-  if (schema instanceof z.ZodArray) return array(schema, rules, scope);
-  if (schema instanceof z.ZodUnion) return fc.oneof(...(schema.options as z.ZodType[]).map((option) => derive(option, rules, scope)));
-  if (schema instanceof z.ZodEnum) return fc.constantFrom(...(schema.options as (string | number)[]));
-  if (schema instanceof z.ZodRecord) return record(schema, rules, scope);
-  if (schema instanceof z.ZodBoolean) return fc.boolean();
-  if (schema instanceof z.ZodNumber) return format === 'safeint' ? fc.integer({ min: 0, max: 1000 }) : fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100);
-  // String formats (`z.email()`, `z.iso.date()`, …) are strings by kind without being ZodString instances.
-  if (schema.def.type === 'string') {
-    const seen = seenOf(schema);
-    return seen?.length ? fc.constantFrom(...seen) : word;
+  // Dispatch on def.type: zod's instanceof goes through a Symbol.hasInstance trait lookup, and
+  // payloads are re-derived for every generated value.
+  switch (schema.def.type) {
+    case 'optional':
+      return derive((schema as z.ZodOptional).unwrap() as z.ZodType, rules, scope);
+    case 'object':
+      return object(schema as z.ZodObject, rules, scope);
+    case 'array':
+      return array(schema as z.ZodArray, rules, scope);
+    case 'union':
+      return fc.oneof(...((schema as z.ZodUnion).options as z.ZodType[]).map((option) => derive(option, rules, scope)));
+    case 'enum':
+      return fc.constantFrom(...((schema as z.ZodEnum).options as (string | number)[]));
+    case 'record':
+      return record(schema as z.ZodRecord, rules, scope);
+    case 'boolean':
+      return fc.boolean();
+    case 'number':
+      return format === 'safeint' ? fc.integer({ min: 0, max: 1000 }) : fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100);
+    // String formats (`z.email()`, `z.iso.date()`, …) are strings by kind without being ZodString instances.
+    case 'string': {
+      const seen = seenOf(schema);
+      return seen?.length ? fc.constantFrom(...seen) : word;
+    }
+    case 'unknown':
+      return word;
   }
-  if (schema instanceof z.ZodUnknown) return word;
   throw new Error(`generators: no arbitrary for a zod ${schema.def.type} at ${scope.at.join('.') || 'the root'}`);
 }
 
@@ -124,8 +137,9 @@ function leaveOut(value: Record<string, unknown>, drop: readonly string[], keep:
 /** Items know their index, so they can build identifiers and consecutive periods from it. */
 function array<S extends BaseScope>(schema: z.ZodArray, rules: Rules<S>, scope: S): fc.Arbitrary<unknown[]> {
   const [min, max] = rules.length(String(scope.at[scope.at.length - 1] ?? ''), scope);
-  const items = Array.from({ length: max }, (_, i) => derive(schema.element as z.ZodType, rules, { ...scope, at: [...scope.at, i], index: i }));
-  return fc.integer({ min, max }).chain((n) => fc.tuple(...items.slice(0, n)));
+  // Only the items drawn are derived: arbitraries are rebuilt for every generated value.
+  const item = (i: number) => derive(schema.element as z.ZodType, rules, { ...scope, at: [...scope.at, i], index: i });
+  return fc.integer({ min, max }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => item(i))));
 }
 
 function record<S extends BaseScope>(schema: z.ZodRecord, rules: Rules<S>, scope: S): fc.Arbitrary<Record<string, unknown>> {

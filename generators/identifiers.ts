@@ -85,14 +85,21 @@ function identifierAt(request: RequestName, path: Path, parent: Record<string, u
 export function freshIdentifiers<P>(request: RequestName, payload: P, ids: Ids, options: FreshOptions = {}): P {
   const renames = options.renames ?? new Map<string, string>();
   const except = options.except;
-  const untouched = (path: Path) => {
-    const attr = path.join('.');
-    return except !== undefined && (attr === except || attr.startsWith(`${except}.`));
+  // The attr of each node is built as the walk descends, and only when a defect must be spared.
+  const untouched = (attr: string) => except !== undefined && (attr === except || attr.startsWith(`${except}.`));
+  const below = (attr: string, key: string | number) => (except === undefined ? '' : attr ? `${attr}.${key}` : String(key));
+  // One path, extended and restored as the walk descends: payloads have hundreds of nodes.
+  const path: (string | number)[] = [];
+  const child = (value: unknown, key: string | number, attr: string, parent: Record<string, unknown>) => {
+    path.push(key);
+    const result = visit(value, below(attr, key), parent);
+    path.pop();
+    return result;
   };
-  const visit = (value: unknown, path: Path, parent: Record<string, unknown>): unknown => {
-    if (untouched(path)) return value;
-    if (Array.isArray(value)) return value.map((item, i) => visit(item, [...path, i], parent));
-    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, visit(child, [...path, key], value)]));
+  const visit = (value: unknown, attr: string, parent: Record<string, unknown>): unknown => {
+    if (untouched(attr)) return value;
+    if (Array.isArray(value)) return value.map((item, i) => child(item, i, attr, parent));
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, child(item, key, attr, value)]));
     if (typeof value !== 'string') return value;
     const identifier = identifierAt(request, path, parent);
     if (!identifier) return value;
@@ -102,7 +109,7 @@ export function freshIdentifiers<P>(request: RequestName, payload: P, ids: Ids, 
     renames.set(key, renamed);
     return renamed;
   };
-  return visit(payload, [], {}) as P;
+  return visit(payload, '', {}) as P;
 }
 
 /** The identifiers a payload creates, by kind: what `freshIdentifiers` replaces. */

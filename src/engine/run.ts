@@ -52,6 +52,16 @@ export interface RunOptions {
 }
 
 
+/**
+ * The order rules are started in (results keep the suite order). Property and model-based rules
+ * make tens of requests one after another; started last, they alone would set the length of the
+ * run against a slow target, so they start first and the short rules fill the other workers.
+ */
+function longestFirst(rules: readonly Rule[]): number[] {
+  const indices = rules.map((_, i) => i);
+  return [...indices.filter((i) => rules[i].property), ...indices.filter((i) => !rules[i].property)];
+}
+
 export async function runConformance(options: RunOptions = {}): Promise<Report> {
   const candidates = options.rules ?? (await import('../../suites/index.js')).allRules;
   const { rules, unmatched } = selectRules(candidates, options.selection ?? {});
@@ -63,10 +73,11 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
     let bailed = false;
     let done = 0;
     options.onEvent?.({ type: 'start', total: rules.length, runId: session.runId, seed: session.seed });
+    const order = longestFirst(rules);
     let next = 0;
     const worker = async () => {
-      while (next < rules.length) {
-        const index = next++;
+      while (next < order.length) {
+        const index = order[next++];
         const rule = rules[index];
         const outcome: RuleOutcome = bailed
           ? { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure', observations: [], transcript: [], durationMs: 0 }

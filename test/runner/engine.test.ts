@@ -106,6 +106,21 @@ describe('preconditions, selection, baseline and bail', () => {
     expect(report.summary.exit_code).toBe(0);
   });
 
+  it('starts property rules first but reports every rule in suite order', async () => {
+    const { defineRules } = await import('../../src/engine/rule.js');
+    const started: string[] = [];
+    const quick = (id: string, property = false) => ({
+      id: `sched.${id}`, spec: '§9.1', level: 'MUST' as const, title: id, property, endpoints: ['accountTransferStatus' as const],
+      async check() {
+        started.push(id);
+      },
+    });
+    const rules = defineRules('sched', [quick('a'), quick('b'), quick('long-1', true), quick('c'), quick('long-2', true)]);
+    const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), rules, concurrency: 1 });
+    expect(started).toEqual(['long-1', 'long-2', 'a', 'b', 'c']);
+    expect(report.rules.map((r) => r.id)).toEqual(['sched.a', 'sched.b', 'sched.long-1', 'sched.c', 'sched.long-2']);
+  });
+
   it('selects by glob, section, level and tag, and shards deterministically', async () => {
     const { selectRules } = await import('../../src/engine/select.js');
     const { allRules } = await import('../../suites/index.js');
