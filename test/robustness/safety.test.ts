@@ -112,7 +112,7 @@ describe('a target that changes under the run', () => {
   it('goes down half-way: the rest errors as refused, the report says so, exit 1', async () => {
     const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
     let count = 0;
-    const proxy = await startProxy(server.url, () => (++count > 120 ? 'reset' : undefined));
+    const proxy = await startProxy(server.url, () => (++count > 500 ? 'reset' : undefined));
     try {
       const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 2 });
       expect(report.summary.exit_code).toBe(1);
