@@ -3,26 +3,12 @@
  * Everything is UTC and string-based, so generated values never depend on the machine's zone.
  */
 import fc from 'fast-check';
+import { remembered } from './remembered.js';
 
 const DAY_MS = 86_400_000;
 
-/**
- * Generated payloads convert the same few thousand dates back and forth hundreds of thousands of
- * times; Date parsing and formatting dominated generation, so conversions are remembered (bounded).
- */
-function remembered<K, V>(convert: (key: K) => V): (key: K) => V {
-  const known = new Map<K, V>();
-  return (key) => {
-    let value = known.get(key);
-    if (value === undefined) {
-      if (known.size >= 50_000) known.clear();
-      value = convert(key);
-      known.set(key, value);
-    }
-    return value;
-  };
-}
-
+// Generation converts the same few thousand dates back and forth hundreds of thousands of times,
+// and Date parsing and formatting dominated it.
 const dayNumber = remembered((date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 const fromDayNumber = remembered((day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10));
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Presence } from '../src/spec/index.js';
+import { remembered } from './remembered.js';
 
 export interface FieldSchema {
   presence: Presence | undefined;
@@ -15,15 +16,6 @@ export interface FieldSchema {
 function fieldOf(schema: z.ZodType): FieldSchema {
   const presence = schema.meta()?.presence;
   return { presence, schema: schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema };
-}
-
-/** Schemas never change, and looking up their metadata is slow: the walkers ask every time. */
-function remembered<K extends object, V>(read: (key: K) => V): (key: K) => V {
-  const cache = new WeakMap<K, V>();
-  return (key) => {
-    if (!cache.has(key)) cache.set(key, read(key));
-    return cache.get(key)!;
-  };
 }
 
 export const fieldsOf = remembered((schema: z.ZodObject): readonly [string, FieldSchema][] =>

@@ -35,10 +35,12 @@ export class Redactor {
   /** Header values: secret-bearing headers keep only their scheme word. */
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    // Most header sets carry no secret outside the known headers: one test decides for all values.
-    const clean = !this.pattern || !this.pattern.test(Object.values(headers).join('\n'));
+    const isSecret = (name: string) => SECRET_HEADERS.has(name.toLowerCase());
+    // Most header sets carry no secret outside the known headers: one test decides for all the
+    // other values (testing the secret headers too would make every request with a token unclean).
+    const clean = !this.pattern || !this.pattern.test(Object.entries(headers).filter(([name]) => !isSecret(name)).map(([, value]) => value).join('\n'));
     for (const [name, value] of Object.entries(headers)) {
-      if (SECRET_HEADERS.has(name.toLowerCase())) {
+      if (isSecret(name)) {
         const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
         out[name] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
       } else out[name] = clean ? value : this.text(value);
