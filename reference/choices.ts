@@ -18,8 +18,11 @@ export interface Choices {
   unauthorized(): Reply;
   /** §7.2: 404 body — not shown. */
   notFound(detail: string): Reply;
-  /** §4.1 rule 4, §8: 429 body — not shown. */
-  tooManyRequests(): Reply;
+  /**
+   * §4.1 rule 4, §8: 429 body — not shown. `retryAfterSeconds` is the server's estimate of when a
+   * slot frees (its processing time, rounded); a choice may send another `Retry-After`.
+   */
+  tooManyRequests(retryAfterSeconds?: number): Reply;
   /** §4.1 rule 2: the dry-run message; wording not pinned, shape not shown. */
   dryRunWouldSucceed(): Reply;
   /** §4.1 rule 3 (process) and §3 (stage): the 400 for an already imported account. */
@@ -81,8 +84,8 @@ export const faithfulChoices: Choices = {
   refuseUndocumentedFields: true,
   unauthorized: () => refusal(401, 'not_authenticated', 'Authentication credentials were not provided or are invalid.'),
   notFound: (detail) => refusal(404, 'not_found', detail),
-  tooManyRequests: () =>
-    reply(429, { detail: 'Too many accounts are being processed; retry after other accounts finish.', code: 'too_many_requests' }, { 'retry-after': '1' }),
+  tooManyRequests: (retryAfterSeconds = 1) =>
+    reply(429, { detail: 'Too many accounts are being processed; retry after other accounts finish.', code: 'too_many_requests' }, { 'retry-after': String(retryAfterSeconds) }),
   dryRunWouldSucceed: () =>
     refusal(400, 'dry_run', 'The account would import successfully, but it was rolled back due to the dry run.'),
   alreadyImported: (externalAccountNumber, serviceAccountNumber) =>

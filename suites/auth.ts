@@ -38,24 +38,30 @@ export default defineRules('auth', [
     id: 'auth.401.no-data',
     spec: '§5.3, §7.2',
     level: 'MUST',
-    title: 'A 401 carries none of the data the request would have returned',
-    needs: ['ongoingSupplier'],
+    // §5.3: a missing token "gives 401" — the request is answered with the 401, not with its data.
+    // The 401 body is "not shown" (§7.2): nothing is asserted about its form, only that the
+    // accounts' identifiers and numbers the request would have returned are not in it.
+    title: 'A 401 carries none of the account data the request would have returned',
+    needs: ['ongoingSupplier', 'operationsTeam'],
     endpoints: ['allAccountImportProcesses', 'pendingAccountImportProcesses', 'accountTransferStatus'],
     tags: ['auth'],
     async check(ctx) {
-      const account = await ctx.given.staged();
+      const staged = await ctx.given.staged();
+      const imported = await ctx.given.imported();
       for (const which of ['all', 'pending'] as const) {
         const res = await ctx.api.call(which === 'all' ? 'allAccountImportProcesses' : 'pendingAccountImportProcesses', {
-          params: { import_supplier_code: account.supplier },
+          params: { import_supplier_code: staged.supplier },
           auth: 'none',
           step: `list ${which} without a token`,
         });
         ctx.expect.status(res, 401);
-        ctx.expect.that(!res.text.includes(account.ext), `the 401 of the ${which} listing must not contain the staged account ${account.ext}`, { res });
+        for (const secret of [staged.ext, imported.ext, imported.number]) {
+          ctx.expect.that(!res.text.includes(secret), `the 401 of the ${which} listing must not contain ${secret}, data of an account of the supplier`, { res });
+        }
       }
-      const open = await ctx.api.call('accountTransferStatus', { params: { import_supplier_code: account.supplier, external_account_number: account.ext }, auth: 'none', step: 'status without a token' });
+      const open = await ctx.api.call('accountTransferStatus', { params: { import_supplier_code: imported.supplier, external_account_number: imported.ext }, auth: 'none', step: 'status without a token' });
       ctx.expect.status(open, 401);
-      ctx.expect.that(!/UNKNOWN|IN_PROGRESS|COMPLETED/.test(open.text), 'the 401 of the status endpoint must not reveal the import status', { res: open });
+      ctx.expect.that(!open.text.includes(imported.number), `the 401 of the status endpoint must not reveal the service_account_number ${imported.number}`, { res: open });
     },
   },
   {

@@ -4,6 +4,7 @@ import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import type { ImportedAccount } from '../src/engine/given.js';
 import { model } from '../src/spec/index.js';
+import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey, errorsOf } from './support.js';
 
 type DocumentType = 'PERIOD_BASED' | 'ITEM_BASED';
@@ -107,7 +108,8 @@ export default defineRules('billing', [
       const res = await post(ctx, perDocument, 'document type MONTHLY');
       ctx.expect.status(res, 400, 'a document of type MONTHLY');
       const { attrs } = errorsOf(res);
-      if (attrs.length) ctx.expect.that(attrs.includes('historical_billing_documents.1.billing_document_type'), `the error should point at historical_billing_documents.1.billing_document_type, got ${JSON.stringify(attrs)}`, { res });
+      const path = 'historical_billing_documents.1.billing_document_type';
+      if (attrs.length) ctx.expect.that(reportsDefectAt('createHistoricalBillingDocuments', attrs, path), `the error should point at ${expectedAttr('createHistoricalBillingDocuments', path)}, got ${JSON.stringify(attrs)}`, { res });
       ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledger, 'ITEM_BASED'), 'a valid import afterwards'), 201, 'refused imports do not use up the ledger');
     },
   },
@@ -163,7 +165,7 @@ export const statementRules = defineRules('statements', [
     id: 'statements.invalid.refused',
     spec: '§2.6, §7.1',
     level: 'MUST',
-    title: 'A historical statement with a malformed date is refused with 400, with attr at the field',
+    title: 'A historical statement with a malformed date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
     needs: ['ongoingSupplier', 'operationsTeam'],
     async check(ctx) {
       const a = await ctx.given.imported();
@@ -171,7 +173,8 @@ export const statementRules = defineRules('statements', [
       const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [good, { ...good, statement_id: ctx.ids.other('S'), issued_date: '2023-09-31' }] }, step: 'a statement with an impossible date' });
       ctx.expect.status(res, 400);
       const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
-      ctx.expect.that(body.errors.some((e) => e.attr === 'statements.1.issued_date'), `an error must point at statements.1.issued_date, got ${JSON.stringify(body.errors.map((e) => e.attr))}`, { res });
+      const attrs = body.errors.map((e) => e.attr);
+      ctx.expect.that(reportsDefectAt('createHistoricalStatements', attrs, 'statements.1.issued_date'), `an error must point at ${expectedAttr('createHistoricalStatements', 'statements.1.issued_date')}, got ${JSON.stringify(attrs)}`, { res });
     },
   },
 ], { endpoints: ['createHistoricalStatements'], tags: ['statements'] });

@@ -3,6 +3,7 @@ import type { RuleContext } from '../src/engine/context.js';
 import type { CreatedBusiness, ImportedAccount } from '../src/engine/given.js';
 import { defineRules } from '../src/engine/rule.js';
 import { model } from '../src/spec/index.js';
+import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey } from './support.js';
 
 function accountInstruction(ctx: RuleContext, a: ImportedAccount, reference: string) {
@@ -140,7 +141,7 @@ export const businessRules = defineRules('business', [
     id: 'business.invalid.refused',
     spec: '§2.8, §7.1',
     level: 'MUST',
-    title: 'A business with a malformed contract date is refused with 400, with attr at the field',
+    title: 'A business with a malformed contract date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
     needs: ['ongoingSupplier'],
     async check(ctx) {
       const business = ctx.given.businessPayload(2);
@@ -149,7 +150,8 @@ export const businessRules = defineRules('business', [
       ctx.expect.status(res, 400);
       const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
       const path = 'business.business_contracts.1.versions.1.applicable_at_date';
-      ctx.expect.that(body.errors.some((e) => e.attr === path), `an error must point at ${path}, got ${JSON.stringify(body.errors.map((e) => e.attr))}`, { res });
+      const attrs = body.errors.map((e) => e.attr);
+      ctx.expect.that(reportsDefectAt('createBusiness', attrs, path), `an error must point at ${expectedAttr('createBusiness', path)}, got ${JSON.stringify(attrs)}`, { res });
     },
   },
   {

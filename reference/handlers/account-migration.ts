@@ -109,7 +109,10 @@ export const processAccount: Handler = async (req, env) => {
   if (!store.operationsTeams.has(request.operations_team_name) && !env.faults.has('process.team-unchecked')) return choices.processRefused('team');
   if (process.inProgress) return choices.processRefused('in_progress');
   const limit = store.settings.concurrencyLimit;
-  if (limit !== null && store.processing >= limit && !env.faults.has('process.no-concurrency-limit')) return choices.tooManyRequests();
+  if (limit !== null && store.processing >= limit && !env.faults.has('process.no-concurrency-limit')) {
+    // Retry-After: when a slot is expected to free, from the processing time (0 when it is quick).
+    return choices.tooManyRequests(Math.round(store.settings.processingDelayMs / 1000));
+  }
 
   store.processing += 1;
   process.inProgress = true;

@@ -31,8 +31,21 @@ export interface CreatedBusiness {
   payload: BusinessRequest;
 }
 
-/** DESIGN.md §6: retry 429 from the process endpoint with bounded backoff (the budget is a run option). */
+/**
+ * §4.1 process rule 4: a 429 from the process endpoint "is retried after other accounts finish".
+ * Retries wait at least what `Retry-After` asks (seconds or an HTTP date) and at least an
+ * exponential backoff with jitter, within a budget (a run option); attempts are bounded too.
+ */
 export const PROCESS_RETRY = { attempts: 60, firstDelayMs: 20, maxDelayMs: 1_000, budgetMs: 30_000 };
+
+/** Milliseconds a `Retry-After` header asks to wait (RFC 9110 §10.2.3), or undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -79,18 +92,36 @@ export class Given {
   }
 
   /**
-   * Sends a process request, retrying while the §8 concurrency limit answers 429 (the spec tells
-   * clients to retry after other accounts finish). Returns the last response, whatever it is.
+   * Sends a process request, retrying while the §8 concurrency limit answers 429 (§4.1 rule 4: the
+   * request is retried after other accounts finish), honouring `Retry-After`. Every rule's process
+   * call goes through here; only the §8 rule looks at the 429 itself. When the limit still refuses
+   * after the budget, the rule could not be judged: a PreconditionError, never a verdict on the 429.
    */
   async process(supplier: string, ext: string, extra: Record<string, unknown> = {}, step = 'process the account'): Promise<HttpResponse> {
+    const { res, exhausted } = await this.processWithRetries(supplier, ext, extra, step);
+    if (exhausted) throw new PreconditionError(`could not ${step.replace(/^setup: /, '')}: ${exhausted}; not judged`, res.exchange.seq);
+    return res;
+  }
+
+  /**
+   * The same retries, for the §8 rule that judges them: returns the last response, a 429 when the
+   * budget ran out, with what happened in `exhausted`.
+   */
+  async processWithRetries(supplier: string, ext: string, extra: Record<string, unknown> = {}, step = 'process the account'): Promise<{ res: HttpResponse; exhausted?: string }> {
     const body = { external_account_number: ext, import_supplier_code: supplier, operations_team_name: this.fixtures.operationsTeam, ...extra };
     const started = Date.now();
-    let delay = PROCESS_RETRY.firstDelayMs;
+    let backoff = PROCESS_RETRY.firstDelayMs;
     for (let attempt = 1; ; attempt++) {
-      const res = await this.api.call('processAccount', { body, step });
-      if (res.status !== 429 || attempt >= PROCESS_RETRY.attempts || Date.now() - started > this.retryBudgetMs) return res;
-      await sleep(delay + Math.random() * delay, this.signal);
-      delay = Math.min(delay * 2, PROCESS_RETRY.maxDelayMs);
+      const res = await this.api.call('processAccount', { body, step: attempt === 1 ? step : `${step} (retry ${attempt - 1} after 429)` });
+      if (res.status !== 429) return { res };
+      const wait = Math.max(retryAfterMs(res.headers['retry-after']) ?? 0, backoff + Math.random() * backoff);
+      const spent = Date.now() - started;
+      if (attempt >= PROCESS_RETRY.attempts || spent + wait > this.retryBudgetMs) {
+        const exhausted = `the process endpoint still answered 429 (§8 concurrency limit) after ${attempt} attempt${attempt === 1 ? '' : 's'} in ${(spent / 1000).toFixed(1)} s (retry budget ${(this.retryBudgetMs / 1000).toFixed(1)} s, Retry-After ${res.headers['retry-after'] ?? 'absent'})`;
+        return { res, exhausted };
+      }
+      await sleep(wait, this.signal);
+      backoff = Math.min(backoff * 2, PROCESS_RETRY.maxDelayMs);
     }
   }
 

@@ -51,8 +51,10 @@ export function defineResponses(b: ModelBuilder) {
   const NotesResponse = z.array(NoteResult).meta({ ...(b.mode === 'spec' && { id: 'NotesResponse' }), spec: '§4.2 notes' });
 
   /** §4.2 transactions: 201 `{results: [{status, transaction_data}]}`. */
+  // §3: "TRANSACTION_IMPORT_SUCCESS also appears in a status field inside transaction_data" — it
+  // appears; nothing says it is the only value (a skipped item may carry its own status there).
   const TransactionData = res({ id: 'TransactionData', spec: '§3, §4.2 transactions' }, {
-    status: TransactionDataStatus.optional(),
+    status: z.string().optional().meta({ description: `${TransactionDataStatus.value} appears here (§3); other values are not excluded` }),
   });
   const TransactionResult = res({ id: 'TransactionResult', spec: '§4.2 transactions' }, {
     status: TransactionCreationStatus,
