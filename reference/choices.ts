@@ -48,8 +48,31 @@ export interface Choices {
   existingNoteCreatedAt: 'existing' | 'sent';
   /** §4.2: whether a forced transaction's transaction_data carries the description that was added. */
   forcedTransactionDescription: boolean;
-  /** §2.3: account fields required beyond the strict model (required flags are not shown). */
+  /**
+   * §2.3: account fields required beyond the strict model (required flags are not shown); dot paths,
+   * `*` for every element of an array (`customers.*.account_roles`).
+   */
   requiredAccountFields: readonly string[];
+  /** §2.3: the `account_type` values accepted ("a domestic type appears in the examples"); null accepts any string. */
+  accountTypes: readonly string[] | null;
+  /** §2.8: the `business_type` values accepted ("a limited-company type is seen"; full list not shown); null accepts any string. */
+  businessTypes: readonly string[] | null;
+  /**
+   * §4.2 notes rule 2 compares bodies; for notes without a body the spec does not say more. Either
+   * two body-less notes match when their document paths match too, or any two body-less notes are
+   * "the same body".
+   */
+  bodylessNotesMatch: 'document_paths' | 'body';
+  /**
+   * §4.2: with check_previously_added=false the service does not check for an earlier copy; a
+   * duplicate is then added again, or refused by other means (a unique constraint).
+   */
+  uncheckedDuplicateTransaction: 'add' | 'refuse';
+  /**
+   * §4.2 data endpoints (and §7.2 404): whether the body is validated before the account is looked
+   * up (a bad body for an unknown account is a 400), or the account first (a 404).
+   */
+  accountLookupFirst: boolean;
   /** §2.1: whether ISO 8601 datetimes with fractional seconds or a numeric offset are accepted too. */
   acceptIsoDatetimeVariants: boolean;
   /** §2.3: where business.business_contract_identifier sits in the account payload (not shown). */
@@ -120,6 +143,11 @@ export const faithfulChoices: Choices = {
   existingNoteCreatedAt: 'existing',
   forcedTransactionDescription: true,
   requiredAccountFields: [],
+  accountTypes: null,
+  businessTypes: null,
+  bodylessNotesMatch: 'document_paths',
+  uncheckedDuplicateTransaction: 'add',
+  accountLookupFirst: false,
   acceptIsoDatetimeVariants: false,
   contractPath: 'business.business_contract_identifier',
   closedTransactionVocabularies: false,

@@ -44,8 +44,52 @@ const slashed = (value: unknown): unknown => {
   return value;
 };
 
+/**
+ * §7.1: "The agreements, supply-points and some other create endpoints report validation errors
+ * under non_field_errors" — which others is not shown: the variant does so on every endpoint that
+ * takes a body, except validate (which creates nothing).
+ */
+function nonFieldErrorsOnCreateEndpoints(answer: Reply, endpoint: string | undefined): Reply {
+  const body = answer.body as { errors?: { attr: string }[] } | undefined;
+  if (answer.status !== 400 || endpoint === 'validateAccount' || !body || !Array.isArray(body.errors)) return answer;
+  return { ...answer, body: { ...body, errors: body.errors.map((e) => ({ ...e, attr: 'non_field_errors' })) } };
+}
+
+/** §7.1 never says every error of a payload is reported: the variant stops at the first. */
+function firstErrorOnly(answer: Reply): Reply {
+  const body = answer.body as { errors?: unknown[] } | undefined;
+  if (answer.status !== 400 || !body || !Array.isArray(body.errors) || body.errors.length < 2) return answer;
+  return { ...answer, body: { ...body, errors: body.errors.slice(0, 1) } };
+}
+
+/**
+ * §3: "TRANSACTION_IMPORT_SUCCESS also appears in a status field inside transaction_data" — it
+ * appears (on added transactions); a skipped one carries its own status there.
+ */
+function transactionDataStatusMirrorsItem(answer: Reply, endpoint: string | undefined): Reply {
+  const body = answer.body as { results?: { status: string; transaction_data?: Record<string, unknown> }[] } | undefined;
+  if (endpoint !== 'createTransactions' || answer.status !== 201 || !body || !Array.isArray(body.results)) return answer;
+  const results = body.results.map((r) => ({ ...r, transaction_data: { ...r.transaction_data, status: r.status === 'TRANSACTION_ADDED_TO_ACCOUNT' ? 'TRANSACTION_IMPORT_SUCCESS' : r.status } }));
+  return { ...answer, body: { ...body, results } };
+}
+
+/** §4.2: the order of the notes and transactions results is not stated: the variant reverses them. */
+function resultsReversed(answer: Reply, endpoint: string | undefined): Reply {
+  if (answer.status !== 201) return answer;
+  if (endpoint === 'createNotes' && Array.isArray(answer.body)) return { ...answer, body: [...answer.body].reverse() };
+  const body = answer.body as { results?: unknown[] } | undefined;
+  if (endpoint === 'createTransactions' && body && Array.isArray(body.results)) return { ...answer, body: { ...body, results: [...body.results].reverse() } };
+  return answer;
+}
+
 /** Extra fields (§9.2: the interface grows), other codes and wording, other orderings. */
 function present(answer: Reply, endpoint: string | undefined): Reply {
+  answer = resultsReversed(transactionDataStatusMirrorsItem(firstErrorOnly(nonFieldErrorsOnCreateEndpoints(answer, endpoint)), endpoint), endpoint);
+  return presentOtherwise(answer, endpoint);
+}
+
+/** Codes, wording, extra fields, datetime spellings and listing orders of the variant. */
+function presentOtherwise(answer: Reply, endpoint: string | undefined): Reply {
   if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object') return answer;
   if (answer.status < 300 && (endpoint === 'validateAccount' || endpoint === 'createHistoricalStatements')) answer = { ...answer, body: slashed(answer.body) };
   // The imported listing's body is not shown: the variant pages it.
@@ -104,6 +148,11 @@ export const variantChoices: Choices = {
   existingNoteCreatedAt: 'sent',
   forcedTransactionDescription: false,
   requiredAccountFields: ['account_type', 'customers'],
+  accountTypes: null,
+  businessTypes: null,
+  bodylessNotesMatch: 'body',
+  uncheckedDuplicateTransaction: 'refuse',
+  accountLookupFirst: false,
   acceptIsoDatetimeVariants: true,
   contractPath: 'contract.business_contract_identifier',
   closedTransactionVocabularies: true,

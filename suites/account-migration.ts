@@ -5,6 +5,7 @@
 import { defineRules } from '../src/engine/rule.js';
 import type { RuleContext } from '../src/engine/context.js';
 import { model } from '../src/spec/index.js';
+import { alignNotes } from './notes.js';
 import { accountKey, listing, mentions, recordsFor, status } from './support.js';
 
 /** A payload §2.1 / §2.3 make invalid for any implementation: an impossible date. */
@@ -166,12 +167,14 @@ export default defineRules('migration', [
       ctx.expect.status(res, 200);
       const processed = await ctx.given.process(first.import_supplier, first.external_account_number);
       ctx.expect.status(processed, 201);
+      const sent = [{ body: secondNote }, { body: firstNote }];
       const notes = await ctx.api.call('createNotes', {
-        body: { ...accountKey(first.import_supplier, first.external_account_number), notes: [{ body: secondNote }, { body: firstNote }] },
+        body: { ...accountKey(first.import_supplier, first.external_account_number), notes: sent },
         step: 'post both notes: the second exists, the first must be new',
       });
       ctx.expect.status(notes, 201);
-      const result = ctx.expect.body(notes, model.NotesResponse, 'notes response');
+      // Results are matched to the notes by body: their order is not stated.
+      const result = alignNotes(sent, ctx.expect.body(notes, model.NotesResponse, 'notes response'));
       ctx.expect.equal(result.map((n) => n.status), ['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS'], 'the account has the note of the second payload and not the first', notes);
     },
   },

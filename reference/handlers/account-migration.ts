@@ -31,11 +31,25 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
     }
   }
   for (const field of env.choices.requiredAccountFields) {
-    if ((account as Record<string, unknown>)[field] === undefined) errors.push(fieldError(field, 'required', 'This field is required.'));
+    for (const attr of missingAt(account, field.split('.'))) errors.push(fieldError(attr, 'required', 'This field is required.'));
+  }
+  // §2.3: allowed values of account_type are not shown; a server may accept only its own.
+  const types = env.choices.accountTypes;
+  if (types && typeof account.account_type === 'string' && !types.includes(account.account_type)) {
+    errors.push(fieldError('account_type', 'invalid_choice', `Not one of ${types.join(', ')}.`));
   }
   errors.push(...dateRangeErrors(account));
   const remaining = env.faults.filterErrors(errors);
   return remaining.length ? { ok: false, errors: remaining } : result;
+}
+
+/** The attrs at which a required path (`customers.*.account_roles`) has no value. */
+function missingAt(node: unknown, parts: string[], at: string[] = []): string[] {
+  if (parts.length === 0) return node === undefined ? [at.join('.')] : [];
+  const [head, ...rest] = parts;
+  if (head === '*') return Array.isArray(node) ? node.flatMap((item, i) => missingAt(item, rest, [...at, String(i)])) : [];
+  if (node === null || typeof node !== 'object') return at.length === 0 ? [head] : [];
+  return missingAt((node as Record<string, unknown>)[head], rest, [...at, head]);
 }
 
 /** Ranges that end before they start. The spec does not state this rule; the reference reads it in. */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { strictModel } from '../../src/spec/index.js';
 import { type Reply } from '../reply.js';
 import { asNonFieldErrors, validationError } from '../validation.js';
-import { type Handler, type ServerEnv, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
+import { type Handler, type ServerEnv, accountLookedUpFirst, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
 
 /** Reference shape: agreements for one existing supply point of the account. */
 export const ReferenceAgreementsRequest = strictModel.AgreementsRequest.extend({
@@ -31,6 +31,8 @@ function parseNonField<S extends z.ZodType>(schema: S, body: unknown, env: Serve
 }
 
 export const createAgreements: Handler = (req, env) => {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
   const request =
     env.choices.agreementsShape === 'nested'
       ? parseNonField(NestedAgreementsRequest, req.body, env)
@@ -52,6 +54,8 @@ export const createAgreements: Handler = (req, env) => {
 };
 
 export const createSupplyPoints: Handler = (req, env) => {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
   const request = parseNonField(ReferenceSupplyPointsRequest, req.body, env);
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);

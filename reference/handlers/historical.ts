@@ -1,9 +1,11 @@
 /** §4.2 historical billing documents (once per ledger, §8) and historical statements. */
 import { strictModel } from '../../src/spec/index.js';
 import { validationError } from '../validation.js';
-import { type Handler, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+import { type Handler, accountLookedUpFirst, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
 
 export const createHistoricalBillingDocuments: Handler = (req, env) => {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
   const request = parseBody(strictModel.HistoricalBillingDocumentsRequest, req.body, env);
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
@@ -32,6 +34,8 @@ export const createHistoricalBillingDocuments: Handler = (req, env) => {
 };
 
 export const createHistoricalStatements: Handler = (req, env) => {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
   const request = parseBody(strictModel.HistoricalStatementsRequest, req.body, env);
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);

@@ -2,7 +2,7 @@
 import { strictModel } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import type { StoredNote } from '../store.js';
-import { type Handler, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+import { type Handler, accountLookedUpFirst, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
 
 type IncomingNote = { body?: string; created_at?: string; is_pinned?: boolean; document_paths?: { document_path?: string }[] };
 
@@ -12,11 +12,12 @@ type IncomingNote = { body?: string; created_at?: string; is_pinned?: boolean; d
  * body. For a note without a body (document paths only) the body comparison alone would match every
  * other body-less note, so its document paths are compared too (the spec does not show this case).
  */
-export function sameNote(existing: StoredNote, note: IncomingNote): boolean {
+export function sameNote(existing: StoredNote, note: IncomingNote, bodyless: 'document_paths' | 'body' = 'document_paths'): boolean {
   const body = note.body ?? null;
   if (existing.body !== body) return false;
   if (note.created_at !== undefined && existing.createdAt !== note.created_at) return false;
-  if (body === null) {
+  // The other legal reading (a choice): two absent bodies are "the same body".
+  if (body === null && bodyless === 'document_paths') {
     const paths = (note.document_paths ?? []).map((d) => d.document_path ?? '');
     return paths.length === existing.documentPaths.length && paths.every((p, i) => p === existing.documentPaths[i]);
   }
@@ -24,13 +25,15 @@ export function sameNote(existing: StoredNote, note: IncomingNote): boolean {
 }
 
 export const createNotes: Handler = (req, env) => {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
   const request = parseBody(strictModel.NotesRequest, req.body, env);
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
   if (isReply(account)) return account;
 
   const results = request.notes.map((note) => {
-    const existing = account.notes.find((n) => sameNote(n, note));
+    const existing = account.notes.find((n) => sameNote(n, note, env.choices.bodylessNotesMatch));
     if (existing) {
       const createdAt = env.choices.existingNoteCreatedAt === 'sent' ? (note.created_at ?? formatDateTime(env.now())) : existing.createdAt;
       return { created_at: createdAt, body: existing.body, status: 'NOTE_ALREADY_EXISTS' };

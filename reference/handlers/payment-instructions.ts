@@ -1,9 +1,11 @@
 /** §2.7, §4.2, §4.4: payment instructions for an account and for a business, checked upstream. */
 import { strictModel } from '../../src/spec/index.js';
 import { validationError } from '../validation.js';
-import { type Handler, checkWithVendor, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+import { type Handler, accountLookedUpFirst, checkWithVendor, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
 
 export const createPaymentInstruction: Handler = (req, env) => {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
   const request = parseBody(strictModel.PaymentInstructionRequest, req.body, env);
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);

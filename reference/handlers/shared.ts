@@ -91,6 +91,19 @@ export function importedAccountOr404(env: ServerEnv, supplier: string, externalA
   return account ?? env.choices.notFound('No imported account exists for this import supplier and external account number.');
 }
 
+/**
+ * When the server looks the account up before validating the body (a choice): a body that names an
+ * account by its key (§4.2) gets the 404 of an account that is not imported before any validation.
+ * A body without a readable key is left to validation.
+ */
+export function accountLookedUpFirst(body: unknown, env: ServerEnv, key: 'import_supplier' | 'import_supplier_code' = 'import_supplier'): Reply | null {
+  if (!env.choices.accountLookupFirst || body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { [key]: supplier, external_account_number: ext } = body as Record<string, unknown>;
+  if (typeof supplier !== 'string' || typeof ext !== 'string') return null;
+  const account = importedAccountOr404(env, supplier, ext);
+  return isReply(account) ? account : null;
+}
+
 export const fieldError = (attr: string, code: string, detail: string): ErrorItem => ({ attr, code, detail });
 
 /**

@@ -3,7 +3,7 @@ import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import { type ErrorItem, validationError } from '../validation.js';
 import { openStatementPeriod } from './account-migration.js';
-import { type Handler, type ServerEnv, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
+import { type Handler, type ServerEnv, accountLookedUpFirst, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
 
 const LENIENT = { true: new Set(['true', '1']), false: new Set(['false', '0']) };
 
@@ -31,6 +31,8 @@ function invalidTransactions(errors: ErrorItem[], body: unknown, env: ServerEnv)
 }
 
 export const createTransactions: Handler = (req, env) => {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
   const checkPreviouslyAdded = booleanParam(req.query, 'check_previously_added', env);
   const forceAdd = booleanParam(req.query, 'force_add_to_current_statement', env);
   const badParams = [checkPreviouslyAdded, forceAdd].filter((v): v is Error => v instanceof Error);
@@ -59,6 +61,11 @@ export const createTransactions: Handler = (req, env) => {
     if (checkPreviouslyAdded && seen.has(id)) {
       results.push({ status: 'TRANSACTION_ALREADY_EXISTS', transaction_data: tx });
       continue;
+    }
+    // Not checked, and the choice is that a duplicate is refused anyway (a unique constraint).
+    if (!checkPreviouslyAdded && seen.has(id) && env.choices.uncheckedDuplicateTransaction === 'refuse') {
+      if (!env.choices.atomicTransactionRequests) for (const t of added) record(t);
+      return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: `Transaction ${id} was already added.`, transaction_data: tx });
     }
     let stored: Transaction & { description?: string } = tx;
     if (outside(tx.transaction_date!)) {

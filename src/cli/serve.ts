@@ -25,7 +25,11 @@ Options:
   --latency MS           delay added before every response
   --fault ID             switch on a fault of the catalogue (repeatable; see "conformance faults")
   --variant              make the other legal choice wherever the spec leaves freedom
-                         (other error codes and bodies, extra fields, 200 for statements, …)
+                         (other error codes and bodies, extra fields, 200 for statements, …);
+                         the same as --profile variant
+  --profile NAME         a variant profile: variant, or demanding (requires fields beyond those
+                         shown, its own account_type and business_type values, looks the account
+                         up first, §8 limit 1 with slow processing); see docs/freedoms.md
   --json                 print one JSON line {url, operator_key, token, api_key} instead of text
   --verbose              log every request
   --help                 show this help
@@ -48,6 +52,7 @@ const options = {
   verbose: { type: 'boolean' },
   fault: { type: 'string', multiple: true },
   variant: { type: 'boolean' },
+  profile: { type: 'string' },
 } as const;
 
 function loadSeed(value: string | undefined): unknown {
@@ -74,8 +79,12 @@ async function run(argv: string[]): Promise<number> {
   const latency = intFlag(values.latency, 'latency', 0, 60_000, 'serve');
   const seedInput = loadSeed(values.seed);
 
-  const { startReferenceServer, SeedDocument, DEFAULT_TOKEN, DEFAULT_API_KEY, GRAPHQL_PATH, OPERATOR_PREFIX, OPERATOR_KEY_HEADER, faultById, variantChoices } =
+  const { startReferenceServer, SeedDocument, DEFAULT_TOKEN, DEFAULT_API_KEY, GRAPHQL_PATH, OPERATOR_PREFIX, OPERATOR_KEY_HEADER, faultById, VARIANT_PROFILES, profileById } =
     await import('./serve-deps.js');
+  if (values.variant && values.profile && values.profile !== 'variant') throw new UsageError('--variant is --profile variant; give one of them.', 'serve');
+  const profileId = values.profile ?? (values.variant ? 'variant' : undefined);
+  const profile = profileId === undefined ? undefined : profileById(profileId);
+  if (profileId !== undefined && !profile) throw new UsageError(`--profile: unknown profile "${profileId}" (one of ${VARIANT_PROFILES.map((p) => p.id).join(', ')}).`, 'serve');
   for (const id of values.fault ?? []) if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'serve');
   let seed = seedInput as ReferenceServerOptions['seed'];
   if (typeof seedInput === 'object' && seedInput !== null) {
@@ -93,7 +102,7 @@ async function run(argv: string[]): Promise<number> {
     seed,
     operatorKey: values['operator-key'],
     faults: values.fault,
-    ...(values.variant ? { choices: variantChoices } : {}),
+    ...(profile ? { choices: profile.choices } : {}),
     onRequest: values.verbose ? (e) => console.error(`${e.method} ${e.path} -> ${e.status} (${e.ms.toFixed(1)} ms)`) : undefined,
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`, 'serve');
@@ -101,6 +110,8 @@ async function run(argv: string[]): Promise<number> {
   const { store } = server;
   if (values.token) store.tokens.set(values.token, { expiresAt: null });
   if (values['api-key']) store.apiKeys.add(values['api-key']);
+  if (profile?.settings?.concurrency_limit !== undefined) store.settings.concurrencyLimit = profile.settings.concurrency_limit;
+  if (profile?.settings?.processing_delay_ms !== undefined) store.settings.processingDelayMs = profile.settings.processing_delay_ms;
   if (concurrencyLimit !== undefined) store.settings.concurrencyLimit = concurrencyLimit;
   if (processingDelay !== undefined) store.settings.processingDelayMs = processingDelay;
   if (latency !== undefined) store.settings.responseDelayMs = latency;
@@ -115,7 +126,7 @@ async function run(argv: string[]): Promise<number> {
     if (apiKey) console.log(`  API key          : ${apiKey}   (ObtainServiceToken mutation at ${server.url}${GRAPHQL_PATH})`);
     console.log(`  operator API     : ${server.url}${OPERATOR_PREFIX}   (send "${OPERATOR_KEY_HEADER}: ${server.operatorKey}")`);
     console.log(`  seed             : ${seed === 'default' ? 'default ready set (see reference/README.md)' : seed === false ? 'none' : values.seed}`);
-    if (values.variant) console.log('  mode             : variant (other legal choices where the spec leaves freedom)');
+    if (profile) console.log(`  mode             : variant profile ${profile.id} (other legal choices where the spec leaves freedom: ${profile.summary})`);
     if (values.fault?.length) console.log(`  faults           : ${values.fault.join(', ')} — this server is deliberately broken`);
     console.log('Press Ctrl+C to stop.');
   }

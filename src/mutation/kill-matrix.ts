@@ -1,11 +1,12 @@
 /**
- * The kill matrix (DESIGN.md §8): the suite against the faithful reference server and its variant
- * (both must be clean of MUST and SHOULD failures) and against every fault of the catalogue (each
+ * The kill matrix (DESIGN.md §8): the suite against the faithful reference server and each variant
+ * profile (all must be clean of MUST and SHOULD failures, but for the SHOULD rules a profile fails on
+ * purpose by taking the other reading) and against every fault of the catalogue (each
  * must make at least one MUST or SHOULD rule fail). Runs faults in parallel worker threads.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { FAULTS } from '../../reference/index.js';
+import { FAULTS, VARIANT_PROFILES } from '../../reference/index.js';
 import type { Selection } from '../engine/select.js';
 import { type Target, type TaskResult, runTask } from './task.js';
 
@@ -27,10 +28,13 @@ export interface KillMatrix {
   durationMs: number;
   rules: number;
   faithful: TaskResult;
+  /** The first variant profile (`variant`). */
   variant: TaskResult;
+  /** Every variant profile, in VARIANT_PROFILES order. */
+  variants: TaskResult[];
   faults: FaultRow[];
   totals: { faults: number; subtle: number; caught: number; caughtByMust: number; missed: string[] };
-  /** Faithful and variant clean, every fault caught. */
+  /** Faithful and every variant profile clean, every fault caught. */
   ok: boolean;
 }
 
@@ -89,11 +93,12 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
   const faults = options.faults ? FAULTS.filter((f) => options.faults!.includes(f.id)) : [...FAULTS];
   const unknown = (options.faults ?? []).filter((id) => !FAULTS.some((f) => f.id === id));
   if (unknown.length) throw new Error(`Unknown fault ${unknown.join(', ')}.`);
-  const targets: Target[] = [{ kind: 'faithful' }, { kind: 'variant' }, ...faults.map((f) => ({ kind: 'fault' as const, id: f.id }))];
+  const profiles = VARIANT_PROFILES.map((p) => ({ kind: 'variant' as const, profile: p.id }));
+  const targets: Target[] = [{ kind: 'faithful' }, ...profiles, ...faults.map((f) => ({ kind: 'fault' as const, id: f.id }))];
   const results = await runAll(targets, workers, { seed, numRuns, selection: options.selection }, options.onTask);
 
   const rows: FaultRow[] = faults.map((f, i) => {
-    const r = results[i + 2];
+    const r = results[i + 1 + profiles.length];
     return {
       id: f.id,
       spec: f.spec,
@@ -105,7 +110,8 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
     };
   });
   const missed = rows.filter((r) => r.caughtBy.length === 0).map((r) => r.id);
-  const [faithful, variant] = results;
+  const [faithful, ...rest] = results;
+  const variants = rest.slice(0, profiles.length);
   const clean = (t: TaskResult) => t.failed.length === 0 && t.errored.length === 0;
   return {
     seed,
@@ -114,7 +120,8 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
     durationMs: performance.now() - started,
     rules: faithful.rules,
     faithful,
-    variant,
+    variant: variants[0],
+    variants,
     faults: rows,
     totals: {
       faults: rows.length,
@@ -123,7 +130,7 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
       caughtByMust: rows.filter((r) => r.caughtByMust).length,
       missed,
     },
-    ok: clean(faithful) && clean(variant) && missed.length === 0,
+    ok: clean(faithful) && variants.every(clean) && missed.length === 0,
   };
 }
 
@@ -135,13 +142,16 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
     '',
     `${m.totals.caught} of ${m.totals.faults} faults caught (${m.totals.caughtByMust} by a MUST rule; ${m.totals.subtle} faults are subtle). ` +
       `Faithful server: ${m.faithful.failed.length + m.faithful.errored.length === 0 ? 'clean' : `${m.faithful.failed.length} failed, ${m.faithful.errored.length} errored`}. ` +
-      `Variant server: ${m.variant.failed.length + m.variant.errored.length === 0 ? 'clean' : `${m.variant.failed.length} failed, ${m.variant.errored.length} errored`}.`,
+      m.variants.map((v) => `Variant \`${v.target.kind === 'variant' ? v.target.profile : '?'}\`: ${v.failed.length + v.errored.length === 0 ? 'clean' : `${v.failed.length} failed, ${v.errored.length} errored`}.`).join(' '),
     '',
     `${m.rules} rules, seed ${m.seed}, ${m.numRuns} cases per property, ${m.workers} workers, ${(m.durationMs / 1000).toFixed(1)} s.`,
     '',
   ];
-  for (const [name, t] of [['faithful', m.faithful], ['variant', m.variant]] as const) {
+  const servers = [['faithful', m.faithful] as const, ...m.variants.map((v) => [v.target.kind === 'variant' ? v.target.profile : '?', v] as const)];
+  for (const [name, t] of servers) {
     for (const f of [...t.failed, ...t.errored]) lines.push(`- **${name}**: \`${f.rule}\` (${f.level}) — ${cell(f.reason)}`);
+    // A SHOULD rule a profile fails on purpose: the profile takes the other legal reading.
+    for (const f of t.otherReadings ?? []) lines.push(`- **${name}** takes the other reading of \`${f.rule}\` (SHOULD, expected): ${cell(f.why)}`);
   }
   if (m.totals.missed.length) lines.push('', `**Missed:** ${m.totals.missed.map((id) => `\`${id}\``).join(', ')}`, '');
   lines.push('| Fault | Spec | Subtle | Caught by |', '|---|---|---|---|');

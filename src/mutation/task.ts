@@ -1,13 +1,13 @@
 /**
  * One run of the kill matrix: the whole suite against the reference server in one mode (faithful,
- * variant) or with one fault switched on. Runs in a worker thread or in-process.
+ * a variant profile) or with one fault switched on. Runs in a worker thread or in-process.
  */
-import { DEFAULT_TOKEN, startReferenceServer, variantChoices, variantRunConfig } from '../../reference/index.js';
+import { DEFAULT_TOKEN, profileById, startReferenceServer } from '../../reference/index.js';
 import { embeddedFixtures, embeddedSeed } from '../engine/embedded.js';
 import { runConformance } from '../engine/run.js';
 import type { Selection } from '../engine/select.js';
 
-export type Target = { kind: 'faithful' } | { kind: 'variant' } | { kind: 'fault'; id: string };
+export type Target = { kind: 'faithful' } | { kind: 'variant'; profile: string } | { kind: 'fault'; id: string };
 
 export interface TaskResult {
   target: Target;
@@ -15,35 +15,52 @@ export interface TaskResult {
   failed: { rule: string; level: string; reason: string }[];
   /** MUST and SHOULD rules that errored (could not be judged). */
   errored: { rule: string; level: string; reason: string }[];
+  /** SHOULD rules a variant profile fails on purpose (it takes the other legal reading), with why. */
+  otherReadings?: { rule: string; level: string; reason: string; why: string }[];
   rules: number;
   durationMs: number;
 }
 
 export async function runTask(target: Target, options: { seed: number; numRuns: number; selection?: Selection }): Promise<TaskResult> {
   const started = performance.now();
+  const profile = target.kind === 'variant' ? profileById(target.profile) : undefined;
+  if (target.kind === 'variant' && !profile) throw new Error(`unknown variant profile ${target.profile}`);
+  const seed = await embeddedSeed({ token: DEFAULT_TOKEN });
+  if (profile?.settings) seed.settings = { ...seed.settings, ...profile.settings };
   const server = await startReferenceServer({
-    seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
-    ...(target.kind === 'variant' ? { choices: variantChoices } : {}),
+    seed,
+    ...(profile ? { choices: profile.choices } : {}),
     ...(target.kind === 'fault' ? { faults: [target.id] } : {}),
   });
   try {
     const fixtures = await embeddedFixtures();
-    // The variant puts what the spec leaves to configuration elsewhere; the run is told so, as a user would.
-    if (target.kind === 'variant') fixtures.payloads = { ...fixtures.payloads, agreements: variantRunConfig.agreementsPayload };
+    if (profile?.settings?.concurrency_limit !== undefined) fixtures.concurrency_limit = profile.settings.concurrency_limit;
+    // A variant puts what the spec leaves to configuration elsewhere; the run is told so, as a user would.
+    const agreements = profile?.run.payloads?.agreements;
+    if (agreements) fixtures.payloads = { ...fixtures.payloads, agreements };
     const report = await runConformance({
       baseUrl: server.url,
       auth: { token: DEFAULT_TOKEN },
       fixtures,
-      ...(target.kind === 'variant' ? { contractPath: variantRunConfig.contractPath } : {}),
+      ...(profile?.run.contractPath ? { contractPath: profile.run.contractPath } : {}),
       seed: options.seed,
       numRuns: options.numRuns,
       selection: options.selection,
       // The embedded limit frees a slot within milliseconds; a fault that never frees one needs no longer.
-      processRetryBudgetMs: 3_000,
+      processRetryBudgetMs: profile?.processRetryBudgetMs ?? 3_000,
     });
     const pick = (verdict: string) =>
       report.rules.filter((r) => r.verdict === verdict && r.level !== 'INFO').map((r) => ({ rule: r.id, level: r.level, reason: r.reason ?? '' }));
-    return { target, failed: pick('fail'), errored: pick('error'), rules: report.rules.length, durationMs: performance.now() - started };
+    const failed = pick('fail');
+    const why = (rule: { rule: string; level: string }) => (rule.level === 'SHOULD' ? profile?.otherReadings[rule.rule] : undefined);
+    return {
+      target,
+      failed: failed.filter((f) => why(f) === undefined),
+      errored: pick('error'),
+      ...(profile ? { otherReadings: failed.filter((f) => why(f) !== undefined).map((f) => ({ ...f, why: why(f)! })) } : {}),
+      rules: report.rules.length,
+      durationMs: performance.now() - started,
+    };
   } finally {
     await server.close();
   }
