@@ -7,6 +7,7 @@ export interface Freedom {
   spec: string;
   freedom: string;
   faithful: string;
+  /** The other choice; prefixed with the profile's name when a profile other than `variant` takes it. */
   variant: string;
   /** Rules whose verdict must not depend on the choice. */
   toleratedBy: string[];
@@ -126,8 +127,8 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1 process rule 4, §8',
     freedom: 'Body and headers of the 429',
-    faithful: '`{detail, code}`, `Retry-After: 1`',
-    variant: '`{message}`, `Retry-After: 2`',
+    faithful: '`{detail, code}`, `Retry-After`: the processing time in whole seconds (0 when quick)',
+    variant: '`{message}`, `Retry-After: 2`; `demanding`: `{detail, code: "throttled"}`, `Retry-After: 1`',
     toleratedBy: ['limits.concurrency.429-then-retry'],
   },
   {
@@ -293,11 +294,90 @@ export const FREEDOMS: Freedom[] = [
     toleratedBy: ['auth.401.createNotes', 'notes.404.wrong-number', 'status.404-without-process'],
   },
   {
+    spec: '§7.1',
+    freedom: 'Which "other create endpoints" report validation errors under `non_field_errors`',
+    faithful: 'agreements and supply points only',
+    variant: 'every endpoint that takes a body, except validate',
+    toleratedBy: ['notes.content.required', 'statements.invalid.refused', 'billing.invalid-type.refused', 'business.invalid.refused', 'errors.stage-same-as-validate', 'conventions.date.impossible-day', 'conventions.note.without-content', 'properties.account.single-defect-refused'],
+  },
+  {
+    spec: '§7.1',
+    freedom: 'Whether every error of a payload is reported, or validation stops at the first',
+    faithful: 'every error',
+    variant: 'the first error only',
+    toleratedBy: ['errors.attr.zero-based-nested', 'errors.stage-same-as-validate', 'errors.codes.stable', 'errors.body.shape'],
+  },
+  {
+    spec: '§3 creation statuses',
+    freedom: 'What `transaction_data.status` holds ("`TRANSACTION_IMPORT_SUCCESS` also appears" there)',
+    faithful: '`TRANSACTION_IMPORT_SUCCESS` on added transactions, nothing on skipped ones',
+    variant: '`TRANSACTION_IMPORT_SUCCESS` on added ones, the item\'s status (`TRANSACTION_ALREADY_EXISTS`) on skipped ones',
+    toleratedBy: ['transactions.dedup.already-exists', 'transactions.dedup.check-true', 'transactions.dedup.within-one-request', 'properties.transactions.dedup', 'stateful.state-machine', 'transactions.create.import-success-status'],
+  },
+  {
+    spec: '§4.2 notes rule 2',
+    freedom: 'Whether two notes without a body have "the same body"',
+    faithful: 'only when their document paths match too',
+    variant: 'yes: any two body-less notes are alike',
+    toleratedBy: ['notes.content.document-only'],
+  },
+  {
+    spec: '§4.2',
+    freedom: 'Order of the notes results and of the transactions `results`',
+    faithful: 'the order sent',
+    variant: 'reversed',
+    toleratedBy: ['notes.create.one-result-per-note', 'notes.dedup.other-body-creates', 'notes.dedup.within-one-request', 'properties.notes.dedup', 'transactions.dedup.already-exists', 'transactions.create.every-type', 'properties.transactions.dedup', 'migration.stage.update-replaces-data'],
+    observedBy: ['notes.create.results-order'],
+  },
+  {
+    spec: '§4.2 transactions',
+    freedom: 'A transaction added earlier, sent again with `check_previously_added=false`',
+    faithful: 'added again',
+    variant: 'refused: 400 `TRANSACTION_IMPORT_ERROR` (a unique constraint); the SHOULD rule `transactions.dedup.check-false` takes the other reading and fails, as the kill matrix lists',
+    toleratedBy: ['properties.transactions.dedup'],
+  },
+  {
+    spec: '§2.3',
+    freedom: 'Account fields required beyond those the canonical account carries',
+    faithful: 'none',
+    variant: '`demanding`: `billing_postcode`, `account_type`, and `account_roles` on every customer (the runner is configured with `payloads.account`)',
+    toleratedBy: ['migration.validate.accepts-valid', 'migration.stage.first-201', 'properties.account.valid-accepted', 'stateful.state-machine'],
+    observedBy: ['conventions.minimal-account', 'properties.account.sparse-accepted'],
+  },
+  {
+    spec: '§2.3',
+    freedom: 'Allowed `account_type` values ("a domestic type appears in the examples")',
+    faithful: 'any string',
+    variant: '`demanding`: only `RESIDENCIAL` and `PYME` (the runner is configured with `payloads.account`)',
+    toleratedBy: ['migration.validate.accepts-valid', 'migration.stage.first-201', 'properties.account.valid-accepted'],
+  },
+  {
+    spec: '§2.8',
+    freedom: 'Allowed `business_type` values ("a limited-company type is seen")',
+    faithful: 'any string',
+    variant: '`demanding`: only `SOCIEDAD_LIMITADA` and `SOCIEDAD_ANONIMA` (the runner is configured with `payloads.business`)',
+    toleratedBy: ['business.create.created', 'business.link.known-contract', 'business.duplicate.not-created-twice'],
+  },
+  {
+    spec: '§4.2, §7.2',
+    freedom: 'Whether a data request\'s body is validated before the account is looked up',
+    faithful: 'the body first (an invalid body for an unknown account is a 400)',
+    variant: '`demanding`: the account first (a 404 before any validation)',
+    toleratedBy: ['errors.404.createAgreements', 'errors.404.createSupplyPoints', 'errors.404.createTransactions', 'notes.404.wrong-number', 'additions.agreements.non-field-errors', 'additions.supply-points.non-field-errors'],
+  },
+  {
+    spec: '§4.1 process rule 4, §8',
+    freedom: 'The concurrency limit and how long processing takes',
+    faithful: 'limit 4 in the embedded run, 15 ms per account',
+    variant: '`demanding`: limit 1, 25 ms per account, `Retry-After: 1` (every rule\'s process call retries, honouring it)',
+    toleratedBy: ['stateful.state-machine', 'properties.transactions.dedup', 'properties.notes.dedup', 'migration.process.creates-account', 'limits.concurrency.429-then-retry'],
+  },
+  {
     spec: '§9.2',
     freedom: 'New fields on responses',
     faithful: 'none',
     variant: '`request_id` on every object, `import_batch` on records, an `x-request-id` header',
-    toleratedBy: ['migration.stage.first-201', 'migration.process.creates-account', 'status.staged-unknown', 'notes.create.results-in-order', 'transactions.create.every-type'],
+    toleratedBy: ['migration.stage.first-201', 'migration.process.creates-account', 'status.staged-unknown', 'notes.create.one-result-per-note', 'transactions.create.every-type'],
     observedBy: ['versioning.extra-response-fields'],
   },
 ];
@@ -310,10 +390,13 @@ export function renderFreedoms(): string {
     '',
     'Every place where `spec/data-import-interface.md` leaves a choice to the implementation ("not shown", an',
     'example value, a status stated two ways). The faithful reference server makes one choice, the variant',
-    '(`conformance serve --variant`) another; the suite must pass both with no MUST or SHOULD failure',
-    '(`npm run mutation` checks it). Generated from `reference/freedoms.ts` (`npm run schemas`).',
+    '(`conformance serve --variant`) another, and the `demanding` profile (`conformance serve --profile',
+    'demanding`) others still, where choices conflict or need a configured runner. The suite must pass',
+    'every profile with no MUST or SHOULD failure, but for a SHOULD rule a profile deliberately reads',
+    'otherwise, which the kill matrix lists (`npm run mutation` checks it). Generated from',
+    '`reference/freedoms.ts` (`npm run schemas`).',
     '',
-    '| Spec | Freedom | Faithful | Variant | Must tolerate it | Observed by (INFO) |',
+    '| Spec | Freedom | Faithful | Variant profiles | Must tolerate it | Observed by (INFO) |',
     '|---|---|---|---|---|---|',
   ];
   for (const f of FREEDOMS) {

@@ -49,14 +49,14 @@ const slashed = (value: unknown): unknown => {
  * under non_field_errors" — which others is not shown: the variant does so on every endpoint that
  * takes a body, except validate (which creates nothing).
  */
-function nonFieldErrorsOnCreateEndpoints(answer: Reply, endpoint: string | undefined): Reply {
+export function nonFieldErrorsOnCreateEndpoints(answer: Reply, endpoint: string | undefined): Reply {
   const body = answer.body as { errors?: { attr: string }[] } | undefined;
   if (answer.status !== 400 || endpoint === 'validateAccount' || !body || !Array.isArray(body.errors)) return answer;
   return { ...answer, body: { ...body, errors: body.errors.map((e) => ({ ...e, attr: 'non_field_errors' })) } };
 }
 
 /** §7.1 never says every error of a payload is reported: the variant stops at the first. */
-function firstErrorOnly(answer: Reply): Reply {
+export function firstErrorOnly(answer: Reply): Reply {
   const body = answer.body as { errors?: unknown[] } | undefined;
   if (answer.status !== 400 || !body || !Array.isArray(body.errors) || body.errors.length < 2) return answer;
   return { ...answer, body: { ...body, errors: body.errors.slice(0, 1) } };
@@ -66,7 +66,7 @@ function firstErrorOnly(answer: Reply): Reply {
  * §3: "TRANSACTION_IMPORT_SUCCESS also appears in a status field inside transaction_data" — it
  * appears (on added transactions); a skipped one carries its own status there.
  */
-function transactionDataStatusMirrorsItem(answer: Reply, endpoint: string | undefined): Reply {
+export function transactionDataStatusMirrorsItem(answer: Reply, endpoint: string | undefined): Reply {
   const body = answer.body as { results?: { status: string; transaction_data?: Record<string, unknown> }[] } | undefined;
   if (endpoint !== 'createTransactions' || answer.status !== 201 || !body || !Array.isArray(body.results)) return answer;
   const results = body.results.map((r) => ({ ...r, transaction_data: { ...r.transaction_data, status: r.status === 'TRANSACTION_ADDED_TO_ACCOUNT' ? 'TRANSACTION_IMPORT_SUCCESS' : r.status } }));
@@ -74,7 +74,7 @@ function transactionDataStatusMirrorsItem(answer: Reply, endpoint: string | unde
 }
 
 /** §4.2: the order of the notes and transactions results is not stated: the variant reverses them. */
-function resultsReversed(answer: Reply, endpoint: string | undefined): Reply {
+export function resultsReversed(answer: Reply, endpoint: string | undefined): Reply {
   if (answer.status !== 201) return answer;
   if (endpoint === 'createNotes' && Array.isArray(answer.body)) return { ...answer, body: [...answer.body].reverse() };
   const body = answer.body as { results?: unknown[] } | undefined;

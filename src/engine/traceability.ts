@@ -4,7 +4,7 @@
  * markdown` prints it; docs/traceability.md is that output, kept current by a test.
  */
 import picomatch from 'picomatch';
-import type { Rule } from './rule.js';
+import { type Rule, sectionsOf } from './rule.js';
 
 export type Coverage =
   | { rules: string[]; info?: string[] }
@@ -96,6 +96,53 @@ export function checkTraceability(spec: string, statements: readonly Statement[]
     quotesNotInSpec: statements.flatMap((s) => [...(s.quote ?? []), ...(s.table ? [s.table] : [])]).filter((q) => !text.includes(normalize(q))),
     unknownRules: named.filter((p) => expandRules([p], rules).length === 0),
     rulesNotTraced: rules.filter((r) => !traced.has(r.id)).map((r) => r.id),
+  };
+}
+
+/**
+ * Words by which the spec shows rather than states: "not shown", a value "seen", "an example",
+ * "appears in the examples". A fragment of the spec carrying them states no requirement.
+ */
+export const NON_NORMATIVE = /\bnot shown\b|\bseen\b|\bexamples?\b/i;
+
+/**
+ * Whether a statement states something an implementation can be held to: it names rules, and at
+ * least one of its quoted fragments (or, for a table, one of its rows) is not a "not shown", "seen"
+ * or example fragment.
+ */
+export function isNormative(statement: Statement, units: readonly Unit[]): boolean {
+  if (!('rules' in statement)) return false;
+  const fragments = [...(statement.quote ?? []), ...(statement.table !== undefined ? units.filter((u) => u.anchor !== undefined && covers({ ...statement, quote: [] }, u)).map((u) => u.text) : [])];
+  return fragments.some((f) => !NON_NORMATIVE.test(f));
+}
+
+export interface NormativeProblems {
+  /** MUST rules that no normative statement names. */
+  mustWithoutNormativeStatement: string[];
+  /** MUST rules whose `spec` cites no section of a normative statement naming them. */
+  mustCitingNoNormativeSection: string[];
+  /** MUST rules named by a statement that only shows an example, a seen value or "not shown". */
+  mustOnNonNormativeStatement: { rule: string; statement: string }[];
+}
+
+/**
+ * The guard of issue 12: every MUST rule stands on a statement the traceability data classifies as
+ * normative, and cites its section; no MUST rule hangs on an example, a "seen" value or a "not
+ * shown" statement.
+ */
+export function checkNormative(spec: string, statements: readonly Statement[], rules: readonly Rule[]): NormativeProblems {
+  const units = specUnits(spec);
+  const must = rules.filter((r) => r.level === 'MUST');
+  const normative = statements.filter((s) => isNormative(s, units));
+  const naming = (s: Statement, rule: Rule) => ['rules' in s ? s.rules : [], 'info' in s ? (s.info ?? []) : []].flat().some((p) => expandRules([p], [rule]).length > 0);
+  const describe = (s: Statement) => `§${s.section} ${s.table ?? (s.quote ?? []).join(' / ')}`;
+  const cites = (rule: Rule, section: string) => sectionsOf(rule.spec).some((c) => c === section || c.startsWith(`${section}.`) || section.startsWith(`${c}.`));
+  return {
+    mustWithoutNormativeStatement: must.filter((r) => !normative.some((s) => naming(s, r))).map((r) => r.id),
+    mustCitingNoNormativeSection: must.filter((r) => normative.some((s) => naming(s, r)) && !normative.some((s) => naming(s, r) && cites(r, s.section))).map((r) => r.id),
+    mustOnNonNormativeStatement: statements
+      .filter((s) => !isNormative(s, units))
+      .flatMap((s) => must.filter((r) => naming(s, r)).map((r) => ({ rule: r.id, statement: describe(s) }))),
   };
 }
 
