@@ -86,7 +86,8 @@ export default defineRules('conventions', [
   defect('conventions.note.without-content', '§2.3 note, §4.2 notes rule 4, §7.1', 'MUST', 'A note with neither body nor document_paths is refused, with attr at the note', (a) => { a.notes = [{ body: 'first note' }, { body: 'second note' }]; return 'notes.1'; }, { is_pinned: true }, 'a note without content', undefined, true),
   defect('conventions.required-inside-provided-object', '§2.1, §7.1', 'SHOULD', 'A provided supply point without its identifier is refused, with attr at the missing field', () => 'supply_addresses.0.supply_points.1.identifier', undefined, 'a supply point without identifier',
     'Which fields are required is not shown (§2.3); a supply point without its identifier is the strongest reading of "required fields inside a provided object".'),
-  defect('conventions.account-key.required', '§2.3, §3, §7.1', 'MUST', 'An account payload without external_account_number is refused', () => 'external_account_number', undefined, 'no external_account_number'),
+  defect('conventions.account-key.required', '§2.3, §3, §7.1', 'SHOULD', 'An account payload without external_account_number is refused', () => 'external_account_number', undefined, 'no external_account_number',
+    'Required flags of account fields are "not shown" (§2.3); that the supplier\'s own account identifier, by which §3 and §4.3 find an account, is required is the strongest reading, not a statement.'),
   {
     id: 'conventions.optional-fields.omitted',
     spec: '§2.1, §2.3 note',

@@ -52,7 +52,7 @@ export const STATEMENTS: Statement[] = [
 
   // §2.4–§2.9 -----------------------------------------------------------------------------------
   { section: '2.4', table: '### 2.4 Transaction', rules: ['transactions.create.every-type', 'transactions.invalid.refused', 'conventions.enum.transaction-type', 'properties.account.valid-accepted'] },
-  { section: '2.4', quote: ['Line item: `rate_band`', 'Tax item: `amount`'], rules: ['transactions.create.every-type', 'properties.account.valid-accepted'] },
+  { section: '2.4', quote: ['Line item: `rate_band`', 'Tax item: `amount`'], rules: ['transactions.create.every-type', 'transactions.create.supply-charge-items', 'properties.account.valid-accepted'] },
   { section: '2.4', quote: ['Which reasons and payment types are valid for each transaction type: not shown.'], freedom: 'The rules send values the spec shows as "seen"; the rule that sends every type with them (transactions.create.every-type) is SHOULD for this reason.' },
   { section: '2.5', table: '### 2.5 Historical billing document', rules: ['billing.create.*', 'billing.invalid-type.refused'] },
   { section: '2.6', quote: ['`bill_period_from_date` (date), `bill_period_to_date` (date), `statement_id` (string), `issued_date`'], rules: ['statements.*'] },

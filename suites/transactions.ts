@@ -134,6 +134,47 @@ export default defineRules('transactions', [
   dedupWithCheck('true'),
   dedupWithCheck('false'),
   {
+    id: 'transactions.dedup.check-false-not-skipped',
+    spec: '§4.2 transactions (check_previously_added: "check whether each transaction was already added")',
+    level: 'MUST',
+    title: 'check_previously_added=false turns the check off: a transaction added earlier is not skipped as TRANSACTION_ALREADY_EXISTS ("added earlier, skipped now")',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      // Whether the duplicate is then added again or refused by other means is open (the SHOULD rule
+      // transactions.dedup.check-false); reporting it skipped is the check the flag turned off.
+      const a = await ctx.given.imported();
+      const tx = transaction(ctx);
+      await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), [tx]);
+      const again = await post(ctx, a.supplier, a.ext, [tx], 'again with check_previously_added=false', { check_previously_added: 'false' });
+      if (again.status >= 400 && again.status < 500) return;
+      const got = await statuses(ctx, again, [tx]);
+      ctx.expect.that(!got.statuses.includes(EXISTS), `with check_previously_added=false the transaction must not be skipped as ${EXISTS} (the check is off), got ${JSON.stringify(got.statuses)}`, { res: again, actual: got.statuses });
+    },
+  },
+  {
+    id: 'transactions.create.supply-charge-items',
+    spec: '§2.4 (product_code, line_items, tax_items on SUPPLY_CHARGE)',
+    level: 'MUST',
+    title: 'A SUPPLY_CHARGE the service accepts without its documented line_items and tax_items is accepted with them too',
+    needs: ['ongoingSupplier', 'operationsTeam'],
+    async check(ctx) {
+      // Which reasons are valid per type is not shown (§2.4), so the rule compares the same
+      // SUPPLY_CHARGE with and without its items: only the documented items differ.
+      const a = await ctx.given.imported();
+      const bare = transaction(ctx, { type: 'SUPPLY_CHARGE', reason: 'IMPORTED_CHARGE', product_code: 'ELEC-2.0TD', amount: '24.20' });
+      const without = await post(ctx, a.supplier, a.ext, [bare], 'a SUPPLY_CHARGE without items');
+      if (without.status !== 201) ctx.skip(`the implementation refuses this SUPPLY_CHARGE even without items (${without.status}), so what its items change cannot be told`);
+      const items = {
+        ...bare,
+        transaction_id: ctx.ids.other('T'),
+        line_items: [{ rate_band: 'CONSUMPTION_STANDARD', start_date: today(), end_date: today(), number_of_units: 100, net_amount: 20, price_per_unit: 0.2, units: [50, 50] }],
+        tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
+      };
+      const res = await post(ctx, a.supplier, a.ext, [items], 'the same SUPPLY_CHARGE with line_items and tax_items');
+      expectStatuses(ctx, await statuses(ctx, res, [items]), [ADDED], 'the SUPPLY_CHARGE with its documented items is added', res);
+    },
+  },
+  {
     id: 'transactions.dedup.within-one-request',
     spec: '§4.2 transactions',
     level: 'SHOULD',
