@@ -32,6 +32,22 @@ describe('conformance serve', () => {
     }
   });
 
+  it('serves a variant profile with its operator settings, and names an unknown profile as a usage error', async () => {
+    const { child, firstLine } = await startCli(['serve', '--profile', 'demanding', '--json']);
+    try {
+      const info = JSON.parse(firstLine);
+      const state = await client(info.url, null)('GET', '/_operator/state', { headers: { 'x-operator-key': info.operator_key } });
+      expect([state.body.settings.concurrency_limit, state.body.settings.processing_delay_ms]).toEqual([1, 25]);
+      const res = await client(info.url, info.token)('POST', '/v1/data-import/validate-account/', { body: { import_supplier: 'SUPPLIER_ONGOING', external_account_number: 'X', account_type: 'DOMESTIC' } });
+      expect(res.body.errors.map((e: { attr: string }) => e.attr)).toContain('billing_postcode');
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+    const bad = await runCli(['serve', '--profile', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--profile: unknown profile "nope" \(one of variant, demanding\)/);
+  });
+
   it('starts from a YAML seed document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'seed-'));
     const file = join(dir, 'seed.yaml');
