@@ -17,6 +17,16 @@ describe('the kill matrix', () => {
     expect(md).toMatch(/2 of 2 faults caught/);
   });
 
+  it('runs every variant profile, and lists a SHOULD rule a profile reads otherwise without counting it against the profile', async () => {
+    const matrix = await runKillMatrix({ faults: ['transactions.check-flag-ignored'], workers: 0, selection: { rules: ['transactions.dedup.*'] } });
+    expect(matrix.variants.map((v) => (v.target.kind === 'variant' ? v.target.profile : v.target.kind))).toEqual(['variant', 'demanding']);
+    for (const v of matrix.variants) expect([v.failed, v.errored], JSON.stringify(v.target)).toEqual([[], []]);
+    expect(matrix.variant.otherReadings?.map((o) => o.rule)).toEqual(['transactions.dedup.check-false']);
+    expect(matrix.faults[0]).toMatchObject({ id: 'transactions.check-flag-ignored', caughtByMust: true });
+    expect(matrix.ok).toBe(true);
+    expect(renderKillMatrixMarkdown(matrix)).toMatch(/\*\*variant\*\* takes the other reading of `transactions\.dedup\.check-false` \(SHOULD, expected\)/);
+  });
+
   it('fails when a fault is caught by no rule', async () => {
     const matrix = await runKillMatrix({ faults: ['notes.dedup-body-only'], workers: 0, selection: { rules: ['auth.401.createNotes'] } });
     expect(matrix.totals.missed).toEqual(['notes.dedup-body-only']);
