@@ -3,6 +3,7 @@
  * otherwise), then a summary by section and level, what failed with a replay command each, what
  * was skipped and which key would enable it. Colours via chalk, off for NO_COLOR and non-TTY.
  */
+import { isFailing } from '../src/engine/verdict.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { baselineEntryFor } from '../src/engine/baseline.js';
 import type { RuleOutcome } from '../src/engine/execute.js';
@@ -70,7 +71,7 @@ export class ConsoleReporter {
 
   private onRule(rule: Rule, outcome: RuleOutcome, done: number, total: number): void {
     const c = this.c;
-    if (outcome.verdict === 'fail' || outcome.verdict === 'error' || this.options.verbose) {
+    if (isFailing(outcome.verdict) || this.options.verbose) {
       const level = rule.level === 'MUST' ? rule.level : c.gray(rule.level);
       const reason = outcome.reason && outcome.verdict !== 'pass' ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
       this.write(`${this.mark(outcome.verdict)} ${level} ${rule.id}${reason}`);
@@ -102,7 +103,7 @@ export class ConsoleReporter {
       lines.push(`  ${level.padEnd(6)} ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.skip} skipped`);
     }
 
-    const failing = report.rules.filter((r) => (r.verdict === 'fail' || r.verdict === 'error') && !r.expected_failure);
+    const failing = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
     if (failing.length) {
       lines.push('', c.bold(`Failed and errored (${failing.length})`));
       for (const r of failing) lines.push(...this.describe(r));

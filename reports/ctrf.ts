@@ -4,6 +4,7 @@
  * so the counts equal report.summary; a baselined failure stays `failed` and says so in `extra`,
  * since CTRF has no status for an accepted failure and report.summary counts it as a failure too.
  */
+import { isFailing } from '../src/engine/verdict.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
 import { bySuite, failureText, oneLine, skipMessage } from './plain-text.js';
 
@@ -21,7 +22,7 @@ function message(rule: RuleResult): string | undefined {
 }
 
 function test(rule: RuleResult, suite: string) {
-  const failing = rule.verdict === 'fail' || rule.verdict === 'error';
+  const failing = isFailing(rule.verdict);
   const msg = message(rule);
   const extra = {
     ...(rule.expected_failure ? { expected_failure: rule.expected_failure } : {}),

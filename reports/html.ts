@@ -8,6 +8,7 @@
  * html-escaper unless it is itself markup built the same way. A Content-Security-Policy that admits
  * only this file's own style and script (by hash) and no network is the second line of defence.
  */
+import { isFailing } from '../src/engine/verdict.js';
 import { createHash } from 'node:crypto';
 import { escape } from 'html-escaper';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
@@ -147,7 +148,7 @@ ${rule.transcript.length ? html`<h4>Transcript (${rule.transcript.length} ${rule
 }
 
 function ruleRow(rule: RuleResult): Html {
-  const expandable = rule.verdict === 'fail' || rule.verdict === 'error' || rule.observations.length > 0;
+  const expandable = isFailing(rule.verdict) || rule.observations.length > 0;
   const cells = html`<span class="chevron" aria-hidden="true"></span><a class="id" href="#rule-${rule.id}"><code>${rule.id}</code></a><span class="spec">${rule.spec}</span><span class="level level-${rule.level}">${rule.level}</span><span class="title">${rule.title}${
     rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key ? html` — set <code>${rule.skip_key}</code>` : ''}</span>` : ''
   }</span><span class="verdict"><span class="badge ${rule.verdict}">${rule.verdict}</span>${rule.expected_failure ? html`<span class="badge expected">expected</span>` : ''}</span>`;

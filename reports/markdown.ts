@@ -4,6 +4,7 @@
  * run: lists are capped and long server-controlled text is cut, so even a 5,000-rule failure report
  * fits far below GitHub's 1 MiB step-summary limit.
  */
+import { isFailing } from '../src/engine/verdict.js';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
 import { formatDuration, formatScore, oneLine, showControlChars } from './plain-text.js';
 
@@ -60,7 +61,7 @@ function failureOrder(a: RuleResult, b: RuleResult): number {
 }
 
 function failures(report: Report): string[] {
-  const failing = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error').sort(failureOrder);
+  const failing = report.rules.filter((r) => isFailing(r.verdict)).sort(failureOrder);
   if (!failing.length) return [];
   const lines = [`## Failures and errors (${failing.length})`, ''];
   for (const r of failing.slice(0, MAX_FAILURES)) {

@@ -1,18 +1,14 @@
 /**
- * A rule is data (DESIGN.md §4): what it enforces, where the spec says so, how strongly, what it
+ * A rule is data (docs/design.md): what it enforces, where the spec says so, how strongly, what it
  * needs from the configuration, and the check itself.
  */
 import type { EndpointId } from '../spec/index.js';
 import type { RuleContext } from './context.js';
 import type { Need } from './needs.js';
 
-/**
- * MUST — the spec states it; a failure fails the run.
- * SHOULD — a strong reading of the spec; reported, fails the run only with --strict.
- * INFO — observes what the spec leaves open; never fails the run.
- */
-export type Level = 'MUST' | 'SHOULD' | 'INFO';
-export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
+import type { Level } from './verdict.js';
+
+export { LEVELS, type Level, type Verdict } from './verdict.js';
 
 export interface Rule {
   /** Stable identifier, `area.subject.variant`. */
@@ -57,4 +53,3 @@ export function sectionsOf(spec: string): string[] {
   return [...spec.matchAll(/§(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
 }
 
-export type Verdict = 'pass' | 'fail' | 'skip' | 'error';

@@ -13,6 +13,7 @@ import type { Counterexample } from './context.js';
 import type { RuleOutcome } from './execute.js';
 import type { Rule } from './rule.js';
 import { type Selection, selectRules } from './select.js';
+import { isFailing } from './verdict.js';
 import { RUN_DEFAULTS, openSession } from './session.js';
 
 export { RUN_DEFAULTS, UnreachableError, type WithReport } from './session.js';
@@ -82,7 +83,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
         const outcome: RuleOutcome = bailed
           ? { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure', observations: [], transcript: [], durationMs: 0 }
           : await session.run(rule);
-        const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
+        const failing = isFailing(outcome.verdict);
         results[index] = { rule, outcome, replay: failing ? session.replay(rule, outcome) : undefined };
         if (options.bail && failing && rule.level === 'MUST' && !excuse(options.baseline, rule.id, outcome.reason)) bailed = true;
         options.onEvent?.({ type: 'rule', rule, outcome, done: ++done, total: rules.length });

@@ -1,10 +1,10 @@
 /** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
-import { EXIT } from '../cli/usage.js';
 import type { Baseline } from '../engine/baseline.js';
 import { excuse } from '../engine/baseline.js';
 import type { RuleOutcome } from '../engine/execute.js';
 import type { CreatedIdentifiers } from '../engine/ids.js';
-import { type Level, type Rule, sectionsOf } from '../engine/rule.js';
+import { type Rule, sectionsOf } from '../engine/rule.js';
+import { EXIT, type Level, isFailing } from '../engine/verdict.js';
 import type { Selection } from '../engine/select.js';
 import { model } from '../spec/index.js';
 import { sectionTitle, sectionTitles } from '../spec/sections.js';
@@ -126,7 +126,7 @@ export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean
 
 export function buildReport(input: BuildInput): Report {
   const rules: RuleResult[] = input.aborted ? [preflightResult(input.aborted)] : input.results.map(({ rule, outcome, replay }) => {
-    const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
+    const failing = isFailing(outcome.verdict);
     const excused = failing ? excuse(input.baseline, rule.id, outcome.reason) : undefined;
     return {
       id: rule.id,

@@ -3,11 +3,12 @@
  * is rendered from this one object, and schema/report.schema.json is generated from this schema.
  */
 import { z } from 'zod';
+import { ERROR_KINDS, LEVELS, VERDICTS } from '../engine/verdict.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
-const VerdictSchema = z.enum(['pass', 'fail', 'skip', 'error']);
-const LevelSchema = z.enum(['MUST', 'SHOULD', 'INFO']);
+const VerdictSchema = z.enum(VERDICTS);
+const LevelSchema = z.enum(LEVELS);
 
 export const Counts = z.object({ pass: z.int(), fail: z.int(), skip: z.int(), error: z.int() });
 
@@ -50,7 +51,7 @@ export const RuleResultSchema = z.object({
     .object({ message: z.string(), expected: z.unknown().optional(), actual: z.unknown().optional(), path: z.string().optional(), exchange_seq: z.int().optional() })
     .optional(),
   skip_key: z.string().optional().describe('the config key that would let a skipped rule run'),
-  error_kind: z.enum(['exchange', 'precondition', 'timeout', 'internal']).optional(),
+  error_kind: z.enum(ERROR_KINDS).optional(),
   observations: z.array(z.string()),
   counterexample: z.object({ seed: z.number(), path: z.string(), value: z.unknown(), shrinks: z.int().optional() }).optional(),
   expected_failure: z.object({ comment: z.string(), reason: z.string().optional() }).optional(),

@@ -16,6 +16,7 @@ import { type Connection, UnreachableError, connect } from '../../engine/connect
 import { Given } from '../../engine/given.js';
 import { IdRegistry, Ids, newRunId } from '../../engine/ids.js';
 import { missingNeed } from '../../engine/needs.js';
+import type { Verdict } from '../../engine/verdict.js';
 import { Transcript } from '../../http/client.js';
 import { exportContract } from './export.js';
 import { PROVIDER } from './interactions.js';
@@ -25,7 +26,7 @@ import { STATES, type StateContext, stateByName } from './states.js';
 export interface InteractionOutcome {
   description: string;
   /** `error`: a provider state could not be set up, so the interaction could not be judged. */
-  verdict: 'pass' | 'fail' | 'error' | 'skip';
+  verdict: Verdict;
   /** Why it failed (Pact's mismatches), could not be judged, or was skipped. */
   reason?: string;
   /** For a skip: the config key that would enable it. */
