@@ -294,3 +294,11 @@ const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
     values: (phone) => ({ 'malformed-phone': ['llamar por la tarde', phone.replace(/\d{3}$/, 'xxx'), '+34 ABC DEF GHI', 'sin teléfono'] }),
   },
 };
+
+/**
+ * Single-defect payloads derived from given valid ones (a configured payload template): each keeps
+ * every field and value of its base but the one defect, whose `attr` it names.
+ */
+export function invalidFrom(valid: fc.Arbitrary<object>, schema: z.ZodType, kinds?: readonly DefectKind[]): fc.Arbitrary<Invalid> {
+  return withDefect(valid, schema, kinds);
+}

@@ -11,7 +11,7 @@ export type {
   AccountKey, AccountOptions, BillingDocumentsOptions, BusinessInstructionOptions, BusinessOptions, Completeness, Supply,
   TransactionsOptions, VendorInstruction,
 } from './payloads.js';
-export { DEFECTS, defectKinds, invalidAccountPayload, invalidNotesRequest, invalidTransactionsRequest, matchesDefect } from './defects.js';
+export { DEFECTS, defectKinds, invalidAccountPayload, invalidFrom, invalidNotesRequest, invalidTransactionsRequest, matchesDefect } from './defects.js';
 export type { Defect, DefectKind, DefectLevel, DefectOptions, Invalid } from './defects.js';
 export { freshIdentifiers } from './identifiers.js';
 export type { FreshOptions, Renames, RequestName } from './identifiers.js';

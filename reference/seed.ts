@@ -41,6 +41,8 @@ export const SettingsPatch = z.strictObject({
   processing_delay_ms: z.int().min(0).max(60_000).optional(),
   token_ttl_seconds: z.int().min(1).nullable().optional(),
   response_delay_ms: z.int().min(0).max(60_000).optional(),
+  account_types: z.array(z.string().min(1)).min(1).nullable().optional(),
+  business_types: z.array(z.string().min(1)).min(1).nullable().optional(),
 });
 
 export const SeedDocument = z.strictObject({
@@ -63,6 +65,8 @@ export function applySettings(store: ReferenceStore, patch: z.output<typeof Sett
   if (patch.processing_delay_ms !== undefined) s.processingDelayMs = patch.processing_delay_ms;
   if (patch.token_ttl_seconds !== undefined) s.tokenTtlSeconds = patch.token_ttl_seconds;
   if (patch.response_delay_ms !== undefined) s.responseDelayMs = patch.response_delay_ms;
+  if (patch.account_types !== undefined) s.accountTypes = patch.account_types;
+  if (patch.business_types !== undefined) s.businessTypes = patch.business_types;
 }
 
 /** Merges a seed document into the store (existing entries with the same key are replaced). */

@@ -34,6 +34,12 @@ export interface Settings {
   tokenTtlSeconds: number | null;
   /** Added before every response, to simulate a distant server. */
   responseDelayMs: number;
+  /**
+   * §2.3, §2.8: allowed values of account_type and business_type are "not shown", so an
+   * implementation may accept only its own. null accepts any string (the faithful default).
+   */
+  accountTypes: string[] | null;
+  businessTypes: string[] | null;
 }
 
 export const defaultSettings = (): Settings => ({
@@ -41,6 +47,8 @@ export const defaultSettings = (): Settings => ({
   processingDelayMs: 0,
   tokenTtlSeconds: null,
   responseDelayMs: 0,
+  accountTypes: null,
+  businessTypes: null,
 });
 
 export interface StoredNote {

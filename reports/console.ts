@@ -9,6 +9,7 @@ import { baselineEntryFor } from '../src/engine/baseline.js';
 import type { RuleOutcome } from '../src/engine/execute.js';
 import type { Rule } from '../src/engine/rule.js';
 import type { RunEvent } from '../src/engine/run.js';
+import type { Cause } from '../src/engine/verdict.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
 
 export interface ConsoleOptions {
@@ -19,6 +20,9 @@ export interface ConsoleOptions {
 }
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const listOf = (ids: string[], max: number) => (ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`);
 
 export class ConsoleReporter {
   private readonly out: NonNullable<ConsoleOptions['stream']>;
@@ -63,7 +67,9 @@ export class ConsoleReporter {
           : `Checking ${c.bold(event.baseUrl)}`,
       );
     } else if (event.type === 'start') {
-      this.write(c.gray(`${event.total} rules, run ${event.runId}, seed ${event.seed}`));
+      this.write(c.gray(`${event.total} rule${event.total === 1 ? '' : 's'}, run ${event.runId}, seed ${event.seed}`));
+    } else if (event.type === 'setup') {
+      for (const cause of event.setup.causes) this.write(this.describeCause(cause).join('\n'));
     } else {
       this.onRule(event.rule, event.outcome, event.done, event.total);
     }
@@ -71,9 +77,10 @@ export class ConsoleReporter {
 
   private onRule(rule: Rule, outcome: RuleOutcome, done: number, total: number): void {
     const c = this.c;
-    if (isFailing(outcome.verdict) || this.options.verbose) {
+    // A rule stopped by a shared cause was announced with the cause; one line per rule would bury it.
+    if ((isFailing(outcome.verdict) && !outcome.cause) || this.options.verbose) {
       const level = rule.level === 'MUST' ? rule.level : c.gray(rule.level);
-      const reason = outcome.reason && outcome.verdict !== 'pass' ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
+      const reason = outcome.reason ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
       this.write(`${this.mark(outcome.verdict)} ${level} ${rule.id}${reason}`);
     }
     if (this.live) {
@@ -105,8 +112,22 @@ export class ConsoleReporter {
 
     const failing = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
     if (failing.length) {
-      lines.push('', c.bold(`Failed and errored (${failing.length})`));
-      for (const r of failing) lines.push(...this.describe(r));
+      lines.push('', c.bold(`Failed and not judged (${failing.length})`));
+      const causes = new Map((report.causes ?? []).map((cause) => [cause.id, cause]));
+      const grouped = new Set<string>();
+      for (const r of failing) {
+        const cause = r.cause ? causes.get(r.cause) : undefined;
+        if (!cause) {
+          lines.push(...this.describe(r));
+          continue;
+        }
+        if (grouped.has(cause.id)) continue;
+        grouped.add(cause.id);
+        const stopped = failing.filter((f) => f.cause === cause.id);
+        lines.push(...this.describeCause(cause).map((l) => `  ${l}`));
+        const must = stopped.filter((f) => f.level === 'MUST').length;
+        lines.push(c.gray(`      ${stopped.length} rule${stopped.length === 1 ? '' : 's'} (${must} MUST) not judged because of it: ${listOf(stopped.map((f) => f.id), 8)}`));
+      }
     }
     const expected = report.rules.filter((r) => r.expected_failure);
     if (expected.length) {
@@ -140,15 +161,41 @@ export class ConsoleReporter {
     }
     const { counts, total } = report.summary;
     lines.push('');
-    lines.push(`${total} rules: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} errored`) : '0 errored'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`);
-    if (report.summary.conformant) {
-      lines.push(c.green.bold(`Conformant: no ${report.run.strict ? 'MUST or SHOULD' : 'MUST'} rule failed.`) + (report.summary.should_failures && !report.run.strict ? c.gray(` (${report.summary.should_failures} SHOULD failures; --strict makes them count)`) : ''));
-    } else {
-      lines.push(c.red.bold(`Not conformant: ${report.summary.must_failures} MUST${report.run.strict ? ` and ${report.summary.should_failures} SHOULD` : ''} failure${report.summary.must_failures === 1 ? '' : 's'}.`));
-    }
+    lines.push(`${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`);
+    lines.push(this.verdictLine(report));
     const files = written.filter((w) => w.file);
     if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => w.file).join(', ')}`));
     for (const line of lines) this.out.write(`${line}\n`);
+  }
+
+  /** The run's verdict in one line: what counts, counted as it is (failures as failures, errors as errors). */
+  private verdictLine(report: Report): string {
+    const c = this.c;
+    const { summary, run } = report;
+    const counted = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure && (r.level === 'MUST' || (run.strict && r.level === 'SHOULD')));
+    const failed = counted.filter((r) => r.verdict === 'fail').length;
+    const errored = counted.length - failed;
+    const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
+    if (!summary.conformant && !summary.incomplete) {
+      const parts = [...(failed ? [plural(failed, `${levels} failure`)] : []), ...(errored ? [`${plural(errored, `${levels} rule`)} not judged (error)`] : [])];
+      return c.red.bold(`Not conformant: ${parts.join(' and ') || 'the run was aborted'}.`);
+    }
+    if (summary.incomplete) {
+      return c.yellow.bold(`Incomplete: nothing failed, but ${plural(summary.unjudged_must, 'MUST rule')} ${summary.unjudged_must === 1 ? 'was' : 'were'} not judged (skipped).`) +
+        c.gray(` Set ${summary.missing_keys.join(', ')}, or accept the skips with --allow-skip.`);
+    }
+    const accepted = summary.accepted_skips.length ? c.gray(` (${plural(summary.accepted_skips.length, 'skip')} accepted by --allow-skip)`) : '';
+    return c.green.bold(`Conformant: every ${levels} rule was judged and none failed.`) + accepted +
+      (summary.should_failures && !run.strict ? c.gray(` (${plural(summary.should_failures, 'SHOULD failure')}; --strict makes them count)`) : '');
+  }
+
+  private describeCause(cause: Cause): string[] {
+    const c = this.c;
+    return [
+      `${this.mark('error')} ${c.bold(cause.id.startsWith('setup.') ? `Setup refused: ${cause.step}` : `One cause in several rules: ${cause.step}`)}`,
+      `    ${c.yellow(cause.answer)}`,
+      ...(cause.fix.length ? [`    fix: ${c.bold(cause.fix.join(' or '))} — ${cause.hint}`] : [`    ${cause.hint}`]),
+    ];
   }
 
   private describe(r: RuleResult): string[] {

@@ -30,6 +30,11 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
       errors.push(fieldError(contractPath, 'does_not_exist', 'No business contract with this identifier.'));
     }
   }
+  // §2.3: allowed values of account_type are not shown; the operator may restrict them.
+  const types = env.store.settings.accountTypes;
+  if (types && account.account_type !== undefined && !types.includes(account.account_type)) {
+    errors.push(fieldError('account_type', 'invalid_choice', `Accepted account types: ${types.join(', ')}.`));
+  }
   for (const field of env.choices.requiredAccountFields) {
     if ((account as Record<string, unknown>)[field] === undefined) errors.push(fieldError(field, 'required', 'This field is required.'));
   }

@@ -12,6 +12,11 @@ export const createBusiness: Handler = (req, env) => {
     return validationError([fieldError('import_supplier_code', 'does_not_exist', 'No import supplier with this code.')]);
   }
   const details = request.business!;
+  // §2.8: the full list of business_type values is not shown; the operator may restrict them.
+  const types = store.settings.businessTypes;
+  if (types && details.business_type !== undefined && !types.includes(details.business_type)) {
+    return validationError([fieldError('business.business_type', 'invalid_choice', `Accepted business types: ${types.join(', ')}.`)]);
+  }
   // §2.8: "A business is unique by its external identifier together with key attributes (name, number, type)."
   const existing = store.businesses.find(
     (b) =>

@@ -31,14 +31,23 @@ Running:
   --id-prefix P             prefix of every identifier the run creates (default cf)
   --bail                    stop after the first MUST failure
   --strict                  SHOULD failures fail the run too
+  --allow-skip ID|GLOB      accept that these rules are skipped (repeatable; config: run.allow_skip),
+                            e.g. --allow-skip 'payments.*' for a mock without payment endpoints
 
 Reports:
   --report-dir DIR          where report files go (default conformance-report)
   --reporter FMT            console, json, junit, html, markdown, ctrf (repeatable; default all)
   --expected-failures FILE  baseline of known failures; only new failures fail the run
 
-Exit codes: 0 conformant; 1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
-2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran.`;
+Payload templates: when your implementation refuses the suite's payloads (required fields and
+allowed values are "not shown" in the spec), give one it accepts per request kind under payloads:
+in the config (account, business, notes, transactions, …); the run says which key to set.
+
+Exit codes: 0 conformant: every selected MUST rule judged, none failed;
+1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
+2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
+4 incomplete: nothing failed, but MUST rules were skipped for missing configuration (the run names
+  the keys; --allow-skip accepts skips deliberately).`;
 
 export const runOptions = {
   'base-url': { type: 'string' },
@@ -60,6 +69,7 @@ export const runOptions = {
   'report-dir': { type: 'string' },
   reporter: { type: 'string', multiple: true },
   'expected-failures': { type: 'string' },
+  'allow-skip': { type: 'string', multiple: true },
   verbose: { type: 'boolean' },
 } as const;
 

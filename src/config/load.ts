@@ -105,6 +105,13 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   }
   const raw = doc.toJS() ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${file}: the document must be a mapping of keys (base_url, auth, fixtures, run, report).`);
+  const moved = (raw as { fixtures?: { payloads?: Record<string, unknown> } }).fixtures?.payloads;
+  if (moved !== undefined) {
+    const keys = moved && typeof moved === 'object' ? Object.keys(moved) : [];
+    throw new ConfigError(`${file}: fixtures.payloads has moved to the top-level payloads section.`, [
+      `move ${keys.length ? keys.map((k) => `fixtures.payloads.${k} to payloads.${k}`).join(', ') : 'its keys to payloads'} (payloads also takes account, business, notes, transactions, … templates)`,
+    ]);
+  }
   const problems: string[] = [];
   const interpolated = interpolate(raw, env, [], problems);
   if (problems.length) throw new ConfigError(`${file} has problems:`, problems);

@@ -4,8 +4,10 @@
  */
 import type { Level } from '../engine/rule.js';
 import type { RunOptions } from '../engine/run.js';
+import { dirname } from 'node:path';
 import { ConfigError } from './errors.js';
 import { loadConfig } from './load.js';
+import { loadPayloadTemplates } from './payloads.js';
 import { type ConformanceConfig, REPORT_FORMATS, type ReportFormat, RunConfig, ReportConfig, AuthConfig, AccountConfig } from './schema.js';
 
 /** The run command's flags, as parsed (strings; validated here). */
@@ -29,6 +31,7 @@ export interface RunFlags {
   'expected-failures'?: string;
   'id-prefix'?: string;
   shard?: string;
+  'allow-skip'?: string[];
 }
 
 export interface ResolvedRun {
@@ -98,6 +101,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
         tokenPath: auth.token_path,
       },
       fixtures: c.fixtures ?? {},
+      payloads: loadPayloadTemplates(c.payloads ?? {}, file ? dirname(file) : cwd),
       contractPath: account.business_contract_identifier_path,
       concurrency: int(flags.concurrency, 'concurrency', 1, 256) ?? run.concurrency,
       seed: int(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? run.seed,
@@ -113,6 +117,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
         ...(shard ? { shard } : {}),
       },
       bail: flags.bail ?? false,
+      allowSkip: [...(run.allow_skip ?? []), ...(flags['allow-skip'] ?? [])],
       strict: flags.strict ?? false,
       replayPath: flags.path,
     },

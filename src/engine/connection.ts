@@ -14,6 +14,7 @@ import { Redactor } from '../http/redact.js';
 import { endpointPath, model } from '../spec/index.js';
 import { startEmbeddedTarget } from './embedded.js';
 import { RunFixtures } from './fixtures.js';
+import { PayloadTemplates, type PayloadTemplatesInput } from './templates.js';
 
 /** The target could not be reached before any rule ran: exit code 3. */
 export class UnreachableError extends Error {
@@ -28,6 +29,10 @@ export interface ConnectOptions {
   baseUrl?: string;
   auth?: Partial<AuthSettings>;
   fixtures?: FixturesConfig;
+  /** Payload templates by request kind (`payloads:`); the canonical payloads where none is given. */
+  payloads?: PayloadTemplatesInput;
+  /** Where the account payload carries business.business_contract_identifier (§2.3: not shown). */
+  contractPath?: string;
   timeoutMs: number;
   connections: number;
   rateLimit?: number;
@@ -110,7 +115,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     if (!auth.token && !auth.apiKey) throw new ConfigError('No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.');
     if (!auth.mutation) auth.mutation = (await import('../config/schema.js')).DEFAULT_MUTATION;
     const client = (http = new HttpClient({ baseUrl, timeoutMs: options.timeoutMs, connections: options.connections, redactor, rateLimit: options.rateLimit }));
-    const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {});
+    // The embedded server's shapes for the payloads §4.2 does not show; the user's templates win.
+    const payloads = new PayloadTemplates({ ...embedded?.payloads, ...options.payloads }, options.contractPath);
+    const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
     const connection: Connection = {
       baseUrl,
       embedded: !!embedded,

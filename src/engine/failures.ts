@@ -23,7 +23,8 @@ export class RuleFailure extends Error {
 }
 
 export class PreconditionError extends Error {
-  constructor(message: string, readonly exchangeSeq?: number) {
+  /** `causeId`: the shared cause (a setup step the preflight found refused) this error stands for. */
+  constructor(message: string, readonly exchangeSeq?: number, readonly causeId?: string) {
     super(message);
     this.name = 'PreconditionError';
   }

@@ -12,6 +12,8 @@ import { excuse } from './baseline.js';
 import type { Counterexample } from './context.js';
 import type { RuleOutcome } from './execute.js';
 import type { Rule } from './rule.js';
+import type { Setup } from './setup.js';
+import type { PayloadTemplatesInput } from './templates.js';
 import { type Selection, selectRules } from './select.js';
 import { isFailing } from './verdict.js';
 import { RUN_DEFAULTS, openSession } from './session.js';
@@ -21,6 +23,7 @@ export { RUN_DEFAULTS, UnreachableError, type WithReport } from './session.js';
 export type RunEvent =
   | { type: 'target'; baseUrl: string; embedded: boolean }
   | { type: 'start'; total: number; runId: string; seed: number }
+  | { type: 'setup'; setup: Setup }
   | { type: 'rule'; rule: Rule; outcome: RuleOutcome; done: number; total: number };
 
 export interface RunOptions {
@@ -28,6 +31,8 @@ export interface RunOptions {
   baseUrl?: string;
   auth?: Partial<AuthSettings>;
   fixtures?: FixturesConfig;
+  /** Payload templates per request kind (`payloads:`): bodies the implementation accepts, the base of every payload of that kind. */
+  payloads?: PayloadTemplatesInput;
   /** Where business.business_contract_identifier sits in the account payload (default `business.business_contract_identifier`). */
   contractPath?: string;
   concurrency?: number;
@@ -39,6 +44,8 @@ export interface RunOptions {
   selection?: Selection;
   bail?: boolean;
   strict?: boolean;
+  /** Rule ids or globs whose skips are accepted: skipped MUST rules matching them leave the run complete. */
+  allowSkip?: string[];
   /** Replays one property case (with `seed`). */
   replayPath?: string;
   /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
@@ -74,6 +81,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
     let bailed = false;
     let done = 0;
     options.onEvent?.({ type: 'start', total: rules.length, runId: session.runId, seed: session.seed });
+    options.onEvent?.({ type: 'setup', setup: session.setup });
     const order = longestFirst(rules);
     let next = 0;
     const worker = async () => {

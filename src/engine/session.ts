@@ -14,6 +14,7 @@ import { UnreachableError, connect } from './connection.js';
 import { type Counterexample, createContext } from './context.js';
 import { type RuleOutcome, executeRule } from './execute.js';
 import { Given } from './given.js';
+import { Setup, establishSetup } from './setup.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
 import { missingNeed } from './needs.js';
 import type { Rule } from './rule.js';
@@ -36,6 +37,8 @@ export interface Session {
   run(rule: Rule): Promise<RuleOutcome>;
   /** The command that replays a failing rule, redacted. */
   replay(rule: Rule, outcome: RuleOutcome): string;
+  /** What the setup chain established or found refused, before any rule. */
+  readonly setup: Setup;
   /** The report of the rules run so far. */
   report(results: BuildInput['results'], extra?: { bailed?: boolean }): Report;
   close(): Promise<void>;
@@ -63,6 +66,8 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     baseUrl: options.baseUrl,
     auth: options.auth,
     fixtures: options.fixtures,
+    payloads: options.payloads,
+    contractPath: options.contractPath,
     timeoutMs,
     connections: Math.max(2, concurrency * 2),
     rateLimit: options.rateLimit,
@@ -75,6 +80,8 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const contractPath = options.contractPath ?? RUN_DEFAULTS.contractPath;
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
     const runAbort = new AbortController();
+    let setupFound: Setup | undefined;
+    const setupExchanges: import('../http/exchange.js').Exchange[] = [];
 
     const report = (results: BuildInput['results'], extra: { bailed?: boolean; aborted?: string } = {}) =>
       buildReport({
@@ -82,6 +89,8 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
         run: { id: runId, seed, numRuns, concurrency, timeoutMs, strict: options.strict ?? false, startedAt, finishedAt: new Date(), selection: options.selection ?? {}, bailed: extra.bailed ?? false },
         target: { baseUrl, embedded, auth: auth.token ? 'token' : 'api_key' },
         results,
+        setup: setupFound ? { steps: setupFound.steps, causes: setupFound.causes, transcript: setupExchanges } : undefined,
+        allowSkip: options.allowSkip,
         baseline: options.baseline,
         ...(extra.aborted ? { aborted: extra.aborted } : {}),
         created: registry.created,
@@ -96,13 +105,23 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       throw error;
     }
 
+    // The setup chain, once: a refused step becomes one cause shared by every rule that needs it.
+    const setupTranscript = new Transcript();
+    const setup = await establishSetup(
+      new Given(new Api(client, source, setupTranscript), new Ids(registry), fixtures, contractPath, runAbort.signal, options.processRetryBudgetMs),
+      fixtures,
+    );
+    setupExchanges.push(...setupTranscript.exchanges);
+    setupFound = setup;
+
     return {
       baseUrl,
       embedded,
       runId,
       seed,
+      setup,
       async run(rule) {
-        const missing = missingNeed(rule.needs ?? [], fixtures.config);
+        const missing = missingNeed(rule.needs ?? [], fixtures.config, fixtures.payloads);
         if (missing) return { verdict: 'skip', reason: `needs ${missing.describe}: set ${missing.key}`, skipKey: missing.key, observations: [], transcript: [], durationMs: 0 };
         const transcript = new Transcript();
         const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
@@ -111,7 +130,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
           async (state, signal) => {
             const api = new Api(client, source, transcript);
             const ids = new Ids(registry);
-            const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs);
+            const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs, setup);
             await rule.check(createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal }, state));
           },
           () => transcript.exchanges,

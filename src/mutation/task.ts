@@ -3,7 +3,7 @@
  * variant) or with one fault switched on. Runs in a worker thread or in-process.
  */
 import { DEFAULT_TOKEN, startReferenceServer, variantChoices, variantRunConfig } from '../../reference/index.js';
-import { embeddedFixtures, embeddedSeed } from '../engine/embedded.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../engine/embedded.js';
 import { runConformance } from '../engine/run.js';
 import type { Selection } from '../engine/select.js';
 
@@ -29,11 +29,12 @@ export async function runTask(target: Target, options: { seed: number; numRuns: 
   try {
     const fixtures = await embeddedFixtures();
     // The variant puts what the spec leaves to configuration elsewhere; the run is told so, as a user would.
-    if (target.kind === 'variant') fixtures.payloads = { ...fixtures.payloads, agreements: variantRunConfig.agreementsPayload };
+    const payloads = { ...embeddedPayloads(), ...(target.kind === 'variant' ? { agreements: variantRunConfig.agreementsPayload } : {}) };
     const report = await runConformance({
       baseUrl: server.url,
       auth: { token: DEFAULT_TOKEN },
       fixtures,
+      payloads,
       ...(target.kind === 'variant' ? { contractPath: variantRunConfig.contractPath } : {}),
       seed: options.seed,
       numRuns: options.numRuns,

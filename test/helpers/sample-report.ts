@@ -55,7 +55,7 @@ const json = (status: number, body: string): Exchange['response'] => ({
 
 interface Case {
   rule: Partial<Rule> & { id: string; level: Level; spec: string; endpoints: EndpointId[] };
-  outcome: Partial<RuleOutcome> & { verdict: RuleOutcome['verdict'] };
+  outcome: Omit<Partial<RuleOutcome>, 'verdict'> & { verdict: RuleOutcome['verdict'] };
   replay?: string;
 }
 
@@ -64,7 +64,7 @@ function rule(c: Case['rule']): Rule {
 }
 
 function outcome(o: Case['outcome']): RuleOutcome {
-  return { observations: [], transcript: [], durationMs: 25, ...o };
+  return { observations: [], transcript: [], durationMs: 25, ...o } as RuleOutcome;
 }
 
 const CASES: Case[] = [

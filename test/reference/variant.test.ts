@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, variantChoices, variantRunConfig } from '../../reference/index.js';
 import { FREEDOMS, renderFreedoms } from '../../reference/freedoms.js';
-import { embeddedFixtures } from '../../src/engine/embedded.js';
+import { embeddedFixtures, embeddedPayloads } from '../../src/engine/embedded.js';
 import { runConformance } from '../../src/engine/run.js';
 import { allRules } from '../../suites/index.js';
 import { unique } from '../helpers/http.js';
@@ -54,7 +54,8 @@ describe('the variant reference server makes the other legal choices', () => {
     const report = await runConformance({
       baseUrl: h.server.url,
       auth: { apiKey: DEFAULT_API_KEY, ...variantRunConfig.auth },
-      fixtures: { ...(await embeddedFixtures()), payloads: { agreements: variantRunConfig.agreementsPayload } },
+      fixtures: await embeddedFixtures(),
+      payloads: { ...embeddedPayloads(), agreements: variantRunConfig.agreementsPayload },
       contractPath: variantRunConfig.contractPath,
       selection: { rules: ['auth.token-scheme.accepted', 'business.link.*', 'additions.agreements.created'] },
     });

@@ -16,6 +16,7 @@ import { type Connection, UnreachableError, connect } from '../../engine/connect
 import { Given } from '../../engine/given.js';
 import { IdRegistry, Ids, newRunId } from '../../engine/ids.js';
 import { missingNeed } from '../../engine/needs.js';
+import type { PayloadTemplatesInput } from '../../engine/templates.js';
 import type { Verdict } from '../../engine/verdict.js';
 import { Transcript } from '../../http/client.js';
 import { exportContract } from './export.js';
@@ -62,6 +63,8 @@ export interface VerifyOptions {
   baseUrl?: string;
   auth?: Partial<AuthSettings>;
   fixtures?: FixturesConfig;
+  /** Payload templates per request kind (`payloads:`). */
+  payloads?: PayloadTemplatesInput;
   /** The contract to verify; unset exports the suite's contract to a temporary directory first. */
   contractFile?: string;
   contractPath?: string;
@@ -105,7 +108,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
   const work = mkdtempSync(join(tmpdir(), 'conformance-pact-'));
   let connection: Connection | undefined;
   try {
-    connection = await connect({ baseUrl: options.baseUrl, auth: options.auth, fixtures: options.fixtures, timeoutMs, connections: 4 });
+    connection = await connect({ baseUrl: options.baseUrl, auth: options.auth, fixtures: options.fixtures, payloads: options.payloads, contractPath: options.contractPath, timeoutMs, connections: 4 });
     const { baseUrl, redactor, http, fixtures, embedded } = connection;
     let tokens: TokenSource;
     try {
@@ -129,7 +132,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
           unknownStates.add(state.name);
           continue;
         }
-        const missing = missingNeed(definition.needs, fixtures.config);
+        const missing = missingNeed(definition.needs, fixtures.config, fixtures.payloads);
         if (missing) {
           outcomes.set(interaction.description, {
             description: interaction.description,
