@@ -11,6 +11,7 @@ import type { Rule } from '../src/engine/rule.js';
 import type { RunEvent } from '../src/engine/run.js';
 import type { Cause } from '../src/engine/verdict.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
+import { plural, runVerdict } from '../src/report/verdict-line.js';
 
 export interface ConsoleOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -21,7 +22,6 @@ export interface ConsoleOptions {
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const listOf = (ids: string[], max: number) => (ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`);
 
 export class ConsoleReporter {
@@ -171,22 +171,10 @@ export class ConsoleReporter {
   /** The run's verdict in one line: what counts, counted as it is (failures as failures, errors as errors). */
   private verdictLine(report: Report): string {
     const c = this.c;
-    const { summary, run } = report;
-    const counted = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure && (r.level === 'MUST' || (run.strict && r.level === 'SHOULD')));
-    const failed = counted.filter((r) => r.verdict === 'fail').length;
-    const errored = counted.length - failed;
-    const levels = run.strict ? 'MUST or SHOULD' : 'MUST';
-    if (!summary.conformant && !summary.incomplete) {
-      const parts = [...(failed ? [plural(failed, `${levels} failure`)] : []), ...(errored ? [`${plural(errored, `${levels} rule`)} not judged (error)`] : [])];
-      return c.red.bold(`Not conformant: ${parts.join(' and ') || 'the run was aborted'}.`);
-    }
-    if (summary.incomplete) {
-      return c.yellow.bold(`Incomplete: nothing failed, but ${plural(summary.unjudged_must, 'MUST rule')} ${summary.unjudged_must === 1 ? 'was' : 'were'} not judged (skipped).`) +
-        c.gray(` Set ${summary.missing_keys.join(', ')}, or accept the skips with --allow-skip.`);
-    }
-    const accepted = summary.accepted_skips.length ? c.gray(` (${plural(summary.accepted_skips.length, 'skip')} accepted by --allow-skip)`) : '';
-    return c.green.bold(`Conformant: every ${levels} rule was judged and none failed.`) + accepted +
-      (summary.should_failures && !run.strict ? c.gray(` (${plural(summary.should_failures, 'SHOULD failure')}; --strict makes them count)`) : '');
+    const verdict = runVerdict(report);
+    const colour = { conformant: c.green.bold, 'not conformant': c.red.bold, incomplete: c.yellow.bold, aborted: c.red.bold }[verdict.state];
+    const should = verdict.state === 'conformant' && report.summary.should_failures && !report.run.strict ? c.gray(` (${plural(report.summary.should_failures, 'SHOULD failure')}; --strict makes them count)`) : '';
+    return `${colour(`${verdict.title}:`)} ${verdict.detail}.${should}`;
   }
 
   private describeCause(cause: Cause): string[] {

@@ -9,6 +9,7 @@
  * only this file's own style and script (by hash) and no network is the second line of defence.
  */
 import { isFailing } from '../src/engine/verdict.js';
+import { runVerdict } from '../src/report/verdict-line.js';
 import { createHash } from 'node:crypto';
 import { escape } from 'html-escaper';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
@@ -42,9 +43,10 @@ const COUNT_HEADS = html`<th class="num">Pass</th><th class="num">Fail</th><th c
 
 function header(report: Report): Html {
   const { run, summary, target } = report;
-  const verdict = summary.conformant
+  const outcome = runVerdict(report);
+  const verdict = outcome.state === 'conformant'
     ? html`<strong>Conformant</strong><span>exit code ${summary.exit_code}</span>`
-    : html`<strong>Not conformant</strong><span>${summary.must_failures} MUST ${summary.must_failures === 1 ? 'failure' : 'failures'}${run.strict && summary.should_failures ? html` and ${summary.should_failures} SHOULD (--strict)` : ''} · exit code ${summary.exit_code}</span>`;
+    : html`<strong>${outcome.title}</strong><span>${outcome.detail} · exit code ${summary.exit_code}</span>`;
   const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
   return html`<header class="banner ${summary.conformant ? 'ok' : 'bad'}">
   <div><h1>Conformance report</h1><p class="target">${target.base_url}${target.embedded ? ' (embedded reference server)' : ''}</p></div>
@@ -324,7 +326,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
 const CSP = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`;
 
 export function renderHtml(report: Report): string {
-  const title = `${report.summary.conformant ? 'Conformant' : 'Not conformant'} — ${report.target.base_url} — run ${report.run.id}`;
+  const title = `${runVerdict(report).title} — ${report.target.base_url} — run ${report.run.id}`;
   return html`<!doctype html>
 <html lang="en">
 <head>

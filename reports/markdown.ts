@@ -6,6 +6,7 @@
  */
 import { isFailing } from '../src/engine/verdict.js';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
+import { runVerdict } from '../src/report/verdict-line.js';
 import { formatDuration, formatScore, oneLine, showControlChars } from './plain-text.js';
 
 const MAX_FAILURES = 50;
@@ -47,11 +48,11 @@ const table = (head: string[], rows: (string | number)[][], align = head.map((_,
 const countCells = (c: CountsT) => [c.pass, c.fail, c.error, c.skip];
 const COUNT_HEADS = ['Pass', 'Fail', 'Error', 'Skip'];
 
+const ICON = { conformant: '✅', 'not conformant': '❌', incomplete: '⚠️', aborted: '❌' } as const;
+
 function title(report: Report): string {
-  const { summary, run } = report;
-  if (summary.conformant) return `# ✅ Conformant`;
-  const should = run.strict && summary.should_failures ? ` and ${summary.should_failures} SHOULD` : '';
-  return `# ❌ Not conformant: ${summary.must_failures} MUST ${summary.must_failures === 1 ? 'failure' : 'failures'}${should}`;
+  const verdict = runVerdict(report);
+  return verdict.state === 'conformant' ? `# ${ICON.conformant} Conformant` : `# ${ICON[verdict.state]} ${verdict.title}: ${text(verdict.detail, 400)}`;
 }
 
 /** Unexcused failures first, by level; baselined ones last. */

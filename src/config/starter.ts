@@ -42,9 +42,23 @@ fixtures:
   #     persistent_failure: REF-FAIL          # the vendor has persistent trouble with it (400)
   #     intermittent_failure: REF-FLAKY       # the vendor has intermittent trouble with it (500)
   # concurrency_limit: 2                      # when the operator enabled the §8 limit
-  # payloads:                                 # bodies for the two endpoints whose shape §4.2 does not show
-  #   agreements: { import_supplier: "{{import_supplier}}", external_account_number: "{{external_account_number}}", ... }
-  #   supply_points: { ... "{{new_supply_point_identifier}}" ... }
+
+# Payload templates: a request body your implementation accepts, per request kind, as a file
+# (JSON or YAML, relative to this file) or inline. The spec does not show required fields or
+# allowed values, so your implementation may refuse the suite's canonical payloads (which carry
+# every documented field); the run then says "Setup refused: ..." and names the key to set here.
+# The suite keeps the template's fields and values and replaces only identifiers (namespaced per
+# run), the supplier and account keys, and the contract link.
+# payloads:
+#   account: payloads/account.json            # validate and stage (§2.3, §4.1)
+#   business: payloads/business.json          # §2.8, §4.4
+#   notes: payloads/notes.json                # also: transactions, historical_billing_documents,
+#                                             # historical_statements, payment_instruction,
+#                                             # business_payment_instruction
+#   # The two bodies §4.2 does not show; {{import_supplier}}, {{external_account_number}},
+#   # {{supply_point_identifier}} and {{new_supply_point_identifier}} are filled in:
+#   agreements: { import_supplier: "{{import_supplier}}", external_account_number: "{{external_account_number}}", supply_point_identifier: "{{supply_point_identifier}}", agreements: [...] }
+#   supply_points: { import_supplier: "{{import_supplier}}", external_account_number: "{{external_account_number}}", supply_points: [{ identifier: "{{new_supply_point_identifier}}", ... }] }
 
 account:
   # §2.3 does not show where business.business_contract_identifier sits in the account payload.
@@ -58,6 +72,8 @@ run:
   id_prefix: cf                               # every identifier the run creates starts with it
   # rate_limit: 20                            # requests per second, to protect a shared server
   # expected_failures: conformance-baseline.yaml
+  # allow_skip: ['payments.*']                # skips you accept: without this, a run whose MUST rules
+  #                                           # were skipped is "incomplete" (exit 4), not conformant
 
 report:
   dir: conformance-report

@@ -89,7 +89,8 @@ function fixFor(step: SetupStep, res: HttpResponse, errors: { attr: string; code
   switch (step) {
     case 'account':
       return {
-        fix: supplier ? ['fixtures.import_suppliers.ongoing', 'payloads.account'] : ['payloads.account'],
+        // No attr to go by: the supplier (paused? unknown?) is as likely as the payload.
+        fix: supplier ? ['fixtures.import_suppliers.ongoing', 'payloads.account'] : attrs.length ? ['payloads.account'] : ['payloads.account', 'fixtures.import_suppliers.ongoing'],
         hint: `set payloads.account to an account payload your implementation accepts (${README_HINT})`,
       };
     case 'import':
@@ -100,7 +101,7 @@ function fixFor(step: SetupStep, res: HttpResponse, errors: { attr: string; code
       };
     case 'business':
       return {
-        fix: supplier ? ['fixtures.import_suppliers.ongoing', 'payloads.business'] : ['payloads.business'],
+        fix: supplier ? ['fixtures.import_suppliers.ongoing', 'payloads.business'] : attrs.length ? ['payloads.business'] : ['payloads.business', 'fixtures.import_suppliers.ongoing'],
         hint: `set payloads.business to a business payload your implementation accepts (${README_HINT})`,
       };
     case 'link':

@@ -38,7 +38,7 @@ describe('renderHtml markup', () => {
   });
 
   it('says whether the target conforms, with the exit code', () => {
-    expect(page0).toContain('<strong>Not conformant</strong><span>3 MUST failures · exit code 1</span>');
+    expect(page0).toContain('<strong>Not conformant</strong><span>2 MUST failures and 1 MUST rule not judged (error) · exit code 1</span>');
     expect(renderHtml(conformantReport())).toContain('<strong>Conformant</strong><span>exit code 0</span>');
   });
 

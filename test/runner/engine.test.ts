@@ -71,7 +71,10 @@ describe('verdicts: fail is the implementation, error is the exchange or a preco
     expect(rule(report, 'migration.process.creates-account').verdict).toBe('fail');
     const dependent = rule(report, 'migration.process.status-completed');
     expect([dependent.verdict, dependent.error_kind]).toEqual(['error', 'precondition']);
-    expect(dependent.reason).toMatch(/precondition: could not process the account: POST .*\/process\/ answered 503: busy/);
+    // The setup chain found the process step refused: the dependent rule names that one cause.
+    expect(dependent.cause).toBe('setup.import');
+    expect(dependent.reason).toMatch(/precondition: process \(import\) the staged account: refused before any rule ran \(POST .*\/process\/ answered 503\)/);
+    expect(report.causes.find((c) => c.id === 'setup.import')).toMatchObject({ status: 503, rules: ['migration.process.status-completed'] });
   });
 
   it('a body that is not JSON where JSON is due is an error', async () => {
@@ -103,7 +106,11 @@ describe('preconditions, selection, baseline and bail', () => {
     expect([r.verdict, r.skip_key]).toEqual(['skip', 'fixtures.import_suppliers.paused']);
     expect(r.reason).toBe('needs a Paused import supplier: set fixtures.import_suppliers.paused');
     expect(rule(report, 'migration.stage.refuses-complete-supplier').verdict).toBe('pass');
-    expect(report.summary.exit_code).toBe(0);
+    // A MUST rule that was not judged leaves the run incomplete (exit 4), unless its skip is accepted.
+    expect([report.summary.conformant, report.summary.incomplete, report.summary.exit_code]).toEqual([false, true, 4]);
+    expect(report.summary.missing_keys).toEqual(['fixtures.import_suppliers.paused']);
+    const accepted = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures, selection: { rules: ['migration.stage.refuses-*'] }, allowSkip: ['migration.stage.*-paused-*'] });
+    expect([accepted.summary.conformant, accepted.summary.exit_code, accepted.summary.accepted_skips]).toEqual([true, 0, ['migration.stage.refuses-paused-supplier', 'migration.stage.refuses-update-paused-supplier']]);
   });
 
   it('starts property rules first but reports every rule in suite order', async () => {
