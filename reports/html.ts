@@ -110,6 +110,20 @@ function capabilities(report: Report): Html {
 </section>`;
 }
 
+/** Each shared cause once: the refused setup step or broken exchange, its fix, the rules it stopped. */
+function causes(report: Report): Html {
+  if (!report.causes?.length) return html``;
+  return html`<section id="causes"><h2>Causes</h2>
+<p class="muted">Each cause stopped several rules; they are not judged until it is fixed.</p>
+<ul class="causes">${report.causes.map(
+    (cause) => html`<li class="cause" id="cause-${cause.id}"><p><strong>${cause.step}</strong>: ${cause.answer}</p>
+<p>${cause.fix.length ? html`Fix: ${cause.fix.map((key, i) => html`${i ? ' or ' : ''}<code>${key}</code>`)} — ` : ''}${cause.hint}</p>
+<details><summary>${cause.rules.length} ${cause.rules.length === 1 ? 'rule' : 'rules'} not judged because of it</summary><ul class="ids">${cause.rules.map((id) => html`<li><a href="#rule-${id}"><code>${id}</code></a></li>`)}</ul></details></li>`,
+  )}</ul>
+${report.setup?.transcript.length ? html`<details><summary>Setup chain transcript (${report.setup.transcript.length} exchanges)</summary><ol class="transcript">${report.setup.transcript.map((x) => exchange(x, false))}</ol></details>` : ''}
+</section>`;
+}
+
 function headers(h: Record<string, string>): Html {
   const lines = Object.entries(h).map(([name, value]) => `${name}: ${value}`);
   return lines.length ? html`<pre class="headers">${lines.join('\n')}</pre>` : html``;
@@ -135,7 +149,7 @@ function details(rule: RuleResult): Html {
   return html`<div class="detail">
 ${rule.reason ? html`<p class="reason">${rule.reason}</p>` : ''}
 ${rule.expected_failure ? html`<p class="notice">Expected failure, excused by the baseline: ${rule.expected_failure.comment}</p>` : ''}
-${rule.error_kind ? html`<p class="muted">Error kind: ${rule.error_kind}. The rule could not be judged, so this says nothing about conformance.</p>` : ''}
+${rule.error_kind ? html`<p class="muted">Error kind: ${rule.error_kind}. The rule could not be judged, so this says nothing about conformance.${rule.cause ? html` Cause: <a href="#cause-${rule.cause}">${rule.cause}</a>.` : ''}</p>` : ''}
 ${f ? html`<div class="failure">
   ${f.message !== rule.reason ? html`<p>${f.message}</p>` : ''}
   ${f.path ? html`<p>At <code>${f.path}</code></p>` : ''}
@@ -339,6 +353,7 @@ export function renderHtml(report: Report): string {
 <body>
 ${header(report)}
 ${totals(report)}
+${causes(report)}
 ${sectionScores(report)}
 ${capabilities(report)}
 ${rules(report)}

@@ -61,8 +61,22 @@ function failureOrder(a: RuleResult, b: RuleResult): number {
   return rank(a) - rank(b);
 }
 
+/** Each shared cause once, with the key that fixes it and the rules it stopped. */
+function causes(report: Report): string[] {
+  if (!report.causes?.length) return [];
+  const lines = [`## Causes (${report.causes.length})`, ''];
+  for (const cause of report.causes) {
+    const ids = cause.rules.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ') + (cause.rules.length > IDS_PER_LINE ? ` and ${cause.rules.length - IDS_PER_LINE} more` : '');
+    lines.push(`- **${text(cause.step)}**: ${text(cause.answer)}`);
+    lines.push(`  ${cause.fix.length ? `Fix: ${cause.fix.map((k) => code(k)).join(' or ')} — ` : ''}${text(cause.hint, 400)}`);
+    lines.push(`  ${cause.rules.length} ${cause.rules.length === 1 ? 'rule' : 'rules'} not judged because of it: ${ids}`);
+  }
+  return lines;
+}
+
 function failures(report: Report): string[] {
-  const failing = report.rules.filter((r) => isFailing(r.verdict)).sort(failureOrder);
+  // Rules stopped by a shared cause are listed under it, not one by one.
+  const failing = report.rules.filter((r) => isFailing(r.verdict) && !r.cause).sort(failureOrder);
   if (!failing.length) return [];
   const lines = [`## Failures and errors (${failing.length})`, ''];
   for (const r of failing.slice(0, MAX_FAILURES)) {
@@ -84,7 +98,8 @@ function skipped(report: Report): string[] {
   }
   if (!groups.size) return [];
   const total = report.summary.counts.skip;
-  const lines = [`## Skipped (${total})`, '', 'Set these configuration keys to run them:', ''];
+  const accepted = report.summary.accepted_skips?.length ?? 0;
+  const lines = [`## Skipped (${total})`, '', `Set these configuration keys to run them${accepted ? ` (${accepted} accepted with --allow-skip)` : ''}:`, ''];
   const sorted = [...groups].sort(([, a], [, b]) => b.length - a.length);
   for (const [key, ids] of sorted.slice(0, MAX_SKIP_KEYS)) {
     const shown = ids.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ');
@@ -145,6 +160,7 @@ export function renderMarkdown(report: Report): string {
         [':--', ':--', ':--', '--:', '--:', '--:', '--:', ':--'],
       ),
     ],
+    causes(report),
     failures(report),
     skipped(report),
     baselineNotes(report),

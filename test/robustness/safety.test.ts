@@ -97,8 +97,10 @@ describe('the requests the runner makes', () => {
       const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), selection: { rules: ['notes.*'] }, concurrency: 2, rateLimit: 25 });
       expect(report.summary.must_failures).toBe(0);
       expect(maxInFlight).toBeLessThanOrEqual(2);
-      // at most 25 requests in any one-second window (plus the preflight, sent before the limiter mattered)
-      const busiest = Math.max(...starts.map((t) => starts.filter((u) => u >= t && u < t + 1000).length));
+      // at most 25 requests in any one-second window (plus the preflight, sent before the limiter
+      // mattered); the proxy sees a start up to a few ms late on a loaded machine, so the window it
+      // measures is taken 50 ms short of a second.
+      const busiest = Math.max(...starts.map((t) => starts.filter((u) => u >= t && u < t + 950).length));
       expect(busiest).toBeLessThanOrEqual(26);
       expect(starts.length).toBeGreaterThan(40);
     } finally {

@@ -87,7 +87,7 @@ describe('payload templates', () => {
     const templates = new PayloadTemplates({ account: template }, 'contract.business_contract_identifier');
     const account = templates.account(ids(), 'SUPPLIER_X') as Record<string, unknown>;
     expect(account.account_type).toBe('RESIDENCIAL');
-    expect(account.billing_postcode).toBe(template.billing_postcode);
+    expect(account.billing_postcode).toBe((template as Record<string, unknown>).billing_postcode);
     expect(account.import_supplier).toBe('SUPPLIER_X');
     expect(account.external_account_number).toMatch(/^cf-abc123-A\d+$/);
     expect(account.contract).toBeUndefined();
