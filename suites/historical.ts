@@ -8,23 +8,13 @@ import { accountKey, errorsOf } from './support.js';
 
 type DocumentType = 'PERIOD_BASED' | 'ITEM_BASED';
 
+/** The billing documents template (every documented field), for one ledger of `a`, all of `type`. */
 function billingDocuments(ctx: RuleContext, a: ImportedAccount, ledgerCode: string, type: DocumentType) {
-  const doc = (n: number) => ({
-    billing_document_identifier: ctx.ids.other('D'),
-    billing_document_type: type,
-    issued_date: `2024-0${n}-05`,
-    ...(type === 'PERIOD_BASED' ? { bill_period_from_date: `2024-0${n - 1}-01`, bill_period_to_date: `2024-0${n - 1}-28` } : {}),
-    transactions: [{ transaction_id: ctx.ids.other('T'), transaction_date: `2024-0${n}-05`, amount: '41.30', type: 'CHARGE', reason: 'IMPORTED_CHARGE' }],
-  });
-  return {
-    ...accountKey(a.supplier, a.ext),
-    ledger_code: ledgerCode,
-    ledger_number: '1',
-    billing_document_type: type,
-    historical_billing_documents: [doc(2), doc(3)],
-    additional_historical_transactions: [{ transaction_id: ctx.ids.other('T'), transaction_date: '2024-03-20', amount: 12, type: 'PAYMENT', reason: 'ACCOUNT_CHARGE_PAYMENT', payment_type: 'DD_REGULAR_COLLECTION' }],
-  };
+  return ctx.fixtures.payloads.billingDocuments(ctx.ids, accountKey(a.supplier, a.ext), ledgerCode, type);
 }
+
+/** A historical statement from the template (every documented field), fresh, with `overrides`. */
+const statement = (ctx: RuleContext, overrides: Record<string, unknown> = {}) => ctx.fixtures.payloads.item('historical_statements', 'statements', ctx.ids, overrides);
 
 /** An imported account with two ledgers, so rules can tell "per ledger" from "per account". */
 async function accountWithTwoLedgers(ctx: RuleContext) {
@@ -122,10 +112,7 @@ export const statementRules = defineRules('statements', [
     needs: ['ongoingSupplier', 'operationsTeam'],
     async check(ctx) {
       const a = await ctx.given.imported();
-      const statements = [
-        { statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-11-01', bill_period_to_date: '2023-11-30', issued_date: '2023-12-03', number: 'F2023-0001', gross_amount: 61.2, statement_path: 'statements/2023-11.pdf' },
-        { statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-12-01', bill_period_to_date: '2023-12-31', issued_date: '2024-01-04', number: 'F2024-0001', gross_amount: 58.75 },
-      ];
+      const statements = [statement(ctx), statement(ctx, { bill_period_from_date: '2023-12-01', bill_period_to_date: '2023-12-31', issued_date: '2024-01-04', number: 'F2024-0001', statement_path: undefined })];
       const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements }, step: 'import two statements' });
       ctx.expect.status(res, [201, 200]);
       ctx.expect.body(res, model.ValidatedStatements, 'validated data');
@@ -142,7 +129,7 @@ export const statementRules = defineRules('statements', [
     async check(ctx) {
       const a = await ctx.given.imported();
       const id = ctx.ids.other('S');
-      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [{ statement_id: id, bill_period_from_date: '2023-10-01', bill_period_to_date: '2023-10-31', issued_date: '2023-11-02', number: '7', gross_amount: 10 }] }, step: 'import a statement' });
+      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_id: id })] }, step: 'import a statement' });
       ctx.expect.status(res, [201, 200]);
       ctx.expect.that(res.text.includes(id), `the validated data should name statement ${id}`, { res });
     },
@@ -155,7 +142,7 @@ export const statementRules = defineRules('statements', [
     needs: ['ongoingSupplier', 'operationsTeam'],
     async check(ctx) {
       const a = await ctx.given.imported();
-      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [{ statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-09-01', bill_period_to_date: '2023-09-30', issued_date: '2023-10-02', number: '9', gross_amount: 33.3 }] }, step: 'a statement without statement_path' });
+      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_path: undefined })] }, step: 'a statement without statement_path' });
       ctx.expect.status(res, [201, 200]);
     },
   },
@@ -167,7 +154,7 @@ export const statementRules = defineRules('statements', [
     needs: ['ongoingSupplier', 'operationsTeam'],
     async check(ctx) {
       const a = await ctx.given.imported();
-      const good = { statement_id: ctx.ids.other('S'), bill_period_from_date: '2023-09-01', bill_period_to_date: '2023-09-30', issued_date: '2023-10-02', number: '9', gross_amount: 33.3 };
+      const good = statement(ctx);
       const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [good, { ...good, statement_id: ctx.ids.other('S'), issued_date: '2023-09-31' }] }, step: 'a statement with an impossible date' });
       ctx.expect.status(res, 400);
       const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');

@@ -159,6 +159,31 @@ export class PayloadTemplates {
   }
 
   /**
+   * Historical billing documents for `ledger_code` of an account, all of `type` (§4.2): the
+   * template's documents with fresh identifiers, retyped; a period-based document keeps or gets
+   * the bill period of the month before it was issued, an item-based one carries none (§2.5).
+   */
+  billingDocuments(ids: Ids, keys: Record<string, string>, ledgerCode: string, type: 'PERIOD_BASED' | 'ITEM_BASED'): Record<string, unknown> & { historical_billing_documents: Record<string, unknown>[] } {
+    const body = this.request<Record<string, unknown>>('historical_billing_documents', ids, { ...keys, ledger_code: ledgerCode, billing_document_type: type });
+    const documents = (Array.isArray(body.historical_billing_documents) ? body.historical_billing_documents : []) as Record<string, unknown>[];
+    body.historical_billing_documents = documents.map((document) => {
+      const retyped: Record<string, unknown> = { ...document, billing_document_type: type };
+      if (type === 'ITEM_BASED') {
+        delete retyped.bill_period_from_date;
+        delete retyped.bill_period_to_date;
+      } else if (retyped.bill_period_from_date === undefined || retyped.bill_period_to_date === undefined) {
+        const issued = typeof retyped.issued_date === 'string' ? new Date(`${retyped.issued_date}T00:00:00Z`) : new Date(Date.UTC(2024, 3, 3));
+        const from = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth() - 1, 1));
+        const to = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), 0));
+        retyped.bill_period_from_date = from.toISOString().slice(0, 10);
+        retyped.bill_period_to_date = to.toISOString().slice(0, 10);
+      }
+      return retyped;
+    });
+    return body as Record<string, unknown> & { historical_billing_documents: Record<string, unknown>[] };
+  }
+
+  /**
    * One item of a list in a template (`notes`, `transactions`, …), fresh, with `overrides` applied
    * (`undefined` takes a field out). `pick` chooses among the template's items (default: the first).
    */
