@@ -82,6 +82,10 @@ export function renderCtrf(report: Report): object {
         duration: stop - start,
         extra: {
           conformant: summary.conformant,
+          incomplete: summary.incomplete,
+          unjudged_must: summary.unjudged_must,
+          missing_keys: summary.missing_keys,
+          accepted_skips: summary.accepted_skips.length,
           exit_code: summary.exit_code,
           must_failures: summary.must_failures,
           should_failures: summary.should_failures,

@@ -93,6 +93,7 @@ function sectionScores(report: Report): Html {
 const STATUS_CLASS: Record<Report['capabilities'][number]['status'], string> = {
   conforms: 'pass',
   deviates: 'fail',
+  'not implemented': 'skip',
   'could not be checked': 'error',
   'not checked': 'skip',
 };
@@ -166,7 +167,7 @@ ${rule.transcript.length ? html`<h4>Transcript (${rule.transcript.length} ${rule
 function ruleRow(rule: RuleResult): Html {
   const expandable = isFailing(rule.verdict) || rule.observations.length > 0;
   const cells = html`<span class="chevron" aria-hidden="true"></span><a class="id" href="#rule-${rule.id}"><code>${rule.id}</code></a><span class="spec">${rule.spec}</span><span class="level level-${rule.level}">${rule.level}</span><span class="title">${rule.title}${
-    rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key ? html` — set <code>${rule.skip_key}</code>` : ''}</span>` : ''
+    rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key && !(rule.reason ?? '').includes(rule.skip_key) ? html` — set <code>${rule.skip_key}</code>` : ''}${rule.skip_accepted ? ' (skip accepted)' : ''}</span>` : ''
   }</span><span class="verdict"><span class="badge ${rule.verdict}">${rule.verdict}</span>${rule.expected_failure ? html`<span class="badge expected">expected</span>` : ''}</span>`;
   const attrs = html`id="rule-${rule.id}" data-verdict="${rule.verdict}" data-text="${`${rule.id} ${rule.title} ${rule.spec} ${rule.level}`.toLowerCase()}"`;
   return expandable ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule)}</details>` : html`<div class="rule" ${attrs}>${cells}</div>`;

@@ -48,6 +48,20 @@ function compareSections(a: string, b: string): number {
   return 0;
 }
 
+/**
+ * An endpoint every request to which was answered 501 (not implemented) or 405 (method not
+ * allowed): a mock that leaves it out, which a reader should not mistake for a subtle deviation.
+ */
+function answersNotImplemented(rules: RuleResult[], endpoint: { method: string; path: string; id: string }): boolean {
+  const pattern = new RegExp(`^${endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/?]+')}(\\?|$)`);
+  const statuses = rules
+    .filter((r) => r.endpoints.includes(endpoint.id as never))
+    .flatMap((r) => r.transcript)
+    .filter((x) => x.request.method === endpoint.method && pattern.test(x.request.url) && x.response)
+    .map((x) => x.response!.status);
+  return statuses.length > 0 && statuses.every((status) => status === 501 || status === 405);
+}
+
 /** The one entry of an aborted run, so that every report format shows why nothing ran. */
 function preflightResult(reason: string): RuleResult {
   return {
@@ -115,7 +129,7 @@ export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean
     const c = zero();
     for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
     const judged = c.pass + c.fail + c.error;
-    const status = judged === 0 ? 'not checked' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
+    const status = judged === 0 ? 'not checked' : c.pass === 0 && answersNotImplemented(rules, e) ? 'not implemented' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
     return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
   });
 

@@ -98,7 +98,7 @@ export const CapabilitySchema = z.object({
   method: z.string(),
   path: z.string(),
   counts: Counts,
-  status: z.enum(['conforms', 'deviates', 'could not be checked', 'not checked']),
+  status: z.enum(['conforms', 'deviates', 'not implemented', 'could not be checked', 'not checked']).describe('not implemented: every request to it was answered 501 or 405'),
 });
 
 export const ReportSchema = z.object({

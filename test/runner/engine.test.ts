@@ -77,6 +77,16 @@ describe('verdicts: fail is the implementation, error is the exchange or a preco
     expect(report.causes.find((c) => c.id === 'setup.import')).toMatchObject({ status: 503, rules: ['migration.process.status-completed'] });
   });
 
+  it('an endpoint that answers 501 to everything is "not implemented" in the capability matrix, not "deviates"', async () => {
+    const report = await runThrough(
+      async (req) => (req.path.endsWith('/notes/create/') ? { status: 501, headers: { 'content-type': 'application/json' }, body: '{"detail":"Not implemented."}' } : undefined),
+      { selection: { rules: ['notes.*', 'migration.stage.first-201'] } },
+    );
+    const status = (id: string) => report.capabilities.find((c) => c.endpoint === id)?.status;
+    expect(status('createNotes')).toBe('not implemented');
+    expect(status('stageAccount')).toBe('conforms');
+  });
+
   it('a body that is not JSON where JSON is due is an error', async () => {
     const report = await runThrough(
       async (req, forward) => (req.path.includes('/account-transfer-status/') ? { ...(await forward()), body: '<html>oops</html>', headers: { 'content-type': 'text/html' } } : undefined),
