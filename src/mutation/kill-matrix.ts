@@ -65,9 +65,18 @@ async function runAll(targets: Target[], workers: number, task: { seed: number; 
       try {
         while (next < targets.length) {
           const i = next++;
+          // Both listeners go when either fires: a worker runs dozens of tasks.
           const reply = await new Promise<{ ok: boolean; result?: TaskResult; error?: string }>((resolve, reject) => {
-            worker.once('message', resolve);
-            worker.once('error', reject);
+            const onMessage = (message: { ok: boolean; result?: TaskResult; error?: string }) => {
+              worker.off('error', onError);
+              resolve(message);
+            };
+            const onError = (error: Error) => {
+              worker.off('message', onMessage);
+              reject(error);
+            };
+            worker.once('message', onMessage);
+            worker.once('error', onError);
             worker.postMessage({ target: targets[i], ...task });
           });
           if (!reply.ok) throw new Error(`kill matrix task ${JSON.stringify(targets[i])} failed: ${reply.error}`);
