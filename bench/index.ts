@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TOKEN } from '../reference/index.js';
 import { EMBEDDED_LIMIT, embeddedFixtures } from '../src/engine/embedded.js';
-import { runConformance } from '../src/engine/run.js';
+import { runConformance } from '../src/conformance.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);

@@ -82,7 +82,7 @@ async function run(argv: string[]): Promise<number> {
     import('../config/resolve.js'),
     import('../config/errors.js'),
     import('../engine/baseline.js'),
-    import('../engine/run.js'),
+    import('../conformance.js'),
     import('../auth/token.js'),
     import('../../reports/console.js'),
     import('../../reports/index.js'),

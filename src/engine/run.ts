@@ -1,6 +1,6 @@
 /**
- * `runConformance`: aims the rules at one implementation and returns the report. The CLI is a thin
- * layer over it; library users call it directly.
+ * `runRules`: aims rules at one implementation and returns the report. It knows no suite: the entry
+ * point (src/conformance.ts) hands the rules in.
  */
 import type { AuthSettings } from '../auth/token.js';
 import type { FixturesConfig } from '../config/schema.js';
@@ -51,8 +51,8 @@ export interface RunOptions {
   /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
   processRetryBudgetMs?: number;
   baseline?: Baseline;
-  /** The rules to choose from (default: every suite). */
-  rules?: Rule[];
+  /** The rules to choose from (the entry point, src/conformance.ts, defaults to every suite). */
+  rules?: readonly Rule[];
   runId?: string;
   /** Builds the command that replays one rule; the CLI supplies one that mirrors its own flags. */
   replayCommand?: (ruleId: string, seed: number, counterexample?: Counterexample) => string;
@@ -70,8 +70,8 @@ function longestFirst(rules: readonly Rule[]): number[] {
   return [...indices.filter((i) => rules[i].property), ...indices.filter((i) => !rules[i].property)];
 }
 
-export async function runConformance(options: RunOptions = {}): Promise<Report> {
-  const candidates = options.rules ?? (await import('../../suites/index.js')).allRules;
+/** Aims `candidates` (narrowed by the selection) at one implementation and returns the report. */
+export async function runRules(candidates: readonly Rule[], options: RunOptions = {}): Promise<Report> {
   const { rules, unmatched } = selectRules(candidates, options.selection ?? {});
   if (unmatched.length) throw new ConfigError(`Nothing matches ${unmatched.join(', ')} (see "conformance list").`);
 

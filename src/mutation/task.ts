@@ -4,7 +4,7 @@
  */
 import { DEFAULT_TOKEN, startReferenceServer, variantChoices, variantRunConfig } from '../../reference/index.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../engine/embedded.js';
-import { runConformance } from '../engine/run.js';
+import { runConformance } from '../conformance.js';
 import type { Selection } from '../engine/select.js';
 
 export type Target = { kind: 'faithful' } | { kind: 'variant' } | { kind: 'fault'; id: string };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, variantChoices, variantRunConfig } from '../../reference/index.js';
 import { FREEDOMS, renderFreedoms } from '../../reference/freedoms.js';
 import { embeddedFixtures, embeddedPayloads } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runConformance } from '../../src/conformance.js';
 import { allRules } from '../../suites/index.js';
 import { unique } from '../helpers/http.js';
 import { PATHS, SUPPLIER, account, importAccount, stage, useReferenceServer } from '../helpers/reference.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance, type RunOptions } from '../../src/engine/run.js';
+import { runConformance, type RunOptions } from '../../src/conformance.js';
 import type { Report } from '../../src/report/schema.js';
 import { type Intercept, rewriteJson, startProxy } from '../helpers/proxy.js';
 

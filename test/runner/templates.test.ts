@@ -8,7 +8,7 @@ import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../..
 import { ConfigError } from '../../src/config/errors.js';
 import { parseConfig } from '../../src/config/load.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runConformance } from '../../src/conformance.js';
 import { PayloadTemplates } from '../../src/engine/templates.js';
 import { IdRegistry, Ids } from '../../src/engine/ids.js';
 import { loadFixture } from '../../src/fixtures.js';
