@@ -137,10 +137,10 @@ function exchange(x: RuleResult['transcript'][number], culprit: boolean): Html {
   const status = res ? html`<span class="status s${Math.floor(res.status / 100)}xx">${res.status}</span>` : html`<span class="status none">no response</span>`;
   return html`<li class="exchange${culprit ? ' culprit' : ''}">
 <div class="xhead"><span class="seq">#${x.seq}</span>${x.step ? html`<span class="step">${x.step}</span>` : ''}<code class="request-line">${req.method} ${req.url}</code><span class="arrow">→</span>${status}<span class="muted">${formatDuration(x.duration_ms)}${res ? ` · ${res.bytes} bytes` : ''}</span>${culprit ? html`<span class="badge fail">the failure is about this exchange</span>` : ''}</div>
-<div class="xparts">
+${x.brief ? (error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>` : '') : html`<div class="xparts">
   <div class="xpart"><h5>Request</h5>${headers(req.headers)}${body(req.body, req.body_truncated)}</div>
   <div class="xpart"><h5>Response</h5>${res ? html`${headers(res.headers)}${body(res.body, res.body_truncated)}` : ''}${error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>` : ''}</div>
-</div>
+</div>`}
 </li>`;
 }
 

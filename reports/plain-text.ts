@@ -97,7 +97,13 @@ export function failureText(rule: RuleResult): string {
   if (rule.observations.length) parts.push(`observations:\n${rule.observations.map((o) => `  - ${o}`).join('\n')}`);
   if (rule.expected_failure) parts.push(`expected failure (baseline): ${rule.expected_failure.comment}`);
   if (rule.replay) parts.push(`replay: ${rule.replay}`);
-  if (rule.transcript.length) parts.push(`transcript (${rule.transcript.length} ${rule.transcript.length === 1 ? 'exchange' : 'exchanges'}):\n\n${rule.transcript.map(exchangeText).join('\n\n')}`);
+  // CI shows this text inline: the exchange the failure is about (or the last one) is enough there;
+  // report.html and report.json keep the rest.
+  const culprit = rule.transcript.find((x) => x.seq === f?.exchange_seq) ?? rule.transcript.at(-1);
+  if (culprit) {
+    const others = rule.transcript.length - 1;
+    parts.push(`exchange #${culprit.seq} of ${rule.transcript.length}${others ? ' (the others are in report.html and report.json)' : ''}:\n\n${exchangeText(culprit)}`);
+  }
   return parts.join('\n');
 }
 

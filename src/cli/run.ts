@@ -38,6 +38,8 @@ Reports:
   --report-dir DIR          where report files go (default conformance-report)
   --reporter FMT            console, json, junit, html, markdown, ctrf (repeatable; default all)
   --expected-failures FILE  baseline of known failures; only new failures fail the run
+  --full-transcripts        keep every exchange in full (default: failing rules keep their last
+                            exchanges with bodies cut at 4 KB; passing rules one line each)
 
 Payload templates: when your implementation refuses the suite's payloads (required fields and
 allowed values are "not shown" in the spec), give one it accepts per request kind under payloads:
@@ -70,6 +72,7 @@ export const runOptions = {
   reporter: { type: 'string', multiple: true },
   'expected-failures': { type: 'string' },
   'allow-skip': { type: 'string', multiple: true },
+  'full-transcripts': { type: 'boolean' },
   verbose: { type: 'boolean' },
 } as const;
 

@@ -32,6 +32,7 @@ export interface RunFlags {
   'id-prefix'?: string;
   shard?: string;
   'allow-skip'?: string[];
+  'full-transcripts'?: boolean;
 }
 
 export interface ResolvedRun {
@@ -118,6 +119,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       },
       bail: flags.bail ?? false,
       allowSkip: [...(run.allow_skip ?? []), ...(flags['allow-skip'] ?? [])],
+      fullTranscripts: flags['full-transcripts'] ?? false,
       strict: flags.strict ?? false,
       replayPath: flags.path,
     },

@@ -44,6 +44,8 @@ export interface RunOptions {
   selection?: Selection;
   bail?: boolean;
   strict?: boolean;
+  /** Keep every exchange of every rule in full in the report (default: passing rules keep one line each). */
+  fullTranscripts?: boolean;
   /** Rule ids or globs whose skips are accepted: skipped MUST rules matching them leave the run complete. */
   allowSkip?: string[];
   /** Replays one property case (with `seed`). */

@@ -91,6 +91,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
         results,
         setup: setupFound ? { steps: setupFound.steps, causes: setupFound.causes, transcript: setupExchanges } : undefined,
         allowSkip: options.allowSkip,
+        fullTranscripts: options.fullTranscripts,
         baseline: options.baseline,
         ...(extra.aborted ? { aborted: extra.aborted } : {}),
         created: registry.created,

@@ -6,6 +6,7 @@ import type { CreatedIdentifiers } from '../engine/ids.js';
 import { type Rule, sectionsOf } from '../engine/rule.js';
 import picomatch from 'picomatch';
 import type { StepRecord } from '../engine/setup.js';
+import { reportTranscript } from './transcripts.js';
 import { type Cause, EXIT, type Level, isFailing } from '../engine/verdict.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Selection } from '../engine/select.js';
@@ -22,6 +23,8 @@ export interface BuildInput {
   results: { rule: Rule; outcome: RuleOutcome; replay?: string }[];
   /** The setup chain's steps, the causes it found and its exchanges. */
   setup?: { steps: StepRecord[]; causes: Cause[]; transcript: Exchange[] };
+  /** Keep every exchange in full (--full-transcripts); by default passing rules keep one line each. */
+  fullTranscripts?: boolean;
   /** Globs of rules whose skips are accepted (--allow-skip). */
   allowSkip?: readonly string[];
   baseline?: Baseline;
@@ -230,7 +233,7 @@ export function buildReport(input: BuildInput): Report {
       ...(excused ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } } : {}),
       ...(replay && failing ? { replay } : {}),
       duration_ms: outcome.durationMs,
-      transcript: outcome.transcript,
+      transcript: reportTranscript(outcome.transcript, outcome.verdict, outcome.failure?.exchangeSeq, input.fullTranscripts ?? false),
     };
   });
 

@@ -33,6 +33,7 @@ export const ExchangeSchema = z.object({
     .optional(),
   error: z.object({ kind: z.string(), message: z.string() }).optional().describe('set when no complete response arrived'),
   duration_ms: z.number(),
+  brief: z.boolean().optional().describe('headers and bodies left out: an exchange of a passing or skipped rule, or an early one of a failing rule (--full-transcripts keeps them)'),
 });
 
 export const RuleResultSchema = z.object({
