@@ -29,7 +29,7 @@ async function runAgainst(plan: Parameters<typeof startChaos>[1], args: string[]
   writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(chaos.url, '  token: ${T}'));
   const started = Date.now();
   try {
-    const res = await runCli(['--timeout', '700', '--concurrency', '8', ...args], { cwd: dir, env: { T: DEFAULT_TOKEN }, timeoutMs: 90_000 });
+    const res = await runCli(['--timeout', '2000', '--concurrency', '8', ...args], { cwd: dir, env: { T: DEFAULT_TOKEN }, timeoutMs: 90_000 });
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')));
     return { res, report, dir, chaos, ms: Date.now() - started };
   } finally {
