@@ -1,7 +1,7 @@
 /** §4.2 transactions: dedup (`check_previously_added`) and the open statement period (`force_add_to_current_statement`). */
 import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
-import { type ErrorItem, validationError } from '../validation.js';
+import { type ErrorItem, capErrors, validationError } from '../validation.js';
 import { openStatementPeriod } from './account-migration.js';
 import { type Handler, type ServerEnv, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
 
@@ -27,7 +27,7 @@ function invalidTransactions(errors: ErrorItem[], body: unknown, env: ServerEnv)
   const index = Number(/^transactions\.(\d+)/.exec(errors[0]?.attr ?? '')?.[1]);
   const transactions = (body as { transactions?: unknown[] } | null)?.transactions;
   const data = Number.isInteger(index) && Array.isArray(transactions) ? transactions[index] : body;
-  return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: errors.map((e) => `${e.attr}: ${e.detail}`).join(' '), transaction_data: data ?? {} });
+  return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: capErrors(errors).map((e) => `${e.attr}: ${e.detail}`).join(' '), transaction_data: data ?? {} });
 }
 
 export const createTransactions: Handler = (req, env) => {
