@@ -57,6 +57,7 @@ run:
   timeout_ms: 10000                           # per request
   id_prefix: cf                               # every identifier the run creates starts with it
   # rate_limit: 20                            # requests per second, to protect a shared server
+  # max_time_s: 1800                          # overall deadline; unfinished rules are reported as not judged
   # expected_failures: conformance-baseline.yaml
 
 report:

@@ -40,6 +40,11 @@ export interface RunOptions {
   strict?: boolean;
   /** Replays one property case (with `seed`). */
   replayPath?: string;
+  /**
+   * Overall deadline of the run (ms): rules still running then, and rules not started yet, are
+   * reported as not judged (error) with the reason; the report is still complete.
+   */
+  maxTimeMs?: number;
   /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
   processRetryBudgetMs?: number;
   baseline?: Baseline;
@@ -75,11 +80,20 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
     options.onEvent?.({ type: 'start', total: rules.length, runId: session.runId, seed: session.seed });
     const order = longestFirst(rules);
     let next = 0;
+    let expired: string | undefined;
+    const deadline = options.maxTimeMs
+      ? setTimeout(() => {
+          expired = `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs!)})`;
+          session.stop(expired);
+        }, options.maxTimeMs)
+      : undefined;
     const worker = async () => {
       while (next < order.length) {
         const index = order[next++];
         const rule = rules[index];
-        const outcome: RuleOutcome = bailed
+        const outcome: RuleOutcome = expired
+          ? { verdict: 'error', errorKind: 'timeout', reason: `not judged: ${expired} before the rule started`, observations: [], transcript: [], durationMs: 0 }
+          : bailed
           ? { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure', observations: [], transcript: [], durationMs: 0 }
           : await session.run(rule);
         const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
@@ -88,10 +102,16 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
         options.onEvent?.({ type: 'rule', rule, outcome, done: ++done, total: rules.length });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker));
+    } finally {
+      clearTimeout(deadline);
+    }
     return session.report(results, { bailed });
   } finally {
     await session.close();
   }
 }
 
+
+const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
