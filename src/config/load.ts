@@ -112,7 +112,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     // refused by the yaml package past this count, rather than expanded until memory runs out.
     raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
   } catch (error) {
-    const why = /alias/i.test((error as Error).message) ? `it expands aliases (*name) more than ${MAX_ALIAS_COUNT} times; write the values out instead` : (error as Error).message;
+    const why = /excessive alias count/i.test((error as Error).message) ? `it expands aliases (*name) more than ${MAX_ALIAS_COUNT} times; write the values out instead` : (error as Error).message;
     throw new ConfigError(`${file} cannot be read: ${why}.`);
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${file}: the document must be a mapping of keys (base_url, auth, fixtures, run, report).`);

@@ -12,6 +12,7 @@ import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../..
 import { base64Spellings, REDACTED, Redactor, withoutUrlCredentials } from '../../src/http/redact.js';
 import { redactReport } from '../../src/report/redact.js';
 import { embeddedSeed } from '../../src/engine/embedded.js';
+import { parseConfig } from '../../src/config/load.js';
 import { ReportSchema } from '../../src/report/schema.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
@@ -144,6 +145,9 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
     expect(run.stderr).toMatch(/aliases/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(res.code).toBe(0); // list reads no config
+    // A few aliases are fine; an alias to nothing is named as such.
+    expect(parseConfig('run: &r { concurrency: 2 }\nreport: { dir: x }\n', 'c.yaml').run?.concurrency).toBe(2);
+    expect(() => parseConfig('run: *nothing\n', 'c.yaml')).toThrow(/c\.yaml cannot be read: Unresolved alias/);
   });
 
   it('never prints credentials written into the base URL: username, password, or of a non-http URL', async () => {
