@@ -9,14 +9,15 @@ import type { Redactor } from '../http/redact.js';
 
 /** A copy of `value` with every secret in every string (keys included) replaced. */
 export function redactValue<T>(value: T, redactor: Redactor): T {
+  const seen = new WeakSet<object>(); // a value a rule recorded may refer to itself
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return redactor.text(node);
-    if (Array.isArray(node)) return node.map(walk);
-    if (node !== null && typeof node === 'object') {
-      if (node instanceof Date) return node;
-      return Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.text(k), walk(v)]));
-    }
-    return node;
+    if (node === null || typeof node !== 'object' || node instanceof Date) return node;
+    if (seen.has(node)) return '[circular]';
+    seen.add(node);
+    const copy = Array.isArray(node) ? node.map(walk) : Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.text(k), walk(v)]));
+    seen.delete(node);
+    return copy;
   };
   return walk(value) as T;
 }
@@ -26,5 +27,11 @@ export function redactValue<T>(value: T, redactor: Redactor): T {
  * decides, and only a report that leaks is copied.
  */
 export function redactReport<R extends object>(report: R, redactor: Redactor): R {
-  return redactor.leaks(JSON.stringify(report)) ? redactValue(report, redactor) : report;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(report);
+  } catch {
+    // Not serialisable as it is (a bigint in a counterexample, a cycle): walk it instead.
+  }
+  return text === undefined || redactor.leaks(text) || /:\/\/[^\s/"]*@/.test(text) ? redactValue(report, redactor) : report;
 }

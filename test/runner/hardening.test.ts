@@ -49,6 +49,11 @@ describe('the redactor', () => {
     expect(clean.rules[0].failure.actual.errors[0].attr).toBe(`Token ${REDACTED}`);
     const untouched = { a: 'b' };
     expect(redactReport(untouched, redactor)).toBe(untouched);
+    // Values a property rule recorded may not be JSON: a bigint, a cycle. Still redacted, no crash.
+    const odd: Record<string, unknown> = { n: 10n, s: 'x tok-1234567', url: 'https://user:pw@h/' };
+    odd.self = odd;
+    const redacted = redactReport(odd, redactor);
+    expect(redacted).toMatchObject({ n: 10n, s: `x ${REDACTED}`, url: `https://${REDACTED}@h/`, self: '[circular]' });
   });
 });
 
