@@ -50,7 +50,9 @@ export const createTransactions: Handler = (req, env) => {
   const period = openStatementPeriod(account, env);
   const openFrom = period.from;
   const outside = (date: string) => (period.from !== null && date < period.from) || (period.to !== null && date > period.to);
-  const seen = new Set(account.transactionIds);
+  // Ids added by this request, looked up next to the account's own: no copy of a set that may hold millions.
+  const addedIds = new Set<string>();
+  const seen = { has: (id: string) => account.transactionIds.has(id) || addedIds.has(id) };
   const added: Transaction[] = [];
   const pinnedNotes: string[] = [];
   const results = [];
@@ -78,7 +80,7 @@ export const createTransactions: Handler = (req, env) => {
       if (env.choices.forcedTransactionDescription) stored.description = `Dated ${tx.transaction_date}; moved into the open statement period (${inside}).`;
       pinnedNotes.push(`Transaction ${id} dated ${tx.transaction_date} was added to the current statement on ${inside}.`);
     }
-    seen.add(id);
+    addedIds.add(id);
     added.push(stored);
     results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { ...stored, status: 'TRANSACTION_IMPORT_SUCCESS' } });
   }
