@@ -116,7 +116,7 @@ export const processAccount: Handler = async (req, env) => {
   const limit = store.settings.concurrencyLimit;
   if (limit !== null && store.processing >= limit && !env.faults.has('process.no-concurrency-limit')) return choices.tooManyRequests();
 
-  store.processing += 1;
+  const done = store.startProcessing();
   process.inProgress = true;
   try {
     await delay(store.settings.processingDelayMs);
@@ -127,7 +127,7 @@ export const processAccount: Handler = async (req, env) => {
     process.account = account;
     return reply(201, { service_account_number: account.number });
   } finally {
-    store.processing -= 1;
+    done();
     process.inProgress = false;
   }
 };

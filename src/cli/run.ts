@@ -28,6 +28,8 @@ Running:
   --concurrency N           rules run at the same time (default 8)
   --timeout MS              per-request timeout (default 10000)
   --rate-limit RPS          at most this many requests per second to the target
+  --max-time S              overall deadline in seconds (run.max_time_s): rules not finished by
+                            then are reported as not judged (error); the reports are still written
   --id-prefix P             prefix of every identifier the run creates (default cf)
   --bail                    stop after the first MUST failure
   --strict                  SHOULD failures fail the run too
@@ -66,6 +68,7 @@ export const runOptions = {
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
   'rate-limit': { type: 'string' },
+  'max-time': { type: 'string' },
   'id-prefix': { type: 'string' },
   strict: { type: 'boolean' },
   'report-dir': { type: 'string' },
@@ -94,6 +97,9 @@ async function run(argv: string[]): Promise<number> {
   const env = process.env;
   try {
     const resolved = resolveRun(values, process.cwd(), env);
+    if (resolved.report.formats.some((f) => f !== 'console')) {
+      (await import('../report/dir.js')).checkReportDir(resolved.report.dir, values['report-dir'] !== undefined ? '--report-dir' : 'report.dir');
+    }
     const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
     const consoleOut = resolved.report.formats.includes('console') ? new ConsoleReporter({ verbose: values.verbose }) : undefined;
     const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>

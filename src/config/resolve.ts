@@ -25,6 +25,7 @@ export interface RunFlags {
   concurrency?: string;
   timeout?: string;
   'rate-limit'?: string;
+  'max-time'?: string;
   'report-dir'?: string;
   reporter?: string[];
   strict?: boolean;
@@ -56,7 +57,10 @@ function url(value: string, where: string): string {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
     return value.replace(/\/+$/, '');
   } catch {
-    throw new ConfigError(`${where} must be an http(s) URL, got "${value}".`);
+    // Never echo credentials written into it (`ftp://user:secret@host`).
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+    const shown = value.includes('@') ? `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ""}not shown)` : `"${value}"`;
+    throw new ConfigError(`${where} must be an http(s) URL, got ${shown}.`);
   }
 }
 
@@ -90,6 +94,12 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
   const rateLimit = rateLimitText === undefined ? run.rate_limit : Number(rateLimitText);
   if (rateLimit !== undefined && !(rateLimit > 0)) throw new ConfigError(`--rate-limit must be a positive number of requests per second, got "${rateLimitText}".`);
 
+  const maxTimeText = flags['max-time'];
+  if (maxTimeText !== undefined && !(/^\d+(\.\d+)?$/.test(maxTimeText.trim()) && Number(maxTimeText) > 0 && Number(maxTimeText) <= 7 * 24 * 3600)) {
+    throw new ConfigError(`--max-time must be a positive number of seconds (at most a week), got "${maxTimeText}".`);
+  }
+  const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
+
   return {
     configFile: file,
     options: {
@@ -110,6 +120,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       timeoutMs: int(flags.timeout, 'timeout', 100, 600_000) ?? run.timeout_ms,
       idPrefix,
       rateLimit,
+      ...(maxTimeS !== undefined ? { maxTimeMs: Math.round(maxTimeS * 1000) } : {}),
       selection: {
         ...(flags.rule?.length ? { rules: flags.rule } : {}),
         ...(flags.section?.length ? { sections: flags.section } : {}),

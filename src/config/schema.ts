@@ -91,6 +91,7 @@ export const RunConfig = z.strictObject({
   timeout_ms: z.int().min(100).max(600_000).default(10_000).describe('Per-request timeout.'),
   id_prefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,7}$/, 'must be 1-8 letters or digits, starting with a letter').default('cf').describe('Every identifier a run creates starts with this and the run id.'),
   rate_limit: z.number().positive().optional().describe('Maximum requests per second to the target.'),
+  max_time_s: z.number().positive().max(7 * 24 * 3600).optional().describe('Overall deadline of the run in seconds: rules not finished by then are reported as not judged (error); the report is still written.'),
   expected_failures: nonEmpty.optional().describe('YAML baseline of known failures (rule id, reason, comment); only new failures fail the run.'),
   allow_skip: z
     .array(nonEmpty)

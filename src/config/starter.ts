@@ -71,6 +71,7 @@ run:
   timeout_ms: 10000                           # per request
   id_prefix: cf                               # every identifier the run creates starts with it
   # rate_limit: 20                            # requests per second, to protect a shared server
+  # max_time_s: 1800                          # overall deadline; unfinished rules are reported as not judged
   # expected_failures: conformance-baseline.yaml
   # allow_skip: ['payments.*']                # skips you accept: without this, a run whose MUST rules
   #                                           # were skipped is "incomplete" (exit 4), not conformant

@@ -61,7 +61,8 @@ function urlCredentials(baseUrl: string | undefined): string[] {
   if (!baseUrl) return [];
   try {
     const url = new URL(baseUrl);
-    return [decodeURIComponent(url.password), url.password].filter((s) => s.length > 0);
+    // The username too: `https://TOKEN@host` is a common way to pass a token.
+    return [decodeURIComponent(url.password), url.password, decodeURIComponent(url.username), url.username].filter((s) => s.length > 0);
   } catch {
     return [];
   }

@@ -50,8 +50,21 @@ export async function executeRule(
   const controller = new AbortController();
   // A rule may have many requests in flight at once (the §8 burst); each listens while it runs.
   setMaxListeners(1000, controller.signal);
-  const stop = () => controller.abort(runSignal.reason);
-  runSignal.addEventListener('abort', stop, { once: true });
+  // The run stopped (--max-time, or a library caller): the rule is not judged, whatever its
+  // requests are still waiting for. One listener per running rule both ends those requests and
+  // ends the wait below.
+  let stopped!: Promise<'stopped'>;
+  let stop = () => {};
+  if (runSignal.aborted) stopped = Promise.resolve('stopped');
+  else {
+    stopped = new Promise<'stopped'>((resolve) => {
+      stop = () => {
+        controller.abort(runSignal.reason);
+        resolve('stopped');
+      };
+    });
+    runSignal.addEventListener('abort', stop, { once: true });
+  }
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -60,7 +73,12 @@ export async function executeRule(
   running.catch(() => undefined); // a rejection after a timeout is already accounted for
   const signal = controller.signal;
   try {
-    const result = await Promise.race([running, timedOut]);
+    const result = await Promise.race([running, timedOut, stopped]);
+    if (result === 'stopped') {
+      controller.abort(runSignal.reason);
+      const why = runSignal.reason instanceof Error ? runSignal.reason.message : 'the run was stopped';
+      return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${why} before the rule finished` });
+    }
     if (result === 'timeout') {
       controller.abort(new Error('rule timeout'));
       return finish({ verdict: 'error', errorKind: 'timeout', reason: `the rule did not finish within ${Math.round(timeoutMs / 1000)} s` });

@@ -50,6 +50,11 @@ export interface RunOptions {
   allowSkip?: string[];
   /** Replays one property case (with `seed`). */
   replayPath?: string;
+  /**
+   * Overall deadline of the run (ms): rules still running then, and rules not started yet, are
+   * reported as not judged (error) with the reason; the report is still complete.
+   */
+  maxTimeMs?: number;
   /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
   processRetryBudgetMs?: number;
   baseline?: Baseline;
@@ -86,11 +91,20 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     options.onEvent?.({ type: 'setup', setup: session.setup });
     const order = longestFirst(rules);
     let next = 0;
+    let expired: string | undefined;
+    const deadline = options.maxTimeMs
+      ? setTimeout(() => {
+          expired = `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs!)})`;
+          session.stop(expired);
+        }, options.maxTimeMs)
+      : undefined;
     const worker = async () => {
       while (next < order.length) {
         const index = order[next++];
         const rule = rules[index];
-        const outcome: RuleOutcome = bailed
+        const outcome: RuleOutcome = expired
+          ? { verdict: 'error', errorKind: 'timeout', reason: `not judged: ${expired} before the rule started`, observations: [], transcript: [], durationMs: 0 }
+          : bailed
           ? { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure', observations: [], transcript: [], durationMs: 0 }
           : await session.run(rule);
         const failing = isFailing(outcome.verdict);
@@ -99,10 +113,16 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
         options.onEvent?.({ type: 'rule', rule, outcome, done: ++done, total: rules.length });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker));
+    } finally {
+      clearTimeout(deadline);
+    }
     return session.report(results, { bailed });
   } finally {
     await session.close();
   }
 }
 
+
+const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

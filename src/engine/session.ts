@@ -3,11 +3,13 @@
  * schedules rules over a session; the vitest adapter makes each rule a test over one.
  */
 import { randomInt } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { TokenSource } from '../auth/token-source.js';
 import { AuthError } from '../auth/token.js';
 import { Transcript } from '../http/client.js';
 import { packageVersion } from '../package-root.js';
 import { type BuildInput, buildReport } from '../report/build.js';
+import { redactReport } from '../report/redact.js';
 import type { Report } from '../report/schema.js';
 import { Api } from './api.js';
 import { UnreachableError, connect } from './connection.js';
@@ -39,6 +41,8 @@ export interface Session {
   replay(rule: Rule, outcome: RuleOutcome): string;
   /** What the setup chain established or found refused, before any rule. */
   readonly setup: Setup;
+  /** Stops the run: rules still running end at once as not judged, with `reason`. */
+  stop(reason: string): void;
   /** The report of the rules run so far. */
   report(results: BuildInput['results'], extra?: { bailed?: boolean }): Report;
   close(): Promise<void>;
@@ -80,11 +84,13 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const contractPath = options.contractPath ?? RUN_DEFAULTS.contractPath;
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
     const runAbort = new AbortController();
+    setMaxListeners(1000, runAbort.signal); // each running rule listens for the run being stopped
     let setupFound: Setup | undefined;
     const setupExchanges: import('../http/exchange.js').Exchange[] = [];
 
+    // Every report leaves through redactReport: no secret of the run in any file or on the console.
     const report = (results: BuildInput['results'], extra: { bailed?: boolean; aborted?: string } = {}) =>
-      buildReport({
+      redactReport(buildReport({
         tool: { name: 'data-import-conformance', version: packageVersion() },
         run: { id: runId, seed, numRuns, concurrency, timeoutMs, strict: options.strict ?? false, startedAt, finishedAt: new Date(), selection: options.selection ?? {}, bailed: extra.bailed ?? false },
         target: { baseUrl, embedded, auth: auth.token ? 'token' : 'api_key' },
@@ -96,7 +102,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
         ...(extra.aborted ? { aborted: extra.aborted } : {}),
         created: registry.created,
         http: { ...client.stats, token_renewals: connection.tokens?.stats.renewals ?? 0, token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0 },
-      });
+      }), redactor);
 
     let source: TokenSource;
     try {
@@ -126,7 +132,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
         if (missing) return { verdict: 'skip', reason: `needs ${missing.describe}: set ${missing.key}`, skipKey: missing.key, observations: [], transcript: [], durationMs: 0 };
         const transcript = new Transcript();
         const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
-        return executeRule(
+        const outcome = await executeRule(
           rule,
           async (state, signal) => {
             const api = new Api(client, source, transcript);
@@ -139,8 +145,11 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
           ruleTimeout,
           redactor,
         );
+        // Progress events carry the outcome too (console, library callers): redacted like the report.
+        return redactReport(outcome, redactor);
       },
       replay: (rule, outcome) => redactor.text(replay(rule.id, seed, outcome.counterexample)),
+      stop: (reason) => runAbort.abort(new Error(reason)),
       report,
       close,
     };

@@ -73,6 +73,9 @@ export function describeBody(text: string, contentType?: string): string {
   return `${contentType ? `${contentType} ` : ''}${JSON.stringify(snippet)}`;
 }
 
+/** Larger responses are cut off: by the client for rules, and for the ObtainServiceToken answer. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
 export interface HttpClientOptions {
   baseUrl: string;
   timeoutMs: number;
@@ -107,7 +110,7 @@ export class HttpClient {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connectTimeout: Math.min(options.timeoutMs, 10_000),
-      maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
+      maxResponseSize: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     });
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
   }
@@ -142,13 +145,7 @@ export class HttpClient {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
       // body, since a body that drips forever never pauses long enough for bodyTimeout.
       const res = await this.pool.request({ method: req.method as Dispatcher.HttpMethod, path, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-      const deadline = setTimeout(() => res.body.destroy(new DeadlineExceeded()), Math.max(1, timeoutMs - (performance.now() - started)));
-      let text: string;
-      try {
-        text = await res.body.text();
-      } finally {
-        clearTimeout(deadline);
-      }
+      const text = await readWithin(res.body, timeoutMs, started);
       const responseHeaders = flattenHeaders(res.headers);
       const exchange = transcript.record({
         request: recordedRequest,
@@ -172,7 +169,21 @@ export class HttpClient {
   }
 }
 
-class DeadlineExceeded extends Error {}
+/** The whole body did not arrive in time (undici's own timeouts only bound the pauses). */
+export class DeadlineExceeded extends Error {}
+
+/**
+ * Reads a whole body within what is left of `timeoutMs` since `started`: a body that drips forever
+ * never pauses long enough for undici's bodyTimeout, so one more timer bounds it.
+ */
+export async function readWithin(body: Dispatcher.ResponseData['body'], timeoutMs: number, started: number): Promise<string> {
+  const deadline = setTimeout(() => body.destroy(new DeadlineExceeded()), Math.max(1, timeoutMs - (performance.now() - started)));
+  try {
+    return await body.text();
+  } finally {
+    clearTimeout(deadline);
+  }
+}
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -180,7 +191,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function classify(error: unknown): ExchangeErrorKind {
+export function classify(error: unknown): ExchangeErrorKind {
   if (error instanceof undiciErrors.ResponseExceededMaxSizeError) return 'too_large';
   if (error instanceof DeadlineExceeded || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
