@@ -12,7 +12,7 @@ import { excuse } from './baseline.js';
 import type { Counterexample } from './context.js';
 import type { RuleOutcome } from './execute.js';
 import type { Rule } from './rule.js';
-import type { Setup } from './setup.js';
+import type { Setup, SetupDeadline } from './setup.js';
 import type { PayloadTemplatesInput } from './templates.js';
 import { type Selection, selectRules } from './select.js';
 import { isFailing } from './verdict.js';
@@ -55,6 +55,8 @@ export interface RunOptions {
    * reported as not judged (error) with the reason; the report is still complete.
    */
   maxTimeMs?: number;
+  /** Set by the runner from maxTimeMs: when the setup chain must be done by. */
+  deadline?: SetupDeadline;
   /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
   processRetryBudgetMs?: number;
   baseline?: Baseline;
@@ -82,7 +84,9 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
   const { rules, unmatched } = selectRules(candidates, options.selection ?? {});
   if (unmatched.length) throw new ConfigError(`Nothing matches ${unmatched.join(', ')} (see "conformance list").`);
 
-  const session = await openSession(options);
+  // --max-time bounds the whole run: the setup chain too, and the rules with what is left.
+  const limit = options.maxTimeMs ? { at: Date.now() + options.maxTimeMs, words: `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs)})` } : undefined;
+  const session = await openSession({ ...options, deadline: limit });
   try {
     const results: BuildInput['results'] = new Array(rules.length);
     let bailed = false;
@@ -92,11 +96,11 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     const order = longestFirst(rules);
     let next = 0;
     let expired: string | undefined;
-    const deadline = options.maxTimeMs
+    const deadline = limit
       ? setTimeout(() => {
-          expired = `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs!)})`;
+          expired = limit.words;
           session.stop(expired);
-        }, options.maxTimeMs)
+        }, Math.max(0, limit.at - Date.now()))
       : undefined;
     const worker = async () => {
       while (next < order.length) {

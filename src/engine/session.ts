@@ -117,6 +117,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const setup = await establishSetup(
       new Given(new Api(client, source, setupTranscript), new Ids(registry), fixtures, contractPath, runAbort.signal, options.processRetryBudgetMs),
       fixtures,
+      options.deadline,
     );
     setupExchanges.push(...setupTranscript.exchanges);
     setupFound = setup;

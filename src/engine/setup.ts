@@ -117,10 +117,27 @@ function refusal(setup: Setup, step: SetupStep, res: HttpResponse): void {
   setup.refuse(step, { answer: describeAnswer(res, errors), status: res.status, ...(errors.length ? { errors } : {}), ...fixFor(step, res, errors) });
 }
 
-/** Runs one step; an exchange that breaks is a cause too (the target, not the payload). */
-async function attempt(setup: Setup, step: SetupStep, run: () => Promise<HttpResponse | undefined>): Promise<boolean> {
+/** When the setup chain must be done by (the run's --max-time), and how to say it. */
+export interface SetupDeadline {
+  at: number;
+  words: string;
+}
+
+/** Runs one step; an exchange that breaks is a cause too (the target, not the payload), and so is the run's deadline. */
+async function attempt(setup: Setup, step: SetupStep, run: () => Promise<HttpResponse | undefined>, deadline?: SetupDeadline): Promise<boolean> {
+  const late = () => setup.refuse(step, { answer: `${deadline!.words} before this step was done`, fix: ['run.max_time_s'], hint: 'give the run more time (--max-time / run.max_time_s)' });
+  if (deadline && Date.now() >= deadline.at) {
+    late();
+    return false;
+  }
   try {
-    const res = await run();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = deadline ? new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadline.at - Date.now()))) : undefined;
+    const res = await (expired ? Promise.race([run(), expired]) : run()).finally(() => clearTimeout(timer));
+    if (res === 'late') {
+      late();
+      return false;
+    }
     if (!res) return true;
     refusal(setup, step, res);
     return false;
@@ -135,7 +152,7 @@ async function attempt(setup: Setup, step: SetupStep, run: () => Promise<HttpRes
  * Establishes each step whose fixtures are configured, in order; a step that stands on a refused
  * one is not attempted (and is refused with the same cause, so rules name the first one).
  */
-export async function establishSetup(given: Given, fixtures: RunFixtures, setup: Setup = new Setup()): Promise<Setup> {
+export async function establishSetup(given: Given, fixtures: RunFixtures, deadline?: SetupDeadline, setup: Setup = new Setup()): Promise<Setup> {
   const config = fixtures.config;
   if (!config.import_suppliers?.ongoing) {
     for (const step of ['account', 'import', 'business', 'link'] as const) setup.record(step, 'not configured');
@@ -149,12 +166,14 @@ export async function establishSetup(given: Given, fixtures: RunFixtures, setup:
     const res = await given.stage(account, 'setup chain: stage the canonical account');
     staged = { supplier: account.import_supplier, ext: account.external_account_number };
     return accepted(res, 200, 201);
-  });
+  }, deadline);
   if (accountOk) setup.record('account', 'established');
 
   if (!config.operations_team) setup.record('import', 'not configured');
   else if (!accountOk) inherit(setup, 'import', 'account');
-  else if (await attempt(setup, 'import', async () => accepted(await given.process(staged!.supplier, staged!.ext, {}, 'setup chain: process the staged account'), 201))) setup.record('import', 'established');
+  else if (await attempt(setup, 'import', async () => accepted(await given.process(staged!.supplier, staged!.ext, {}, 'setup chain: process the staged account'), 201), deadline)) {
+    setup.record('import', 'established');
+  }
 
   let contract: string | undefined;
   const businessOk = await attempt(setup, 'business', async () => {
@@ -162,13 +181,13 @@ export async function establishSetup(given: Given, fixtures: RunFixtures, setup:
     const res = await given.createBusiness(payload, 'setup chain: create the canonical business');
     contract = payload.business?.business_contracts?.[0]?.identifier;
     return accepted(res, 201);
-  });
+  }, deadline);
   if (businessOk) setup.record('business', 'established');
 
   if (!accountOk) inherit(setup, 'link', 'account');
   else if (!businessOk) inherit(setup, 'link', 'business');
   else if (!contract) setup.record('link', 'not attempted');
-  else if (await attempt(setup, 'link', async () => accepted(await given.stage(given.linkToContract(given.account(), contract!), 'setup chain: stage an account linked to the business contract'), 200, 201))) {
+  else if (await attempt(setup, 'link', async () => accepted(await given.stage(given.linkToContract(given.account(), contract!), 'setup chain: stage an account linked to the business contract'), 200, 201), deadline)) {
     setup.record('link', 'established');
   }
   return setup;

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { base64Spellings, REDACTED, Redactor, withoutUrlCredentials } from '../../src/http/redact.js';
 import { redactReport } from '../../src/report/redact.js';
-import { embeddedSeed } from '../../src/engine/embedded.js';
+import { runConformance } from '../../src/conformance.js';
+import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
 import { parseConfig } from '../../src/config/load.js';
 import { ReportSchema } from '../../src/report/schema.js';
 import { CLI, runCli } from '../helpers/cli.js';
@@ -185,22 +186,22 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
 describe('--max-time', () => {
   it('ends a run against a target that takes seconds per request; unfinished rules are not judged, the reports are written', async () => {
     const reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
-    // Every answer after the preflight takes 3 s.
+    // Every answer of the §4.2 data endpoints takes 3 s (the setup chain's stage, process and business are quick).
     const slow = await startProxy(reference.url, async (req, forward) => {
-      if (!req.path.includes('conformance-preflight')) await new Promise((r) => setTimeout(r, 3_000));
+      if (/\/(notes|transactions|agreements|supply-points|historical-billing-documents|historical-statements|payment-instruction)\/create\/$/.test(req.path)) await new Promise((r) => setTimeout(r, 3_000));
       return forward();
     });
     try {
       const dir = tempDir('maxtime-');
       writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(slow.url, `  token: ${DEFAULT_TOKEN}`));
       const started = Date.now();
-      const res = await runCli(['--max-time', '2', '--timeout', '30000', '--concurrency', '4', '--section', '4.2'], { cwd: dir, timeoutMs: 60_000 });
+      const res = await runCli(['--max-time', '5', '--timeout', '30000', '--concurrency', '4', '--section', '4.2'], { cwd: dir, timeoutMs: 60_000 });
       const took = Date.now() - started;
       expect(res.code, res.stderr).toBe(1);
       expect(took).toBeLessThan(15_000);
       for (const file of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json']) expect(existsSync(join(dir, 'conformance-report', file)), file).toBe(true);
       const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')));
-      const notJudged = report.rules.filter((r) => r.verdict === 'error' && /not judged: the run reached its time limit \(--max-time 2 s\)/.test(r.reason ?? ''));
+      const notJudged = report.rules.filter((r) => r.verdict === 'error' && /not judged: the run reached its time limit \(--max-time 5 s\)/.test(r.reason ?? ''));
       expect(notJudged.length).toBeGreaterThan(report.rules.length / 2);
       expect(notJudged.some((r) => /before the rule started/.test(r.reason!))).toBe(true);
       expect(notJudged.some((r) => /before the rule finished/.test(r.reason!))).toBe(true);
@@ -210,4 +211,23 @@ describe('--max-time', () => {
       await reference.close();
     }
   }, 90_000);
+
+  it('bounds the setup chain too: a step still waiting at the deadline is one cause, and the run ends on time', async () => {
+    const reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    const slow = await startProxy(reference.url, async (req, forward) => {
+      if (req.path.endsWith('/create-or-update/')) await new Promise((r) => setTimeout(r, 4_000));
+      return forward();
+    });
+    try {
+      const started = Date.now();
+      const report = await runConformance({ baseUrl: slow.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), maxTimeMs: 1_000, selection: { rules: ['notes.*'] } });
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(report.causes.find((c) => c.id === 'setup.account')).toMatchObject({ fix: ['run.max_time_s'] });
+      expect(report.causes.find((c) => c.id === 'setup.account')?.answer).toMatch(/time limit \(--max-time 1 s\) before this step was done/);
+      expect(report.rules.every((r) => r.verdict === 'error' || r.verdict === 'skip')).toBe(true);
+    } finally {
+      await slow.close();
+      await reference.close();
+    }
+  });
 });
