@@ -8,7 +8,7 @@ import { accountKey, errorsOf } from './support.js';
 
 type DocumentType = 'PERIOD_BASED' | 'ITEM_BASED';
 
-function billingDocuments(ctx: RuleContext, a: ImportedAccount, ledgerCode: string, type: DocumentType) {
+export function billingDocuments(ctx: RuleContext, a: ImportedAccount, ledgerCode: string, type: DocumentType) {
   const doc = (n: number) => ({
     billing_document_identifier: ctx.ids.other('D'),
     billing_document_type: type,

@@ -10,6 +10,7 @@ import limits from './limits.js';
 import notes from './notes.js';
 import payments, { businessRules } from './payments-and-business.js';
 import properties from './properties.js';
+import races from './races.js';
 import stateful from './state-machine.js';
 import statusAndListings from './status-and-listings.js';
 import transactions from './transactions.js';
@@ -31,6 +32,7 @@ export const suites: Record<string, Rule[]> = {
   limits,
   properties,
   stateful,
+  races,
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();
