@@ -8,6 +8,7 @@ import { businessFaults, historicalFaults, paymentFaults } from './additions-and
 import { authFaults, errorFaults } from './auth-and-errors.js';
 import { noteFaults, readSideFaults } from './read-side-and-notes.js';
 import { raceFaults } from './races.js';
+import { uncheckedFaults } from './unchecked.js';
 import { transactionFaults } from './transactions.js';
 import { conventionFaults, migrationFaults } from './validation-and-migration.js';
 import type { FaultDefinition } from './types.js';
@@ -24,6 +25,7 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...paymentFaults,
   ...businessFaults,
   ...raceFaults,
+  ...uncheckedFaults,
 ];
 
 const ids = new Set<string>();
