@@ -34,7 +34,7 @@ export async function runTask(target: Target, options: { seed: number; numRuns: 
       baseUrl: server.url,
       // Tokens come from the §5.1 mutation with the seeded API key, as in the embedded run, so the
       // rules on the mutation run too.
-      auth: { apiKey: DEFAULT_API_KEY },
+      auth: { apiKey: DEFAULT_API_KEY, ...(target.kind === 'variant' ? variantRunConfig.auth : {}) },
       fixtures,
       ...(target.kind === 'variant' ? { contractPath: variantRunConfig.contractPath } : {}),
       seed: options.seed,
