@@ -99,6 +99,7 @@ export const DEFAULT_FIXTURES = {
   operations_team: 'Migrations',
   skipped_account: 'EXT-SKIPPED-1',
   paused_supplier_staged_account: 'EXT-PAUSED-STAGED-1',
+  complete_supplier_staged_account: 'EXT-COMPLETE-STAGED-1',
   payment_instruction: {
     vendor: 'STRIPE',
     type: 'CARD',
@@ -118,7 +119,10 @@ export function defaultSeed(secrets: { token?: string; apiKey?: string } = {}): 
     ],
     operations_teams: [f.operations_team],
     skipped_accounts: [{ import_supplier: f.import_suppliers.ongoing, external_account_number: f.skipped_account }],
-    staged_accounts: [{ import_supplier: f.import_suppliers.paused, external_account_number: f.paused_supplier_staged_account }],
+    staged_accounts: [
+      { import_supplier: f.import_suppliers.paused, external_account_number: f.paused_supplier_staged_account },
+      { import_supplier: f.import_suppliers.complete, external_account_number: f.complete_supplier_staged_account },
+    ],
     vendor_instructions: [
       ...references.valid.map((reference) => ({ vendor, reference, type, behaviour: 'ok' as const })),
       { vendor, reference: references.persistent_failure, type, behaviour: 'persistent_failure' },

@@ -10,7 +10,8 @@ Runs the whole suite against the faithful reference server, against its variant 
 legal choices wherever the spec leaves freedom) and against every fault of the catalogue
 ("conformance faults"), in parallel. Writes the kill matrix (fault -> rules that caught it) as
 kill-matrix.md and kill-matrix.json. Fails (exit 1) when the faithful or the variant server has a
-MUST or SHOULD failure, or when a fault is caught by no rule.
+MUST or SHOULD failure, when a fault is caught by no rule, or when a fault that breaks a stated
+rule (MUST level) is caught only by SHOULD rules.
 
 Options:
   --fault ID         only these faults (repeatable)
@@ -43,7 +44,8 @@ async function run(argv: string[]): Promise<number> {
     numRuns,
     onTask: (r, done, total) => {
       const name = r.target.kind === 'fault' ? r.target.id : `(${r.target.kind} server)`;
-      const verdict = r.target.kind === 'fault' ? (r.failed.length ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'}` : 'NOT CAUGHT') : r.failed.length + r.errored.length ? `${r.failed.length} failed, ${r.errored.length} errored` : 'clean';
+      const must = r.failed.filter((f) => f.level === 'MUST').length;
+      const verdict = r.target.kind === 'fault' ? (r.failed.length ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'} (${must} MUST)` : 'NOT CAUGHT') : r.failed.length + r.errored.length ? `${r.failed.length} failed, ${r.errored.length} errored` : 'clean';
       process.stdout.write(`[${String(done).padStart(String(total).length)}/${total}] ${name}: ${verdict}\n`);
     },
   });
@@ -51,11 +53,12 @@ async function run(argv: string[]): Promise<number> {
   writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(dir, 'kill-matrix.md'), renderKillMatrixMarkdown(matrix));
   const t = matrix.totals;
-  console.log(`\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule; ${t.subtle} subtle); faithful ${matrix.faithful.failed.length + matrix.faithful.errored.length ? 'NOT clean' : 'clean'}, variant ${matrix.variant.failed.length + matrix.variant.errored.length ? 'NOT clean' : 'clean'}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`);
+  console.log(`\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule, ${t.caughtOnlyByShould} only by SHOULD rules; ${t.mustLevel} break a stated rule; ${t.subtle} subtle); faithful ${matrix.faithful.failed.length + matrix.faithful.errored.length ? 'NOT clean' : 'clean'}, variant ${matrix.variant.failed.length + matrix.variant.errored.length ? 'NOT clean' : 'clean'}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`);
   for (const [name, target] of [['faithful', matrix.faithful], ['variant', matrix.variant]] as const) {
     for (const f of [...target.failed, ...target.errored]) console.log(`  ${name}: ${f.rule} (${f.level}) ${f.reason}`);
   }
   if (t.missed.length) console.log(`Not caught: ${t.missed.join(', ')}`);
+  if (t.mustLevelCaughtOnlyByShould.length) console.log(`Break a stated rule but caught only by SHOULD rules: ${t.mustLevelCaughtOnlyByShould.join(', ')}`);
   console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
   return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
 }

@@ -35,6 +35,7 @@ export const FixturesConfig = z
     operations_team: nonEmpty.optional().describe('An operations team that exists (§4.1 process rule 1).'),
     skipped_account: nonEmpty.optional().describe('External account number (ongoing supplier) the operator marked to be skipped (§3, §4.1).'),
     paused_supplier_staged_account: nonEmpty.optional().describe('External account number of an account staged for the paused supplier before it was paused (§2.2).'),
+    complete_supplier_staged_account: nonEmpty.optional().describe('External account number of an account staged for the complete supplier before its migration was marked Complete (§2.2).'),
     payment_instruction: z
       .strictObject({
         vendor: nonEmpty.describe('Upstream payment vendor name (§2.7).'),

@@ -34,6 +34,7 @@ fixtures:
   operations_team: Migrations                 # an operations team that exists (§4.1)
   # skipped_account: EXT-SKIPPED-1            # an account the operator marked to be skipped
   # paused_supplier_staged_account: EXT-P-1   # staged for the paused supplier before it was paused
+  # complete_supplier_staged_account: EXT-C-1 # staged for the complete supplier before it was marked Complete
   # payment_instruction:                      # instructions that exist at the upstream vendor (§2.7)
   #   vendor: STRIPE
   #   type: CARD

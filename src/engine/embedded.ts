@@ -30,6 +30,7 @@ export async function embeddedFixtures(): Promise<NonNullable<FixturesConfig>> {
     operations_team: f.operations_team,
     skipped_account: f.skipped_account,
     paused_supplier_staged_account: f.paused_supplier_staged_account,
+    complete_supplier_staged_account: f.complete_supplier_staged_account,
     payment_instruction: {
       vendor: f.payment_instruction.vendor,
       type: f.payment_instruction.type,

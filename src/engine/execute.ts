@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { ExchangeError, type Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
 import { type Counterexample, RuleState } from './context.js';
-import { type FailureDetail, PreconditionError, RuleFailure, SkipRule } from './failures.js';
+import { type FailureDetail, NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
 import type { Rule } from './rule.js';
 import type { ErrorKind } from './verdict.js';
 
@@ -90,6 +90,7 @@ export async function executeRule(
       return finish({ verdict: 'fail', reason: failure.message, failure });
     }
     if (error instanceof SkipRule) return finish({ verdict: 'skip', reason: error.message, skipKey: error.key });
+    if (error instanceof NotJudged) return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${error.message}` });
     if (error instanceof PreconditionError) return finish({ verdict: 'error', errorKind: 'precondition', reason: `precondition: ${error.message}`, ...(error.causeId ? { cause: error.causeId } : {}) });
     if (error instanceof ExchangeError) return finish({ verdict: 'error', errorKind: 'exchange', reason: error.message });
     if (signal.aborted) return finish({ verdict: 'error', errorKind: 'timeout', reason: 'the run was stopped before the rule finished' });

@@ -35,6 +35,9 @@ export class RunFixtures {
   get pausedSupplierStagedAccount(): string {
     return this.required(this.config.paused_supplier_staged_account, 'pausedSupplierStagedAccount');
   }
+  get completeSupplierStagedAccount(): string {
+    return this.required(this.config.complete_supplier_staged_account, 'completeSupplierStagedAccount');
+  }
   get skippedAccount(): string {
     return this.required(this.config.skipped_account, 'skippedAccount');
   }

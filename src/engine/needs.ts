@@ -20,6 +20,7 @@ export const NEEDS = {
   completeSupplier: { key: 'fixtures.import_suppliers.complete', describe: 'a Complete import supplier', has: (f) => !!f.import_suppliers?.complete },
   operationsTeam: { key: 'fixtures.operations_team', describe: 'an operations team that exists', has: (f) => !!f.operations_team },
   pausedSupplierStagedAccount: { key: 'fixtures.paused_supplier_staged_account', describe: 'an account staged before its supplier was paused', has: (f) => !!f.paused_supplier_staged_account && !!f.import_suppliers?.paused },
+  completeSupplierStagedAccount: { key: 'fixtures.complete_supplier_staged_account', describe: 'an account staged before its supplier was marked Complete', has: (f) => !!f.complete_supplier_staged_account && !!f.import_suppliers?.complete },
   skippedAccount: { key: 'fixtures.skipped_account', describe: 'an account the operator marked to be skipped', has: (f) => !!f.skipped_account },
   paymentInstruction: { key: 'fixtures.payment_instruction', describe: 'payment instructions that exist at the upstream vendor', has: (f) => !!f.payment_instruction },
   vendorPersistentFailure: { key: 'fixtures.payment_instruction.references.persistent_failure', describe: 'a reference the vendor has persistent trouble with', has: (f) => !!f.payment_instruction?.references.persistent_failure },

@@ -104,6 +104,8 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
         http: { ...client.stats, token_renewals: connection.tokens?.stats.renewals ?? 0, token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0 },
       }), redactor);
 
+    // §5.1 rules exercise the mutation themselves (with keys of their own), only when the run uses it.
+    const tokenMutation = auth.token ? undefined : { path: /^https?:\/\//i.test(auth.graphqlUrl) ? undefined : `/${auth.graphqlUrl.replace(/^\/+/, '')}`, mutation: auth.mutation, tokenPath: auth.tokenPath };
     let source: TokenSource;
     try {
       source = await connection.authenticate();
@@ -139,7 +141,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
             const api = new Api(client, source, transcript);
             const ids = new Ids(registry);
             const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs, setup);
-            await rule.check(createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal }, state));
+            await rule.check(createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal, tokenMutation }, state));
           },
           () => transcript.exchanges,
           runAbort.signal,

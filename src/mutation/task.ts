@@ -2,7 +2,7 @@
  * One run of the kill matrix: the whole suite against the reference server in one mode (faithful,
  * variant) or with one fault switched on. Runs in a worker thread or in-process.
  */
-import { DEFAULT_TOKEN, startReferenceServer, variantChoices, variantRunConfig } from '../../reference/index.js';
+import { DEFAULT_API_KEY, DEFAULT_TOKEN, startReferenceServer, variantChoices, variantRunConfig } from '../../reference/index.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../engine/embedded.js';
 import { runConformance } from '../conformance.js';
 import type { Selection } from '../engine/select.js';
@@ -32,7 +32,9 @@ export async function runTask(target: Target, options: { seed: number; numRuns: 
     const payloads = { ...embeddedPayloads(), ...(target.kind === 'variant' ? { agreements: variantRunConfig.agreementsPayload } : {}) };
     const report = await runConformance({
       baseUrl: server.url,
-      auth: { token: DEFAULT_TOKEN },
+      // Tokens come from the §5.1 mutation with the seeded API key, as in the embedded run, so the
+      // rules on the mutation run too.
+      auth: { apiKey: DEFAULT_API_KEY, ...(target.kind === 'variant' ? variantRunConfig.auth : {}) },
       fixtures,
       payloads,
       ...(target.kind === 'variant' ? { contractPath: variantRunConfig.contractPath } : {}),

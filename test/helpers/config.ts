@@ -10,6 +10,7 @@ fixtures:
   operations_team: Migrations
   skipped_account: EXT-SKIPPED-1
   paused_supplier_staged_account: EXT-PAUSED-STAGED-1
+  complete_supplier_staged_account: EXT-COMPLETE-STAGED-1
   payment_instruction:
     vendor: STRIPE
     type: CARD

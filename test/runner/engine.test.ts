@@ -142,7 +142,10 @@ describe('preconditions, selection, baseline and bail', () => {
     const { selectRules } = await import('../../src/engine/select.js');
     const { allRules } = await import('../../suites/index.js');
     const ids = (s: Parameters<typeof selectRules>[1]) => selectRules(allRules, s).rules.map((r) => r.id);
-    expect(ids({ rules: ['migration.process.dry-*'] })).toEqual(['migration.process.dry-run', 'migration.process.dry-run-false']);
+    expect(ids({ rules: ['migration.process.dry-*'] })).toEqual([
+      'migration.process.dry-run', 'migration.process.dry-run-false', 'migration.process.dry-run-supported', 'migration.process.dry-run-checks-team',
+      'migration.process.dry-run-checks-paused-supplier', 'migration.process.dry-run-checks-complete-supplier', 'migration.process.dry-run-imported-numbers',
+    ]);
     const s8 = selectRules(allRules, { sections: ['§8'] }).rules;
     expect(s8.every((r) => /§8\b/.test(r.spec))).toBe(true);
     expect(s8.map((r) => r.id)).toEqual(expect.arrayContaining(['limits.concurrency.429-then-retry', 'billing.once-per-ledger.other-ledger']));
