@@ -64,16 +64,21 @@ const indent = (text: string, prefix: string) =>
     .map((line) => `${prefix}${line}`)
     .join('\n');
 
+/** CI shows this text inline, so bodies are cut shorter there than in report.json. */
+const INLINE_BODY_LIMIT = 1024;
+const inline = (body: string, truncated?: boolean): [string, boolean | undefined] =>
+  body.length > INLINE_BODY_LIMIT ? [`${body.slice(0, INLINE_BODY_LIMIT)}… [cut: ${Buffer.byteLength(body)}${truncated ? '+' : ''} bytes]`, true] : [body, truncated];
+
 function exchangeText(exchange: Exchange): string {
   const { request, response, error } = exchange;
   const lines = [`#${exchange.seq}${exchange.step ? ` ${exchange.step}` : ''} (${formatDuration(exchange.duration_ms)})`];
   lines.push(`> ${request.method} ${request.url}`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`> ${name}: ${value}`);
-  if (request.body !== undefined) lines.push('>', indent(formatBody(request.body, request.body_truncated), '  '));
+  if (request.body !== undefined) lines.push('>', indent(formatBody(...inline(request.body, request.body_truncated)), '  '));
   if (response) {
     lines.push(`< ${response.status} (${response.bytes} bytes)`);
     for (const [name, value] of Object.entries(response.headers)) lines.push(`< ${name}: ${value}`);
-    if (response.body !== undefined) lines.push('<', indent(formatBody(response.body, response.body_truncated), '  '));
+    if (response.body !== undefined) lines.push('<', indent(formatBody(...inline(response.body, response.body_truncated)), '  '));
   }
   if (error) lines.push(`! ${error.kind}: ${error.message}`);
   return lines.join('\n');

@@ -196,6 +196,11 @@ function sharedCauses(rules: RuleResult[], setup: BuildInput['setup']): CauseRes
   return causes;
 }
 
+function transcriptOf(outcome: RuleOutcome, full: boolean): Pick<RuleResult, 'transcript' | 'transcript_omitted'> {
+  const { transcript, omitted } = reportTranscript(outcome.transcript, outcome.verdict, outcome.failure?.exchangeSeq, full);
+  return { transcript, ...(omitted ? { transcript_omitted: omitted } : {}) };
+}
+
 export function buildReport(input: BuildInput): Report {
   const accepted = (input.allowSkip ?? []).map((glob) => picomatch(glob, { dot: true }));
   const rules: RuleResult[] = input.aborted ? [preflightResult(input.aborted)] : input.results.map(({ rule, outcome, replay }) => {
@@ -233,7 +238,7 @@ export function buildReport(input: BuildInput): Report {
       ...(excused ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } } : {}),
       ...(replay && failing ? { replay } : {}),
       duration_ms: outcome.durationMs,
-      transcript: reportTranscript(outcome.transcript, outcome.verdict, outcome.failure?.exchangeSeq, input.fullTranscripts ?? false),
+      ...transcriptOf(outcome, input.fullTranscripts ?? false),
     };
   });
 

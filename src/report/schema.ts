@@ -61,6 +61,7 @@ export const RuleResultSchema = z.object({
   replay: z.string().optional().describe('a command that reruns exactly this rule (and case)'),
   duration_ms: z.number(),
   transcript: z.array(ExchangeSchema),
+  transcript_omitted: z.int().optional().describe('earlier one-line exchanges left out of transcript (--full-transcripts keeps them)'),
 });
 
 export const CauseSchema = z.object({

@@ -9,14 +9,18 @@ import type { Exchange } from '../http/exchange.js';
 import type { Verdict } from '../engine/verdict.js';
 
 export const REPORT_BODY_LIMIT = 2 * 1024;
+/** Bodies of the other exchanges a failing rule keeps in full. */
+const CONTEXT_BODY_LIMIT = 1024;
 /** Exchanges of a failing rule kept in full besides the one its failure is about. */
 const KEEP_LAST = 2;
+/** One-line exchanges kept per rule (the last ones); a property rule makes hundreds. */
+export const MAX_BRIEF = 12;
 
-function cut(body: string | undefined, truncated: boolean | undefined): { body?: string; body_truncated?: boolean } {
+function cut(body: string | undefined, truncated: boolean | undefined, limit: number): { body?: string; body_truncated?: boolean } {
   if (body === undefined) return {};
-  if (body.length <= REPORT_BODY_LIMIT) return { body, ...(truncated ? { body_truncated: true } : {}) };
+  if (body.length <= limit) return { body, ...(truncated ? { body_truncated: true } : {}) };
   const size = Buffer.byteLength(body);
-  return { body: `${body.slice(0, REPORT_BODY_LIMIT)}… [cut: ${truncated ? 'more than ' : ''}${size} bytes in all]`, body_truncated: true };
+  return { body: `${body.slice(0, limit)}… [cut: ${truncated ? 'more than ' : ''}${size} bytes in all]`, body_truncated: true };
 }
 
 /** One line's worth: no headers, no bodies. */
@@ -32,17 +36,22 @@ function brief(x: Exchange): Exchange {
   };
 }
 
-function kept(x: Exchange): Exchange {
+function kept(x: Exchange, limit: number): Exchange {
   return {
     ...x,
-    request: { ...x.request, ...cut(x.request.body, x.request.body_truncated) },
-    ...(x.response ? { response: { ...x.response, ...cut(x.response.body, x.response.body_truncated) } } : {}),
+    request: { ...x.request, ...cut(x.request.body, x.request.body_truncated, limit) },
+    ...(x.response ? { response: { ...x.response, ...cut(x.response.body, x.response.body_truncated, limit) } } : {}),
   };
 }
 
-export function reportTranscript(exchanges: readonly Exchange[], verdict: Verdict, failureSeq: number | undefined, full: boolean): Exchange[] {
-  if (full) return [...exchanges];
-  if (verdict === 'pass' || verdict === 'skip') return exchanges.map(brief);
+/** The exchanges a report keeps of a rule, and how many it leaves out altogether. */
+export function reportTranscript(exchanges: readonly Exchange[], verdict: Verdict, failureSeq: number | undefined, full: boolean): { transcript: Exchange[]; omitted: number } {
+  if (full) return { transcript: [...exchanges], omitted: 0 };
+  const failing = verdict === 'fail' || verdict === 'error';
   const from = exchanges.length - KEEP_LAST;
-  return exchanges.map((x, i) => (i >= from || x.seq === failureSeq ? kept(x) : brief(x)));
+  const shown = exchanges.map((x, i) => (!failing ? brief(x) : x.seq === failureSeq ? kept(x, REPORT_BODY_LIMIT) : i >= from ? kept(x, CONTEXT_BODY_LIMIT) : brief(x)));
+  // Of the one-line exchanges only the last MAX_BRIEF stay; the full ones always do.
+  let briefs = shown.filter((x) => x.brief).length;
+  const transcript = shown.filter((x) => !x.brief || briefs-- <= MAX_BRIEF);
+  return { transcript, omitted: exchanges.length - transcript.length };
 }
