@@ -3,7 +3,7 @@
  * obtained through the ObtainServiceToken GraphQL mutation with the organisation API key. The
  * mutation's address, arguments and result are not shown, so all three are configurable.
  */
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { Redactor } from '../http/redact.js';
 
 /** Authentication failed before any rule ran: exit code 3. */
@@ -43,7 +43,14 @@ export function graphqlAddress(baseUrl: string, graphqlUrl: string): string {
 }
 
 /** Exchanges the API key for a token. Never puts the key or the token into a message. */
-export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, timeoutMs: number, redactor: Redactor): Promise<string> {
+export async function obtainServiceToken(
+  baseUrl: string,
+  auth: AuthSettings,
+  timeoutMs: number,
+  redactor: Redactor,
+  /** The run's way to the target (proxy, TLS trust) and the extra headers it sends everywhere. */
+  via: { dispatcher?: Dispatcher; headers?: Record<string, string> } = {},
+): Promise<string> {
   if (!auth.apiKey) throw new AuthError('No API key configured (auth.api_key or CONFORMANCE_API_KEY).');
   const url = graphqlAddress(baseUrl, auth.graphqlUrl);
   const where = `the ObtainServiceToken mutation at ${redactor.text(url)}`;
@@ -52,9 +59,10 @@ export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, ti
   try {
     const res = await request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { ...via.headers, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ query: auth.mutation, variables: { apiKey: auth.apiKey }, operationName: 'ObtainServiceToken' }),
       signal: AbortSignal.timeout(timeoutMs),
+      ...(via.dispatcher ? { dispatcher: via.dispatcher } : {}),
     });
     status = res.statusCode;
     text = await res.body.text();

@@ -11,7 +11,14 @@ starts the embedded reference server and runs every rule against it.
 Target and configuration:
   --base-url URL            the implementation under test
   --config FILE             configuration file (default: ./conformance.config.yaml when present)
-                            Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY.
+  --token TOKEN             the access token (§5.2); overrides CONFORMANCE_TOKEN and auth.token.
+                            Prefer the variable: a flag is visible to other users in the process list.
+  --header 'Name: value'    an extra header on every request, e.g. a gateway key (repeatable;
+                            config: headers). Values are redacted from output and reports.
+  --ca-cert FILE            trust this PEM certificate authority too (a staging CA; config: tls.ca_cert)
+  --insecure                accept any server certificate (config: tls.insecure); never for production
+                            Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY;
+                            HTTPS_PROXY, HTTP_PROXY and NO_PROXY route requests through a proxy.
                             Precedence: flags > environment > config file > defaults.
 
 Choosing rules (see "conformance list"):
@@ -36,6 +43,7 @@ Reports:
   --report-dir DIR          where report files go (default conformance-report)
   --reporter FMT            console, json, junit, html, markdown, ctrf (repeatable; default all)
   --expected-failures FILE  baseline of known failures; only new failures fail the run
+  --verbose                 print every rule as it finishes, not only failures and section progress
 
 Exit codes: 0 conformant; 1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran.`;
@@ -61,6 +69,10 @@ export const runOptions = {
   reporter: { type: 'string', multiple: true },
   'expected-failures': { type: 'string' },
   verbose: { type: 'boolean' },
+  token: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'ca-cert': { type: 'string' },
+  insecure: { type: 'boolean' },
 } as const;
 
 /** Quotes an argument for a POSIX shell when it needs it. */
@@ -81,6 +93,7 @@ async function run(argv: string[]): Promise<number> {
   const env = process.env;
   try {
     const resolved = resolveRun(values, process.cwd(), env);
+    if (resolved.options.transport?.insecure) console.error("conformance: --insecure: the target's TLS certificate is not checked; never use this against production.");
     const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
     const consoleOut = resolved.report.formats.includes('console') ? new ConsoleReporter({ verbose: values.verbose }) : undefined;
     const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>
