@@ -5,6 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { baselineEntryFor } from '../src/engine/baseline.js';
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import type { RuleOutcome } from '../src/engine/execute.js';
 import type { Rule } from '../src/engine/rule.js';
 import type { RunEvent } from '../src/engine/run.js';
@@ -15,6 +16,9 @@ export interface ConsoleOptions {
   env?: NodeJS.ProcessEnv;
   /** Print passing rules too. */
   verbose?: boolean;
+  /** Without a live line (a log, CI): a progress line at most this often (default 5 s). */
+  progressEveryMs?: number;
+  now?: () => number;
 }
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
@@ -24,6 +28,8 @@ export class ConsoleReporter {
   private readonly c: ChalkInstance;
   private readonly live: boolean;
   private liveLineShown = false;
+  private lastProgress?: number;
+  private failedSoFar = 0;
 
   constructor(private readonly options: ConsoleOptions = {}) {
     this.out = options.stream ?? process.stdout;
@@ -62,6 +68,7 @@ export class ConsoleReporter {
           : `Checking ${c.bold(event.baseUrl)}`,
       );
     } else if (event.type === 'start') {
+      this.lastProgress = this.now();
       this.write(c.gray(`${event.total} rules, run ${event.runId}, seed ${event.seed}`));
     } else {
       this.onRule(event.rule, event.outcome, event.done, event.total);
@@ -75,12 +82,26 @@ export class ConsoleReporter {
       const reason = outcome.reason && outcome.verdict !== 'pass' ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
       this.write(`${this.mark(outcome.verdict)} ${level} ${rule.id}${reason}`);
     }
+    if (outcome.verdict === 'fail' || outcome.verdict === 'error') this.failedSoFar++;
+    if (!this.live && done < total) {
+      // A CI log shows no live line: say every few seconds how far the run is, so a slow target
+      // does not look like a hung job.
+      const now = this.now();
+      if (now - (this.lastProgress ?? now) >= (this.options.progressEveryMs ?? 5_000)) {
+        this.lastProgress = now;
+        this.write(c.gray(`… ${done}/${total} rules done, ${this.failedSoFar} failed or errored so far`));
+      }
+    }
     if (this.live) {
       const width = Math.max(20, (this.out.columns ?? 80) - 16);
       this.clearLive();
       this.out.write(c.gray(`[${String(done).padStart(String(total).length)}/${total}] ${rule.id}`.slice(0, width)));
       this.liveLineShown = true;
     }
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** The summary at the end of the run. */
@@ -105,7 +126,7 @@ export class ConsoleReporter {
     const failing = report.rules.filter((r) => (r.verdict === 'fail' || r.verdict === 'error') && !r.expected_failure);
     if (failing.length) {
       lines.push('', c.bold(`Failed and errored (${failing.length})`));
-      for (const r of failing) lines.push(...this.describe(r));
+      for (const r of failing) lines.push(...this.describe(r, report.target.base_url));
     }
     const expected = report.rules.filter((r) => r.expected_failure);
     if (expected.length) {
@@ -150,12 +171,18 @@ export class ConsoleReporter {
     for (const line of lines) this.out.write(`${line}\n`);
   }
 
-  private describe(r: RuleResult): string[] {
+  private describe(r: RuleResult, baseUrl: string): string[] {
     const c = this.c;
     const out = [`  ${this.mark(r.verdict)} ${r.level === 'MUST' ? c.bold(r.level) : r.level} ${r.id} ${c.gray(`(${r.spec})`)}`, `      ${r.title}`];
     if (r.reason) out.push(`      ${r.verdict === 'fail' ? c.red(r.reason) : c.yellow(r.reason)}`);
     if (r.counterexample) out.push(c.gray(`      counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}): ${JSON.stringify(r.counterexample.value).slice(0, 300)}`));
     if (r.replay) out.push(c.gray(`      replay: ${r.replay}`));
+    const culprit = failingExchange(r);
+    if (culprit) {
+      // The request itself, so a crash or a reset names what caused it (not only "other side closed").
+      if (culprit.error) out.push(`      ${c.yellow(`${culprit.error.kind} on exchange #${culprit.seq}${culprit.step ? ` (${culprit.step})` : ''}: ${culprit.request.method} ${culprit.request.url}`)}`);
+      out.push(c.gray(`      curl: ${curlCommand(culprit, baseUrl)}`));
+    }
     return out;
   }
 }

@@ -3,6 +3,7 @@
  * text of a JUnit <failure> and a CTRF trace. CI systems show these in a monospace box, so the text
  * reads like `curl -v` output: `>` lines were sent, `<` lines were received.
  */
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
 import { sectionTitle } from '../src/spec/sections.js';
 
@@ -80,7 +81,7 @@ function exchangeText(exchange: Exchange): string {
 }
 
 /** Everything an engineer needs to triage a failed or errored rule without opening another file. */
-export function failureText(rule: RuleResult): string {
+export function failureText(rule: RuleResult, baseUrl?: string): string {
   const parts = [`[${rule.level}] ${rule.id} (${rule.spec}): ${rule.title}`];
   if (rule.reason) parts.push(rule.reason);
   const f = rule.failure;
@@ -97,6 +98,8 @@ export function failureText(rule: RuleResult): string {
   if (rule.observations.length) parts.push(`observations:\n${rule.observations.map((o) => `  - ${o}`).join('\n')}`);
   if (rule.expected_failure) parts.push(`expected failure (baseline): ${rule.expected_failure.comment}`);
   if (rule.replay) parts.push(`replay: ${rule.replay}`);
+  const culprit = baseUrl ? failingExchange(rule) : undefined;
+  if (culprit) parts.push(`as curl (exchange #${culprit.seq}):\n  ${curlCommand(culprit, baseUrl!)}`);
   if (rule.transcript.length) parts.push(`transcript (${rule.transcript.length} ${rule.transcript.length === 1 ? 'exchange' : 'exchanges'}):\n\n${rule.transcript.map(exchangeText).join('\n\n')}`);
   return parts.join('\n');
 }
