@@ -1,5 +1,5 @@
 /**
- * The configuration contract of DESIGN.md §5, as a zod schema: `conformance.config.yaml` is
+ * The configuration contract of docs/design.md §5, as a zod schema: `conformance.config.yaml` is
  * validated by it, the JSON Schema for editors is generated from it, and defaults live here only.
  */
 import { z } from 'zod';
@@ -54,7 +54,7 @@ export const FixturesConfig = z
       })
       .optional(),
   })
-  .describe('Preconditions the interface cannot create (DESIGN.md §5). A rule whose fixture is missing is skipped and says which key to set.');
+  .describe('Preconditions the interface cannot create (docs/design.md §5). A rule whose fixture is missing is skipped and says which key to set.');
 
 export const AccountConfig = z.strictObject({
   business_contract_identifier_path: nonEmpty

@@ -1,6 +1,6 @@
 /**
  * A connection to one target: the embedded reference server when no base URL is given, the
- * credentials (DESIGN.md config contract), the redactor that keeps them out of output, the HTTP
+ * credentials (docs/design.md §5), the redactor that keeps them out of output, the HTTP
  * client and the fixtures. Both the runner's session and `pact verify` stand on it, so the two
  * reach, authenticate and check a target in exactly the same way.
  */

@@ -1,6 +1,6 @@
 /**
  * Payloads rules send, built from the canonical fixtures with every identifier replaced by a
- * namespaced one (DESIGN.md §6), so a rule's account can never be confused with another's.
+ * namespaced one (docs/design.md §6), so a rule's account can never be confused with another's.
  */
 import { loadFixture } from '../fixtures.js';
 import type { AccountPayload, BusinessRequest } from '../spec/index.js';

@@ -49,7 +49,7 @@ export class HttpResponse {
     return 'value' in this.parse();
   }
 
-  /** The JSON body; a body that is not JSON is an exchange error (DESIGN.md §4: error, not fail). */
+  /** The JSON body; a body that is not JSON is an exchange error (docs/design.md §4: error, not fail). */
   json(): unknown {
     const parsed = this.parse();
     if ('value' in parsed) return parsed.value;

@@ -1,5 +1,5 @@
 /**
- * The kill matrix (DESIGN.md §8): the suite against the faithful reference server and its variant
+ * The kill matrix (docs/design.md §8): the suite against the faithful reference server and its variant
  * (both must be clean of MUST and SHOULD failures) and against every fault of the catalogue (each
  * must make at least one MUST or SHOULD rule fail). Runs faults in parallel worker threads.
  */

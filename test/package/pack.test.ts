@@ -32,6 +32,18 @@ describe('the packed package, installed into an empty directory', () => {
     expect(existsSync(join(app, 'node_modules', '@pact-foundation', 'pact'))).toBe(false);
   });
 
+  it('ships every file its README, `serve` and `init` point at, and points at nothing outside itself', () => {
+    const installed = join(app, 'node_modules', 'data-import-conformance');
+    const texts = [readFileSync(join(installed, 'README.md'), 'utf8'), npx(['conformance', 'serve', '--help']), npx(['conformance', 'list', '--help']), readFileSync(join(installed, 'reference', 'README.md'), 'utf8')];
+    // Repository-relative paths as the texts write them: `docs/x.md`, [..](reference/README.md), examples/ci/….
+    const paths = new Set(texts.flatMap((t) => [...t.matchAll(/(?<![\w/.-])((?:docs|reference|examples|schema|spec|fixtures)\/[\w./-]*\w)/g)].map((m) => m[1])));
+    const inRepo = [...paths].filter((p) => existsSync(join(ROOT, p)));
+    expect(inRepo).toEqual(expect.arrayContaining(['reference/README.md', 'examples/ci/github-actions.yml', 'examples/ci/gitlab-ci.yml', 'docs/traceability.md', 'docs/freedoms.md']));
+    for (const p of inRepo) expect(existsSync(join(installed, p)), p).toBe(true);
+    expect(existsSync(join(installed, 'docs', 'design.md'))).toBe(true);
+    for (const t of texts) expect(t).not.toMatch(/DESIGN\.md|\.\.\/shared/);
+  });
+
   it('prints its version, lists the rules and the faults', () => {
     expect(npx(['conformance', '--version']).trim()).toBe(VERSION);
     expect(JSON.parse(npx(['conformance', 'list', '--json'])).length).toBeGreaterThan(100);
