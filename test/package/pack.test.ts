@@ -15,7 +15,8 @@ const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).ver
 let app: string;
 
 const npx = (args: string[], timeout = 120_000) =>
-  execFileSync('npx', ['--no-install', ...args], { cwd: app, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1' } });
+  // stderr piped, not inherited: npm's own warnings and expected error messages stay out of the test log.
+  execFileSync('npx', ['--no-install', ...args], { cwd: app, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
 
 beforeAll(() => {
   const out = mkdtempSync(join(tmpdir(), 'pack-'));
