@@ -1,5 +1,5 @@
 /**
- * Single-defect payloads (DESIGN.md §7): a valid payload with exactly one thing wrong, at any
+ * Single-defect payloads (docs/design.md §7): a valid payload with exactly one thing wrong, at any
  * depth and index, and the §7.1 `attr` a server must report for it. Every eligible place comes
  * from walking the payload with its model schema; every defect value is checked against the
  * field's own schema, so it is a defect by construction.
@@ -25,7 +25,7 @@ interface DefectSpec {
   description: string;
 }
 
-/** Only defects the spec makes unambiguous are MUST (DESIGN.md §7). */
+/** Only defects the spec makes unambiguous are MUST (docs/design.md §7). */
 export const DEFECTS = {
   'impossible-date': { level: 'MUST', attr: 'exact', description: 'a date that does not exist (§2.1 YYYY-MM-DD)' },
   'malformed-date': { level: 'MUST', attr: 'exact', description: 'a date not written YYYY-MM-DD (§2.1)' },

@@ -1,5 +1,5 @@
 /**
- * fast-check arbitraries for the data-import interface (DESIGN.md §7): valid request bodies with
+ * fast-check arbitraries for the data-import interface (docs/design.md §7): valid request bodies with
  * realistic Spanish energy-retail data, single-defect invalid ones with the `attr` a server must
  * report, and fresh namespaced identifiers for whatever a rule sends.
  */

@@ -2,7 +2,7 @@
  * The operator's setup as one document: what the spec leaves to the service operator (§2.2 supplier
  * status and document root, §4.1 operations teams and skipped accounts, §2.7 upstream instructions,
  * §5 API keys and tokens, §8 the concurrency limit). `defaultSeed` is the ready set the embedded run
- * and `conformance serve` start with; its names match DESIGN.md §5's example config.
+ * and `conformance serve` start with; its names match the example conformance.config.yaml at the root of the repo.
  */
 import { z } from 'zod';
 import type { AccountPayload } from '../src/spec/index.js';

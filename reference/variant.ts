@@ -1,7 +1,7 @@
 /**
  * The variant: a second faithful reference server that makes a different legal choice everywhere
  * the spec leaves freedom. The suite must pass it as cleanly as the faithful one, which shows that
- * no rule asserts something the spec leaves open (DESIGN.md §2). Every choice here is listed in
+ * no rule asserts something the spec leaves open (docs/design.md §2). Every choice here is listed in
  * docs/freedoms.md with the rule that must tolerate it.
  */
 import { type Choices, faithfulChoices } from './choices.js';

@@ -6,6 +6,7 @@
 import { isFailing } from '../src/engine/verdict.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { baselineEntryFor } from '../src/engine/baseline.js';
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import type { RuleOutcome } from '../src/engine/execute.js';
 import type { Rule } from '../src/engine/rule.js';
 import type { RunEvent } from '../src/engine/run.js';
@@ -18,6 +19,9 @@ export interface ConsoleOptions {
   env?: NodeJS.ProcessEnv;
   /** Print passing rules too. */
   verbose?: boolean;
+  /** Without a live line (a log, CI): a progress line at most this often (default 5 s). */
+  progressEveryMs?: number;
+  now?: () => number;
 }
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
@@ -29,6 +33,8 @@ export class ConsoleReporter {
   private readonly c: ChalkInstance;
   private readonly live: boolean;
   private liveLineShown = false;
+  private lastProgress?: number;
+  private failedSoFar = 0;
 
   constructor(private readonly options: ConsoleOptions = {}) {
     this.out = options.stream ?? process.stdout;
@@ -67,6 +73,7 @@ export class ConsoleReporter {
           : `Checking ${c.bold(event.baseUrl)}`,
       );
     } else if (event.type === 'start') {
+      this.lastProgress = this.now();
       this.write(c.gray(`${event.total} rule${event.total === 1 ? '' : 's'}, run ${event.runId}, seed ${event.seed}`));
     } else if (event.type === 'setup') {
       for (const cause of event.setup.causes) this.write(this.describeCause(cause).join('\n'));
@@ -83,12 +90,26 @@ export class ConsoleReporter {
       const reason = outcome.reason ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
       this.write(`${this.mark(outcome.verdict)} ${level} ${rule.id}${reason}`);
     }
+    if (outcome.verdict === 'fail' || outcome.verdict === 'error') this.failedSoFar++;
+    if (!this.live && done < total) {
+      // A CI log shows no live line: say every few seconds how far the run is, so a slow target
+      // does not look like a hung job.
+      const now = this.now();
+      if (now - (this.lastProgress ?? now) >= (this.options.progressEveryMs ?? 5_000)) {
+        this.lastProgress = now;
+        this.write(c.gray(`… ${done}/${total} rules done, ${this.failedSoFar} failed or errored so far`));
+      }
+    }
     if (this.live) {
       const width = Math.max(20, (this.out.columns ?? 80) - 16);
       this.clearLive();
       this.out.write(c.gray(`[${String(done).padStart(String(total).length)}/${total}] ${rule.id}`.slice(0, width)));
       this.liveLineShown = true;
     }
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** The summary at the end of the run. */
@@ -119,7 +140,7 @@ export class ConsoleReporter {
       for (const r of failing) {
         const cause = r.cause ? causes.get(r.cause) : undefined;
         if (!cause) {
-          lines.push(...this.describe(r));
+          lines.push(...this.describe(r, report.target.base_url));
           continue;
         }
         if (grouped.has(cause.id)) continue;
@@ -187,12 +208,18 @@ export class ConsoleReporter {
     ];
   }
 
-  private describe(r: RuleResult): string[] {
+  private describe(r: RuleResult, baseUrl: string): string[] {
     const c = this.c;
     const out = [`  ${this.mark(r.verdict)} ${r.level === 'MUST' ? c.bold(r.level) : r.level} ${r.id} ${c.gray(`(${r.spec})`)}`, `      ${r.title}`];
     if (r.reason) out.push(`      ${r.verdict === 'fail' ? c.red(r.reason) : c.yellow(r.reason)}`);
     if (r.counterexample) out.push(c.gray(`      counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}): ${JSON.stringify(r.counterexample.value).slice(0, 300)}`));
     if (r.replay) out.push(c.gray(`      replay: ${r.replay}`));
+    const culprit = failingExchange(r);
+    if (culprit) {
+      // The request itself, so a crash or a reset names what caused it (not only "other side closed").
+      if (culprit.error) out.push(`      ${c.yellow(`${culprit.error.kind} on exchange #${culprit.seq}${culprit.step ? ` (${culprit.step})` : ''}: ${culprit.request.method} ${culprit.request.url}`)}`);
+      out.push(c.gray(`      curl: ${curlCommand(culprit, baseUrl)}`));
+    }
     return out;
   }
 }

@@ -21,7 +21,7 @@ function message(rule: RuleResult): string | undefined {
   return text ? oneLine(text) : undefined;
 }
 
-function test(rule: RuleResult, suite: string) {
+function test(rule: RuleResult, suite: string, baseUrl: string) {
   const failing = isFailing(rule.verdict);
   const msg = message(rule);
   const extra = {
@@ -39,7 +39,7 @@ function test(rule: RuleResult, suite: string) {
     status: STATUS[rule.verdict],
     duration: Math.round(rule.duration_ms),
     ...(msg ? { message: msg } : {}),
-    ...(failing ? { trace: failureText(rule) } : {}),
+    ...(failing ? { trace: failureText(rule, baseUrl) } : {}),
     rawStatus: rule.verdict,
     suite: [suite],
     tags: rule.tags,
@@ -93,7 +93,7 @@ export function renderCtrf(report: Report): object {
           by_level: summary.by_level,
         },
       },
-      tests: suites.flatMap(([suite, rules]) => rules.map((rule) => test(rule, suite))),
+      tests: suites.flatMap(([suite, rules]) => rules.map((rule) => test(rule, suite, report.target.base_url))),
       environment: {
         reportName: `Conformance of ${target.base_url}`,
         testEnvironment: target.base_url,

@@ -13,6 +13,7 @@ import { runVerdict } from '../src/report/verdict-line.js';
 import { createHash } from 'node:crypto';
 import { escape } from 'html-escaper';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import { formatBody, formatDuration, formatScore, formatValue, showControlChars } from './plain-text.js';
 
 /** Markup that is already safe; anything else interpolated into `html` is escaped. */
@@ -144,7 +145,8 @@ ${x.brief ? (error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${er
 </li>`;
 }
 
-function details(rule: RuleResult): Html {
+function details(rule: RuleResult, baseUrl: string): Html {
+  const culprit = failingExchange(rule);
   const f = rule.failure;
   const cx = rule.counterexample;
   return html`<div class="detail">
@@ -160,17 +162,18 @@ ${rule.why ? html`<p class="muted">Why ${rule.level}: ${rule.why}</p>` : ''}
 ${rule.observations.length ? html`<h4>Observations</h4><ul class="observations">${rule.observations.map((o) => html`<li>${o}</li>`)}</ul>` : ''}
 ${cx ? html`<h4>Counterexample</h4><p>Seed <code>${cx.seed}</code>, path <code>${cx.path}</code>${cx.shrinks !== undefined ? `, after ${cx.shrinks} shrinks` : ''}</p><pre class="counterexample">${formatValue(cx.value)}</pre>` : ''}
 ${rule.replay ? html`<h4>Replay</h4><div class="replay"><pre><code>${rule.replay}</code></pre><button type="button" class="copy">Copy</button></div>` : ''}
+${culprit ? html`<h4>As curl (exchange #${culprit.seq})</h4><div class="curl"><pre><code>${curlCommand(culprit, baseUrl)}</code></pre><button type="button" class="copy">Copy</button></div>` : ''}
 ${rule.transcript.length ? html`<h4>Transcript (${rule.transcript.length} ${rule.transcript.length === 1 ? 'exchange' : 'exchanges'})</h4><ol class="transcript">${rule.transcript.map((x) => exchange(x, x.seq === f?.exchange_seq))}</ol>` : ''}
 </div>`;
 }
 
-function ruleRow(rule: RuleResult): Html {
+function ruleRow(rule: RuleResult, baseUrl: string): Html {
   const expandable = isFailing(rule.verdict) || rule.observations.length > 0;
   const cells = html`<span class="chevron" aria-hidden="true"></span><a class="id" href="#rule-${rule.id}"><code>${rule.id}</code></a><span class="spec">${rule.spec}</span><span class="level level-${rule.level}">${rule.level}</span><span class="title">${rule.title}${
     rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key && !(rule.reason ?? '').includes(rule.skip_key) ? html` — set <code>${rule.skip_key}</code>` : ''}${rule.skip_accepted ? ' (skip accepted)' : ''}</span>` : ''
   }</span><span class="verdict"><span class="badge ${rule.verdict}">${rule.verdict}</span>${rule.expected_failure ? html`<span class="badge expected">expected</span>` : ''}</span>`;
   const attrs = html`id="rule-${rule.id}" data-verdict="${rule.verdict}" data-text="${`${rule.id} ${rule.title} ${rule.spec} ${rule.level}`.toLowerCase()}"`;
-  return expandable ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule)}</details>` : html`<div class="rule" ${attrs}>${cells}</div>`;
+  return expandable ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule, baseUrl)}</details>` : html`<div class="rule" ${attrs}>${cells}</div>`;
 }
 
 function rules(report: Report): Html {
@@ -183,7 +186,7 @@ function rules(report: Report): Html {
 </div>
 <div class="rule-list" id="rule-list">
 <div class="rule rule-head" aria-hidden="true"><span></span><span>Rule</span><span>Spec</span><span>Level</span><span>Title</span><span>Verdict</span></div>
-${report.rules.map(ruleRow)}
+${report.rules.map((rule) => ruleRow(rule, report.target.base_url))}
 </div>
 </section>`;
 }
@@ -266,8 +269,8 @@ details.rule[open]>summary{background:var(--panel);border-bottom:1px solid var(-
 .reason{font-weight:600;color:var(--fail);white-space:pre-wrap;overflow-wrap:anywhere}
 .diff{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
 .expected{border-left:3px solid var(--pass)}.actual{border-left:3px solid var(--fail)}
-.replay{display:flex;gap:.5rem;align-items:flex-start}.replay pre{flex:1;margin:0}
-.replay button{font:inherit;padding:.3rem .75rem;border-radius:6px;border:1px solid var(--border);background:var(--panel);color:var(--fg);cursor:pointer}
+.replay,.curl{display:flex;gap:.5rem;align-items:flex-start}.replay pre,.curl pre{flex:1;margin:0}
+.replay button,.curl button{font:inherit;padding:.3rem .75rem;border-radius:6px;border:1px solid var(--border);background:var(--panel);color:var(--fg);cursor:pointer}
 .transcript{list-style:none;padding:0;margin:0}
 .exchange{border:1px solid var(--border);border-radius:6px;margin-bottom:.75rem}
 .exchange.culprit{border-color:var(--fail)}

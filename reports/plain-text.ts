@@ -3,6 +3,7 @@
  * text of a JUnit <failure> and a CTRF trace. CI systems show these in a monospace box, so the text
  * reads like `curl -v` output: `>` lines were sent, `<` lines were received.
  */
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
 import { sectionTitle } from '../src/spec/sections.js';
 
@@ -85,7 +86,7 @@ function exchangeText(exchange: Exchange): string {
 }
 
 /** Everything an engineer needs to triage a failed or errored rule without opening another file. */
-export function failureText(rule: RuleResult): string {
+export function failureText(rule: RuleResult, baseUrl?: string): string {
   const parts = [`[${rule.level}] ${rule.id} (${rule.spec}): ${rule.title}`];
   if (rule.reason) parts.push(rule.reason);
   const f = rule.failure;
@@ -102,6 +103,8 @@ export function failureText(rule: RuleResult): string {
   if (rule.observations.length) parts.push(`observations:\n${rule.observations.map((o) => `  - ${o}`).join('\n')}`);
   if (rule.expected_failure) parts.push(`expected failure (baseline): ${rule.expected_failure.comment}`);
   if (rule.replay) parts.push(`replay: ${rule.replay}`);
+  const curlOf = baseUrl ? failingExchange(rule) : undefined;
+  if (curlOf) parts.push(`as curl (exchange #${curlOf.seq}):\n  ${curlCommand(curlOf, baseUrl!)}`);
   // CI shows this text inline: the exchange the failure is about (or the last one) is enough there;
   // report.html and report.json keep the rest.
   const culprit = rule.transcript.find((x) => x.seq === f?.exchange_seq) ?? rule.transcript.at(-1);

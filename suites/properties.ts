@@ -1,5 +1,5 @@
 /**
- * Property rules (DESIGN.md §7): generated payloads explore the input space the example rules only
+ * Property rules (docs/design.md §7): generated payloads explore the input space the example rules only
  * sample. Every generated account validates and stages; every single-defect account is refused with
  * the defect's attr, by validate and by stage alike; the dedup rules of notes and transactions hold
  * for generated sequences.

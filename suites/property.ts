@@ -20,6 +20,19 @@ const short = (value: unknown) => {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 };
 
+/**
+ * The counterexample as a person reads it. A model-based property's value is fast-check's command
+ * sequence, whose JSON is engine internals (`{"cmd":{"slot":0},"hasRan":true}`); it becomes the list of
+ * steps that ran, named as the transcript names the requests they made (`stage(0, valid)`).
+ */
+export function readable(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !(Symbol.iterator in value)) return value;
+  const wrappers = [...(value as Iterable<{ cmd?: unknown; hasRan?: boolean }>)];
+  if (!wrappers.every((w) => w !== null && typeof w === 'object' && 'cmd' in w)) return value;
+  const ran = wrappers.filter((w) => w.hasRan);
+  return { steps: (ran.length ? ran : wrappers).map((w) => String(w.cmd)) };
+}
+
 export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, timeLimitMs = TIME_LIMIT_MS): Promise<void> {
   let broken: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
@@ -42,7 +55,7 @@ export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary
     return;
   }
   const error = result.errorInstance;
-  const value = result.counterexample?.[0];
+  const value = readable(result.counterexample?.[0]);
   if (broken) throw broken;
   ctx.counterexample({ seed: result.seed, path: result.counterexamplePath ?? '', value, shrinks: result.numShrinks });
   const where = `counterexample (seed ${result.seed}, path ${result.counterexamplePath}, ${result.numShrinks} shrinks): ${short(value)}`;

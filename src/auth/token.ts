@@ -3,7 +3,7 @@
  * obtained through the ObtainServiceToken GraphQL mutation with the organisation API key. The
  * mutation's address, arguments and result are not shown, so all three are configurable.
  */
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { DEFAULT_MAX_RESPONSE_BYTES, classify, readWithin } from '../http/client.js';
 import type { Redactor } from '../http/redact.js';
 
@@ -44,7 +44,15 @@ export function graphqlAddress(baseUrl: string, graphqlUrl: string): string {
 }
 
 /** Exchanges the API key for a token. Never puts the key or the token into a message. */
-export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, timeoutMs: number, redactor: Redactor, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES): Promise<string> {
+export async function obtainServiceToken(
+  baseUrl: string,
+  auth: AuthSettings,
+  timeoutMs: number,
+  redactor: Redactor,
+  /** The run's way to the target (proxy, TLS trust) and the extra headers it sends everywhere. */
+  via: { dispatcher?: Dispatcher; headers?: Record<string, string> } = {},
+  maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<string> {
   if (!auth.apiKey) throw new AuthError('No API key configured (auth.api_key or CONFORMANCE_API_KEY).');
   const url = graphqlAddress(baseUrl, auth.graphqlUrl);
   const where = `the ObtainServiceToken mutation at ${redactor.text(url)}`;
@@ -52,12 +60,14 @@ export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, ti
   let text: string;
   // The same bounds as every other exchange of the run: a size cap (undici stops reading past it,
   // so an endless answer costs no memory), undici's pauses, and one deadline for the whole answer.
-  const dispatcher = new Agent({ maxResponseSize: maxResponseBytes, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
+  // A proxy or TLS settings come with the run's own dispatcher, built with the same bounds (connection.ts).
+  const own = via.dispatcher ? undefined : new Agent({ maxResponseSize: maxResponseBytes, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
+  const dispatcher = via.dispatcher ?? own!;
   const started = performance.now();
   try {
     const res = await request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { ...via.headers, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ query: auth.mutation, variables: { apiKey: auth.apiKey }, operationName: 'ObtainServiceToken' }),
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
@@ -67,7 +77,7 @@ export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, ti
   } catch (error) {
     throw new AuthError(`Could not obtain a token from ${where}: ${whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor)}`);
   } finally {
-    void dispatcher.destroy();
+    void own?.destroy();
   }
   let body: unknown;
   try {

@@ -11,7 +11,14 @@ starts the embedded reference server and runs every rule against it.
 Target and configuration:
   --base-url URL            the implementation under test
   --config FILE             configuration file (default: ./conformance.config.yaml when present)
-                            Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY.
+  --token TOKEN             the access token (§5.2); overrides CONFORMANCE_TOKEN and auth.token.
+                            Prefer the variable: a flag is visible to other users in the process list.
+  --header 'Name: value'    an extra header on every request, e.g. a gateway key (repeatable;
+                            config: headers). Values are redacted from output and reports.
+  --ca-cert FILE            trust this PEM certificate authority too (a staging CA; config: tls.ca_cert)
+  --insecure                accept any server certificate (config: tls.insecure); never for production
+                            Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY;
+                            HTTPS_PROXY, HTTP_PROXY and NO_PROXY route requests through a proxy.
                             Precedence: flags > environment > config file > defaults.
 
 Choosing rules (see "conformance list"):
@@ -41,7 +48,8 @@ Reports:
   --reporter FMT            console, json, junit, html, markdown, ctrf (repeatable; default all)
   --expected-failures FILE  baseline of known failures; only new failures fail the run
   --full-transcripts        keep every exchange in full (default: failing rules keep their last
-                            exchanges with bodies cut at 4 KB; passing rules one line each)
+                            exchanges with bodies cut at 2 KB; passing rules one line each)
+  --verbose                 print every rule as it finishes, not only failures and section progress
 
 Payload templates: when your implementation refuses the suite's payloads (required fields and
 allowed values are "not shown" in the spec), give one it accepts per request kind under payloads:
@@ -77,6 +85,10 @@ export const runOptions = {
   'allow-skip': { type: 'string', multiple: true },
   'full-transcripts': { type: 'boolean' },
   verbose: { type: 'boolean' },
+  token: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'ca-cert': { type: 'string' },
+  insecure: { type: 'boolean' },
 } as const;
 
 /** Quotes an argument for a POSIX shell when it needs it. */
@@ -100,6 +112,7 @@ async function run(argv: string[]): Promise<number> {
     if (resolved.report.formats.some((f) => f !== 'console')) {
       (await import('../report/dir.js')).checkReportDir(resolved.report.dir, values['report-dir'] !== undefined ? '--report-dir' : 'report.dir');
     }
+    if (resolved.options.transport?.insecure) console.error("conformance: --insecure: the target's TLS certificate is not checked; never use this against production.");
     const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
     const consoleOut = resolved.report.formats.includes('console') ? new ConsoleReporter({ verbose: values.verbose }) : undefined;
     const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>

@@ -8,7 +8,7 @@ import { EXIT, UsageError, intFlag, parseCommandLine } from './usage.js';
 const help = `Usage: conformance serve [options]
 
 Starts the reference server: a faithful in-memory implementation of the whole data-import
-interface (../shared/spec §2-§9), with an operator API to set up what the spec leaves to the
+interface (spec/data-import-interface.md §2-§9), with an operator API to set up what the spec leaves to the
 service operator. Prints its URL and credentials, then serves until interrupted.
 
 Options:

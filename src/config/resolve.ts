@@ -4,11 +4,13 @@
  */
 import type { Level } from '../engine/rule.js';
 import type { RunOptions } from '../engine/run.js';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { checkHeaders, parseHeader, type TransportOptions } from '../http/transport.js';
 import { ConfigError } from './errors.js';
 import { loadConfig } from './load.js';
 import { loadPayloadTemplates } from './payloads.js';
-import { type ConformanceConfig, REPORT_FORMATS, type ReportFormat, RunConfig, ReportConfig, AuthConfig, AccountConfig } from './schema.js';
+import { type ConformanceConfig, REPORT_FORMATS, type ReportFormat, RunConfig, ReportConfig, AuthConfig, AccountConfig, TlsConfig } from './schema.js';
 
 /** The run command's flags, as parsed (strings; validated here). */
 export interface RunFlags {
@@ -34,6 +36,10 @@ export interface RunFlags {
   shard?: string;
   'allow-skip'?: string[];
   'full-transcripts'?: boolean;
+  token?: string;
+  header?: string[];
+  'ca-cert'?: string;
+  insecure?: boolean;
 }
 
 export interface ResolvedRun {
@@ -99,13 +105,14 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
     throw new ConfigError(`--max-time must be a positive number of seconds (at most a week), got "${maxTimeText}".`);
   }
   const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
+  const transport = resolveTransport(flags, c, file, cwd);
 
   return {
     configFile: file,
     options: {
       baseUrl,
       auth: {
-        token: env.CONFORMANCE_TOKEN || auth.token,
+        token: flags.token || env.CONFORMANCE_TOKEN || auth.token,
         apiKey: env.CONFORMANCE_API_KEY || auth.api_key,
         graphqlUrl: auth.graphql_url,
         mutation: auth.mutation,
@@ -121,6 +128,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       idPrefix,
       rateLimit,
       ...(maxTimeS !== undefined ? { maxTimeMs: Math.round(maxTimeS * 1000) } : {}),
+      ...(transport ? { transport } : {}),
       selection: {
         ...(flags.rule?.length ? { rules: flags.rule } : {}),
         ...(flags.section?.length ? { sections: flags.section } : {}),
@@ -137,4 +145,43 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
     report: { dir: flags['report-dir'] ?? report.dir, formats: (reporters as ReportFormat[] | undefined) ?? report.formats },
     expectedFailures: flags['expected-failures'] ?? run.expected_failures,
   };
+}
+
+/**
+ * Extra headers (config `headers:`, then each --header, a later one replacing an earlier one of the same
+ * name) and TLS trust (--ca-cert / tls.ca_cert read here, so a missing file is a usage error; --insecure).
+ */
+function resolveTransport(flags: RunFlags, c: ConformanceConfig, file: string | undefined, cwd: string): TransportOptions | undefined {
+  const headers: Record<string, string> = {};
+  const put = (name: string, value: string) => {
+    headers[name.toLowerCase()] = value;
+  };
+  for (const [name, value] of Object.entries(c.headers ?? {})) put(name, value);
+  for (const text of flags.header ?? []) {
+    try {
+      put(...parseHeader(text));
+    } catch (error) {
+      throw new ConfigError(`--header ${(error as Error).message}.`);
+    }
+  }
+  try {
+    checkHeaders(headers, flags.header?.length ? '--header' : 'headers');
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}.`);
+  }
+  const tls = TlsConfig.parse(c.tls ?? {});
+  const caFile = flags['ca-cert'] !== undefined ? resolvePath(cwd, flags['ca-cert']) : tls.ca_cert !== undefined ? resolvePath(file ? dirname(file) : cwd, tls.ca_cert) : undefined;
+  let caCert: string | undefined;
+  if (caFile !== undefined) {
+    const where = flags['ca-cert'] !== undefined ? '--ca-cert' : 'tls.ca_cert';
+    try {
+      caCert = readFileSync(caFile, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${where}: cannot read ${caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+    if (!caCert.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${where}: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  }
+  const insecure = flags.insecure ?? tls.insecure;
+  if (!Object.keys(headers).length && !caCert && !insecure) return undefined;
+  return { ...(Object.keys(headers).length ? { headers } : {}), ...(caCert ? { caCert } : {}), ...(insecure ? { insecure } : {}) };
 }

@@ -1,5 +1,5 @@
 /**
- * The configuration contract of DESIGN.md §5, as a zod schema: `conformance.config.yaml` is
+ * The configuration contract of docs/design.md §5, as a zod schema: `conformance.config.yaml` is
  * validated by it, the JSON Schema for editors is generated from it, and defaults live here only.
  */
 import { z } from 'zod';
@@ -49,7 +49,7 @@ export const FixturesConfig = z
       .optional(),
     concurrency_limit: z.int().min(1).optional().describe('The §8 process concurrency limit, when the operator enabled it.'),
   })
-  .describe('Preconditions the interface cannot create (DESIGN.md §5). A rule whose fixture is missing is skipped and says which key to set.');
+  .describe('Preconditions the interface cannot create (docs/design.md §5). A rule whose fixture is missing is skipped and says which key to set.');
 
 /** The request kinds a payload template can be given for, with the §4 endpoint each is the body of. */
 export const PAYLOAD_KINDS = {
@@ -105,11 +105,23 @@ export const ReportConfig = z.strictObject({
   formats: z.array(z.enum(REPORT_FORMATS)).min(1).default([...REPORT_FORMATS]).describe('Report formats to write.'),
 });
 
+export const TlsConfig = z
+  .strictObject({
+    ca_cert: nonEmpty.optional().describe('PEM file of a certificate authority to trust besides the system ones (a staging server with its own CA), relative to the config file. Flag: --ca-cert.'),
+    insecure: z.boolean().default(false).describe('Accept any server certificate. Never against production. Flag: --insecure.'),
+  })
+  .describe('TLS trust for an https base_url.');
+
 export const ConformanceConfig = z
   .strictObject({
     $schema: z.string().optional(),
     base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional().describe('The implementation under test; unset runs the embedded reference server.'),
     auth: AuthConfig.optional(),
+    headers: z
+      .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a header name'), z.string())
+      .optional()
+      .describe('Extra headers sent with every request to the target, e.g. a gateway key (use ${VAR}). Values are redacted from output. Flag: --header "Name: value".'),
+    tls: TlsConfig.optional(),
     fixtures: FixturesConfig.optional(),
     payloads: PayloadsConfig.optional(),
     account: AccountConfig.optional(),

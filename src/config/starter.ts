@@ -5,7 +5,7 @@
  */
 export function starterConfig(schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
-# Configuration of the data-import conformance suite (DESIGN.md §5).
+# Configuration of the data-import conformance suite (docs/design.md §5).
 # Every key is optional; flags override environment variables, which override this file.
 # \${VAR} and \${VAR:-default} are replaced from the environment.
 
@@ -22,6 +22,16 @@ auth:
   graphql_url: /v1/graphql/                   # relative to base_url, or absolute
   # mutation: "mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { token } }"
   # token_path: data.obtainServiceToken.token
+
+# Extra headers on every request to the target, e.g. a gateway key (also: --header 'Name: value',
+# repeatable). Their values are treated as secrets: redacted from output and reports.
+# headers:
+#   X-Gateway-Key: \${GATEWAY_KEY}
+
+# TLS for an https base_url. Proxies: HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.
+# tls:
+#   ca_cert: staging-ca.pem                   # a CA to trust too, relative to this file (also: --ca-cert)
+#   insecure: false                           # accept any certificate; never for production (also: --insecure)
 
 # Preconditions the interface cannot create. A rule whose fixture is missing is skipped, and the
 # report says which key to set.

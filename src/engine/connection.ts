@@ -1,6 +1,6 @@
 /**
  * A connection to one target: the embedded reference server when no base URL is given, the
- * credentials (DESIGN.md config contract), the redactor that keeps them out of output, the HTTP
+ * credentials (docs/design.md §5), the redactor that keeps them out of output, the HTTP
  * client and the fixtures. Both the runner's session and `pact verify` stand on it, so the two
  * reach, authenticate and check a target in exactly the same way.
  */
@@ -8,9 +8,10 @@ import { TokenSource } from '../auth/token-source.js';
 import { AuthError, type AuthSettings, authorizationHeader, obtainServiceToken } from '../auth/token.js';
 import { ConfigError } from '../config/errors.js';
 import type { FixturesConfig } from '../config/schema.js';
-import { HttpClient, Transcript } from '../http/client.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Transcript } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
 import { Redactor } from '../http/redact.js';
+import { createDispatcher, proxyConfigured, type TransportOptions } from '../http/transport.js';
 import { endpointPath, model } from '../spec/index.js';
 import { startEmbeddedTarget } from './embedded.js';
 import { RunFixtures } from './fixtures.js';
@@ -36,6 +37,8 @@ export interface ConnectOptions {
   timeoutMs: number;
   connections: number;
   rateLimit?: number;
+  /** Extra headers and TLS trust for a staging target (proxies come from the environment). */
+  transport?: TransportOptions;
 }
 
 export interface Connection {
@@ -98,10 +101,19 @@ async function preflight(http: HttpClient, token: string, supplier: string, reda
 /** Starts the embedded target if needed and prepares the client; nothing is sent yet. */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const embedded = options.baseUrl === undefined ? await startEmbeddedTarget() : undefined;
-  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey, ...urlCredentials(options.baseUrl)]);
+  // Extra header values are often gateway keys: kept out of output like the token.
+  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey, ...urlCredentials(options.baseUrl), ...Object.values(options.transport?.headers ?? {})]);
   let http: HttpClient | undefined;
+  // The embedded server is on loopback in this process: no proxy, no TLS, no gateway headers.
+  const transport = embedded ? undefined : (options.transport ?? {});
+  // The mutation goes the same way as the rules' requests: through the proxy, with the TLS trust asked for.
+  const mutationDispatcher =
+    transport?.caCert || transport?.insecure || (transport && proxyConfigured())
+      ? createDispatcher(transport ?? {}, { maxResponseSize: DEFAULT_MAX_RESPONSE_BYTES, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs })
+      : undefined;
   const close = async () => {
     await http?.close();
+    await mutationDispatcher?.close();
     await embedded?.close();
   };
   try {
@@ -115,7 +127,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
     if (!auth.token && !auth.apiKey) throw new ConfigError('No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.');
     if (!auth.mutation) auth.mutation = (await import('../config/schema.js')).DEFAULT_MUTATION;
-    const client = (http = new HttpClient({ baseUrl, timeoutMs: options.timeoutMs, connections: options.connections, redactor, rateLimit: options.rateLimit }));
+    const client = (http = new HttpClient({ baseUrl, timeoutMs: options.timeoutMs, connections: options.connections, redactor, rateLimit: options.rateLimit, transport }));
     // The embedded server's shapes for the payloads §4.2 does not show; the user's templates win.
     const payloads = new PayloadTemplates({ ...embedded?.payloads, ...options.payloads }, options.contractPath);
     const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
@@ -127,7 +139,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       http: client,
       fixtures,
       async authenticate() {
-        const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor) : undefined;
+        const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor, { dispatcher: mutationDispatcher, headers: transport?.headers }) : undefined;
         const tokens = (connection.tokens = new TokenSource(auth.token ?? (await obtain!()), obtain));
         await preflight(client, tokens.current(), fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight', redactor);
         return tokens;

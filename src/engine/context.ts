@@ -33,7 +33,7 @@ export interface RuleContext {
   readonly given: Given;
   /** Namespaced identifiers, unique in the run. */
   readonly ids: Ids;
-  /** The configured preconditions (DESIGN.md §5). */
+  /** The configured preconditions (docs/design.md §5). */
   readonly fixtures: RunFixtures;
   readonly expect: Expect;
   readonly property: PropertySettings;

@@ -21,7 +21,7 @@ export interface EmbeddedTarget {
 
 /**
  * The fixtures that match the reference server's default seed (reference/seed.ts) with the embedded
- * settings: every precondition of DESIGN.md §5 is configured.
+ * settings: every precondition of docs/design.md §5 is configured.
  */
 export async function embeddedFixtures(): Promise<NonNullable<FixturesConfig>> {
   const { DEFAULT_FIXTURES: f } = await import('../../reference/index.js');

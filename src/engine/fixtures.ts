@@ -1,4 +1,4 @@
-/** The configured preconditions (DESIGN.md §5), with accessors that rules can rely on once `needs` passed. */
+/** The configured preconditions (docs/design.md §5), with accessors that rules can rely on once `needs` passed. */
 import type { FixturesConfig } from '../config/schema.js';
 import { NEEDS, type Need } from './needs.js';
 import type { PayloadTemplates } from './templates.js';

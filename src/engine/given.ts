@@ -32,7 +32,7 @@ export interface CreatedBusiness {
   payload: BusinessRequest;
 }
 
-/** DESIGN.md §6: retry 429 from the process endpoint with bounded backoff (the budget is a run option). */
+/** docs/design.md §6: retry 429 from the process endpoint with bounded backoff (the budget is a run option). */
 export const PROCESS_RETRY = { attempts: 60, firstDelayMs: 20, maxDelayMs: 1_000, budgetMs: 30_000 };
 
 const sleep = (ms: number, signal: AbortSignal) =>

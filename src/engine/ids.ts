@@ -1,5 +1,5 @@
 /**
- * Every identifier a run creates is namespaced with the prefix and the run id (docs/design.md), so
+ * Every identifier a run creates is namespaced with the prefix and the run id (docs/design.md §6), so
  * runs never collide with each other or with real data; the ones an operator would look for
  * (accounts, businesses) are listed in the report.
  */

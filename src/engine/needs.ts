@@ -1,5 +1,5 @@
 /**
- * Preconditions the interface cannot create (DESIGN.md §5), by the config key that provides them.
+ * Preconditions the interface cannot create (docs/design.md §5), by the config key that provides them.
  * A rule that needs a missing one is skipped, and the report names the key.
  */
 import type { FixturesConfig } from '../config/schema.js';

@@ -1,5 +1,5 @@
 /**
- * The canonical payloads with every identifier replaced by a namespaced one (docs/design.md), as
+ * The canonical payloads with every identifier replaced by a namespaced one (docs/design.md §6), as
  * the runner sends them when no template is configured; pact states compare against these.
  */
 import type { AccountPayload, BusinessRequest } from '../spec/index.js';

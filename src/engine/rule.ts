@@ -1,5 +1,5 @@
 /**
- * A rule is data (docs/design.md): what it enforces, where the spec says so, how strongly, what it
+ * A rule is data (docs/design.md §4): what it enforces, where the spec says so, how strongly, what it
  * needs from the configuration, and the check itself.
  */
 import type { EndpointId } from '../spec/index.js';

@@ -2,6 +2,7 @@
  * `runRules`: aims rules at one implementation and returns the report. It knows no suite: the entry
  * point (src/conformance.ts) hands the rules in.
  */
+import type { TransportOptions } from '../http/transport.js';
 import type { AuthSettings } from '../auth/token.js';
 import type { FixturesConfig } from '../config/schema.js';
 import { ConfigError } from '../config/errors.js';
@@ -41,6 +42,8 @@ export interface RunOptions {
   timeoutMs?: number;
   idPrefix?: string;
   rateLimit?: number;
+  /** Extra headers and TLS trust for a staging target (HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from the environment). */
+  transport?: TransportOptions;
   selection?: Selection;
   bail?: boolean;
   strict?: boolean;

@@ -75,6 +75,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     timeoutMs,
     connections: Math.max(2, concurrency * 2),
     rateLimit: options.rateLimit,
+    transport: options.transport,
   });
   const { redactor, http: client, fixtures, auth, embedded, close } = connection;
   try {

@@ -7,6 +7,7 @@ import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Redactor } from './redact.js';
+import { createDispatcher, proxyConfigured, type TransportOptions } from './transport.js';
 
 export interface HttpRequest {
   method: string;
@@ -48,7 +49,7 @@ export class HttpResponse {
     return 'value' in this.parse();
   }
 
-  /** The JSON body; a body that is not JSON is an exchange error (DESIGN.md §4: error, not fail). */
+  /** The JSON body; a body that is not JSON is an exchange error (docs/design.md §4: error, not fail). */
   json(): unknown {
     const parsed = this.parse();
     if ('value' in parsed) return parsed.value;
@@ -86,6 +87,8 @@ export interface HttpClientOptions {
   rateLimit?: number;
   /** Larger responses are cut off and reported as an exchange error (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Extra headers, TLS trust, and the proxy variables honoured (see transport.ts); unset for the embedded server. */
+  transport?: TransportOptions;
 }
 
 export interface HttpStats {
@@ -96,7 +99,7 @@ export interface HttpStats {
 export class HttpClient {
   readonly origin: string;
   private readonly prefix: string;
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private readonly limiter?: RateLimiter;
   readonly stats: HttpStats = { requests: 0, failures: 0 };
 
@@ -104,14 +107,18 @@ export class HttpClient {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(this.origin, {
+    const poolOptions = {
       connections: options.connections,
       keepAliveTimeout: 4_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connectTimeout: Math.min(options.timeoutMs, 10_000),
       maxResponseSize: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    });
+    };
+    const { transport } = options;
+    // The plain case keeps one pool to the one origin; TLS settings or a proxy need the agent. Without
+    // `transport` (the embedded server) the proxy variables do not apply.
+    this.pool = transport && (transport.caCert || transport.insecure || proxyConfigured()) ? createDispatcher(transport, poolOptions) : new Pool(this.origin, poolOptions);
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
   }
 
@@ -128,6 +135,7 @@ export class HttpClient {
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...this.options.transport?.headers,
       ...req.headers,
     };
     const previousStep = transcript.step;
@@ -144,7 +152,7 @@ export class HttpClient {
     try {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
       // body, since a body that drips forever never pauses long enough for bodyTimeout.
-      const res = await this.pool.request({ method: req.method as Dispatcher.HttpMethod, path, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const res = await this.pool.request({ origin: this.origin, method: req.method as Dispatcher.HttpMethod, path, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
       const text = await readWithin(res.body, timeoutMs, started);
       const responseHeaders = flattenHeaders(res.headers);
       const exchange = transcript.record({

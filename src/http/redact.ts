@@ -1,5 +1,5 @@
 /**
- * Secrets never reach output or reports (DESIGN.md §6). Every string that leaves the runner — a
+ * Secrets never reach output or reports (docs/design.md §6). Every string that leaves the runner — a
  * transcript, a message, a stack — goes through one redactor that knows every secret of the run.
  */
 export const REDACTED = '***';

@@ -1,5 +1,5 @@
 /**
- * The kill matrix (DESIGN.md §8): the suite against the faithful reference server and its variant
+ * The kill matrix (docs/design.md §8): the suite against the faithful reference server and its variant
  * (both must be clean of MUST and SHOULD failures) and against every fault of the catalogue. A fault
  * that breaks a rule the spec states (a MUST-level fault) must make a MUST rule fail: caught only
  * by SHOULD rules, a default run (without --strict) would call that server conformant. A

@@ -1,7 +1,7 @@
 /**
  * `pact verify`: replays the contract against an implementation with the Pact Verifier. Each
  * provider state is set up through the runner's own setup steps (src/engine/given.ts) with the
- * configured fixtures (DESIGN.md §5), with fresh namespaced identifiers (DESIGN.md §6); the
+ * configured fixtures (docs/design.md §5), with fresh namespaced identifiers (docs/design.md §6); the
  * configured token is put on every request that carries one (§5.2). Interactions whose states need
  * a fixture that is not configured are left out and reported with the config key to set.
  */
@@ -238,7 +238,7 @@ export function describeVerification(result: VerifyResult): string {
   ];
   for (const s of result.unknownStates) lines.push(`  provider state "${s}" is not one the suite can set up; its interactions were verified without it`);
   const skippedKeys = [...new Set(result.outcomes.filter((o) => o.key).map((o) => o.key!))];
-  if (skippedKeys.length) lines.push(`  To verify the skipped interactions, configure ${skippedKeys.join(', ')} in the config file (DESIGN.md §5 fixtures).`);
+  if (skippedKeys.length) lines.push(`  To verify the skipped interactions, configure ${skippedKeys.join(', ')} in the config file (docs/design.md §5 fixtures).`);
   const verdict = result.passed
     ? 'the implementation honours the contract'
     : count('fail') ? 'the implementation breaks the contract' : 'some interactions could not be set up (see ERROR)';
