@@ -1,5 +1,5 @@
 /**
- * Single-defect payloads (DESIGN.md §7): a valid payload with exactly one thing wrong, at any
+ * Single-defect payloads (docs/design.md §7): a valid payload with exactly one thing wrong, at any
  * depth and index, and the §7.1 `attr` a server must report for it. Every eligible place comes
  * from walking the payload with its model schema; every defect value is checked against the
  * field's own schema, so it is a defect by construction.
@@ -25,7 +25,7 @@ interface DefectSpec {
   description: string;
 }
 
-/** Only defects the spec makes unambiguous are MUST (DESIGN.md §7). */
+/** Only defects the spec makes unambiguous are MUST (docs/design.md §7). */
 export const DEFECTS = {
   'impossible-date': { level: 'MUST', attr: 'exact', description: 'a date that does not exist (§2.1 YYYY-MM-DD)' },
   'malformed-date': { level: 'MUST', attr: 'exact', description: 'a date not written YYYY-MM-DD (§2.1)' },
@@ -37,9 +37,13 @@ export const DEFECTS = {
   'wrong-type-object': { level: 'MUST', attr: 'within', description: 'a string or an array where an object is due (§2)' },
   'note-without-content': { level: 'MUST', attr: 'within', description: 'a note with neither body nor document_paths (§2.3, §4.2 notes rule 4)' },
   'malformed-email': { level: 'MUST', attr: 'exact', description: 'an e-mail field that is not an e-mail address (§2.3 customer)' },
+  'enum-wrong-case': { level: 'MUST', attr: 'exact', description: 'a documented value written in another case, gas for GAS (§2.3 supply_type, §2.4 type, §2.5 billing_document_type)' },
+  'fraction-for-integer': { level: 'MUST', attr: 'exact', description: 'a number with a fraction where an integer is due (§2.3 agreement, reading)' },
+  'not-a-boolean': { level: 'MUST', attr: 'exact', description: 'a value no reading makes a boolean where a boolean is due (§2.3 unknown_occupier, note is_pinned)' },
   'datetime-missing-z': { level: 'SHOULD', attr: 'exact', description: 'a datetime without the Z designator (§2.1 shows it; refusing other ISO 8601 spellings is a reading)' },
   'required-missing': { level: 'SHOULD', attr: 'exact', description: 'an expected field left out of a provided object (presence not shown; a strong reading)' },
   'malformed-phone': { level: 'SHOULD', attr: 'exact', description: 'a phone field that is not a phone number (§2.3; the accepted format is not shown)' },
+  'boolean-as-string': { level: 'SHOULD', attr: 'exact', description: 'a boolean sent as the string "true" or "false" (§2.3 shows a boolean; many frameworks read these strings as booleans, so refusing them is a reading)' },
 } as const satisfies Record<string, DefectSpec>;
 
 export type DefectKind = keyof typeof DEFECTS;
@@ -222,6 +226,12 @@ function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectK
       add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
     } else if (type === 'enum' && typeof value === 'string') {
       add('enum-outside-set', path, s, () => OUTSIDE[String(path[path.length - 1])] ?? ['OTHER']);
+      add('enum-wrong-case', path, s, () => [value.toLowerCase(), value.charAt(0) + value.slice(1).toLowerCase()]);
+    } else if (type === 'boolean' && typeof value === 'boolean') {
+      add('not-a-boolean', path, s, () => ['sí', 'maybe', 2]);
+      add('boolean-as-string', path, s, () => [String(value)]);
+    } else if (type === 'number' && typeof value === 'number' && Number.isInteger(value) && INTEGER_FORMATS.has(String((s.def as { format?: unknown }).format))) {
+      add('fraction-for-integer', path, s, () => [value + 0.5]);
     } else if (typeof value === 'string') {
       const defects = FORMAT_DEFECTS[formatOf(s) ?? ''];
       for (const kind of defects?.kinds ?? []) add(kind, path, s, () => defects.values(value)[kind] ?? [], order);
@@ -232,6 +242,9 @@ function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectK
 }
 
 const NOTE = specOf(model.Note);
+
+/** zod's integer formats (z.int() is safeint). */
+const INTEGER_FORMATS = new Set(['safeint', 'int32', 'uint32', 'int64', 'uint64']);
 
 /** §2.3: a note's content is its body and its documents. */
 function withoutContent({ body: _, document_paths: __, ...rest }: Record<string, unknown>): Record<string, unknown> {
@@ -294,3 +307,11 @@ const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
     values: (phone) => ({ 'malformed-phone': ['llamar por la tarde', phone.replace(/\d{3}$/, 'xxx'), '+34 ABC DEF GHI', 'sin teléfono'] }),
   },
 };
+
+/**
+ * Single-defect payloads derived from given valid ones (a configured payload template): each keeps
+ * every field and value of its base but the one defect, whose `attr` it names.
+ */
+export function invalidFrom(valid: fc.Arbitrary<object>, schema: z.ZodType, kinds?: readonly DefectKind[]): fc.Arbitrary<Invalid> {
+  return withDefect(valid, schema, kinds);
+}

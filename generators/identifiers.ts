@@ -1,5 +1,5 @@
 /**
- * Fresh identifiers for generated payloads (DESIGN.md §6). Arbitraries are pure, so their
+ * Fresh identifiers for generated payloads (docs/design.md §6). Arbitraries are pure, so their
  * identifiers repeat across runs and shrinks; a rule replaces them with namespaced ones from its
  * `Ids` just before sending, once per payload it actually sends.
  */

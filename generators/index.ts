@@ -1,5 +1,5 @@
 /**
- * fast-check arbitraries for the data-import interface (DESIGN.md §7): valid request bodies with
+ * fast-check arbitraries for the data-import interface (docs/design.md §7): valid request bodies with
  * realistic Spanish energy-retail data, single-defect invalid ones with the `attr` a server must
  * report, and fresh namespaced identifiers for whatever a rule sends.
  */
@@ -11,7 +11,7 @@ export type {
   AccountKey, AccountOptions, BillingDocumentsOptions, BusinessInstructionOptions, BusinessOptions, Completeness, Supply,
   TransactionsOptions, VendorInstruction,
 } from './payloads.js';
-export { DEFECTS, defectKinds, invalidAccountPayload, invalidNotesRequest, invalidTransactionsRequest, matchesDefect } from './defects.js';
+export { DEFECTS, defectKinds, invalidAccountPayload, invalidFrom, invalidNotesRequest, invalidTransactionsRequest, matchesDefect } from './defects.js';
 export type { Defect, DefectKind, DefectLevel, DefectOptions, Invalid } from './defects.js';
 export { freshIdentifiers } from './identifiers.js';
 export type { FreshOptions, Renames, RequestName } from './identifiers.js';

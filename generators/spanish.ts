@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { cupsCheckLetters, dni } from '../src/engine/ids.js';
+import { cupsCheckLetters, dni } from '../src/domain/spanish-identifiers.js';
 import type { SupplyType } from '../src/spec/index.js';
 
 export type SupplyKind = z.infer<typeof SupplyType>;

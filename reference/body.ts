@@ -4,7 +4,20 @@ import type { IncomingMessage } from 'node:http';
 export type BodyResult =
   | { kind: 'ok'; text: string }
   | { kind: 'too_large' }
-  | { kind: 'aborted' };
+  | { kind: 'aborted' }
+  /** Not UTF-8: refused rather than patched, or two different byte strings could name one account. */
+  | { kind: 'not_utf8' };
+
+/** Decoding that fails on invalid UTF-8 instead of replacing it with U+FFFD; a BOM is kept (and JSON.parse refuses it). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decode(chunks: Buffer[]): BodyResult {
+  try {
+    return { kind: 'ok', text: utf8.decode(Buffer.concat(chunks)) };
+  } catch {
+    return { kind: 'not_utf8' };
+  }
+}
 
 /** Reads the body up to `limit` bytes; past it, stops reading and reports `too_large`. */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
@@ -30,7 +43,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.on('end', () => settle({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('end', () => settle(decode(chunks)));
     req.on('aborted', () => settle({ kind: 'aborted' }));
     req.on('error', () => settle({ kind: 'aborted' }));
     req.on('close', () => settle({ kind: 'aborted' }));

@@ -53,10 +53,6 @@ export interface Choices {
    * `*` for every element of an array (`customers.*.account_roles`).
    */
   requiredAccountFields: readonly string[];
-  /** §2.3: the `account_type` values accepted ("a domestic type appears in the examples"); null accepts any string. */
-  accountTypes: readonly string[] | null;
-  /** §2.8: the `business_type` values accepted ("a limited-company type is seen"; full list not shown); null accepts any string. */
-  businessTypes: readonly string[] | null;
   /**
    * §4.2 notes rule 2 compares bodies; for notes without a body the spec does not say more. Either
    * two body-less notes match when their document paths match too, or any two body-less notes are
@@ -143,8 +139,6 @@ export const faithfulChoices: Choices = {
   existingNoteCreatedAt: 'existing',
   forcedTransactionDescription: true,
   requiredAccountFields: [],
-  accountTypes: null,
-  businessTypes: null,
   bodylessNotesMatch: 'document_paths',
   uncheckedDuplicateTransaction: 'add',
   accountLookupFirst: false,

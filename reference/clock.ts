@@ -17,6 +17,14 @@ export function nextDay(isoDate: string): string {
   return formatDate(d);
 }
 
+/**
+ * Lets the event loop serve other clients before going on: a request with a large body is handled
+ * in steps, so that one client's 1 MB request does not hold up everybody else's small ones.
+ */
+export function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export function delay(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

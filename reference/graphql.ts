@@ -3,7 +3,7 @@
  * with the organisation API key. Its address, arguments and result are not shown; the reference
  * serves it at `/v1/graphql/` with the schema below (the runner's default mutation matches it).
  */
-import { GraphQLError, type GraphQLSchema, buildSchema, graphql } from 'graphql';
+import { GraphQLError, type GraphQLSchema, Kind, type SelectionSetNode, buildSchema, graphql, parse } from 'graphql';
 import { issueToken } from './auth.js';
 import { reply, type Reply } from './reply.js';
 import type { ServerEnv } from './handlers/shared.js';
@@ -52,10 +52,12 @@ export async function handleGraphql(body: unknown, env: ServerEnv): Promise<Repl
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
     return reply(400, { errors: [{ message: '"variables" must be an object.' }] });
   }
+  const tooMuch = exceedsLimits(query);
+  if (tooMuch) return reply(400, { errors: [{ message: tooMuch }] });
   const rootValue = {
     serviceName: () => 'data-import reference server',
     obtainServiceToken: ({ input }: { input: { APIKey: string } }) => {
-      if (!env.store.apiKeys.has(input.APIKey)) {
+      if (!env.store.apiKeys.has(input.APIKey) && !env.faults.has('auth.unknown-api-key-token')) {
         throw new GraphQLError('Invalid API key.', { extensions: { code: 'INVALID_API_KEY' } });
       }
       const now = env.now().getTime();
@@ -71,4 +73,46 @@ export async function handleGraphql(body: unknown, env: ServerEnv): Promise<Repl
     operationName: typeof operationName === 'string' ? operationName : undefined,
   });
   return reply(200, result);
+}
+
+/**
+ * A document may ask for so much that executing it would hold up every other client (20,000 aliased
+ * mutations, each issuing a token). These bounds are far above what ObtainServiceToken needs.
+ */
+export const GRAPHQL_LIMITS = { tokens: 2_000, fields: 50, depth: 10 };
+
+/** Why the document is refused, or null. Syntax errors are left to graphql() to report. */
+function exceedsLimits(query: string): string | null {
+  let document;
+  try {
+    document = parse(query, { maxTokens: GRAPHQL_LIMITS.tokens });
+  } catch (error) {
+    return /more tha[nt] \d+ tokens/i.test((error as Error).message) ? `The document has more than ${GRAPHQL_LIMITS.tokens} tokens.` : null;
+  }
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
+  let fields = 0;
+  let deepest = 0;
+  // Fragments are counted where they are spread, as they would be executed; the walk stops as soon
+  // as a limit is passed, so spreads of spreads (or a cycle) cannot make the check itself expensive.
+  const walk = (set: SelectionSetNode | undefined, depth: number): void => {
+    if (!set || fields > GRAPHQL_LIMITS.fields) return;
+    deepest = Math.max(deepest, depth);
+    if (depth > GRAPHQL_LIMITS.depth) return;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        fields++;
+        walk(selection.selectionSet, depth + 1);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet, depth);
+      else if (!expanding.has(selection.name.value)) {
+        expanding.add(selection.name.value);
+        walk(fragments.get(selection.name.value), depth);
+        expanding.delete(selection.name.value);
+      }
+    }
+  };
+  const expanding = new Set<string>(); // a fragment spread inside itself is graphql()'s error to report
+  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION) walk(definition.selectionSet, 1);
+  if (deepest > GRAPHQL_LIMITS.depth) return `The document is nested deeper than ${GRAPHQL_LIMITS.depth} levels.`;
+  if (fields > GRAPHQL_LIMITS.fields) return `The document selects more than ${GRAPHQL_LIMITS.fields} fields (aliases included).`;
+  return null;
 }

@@ -24,6 +24,8 @@ const settingsView = (s: Settings) => ({
   processing_delay_ms: s.processingDelayMs,
   token_ttl_seconds: s.tokenTtlSeconds,
   response_delay_ms: s.responseDelayMs,
+  account_types: s.accountTypes,
+  business_types: s.businessTypes,
 });
 
 // No defaults here: a patch must leave what it does not name unchanged.
@@ -134,7 +136,7 @@ export const operatorRoutes: OperatorRoute[] = [
   { method: 'POST', path: '/_operator/operations-teams', summary: 'create an operations team: {name}', handler: addTeam },
   { method: 'POST', path: '/_operator/skipped-accounts', summary: 'mark an account to be skipped: {import_supplier, external_account_number}', handler: addSkipped },
   { method: 'PUT', path: '/_operator/vendor-instructions/{vendor}/{reference}', summary: 'define an upstream instruction: {type?, behaviour: ok | persistent_failure | intermittent_failure}', handler: putVendorInstruction },
-  { method: 'PATCH', path: '/_operator/settings', summary: 'change {concurrency_limit, processing_delay_ms, token_ttl_seconds, response_delay_ms}', handler: patchSettings },
+  { method: 'PATCH', path: '/_operator/settings', summary: 'change {concurrency_limit, processing_delay_ms, token_ttl_seconds, response_delay_ms, account_types, business_types}', handler: patchSettings },
   { method: 'POST', path: '/_operator/tokens', summary: 'add a static data-import token: {token}', handler: addToken },
   { method: 'POST', path: '/_operator/api-keys', summary: 'add an organisation API key for ObtainServiceToken: {api_key}', handler: addApiKey },
 ];

@@ -6,7 +6,9 @@
  * (listed in `otherReadings`, and in the kill matrix). Every choice is in docs/freedoms.md.
  */
 import { type Choices, faithfulChoices } from './choices.js';
+import { loadFixture } from '../src/fixtures.js';
 import { reply } from './reply.js';
+import type { SettingsPatch } from './seed.js';
 import { variantChoices, variantRunConfig } from './variant.js';
 
 /** What a user would configure to run the suite against a server making these choices. */
@@ -17,9 +19,10 @@ export interface ProfileRunConfig {
   auth?: { graphqlUrl: string; mutation: string; tokenPath: string };
   /**
    * Payload templates per request kind (`payloads.account`, `payloads.business`, …): accounts and
-   * businesses this server accepts, where its required fields and values go beyond those shown.
+   * businesses this server accepts, where its required fields and values go beyond those shown, and
+   * the shapes it gives what §4.2 does not show.
    */
-  payloads?: Record<string, Record<string, unknown>>;
+  payloads?: () => Record<string, Record<string, unknown>>;
 }
 
 export interface VariantProfile {
@@ -27,8 +30,8 @@ export interface VariantProfile {
   summary: string;
   choices: Choices;
   run: ProfileRunConfig;
-  /** Operator settings the profile starts with (the §8 limit, processing time). */
-  settings?: { concurrency_limit?: number; processing_delay_ms?: number };
+  /** Operator settings the profile starts with (the §8 limit, processing time, accepted types). */
+  settings?: SettingsPatch;
   /** How long process retries may wait for the §8 limit in a run against this profile. */
   processRetryBudgetMs?: number;
   /** SHOULD rules this profile fails on purpose: it takes the other reading (rule id → why that is legal). */
@@ -36,19 +39,32 @@ export interface VariantProfile {
 }
 
 /** The variant's own values where the spec shows only an example (§2.3 account_type, §2.8 business_type). */
-export const DEMANDING_ACCOUNT_TYPES = ['RESIDENCIAL', 'PYME'] as const;
-export const DEMANDING_BUSINESS_TYPES = ['SOCIEDAD_LIMITADA', 'SOCIEDAD_ANONIMA'] as const;
+export const DEMANDING_ACCOUNT_TYPES = ['RESIDENCIAL', 'PYME'];
+export const DEMANDING_BUSINESS_TYPES = ['SOCIEDAD_LIMITADA', 'SOCIEDAD_ANONIMA'];
+
+/**
+ * The payloads a user of the demanding server would configure: the canonical account and business
+ * (every documented field, every customer with account_roles, a billing_postcode) with the
+ * server's own account_type and business_type.
+ */
+function demandingPayloads(): Record<string, Record<string, unknown>> {
+  const account = loadFixture<Record<string, unknown>>('accounts/electricity');
+  const business = loadFixture<{ business: Record<string, unknown> } & Record<string, unknown>>('business/business');
+  return {
+    account: { ...account, account_type: DEMANDING_ACCOUNT_TYPES[0] },
+    business: { ...business, business: { ...business.business, business_type: DEMANDING_BUSINESS_TYPES[0] } },
+  };
+}
 
 /**
  * A demanding server: it requires fields the spec does not mark required, accepts only its own
- * account_type and business_type values, looks the account up before validating data requests,
- * and runs with the §8 concurrency limit at 1, slow processing and `Retry-After: 1`.
+ * account_type and business_type values (operator settings, below), looks the account up before
+ * validating data requests, and runs with the §8 concurrency limit at 1, slow processing and
+ * `Retry-After: 1`.
  */
 export const demandingChoices: Choices = {
   ...faithfulChoices,
   requiredAccountFields: ['account_type', 'billing_postcode', 'customers.*.account_roles'],
-  accountTypes: DEMANDING_ACCOUNT_TYPES,
-  businessTypes: DEMANDING_BUSINESS_TYPES,
   accountLookupFirst: true,
   tooManyRequests: () => reply(429, { detail: 'Import capacity reached; retry later.', code: 'throttled' }, { 'retry-after': '1' }),
 };
@@ -61,7 +77,7 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
     run: {
       contractPath: variantRunConfig.contractPath,
       auth: variantRunConfig.auth,
-      payloads: { agreements: variantRunConfig.agreementsPayload as unknown as Record<string, unknown> },
+      payloads: () => ({ agreements: structuredClone(variantRunConfig.agreementsPayload) as unknown as Record<string, unknown> }),
     },
     otherReadings: {
       'transactions.dedup.check-false': 'With check_previously_added=false the variant refuses a duplicate (a unique constraint): the spec says only that it does not check.',
@@ -71,13 +87,8 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
     id: 'demanding',
     summary: 'requires billing_postcode, account_type and every customer\'s account_roles; its own account_type and business_type values; account looked up before the body is validated; §8 limit 1 with slow processing and Retry-After: 1',
     choices: demandingChoices,
-    run: {
-      payloads: {
-        account: { account_type: DEMANDING_ACCOUNT_TYPES[0], billing_postcode: '28013' },
-        business: { business: { business_type: DEMANDING_BUSINESS_TYPES[0] } },
-      },
-    },
-    settings: { concurrency_limit: 1, processing_delay_ms: 25 },
+    run: { payloads: demandingPayloads },
+    settings: { concurrency_limit: 1, processing_delay_ms: 25, account_types: DEMANDING_ACCOUNT_TYPES, business_types: DEMANDING_BUSINESS_TYPES },
     processRetryBudgetMs: 60_000,
     otherReadings: {},
   },

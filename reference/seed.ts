@@ -2,7 +2,7 @@
  * The operator's setup as one document: what the spec leaves to the service operator (§2.2 supplier
  * status and document root, §4.1 operations teams and skipped accounts, §2.7 upstream instructions,
  * §5 API keys and tokens, §8 the concurrency limit). `defaultSeed` is the ready set the embedded run
- * and `conformance serve` start with; its names match DESIGN.md §5's example config.
+ * and `conformance serve` start with; its names match the example conformance.config.yaml at the root of the repo.
  */
 import { z } from 'zod';
 import type { AccountPayload } from '../src/spec/index.js';
@@ -41,6 +41,8 @@ export const SettingsPatch = z.strictObject({
   processing_delay_ms: z.int().min(0).max(60_000).optional(),
   token_ttl_seconds: z.int().min(1).nullable().optional(),
   response_delay_ms: z.int().min(0).max(60_000).optional(),
+  account_types: z.array(z.string().min(1)).min(1).nullable().optional(),
+  business_types: z.array(z.string().min(1)).min(1).nullable().optional(),
 });
 
 export const SeedDocument = z.strictObject({
@@ -63,6 +65,8 @@ export function applySettings(store: ReferenceStore, patch: z.output<typeof Sett
   if (patch.processing_delay_ms !== undefined) s.processingDelayMs = patch.processing_delay_ms;
   if (patch.token_ttl_seconds !== undefined) s.tokenTtlSeconds = patch.token_ttl_seconds;
   if (patch.response_delay_ms !== undefined) s.responseDelayMs = patch.response_delay_ms;
+  if (patch.account_types !== undefined) s.accountTypes = patch.account_types;
+  if (patch.business_types !== undefined) s.businessTypes = patch.business_types;
 }
 
 /** Merges a seed document into the store (existing entries with the same key are replaced). */
@@ -95,6 +99,7 @@ export const DEFAULT_FIXTURES = {
   operations_team: 'Migrations',
   skipped_account: 'EXT-SKIPPED-1',
   paused_supplier_staged_account: 'EXT-PAUSED-STAGED-1',
+  complete_supplier_staged_account: 'EXT-COMPLETE-STAGED-1',
   payment_instruction: {
     vendor: 'STRIPE',
     type: 'CARD',
@@ -114,7 +119,10 @@ export function defaultSeed(secrets: { token?: string; apiKey?: string } = {}): 
     ],
     operations_teams: [f.operations_team],
     skipped_accounts: [{ import_supplier: f.import_suppliers.ongoing, external_account_number: f.skipped_account }],
-    staged_accounts: [{ import_supplier: f.import_suppliers.paused, external_account_number: f.paused_supplier_staged_account }],
+    staged_accounts: [
+      { import_supplier: f.import_suppliers.paused, external_account_number: f.paused_supplier_staged_account },
+      { import_supplier: f.import_suppliers.complete, external_account_number: f.complete_supplier_staged_account },
+    ],
     vendor_instructions: [
       ...references.valid.map((reference) => ({ vendor, reference, type, behaviour: 'ok' as const })),
       { vendor, reference: references.persistent_failure, type, behaviour: 'persistent_failure' },

@@ -10,7 +10,7 @@ import { isValidToken, sameSecret, tokenFromHeader } from './auth.js';
 import { exceedsJsonDepth, isJsonMediaType, readBody } from './body.js';
 import { type Choices, faithfulChoices } from './choices.js';
 import { createFaults } from './faults/catalogue.js';
-import { delay } from './clock.js';
+import { delay, yieldToOthers } from './clock.js';
 import type { ServerEnv } from './handlers/shared.js';
 import { OPERATOR_KEY_HEADER } from './operator.js';
 import { refusal, type Reply } from './reply.js';
@@ -37,6 +37,8 @@ export interface ReferenceServerOptions {
   maxBodyBytes?: number;
   /** Deepest JSON nesting accepted (default 64). */
   maxJsonDepth?: number;
+  /** A request not received completely within this many ms gets 408 (default 60 s; headers within 10 s). */
+  requestTimeoutMs?: number;
   /** Called once per answered request (e.g. `serve --verbose`). */
   onRequest?: (entry: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -54,6 +56,25 @@ export interface ReferenceServer {
 
 const DATA_IMPORT_PREFIX = '/v1/data-import/';
 
+/** Longest request target (path and query) accepted; longer ones get 414. */
+const MAX_URL_CHARS = 8 * 1024;
+/** Most header bytes accepted (names and values); more get 431. */
+const MAX_HEADER_BYTES = 16 * 1024;
+/** Node's parser refuses past this (also 431, from clientError). */
+const PARSER_HEADER_BYTES = 64 * 1024;
+
+const CLIENT_ERROR_CODES: Record<number, string> = { 400: 'bad_request', 408: 'request_timeout', 431: 'request_header_fields_too_large' };
+
+/** A complete HTTP/1.1 answer for a socket node has not made a response object for. */
+function rawAnswer(status: number, body: { code: string; detail: string }, extraHeaders = ''): string {
+  const text = JSON.stringify(body);
+  const reason = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status] ?? 'Error';
+  return `HTTP/1.1 ${status} ${reason}\r\n${extraHeaders}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`;
+}
+
+/** Past this size, reading, validating, handling and answering a request are separate turns of the event loop. */
+const LARGE_BODY_CHARS = 64 * 1024;
+
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const store = new ReferenceStore();
   const seed = options.seed ?? 'default';
@@ -64,7 +85,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };
   const routes = buildRoutes(env.choices.graphql.path).map((r) => ({ ...r, handler: faults.wrap(r.endpoint, r.handler) }));
 
-  const server = createServer((req, res) => {
+  // The parser's own limit is set above ours, so that most oversized requests still reach the
+  // handler and get the precise status: 414 for a long URL, 431 for too many header bytes.
+  const requestTimeout = options.requestTimeoutMs ?? 60_000;
+  // Stalled requests are looked for every second (node's default is every 30 s).
+  const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES, requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: Math.min(1_000, requestTimeout) }, (req, res) => {
     const started = performance.now();
     handle(req, routes, env, operatorKey, limits)
       .catch((error: unknown) => {
@@ -73,17 +98,22 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       })
       .then(async (answer) => {
         await delay(store.settings.responseDelayMs);
+        if (isLarge(answer.body)) await yieldToOthers(); // serialising it is a turn of its own
         send(res, answer);
         options.onRequest?.({ method: req.method ?? '', path: req.url ?? '', status: answer.status, ms: performance.now() - started });
       })
       .catch(() => res.destroy());
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
+  // Requests node's parser refuses: the status says why (a timeout is 408, header overflow 431).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    socket.end(rawAnswer(status, { code: CLIENT_ERROR_CODES[status], detail: `The request was refused before it could be read (${error.code ?? 'parse error'}).` }));
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
+  // CONNECT (a proxy tunnel) is not something this interface offers: answer instead of hanging up.
+  server.on('connect', (_req, socket) => {
+    socket.end(rawAnswer(405, { code: 'method_not_allowed', detail: 'CONNECT is not supported.' }, 'Allow: GET, POST, PUT, PATCH, DELETE\r\n'));
+  });
 
   const host = options.host ?? '127.0.0.1';
   await listen(server, options.port ?? 0, host);
@@ -121,6 +151,9 @@ async function handle(
   limits: { body: number; depth: number },
 ): Promise<Reply & { close?: boolean }> {
   const method = req.method ?? 'GET';
+  if ((req.url ?? '').length > MAX_URL_CHARS) return { ...refusal(414, 'uri_too_long', `The request target is longer than ${MAX_URL_CHARS} characters.`), close: true };
+  const headerBytes = req.rawHeaders.reduce((sum, part) => sum + part.length + 2, 0);
+  if (headerBytes > MAX_HEADER_BYTES) return { ...refusal(431, 'request_header_fields_too_large', `The request headers are larger than ${MAX_HEADER_BYTES} bytes.`), close: true };
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://reference.invalid');
@@ -160,6 +193,7 @@ async function handle(
   if (method !== 'GET') {
     const read = await readBody(req, limits.body);
     if (read.kind === 'too_large') return { ...refusal(413, 'payload_too_large', `The request body is larger than ${limits.body} bytes.`), close: true };
+    if (read.kind === 'not_utf8') return refusal(400, 'parse_error', 'The request body is not valid UTF-8.');
     if (read.kind === 'aborted') return { ...refusal(400, 'bad_request', 'The request body was not received completely.'), close: true };
     if (read.text.trim() !== '') {
       if (!isJsonMediaType(req.headers['content-type'])) {
@@ -171,6 +205,7 @@ async function handle(
       } catch (error) {
         return refusal(400, 'parse_error', `JSON parse error: ${(error as Error).message}`);
       }
+      if (read.text.length > LARGE_BODY_CHARS) await yieldToOthers();
     } else if (route.access !== 'operator') {
       return refusal(400, 'parse_error', 'A JSON request body is required.');
     }
@@ -178,6 +213,12 @@ async function handle(
 
   const answer = await route.handler({ endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers }, env);
   return env.choices.present ? env.choices.present(answer, route.endpoint) : answer;
+}
+
+/** An answer listing thousands of items (e.g. one result per note of a bulk request). */
+function isLarge(body: unknown): boolean {
+  const list = Array.isArray(body) ? body : (body as { results?: unknown } | undefined)?.results;
+  return Array.isArray(list) && list.length > 1000;
 }
 
 function send(res: ServerResponse, answer: Reply & { close?: boolean }): void {

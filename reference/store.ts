@@ -34,6 +34,12 @@ export interface Settings {
   tokenTtlSeconds: number | null;
   /** Added before every response, to simulate a distant server. */
   responseDelayMs: number;
+  /**
+   * §2.3, §2.8: allowed values of account_type and business_type are "not shown", so an
+   * implementation may accept only its own. null accepts any string (the faithful default).
+   */
+  accountTypes: string[] | null;
+  businessTypes: string[] | null;
 }
 
 export const defaultSettings = (): Settings => ({
@@ -41,6 +47,8 @@ export const defaultSettings = (): Settings => ({
   processingDelayMs: 0,
   tokenTtlSeconds: null,
   responseDelayMs: 0,
+  accountTypes: null,
+  businessTypes: null,
 });
 
 export interface StoredNote {
@@ -98,6 +106,8 @@ export interface Business {
 export interface IssuedToken {
   /** Epoch milliseconds, or null for a token that does not expire. */
   expiresAt: number | null;
+  /** Obtained through ObtainServiceToken (not configured by the operator): may be dropped when too many are kept. */
+  issued?: boolean;
 }
 
 const key = (...parts: string[]) => JSON.stringify(parts);
@@ -115,9 +125,25 @@ export class ReferenceStore {
   readonly businesses: Business[] = [];
   /** §2.3: accounts link to contracts by identifier; one identifier names one contract. */
   readonly contracts = new Map<string, Business>();
-  /** Process requests running now, for the §8 limit. */
-  processing = 0;
+  /** Process requests running now, one ticket each (see `startProcessing`). */
+  private running = new Set<symbol>();
   private accountSequence = 0;
+
+  /** Process requests running now, for the §8 limit. */
+  get processing(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Counts a process request as running until the returned function is called. A reset while it
+   * runs forgets it; its end is then not counted a second time, so the count never goes below
+   * zero and the §8 limit never lets one more through.
+   */
+  startProcessing(): () => void {
+    const ticket = Symbol('process');
+    this.running.add(ticket);
+    return () => void this.running.delete(ticket);
+  }
 
   nextAccountSequence(): number {
     return ++this.accountSequence;
@@ -171,7 +197,7 @@ export class ReferenceStore {
     this.processes.clear();
     this.businesses.length = 0;
     this.contracts.clear();
-    this.processing = 0;
+    this.running = new Set();
     this.accountSequence = 0;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The variant: a second faithful reference server that makes a different legal choice everywhere
  * the spec leaves freedom. The suite must pass it as cleanly as the faithful one, which shows that
- * no rule asserts something the spec leaves open (DESIGN.md §2). Every choice here is listed in
+ * no rule asserts something the spec leaves open (docs/design.md §2). Every choice here is listed in
  * docs/freedoms.md with the rule that must tolerate it.
  */
 import { type Choices, faithfulChoices } from './choices.js';
@@ -108,7 +108,14 @@ function presentOtherwise(answer: Reply, endpoint: string | undefined): Reply {
   const body = { ...(answer.body as Record<string, unknown>) };
   for (const k of Object.keys(body)) if (DATETIME_FIELDS.has(k)) body[k] = respell(body[k]);
   if (Array.isArray(body.errors)) {
-    body.errors = (body.errors as { code: string; detail: string; attr: string }[]).map((e) => ({ ...e, code: CODES[e.code] ?? e.code, detail: `Problem with ${e.attr}: ${e.detail.toLowerCase()}`, source: 'body' }));
+    // Items of another shape (not §7.1 items) are passed on as they are.
+    body.errors = (body.errors as unknown[]).map((item) => {
+      if (!item || typeof item !== 'object') return item;
+      const e = item as { code?: unknown; detail?: unknown; attr?: unknown };
+      const code = typeof e.code === 'string' ? (CODES[e.code] ?? e.code) : e.code;
+      const detail = typeof e.detail === 'string' ? `Problem with ${String(e.attr)}: ${e.detail.toLowerCase()}` : e.detail;
+      return { ...e, code, detail, source: 'body' };
+    });
     if (body.code === 'account_failed_validation') body.code = 'invalid_account';
     else if (body.code === 'invalid_input') body.code = 'invalid_request';
     body.detail = 'The request could not be accepted.';
@@ -148,8 +155,6 @@ export const variantChoices: Choices = {
   existingNoteCreatedAt: 'sent',
   forcedTransactionDescription: false,
   requiredAccountFields: ['account_type', 'customers'],
-  accountTypes: null,
-  businessTypes: null,
   bodylessNotesMatch: 'body',
   uncheckedDuplicateTransaction: 'refuse',
   accountLookupFirst: false,

@@ -3,27 +3,38 @@
  * otherwise), then a summary by section and level, what failed with a replay command each, what
  * was skipped and which key would enable it. Colours via chalk, off for NO_COLOR and non-TTY.
  */
+import { isFailing } from '../src/engine/verdict.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { baselineEntryFor } from '../src/engine/baseline.js';
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import type { RuleOutcome } from '../src/engine/execute.js';
 import type { Rule } from '../src/engine/rule.js';
 import type { RunEvent } from '../src/engine/run.js';
+import type { Cause } from '../src/engine/verdict.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
+import { plural, runVerdict } from '../src/report/verdict-line.js';
 
 export interface ConsoleOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env?: NodeJS.ProcessEnv;
   /** Print passing rules too. */
   verbose?: boolean;
+  /** Without a live line (a log, CI): a progress line at most this often (default 5 s). */
+  progressEveryMs?: number;
+  now?: () => number;
 }
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
+
+const listOf = (ids: string[], max: number) => (ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`);
 
 export class ConsoleReporter {
   private readonly out: NonNullable<ConsoleOptions['stream']>;
   private readonly c: ChalkInstance;
   private readonly live: boolean;
   private liveLineShown = false;
+  private lastProgress?: number;
+  private failedSoFar = 0;
 
   constructor(private readonly options: ConsoleOptions = {}) {
     this.out = options.stream ?? process.stdout;
@@ -62,7 +73,10 @@ export class ConsoleReporter {
           : `Checking ${c.bold(event.baseUrl)}`,
       );
     } else if (event.type === 'start') {
-      this.write(c.gray(`${event.total} rules, run ${event.runId}, seed ${event.seed}`));
+      this.lastProgress = this.now();
+      this.write(c.gray(`${event.total} rule${event.total === 1 ? '' : 's'}, run ${event.runId}, seed ${event.seed}`));
+    } else if (event.type === 'setup') {
+      for (const cause of event.setup.causes) this.write(this.describeCause(cause).join('\n'));
     } else {
       this.onRule(event.rule, event.outcome, event.done, event.total);
     }
@@ -70,10 +84,21 @@ export class ConsoleReporter {
 
   private onRule(rule: Rule, outcome: RuleOutcome, done: number, total: number): void {
     const c = this.c;
-    if (outcome.verdict === 'fail' || outcome.verdict === 'error' || this.options.verbose) {
+    // A rule stopped by a shared cause was announced with the cause; one line per rule would bury it.
+    if ((isFailing(outcome.verdict) && !outcome.cause) || this.options.verbose) {
       const level = rule.level === 'MUST' ? rule.level : c.gray(rule.level);
-      const reason = outcome.reason && outcome.verdict !== 'pass' ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
+      const reason = outcome.reason ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
       this.write(`${this.mark(outcome.verdict)} ${level} ${rule.id}${reason}`);
+    }
+    if (outcome.verdict === 'fail' || outcome.verdict === 'error') this.failedSoFar++;
+    if (!this.live && done < total) {
+      // A CI log shows no live line: say every few seconds how far the run is, so a slow target
+      // does not look like a hung job.
+      const now = this.now();
+      if (now - (this.lastProgress ?? now) >= (this.options.progressEveryMs ?? 5_000)) {
+        this.lastProgress = now;
+        this.write(c.gray(`… ${done}/${total} rules done, ${this.failedSoFar} failed or errored so far`));
+      }
     }
     if (this.live) {
       const width = Math.max(20, (this.out.columns ?? 80) - 16);
@@ -83,12 +108,17 @@ export class ConsoleReporter {
     }
   }
 
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   /** The summary at the end of the run. */
   summary(report: Report, written: { format: string; file?: string }[] = []): void {
     const c = this.c;
     this.clearLive();
     const lines: string[] = [''];
-    const pct = (score: number | null) => (score === null ? '   —' : `${Math.round(score * 100)}%`.padStart(4));
+    // Floored like every report: 99.6 % of rules passing is not 100 %.
+    const pct = (score: number | null) => (score === null ? '   —' : `${Math.floor(score * 100)}%`.padStart(4));
     lines.push(c.bold('By spec section'));
     for (const s of report.sections) {
       const { pass, fail, skip, error } = s.counts;
@@ -102,10 +132,24 @@ export class ConsoleReporter {
       lines.push(`  ${level.padEnd(6)} ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.skip} skipped`);
     }
 
-    const failing = report.rules.filter((r) => (r.verdict === 'fail' || r.verdict === 'error') && !r.expected_failure);
+    const failing = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
     if (failing.length) {
-      lines.push('', c.bold(`Failed and errored (${failing.length})`));
-      for (const r of failing) lines.push(...this.describe(r));
+      lines.push('', c.bold(`Failed and not judged (${failing.length})`));
+      const causes = new Map((report.causes ?? []).map((cause) => [cause.id, cause]));
+      const grouped = new Set<string>();
+      for (const r of failing) {
+        const cause = r.cause ? causes.get(r.cause) : undefined;
+        if (!cause) {
+          lines.push(...this.describe(r, report.target.base_url));
+          continue;
+        }
+        if (grouped.has(cause.id)) continue;
+        grouped.add(cause.id);
+        const stopped = failing.filter((f) => f.cause === cause.id);
+        lines.push(...this.describeCause(cause).map((l) => `  ${l}`));
+        const must = stopped.filter((f) => f.level === 'MUST').length;
+        lines.push(c.gray(`      ${stopped.length} rule${stopped.length === 1 ? '' : 's'} (${must} MUST) not judged because of it: ${listOf(stopped.map((f) => f.id), 8)}`));
+      }
     }
     const expected = report.rules.filter((r) => r.expected_failure);
     if (expected.length) {
@@ -139,23 +183,43 @@ export class ConsoleReporter {
     }
     const { counts, total } = report.summary;
     lines.push('');
-    lines.push(`${total} rules: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} errored`) : '0 errored'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`);
-    if (report.summary.conformant) {
-      lines.push(c.green.bold(`Conformant: no ${report.run.strict ? 'MUST or SHOULD' : 'MUST'} rule failed.`) + (report.summary.should_failures && !report.run.strict ? c.gray(` (${report.summary.should_failures} SHOULD failures; --strict makes them count)`) : ''));
-    } else {
-      lines.push(c.red.bold(`Not conformant: ${report.summary.must_failures} MUST${report.run.strict ? ` and ${report.summary.should_failures} SHOULD` : ''} failure${report.summary.must_failures === 1 ? '' : 's'}.`));
-    }
+    lines.push(`${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`);
+    lines.push(this.verdictLine(report));
     const files = written.filter((w) => w.file);
     if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => w.file).join(', ')}`));
     for (const line of lines) this.out.write(`${line}\n`);
   }
 
-  private describe(r: RuleResult): string[] {
+  /** The run's verdict in one line: what counts, counted as it is (failures as failures, errors as errors). */
+  private verdictLine(report: Report): string {
+    const c = this.c;
+    const verdict = runVerdict(report);
+    const colour = { conformant: c.green.bold, 'not conformant': c.red.bold, incomplete: c.yellow.bold, aborted: c.red.bold }[verdict.state];
+    const should = verdict.state === 'conformant' && report.summary.should_failures && !report.run.strict ? c.gray(` (${plural(report.summary.should_failures, 'SHOULD failure')}; --strict makes them count)`) : '';
+    return `${colour(`${verdict.title}:`)} ${verdict.detail}.${should}`;
+  }
+
+  private describeCause(cause: Cause): string[] {
+    const c = this.c;
+    return [
+      `${this.mark('error')} ${c.bold(cause.id.startsWith('setup.') ? `Setup refused: ${cause.step}` : `One cause in several rules: ${cause.step}`)}`,
+      `    ${c.yellow(cause.answer)}`,
+      ...(cause.fix.length ? [`    fix: ${c.bold(cause.fix.join(' or '))} — ${cause.hint}`] : [`    ${cause.hint}`]),
+    ];
+  }
+
+  private describe(r: RuleResult, baseUrl: string): string[] {
     const c = this.c;
     const out = [`  ${this.mark(r.verdict)} ${r.level === 'MUST' ? c.bold(r.level) : r.level} ${r.id} ${c.gray(`(${r.spec})`)}`, `      ${r.title}`];
     if (r.reason) out.push(`      ${r.verdict === 'fail' ? c.red(r.reason) : c.yellow(r.reason)}`);
     if (r.counterexample) out.push(c.gray(`      counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}): ${JSON.stringify(r.counterexample.value).slice(0, 300)}`));
     if (r.replay) out.push(c.gray(`      replay: ${r.replay}`));
+    const culprit = failingExchange(r);
+    if (culprit) {
+      // The request itself, so a crash or a reset names what caused it (not only "other side closed").
+      if (culprit.error) out.push(`      ${c.yellow(`${culprit.error.kind} on exchange #${culprit.seq}${culprit.step ? ` (${culprit.step})` : ''}: ${culprit.request.method} ${culprit.request.url}`)}`);
+      out.push(c.gray(`      curl: ${curlCommand(culprit, baseUrl)}`));
+    }
     return out;
   }
 }

@@ -4,6 +4,7 @@
  * so the counts equal report.summary; a baselined failure stays `failed` and says so in `extra`,
  * since CTRF has no status for an accepted failure and report.summary counts it as a failure too.
  */
+import { isFailing } from '../src/engine/verdict.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
 import { bySuite, failureText, oneLine, skipMessage } from './plain-text.js';
 
@@ -20,8 +21,8 @@ function message(rule: RuleResult): string | undefined {
   return text ? oneLine(text) : undefined;
 }
 
-function test(rule: RuleResult, suite: string) {
-  const failing = rule.verdict === 'fail' || rule.verdict === 'error';
+function test(rule: RuleResult, suite: string, baseUrl: string) {
+  const failing = isFailing(rule.verdict);
   const msg = message(rule);
   const extra = {
     ...(rule.expected_failure ? { expected_failure: rule.expected_failure } : {}),
@@ -38,7 +39,7 @@ function test(rule: RuleResult, suite: string) {
     status: STATUS[rule.verdict],
     duration: Math.round(rule.duration_ms),
     ...(msg ? { message: msg } : {}),
-    ...(failing ? { trace: failureText(rule) } : {}),
+    ...(failing ? { trace: failureText(rule, baseUrl) } : {}),
     rawStatus: rule.verdict,
     suite: [suite],
     tags: rule.tags,
@@ -81,6 +82,10 @@ export function renderCtrf(report: Report): object {
         duration: stop - start,
         extra: {
           conformant: summary.conformant,
+          incomplete: summary.incomplete,
+          unjudged_must: summary.unjudged_must,
+          missing_keys: summary.missing_keys,
+          accepted_skips: summary.accepted_skips.length,
           exit_code: summary.exit_code,
           must_failures: summary.must_failures,
           should_failures: summary.should_failures,
@@ -88,7 +93,7 @@ export function renderCtrf(report: Report): object {
           by_level: summary.by_level,
         },
       },
-      tests: suites.flatMap(([suite, rules]) => rules.map((rule) => test(rule, suite))),
+      tests: suites.flatMap(([suite, rules]) => rules.map((rule) => test(rule, suite, report.target.base_url))),
       environment: {
         reportName: `Conformance of ${target.base_url}`,
         testEnvironment: target.base_url,

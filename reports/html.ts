@@ -8,9 +8,12 @@
  * html-escaper unless it is itself markup built the same way. A Content-Security-Policy that admits
  * only this file's own style and script (by hash) and no network is the second line of defence.
  */
+import { isFailing } from '../src/engine/verdict.js';
+import { runVerdict } from '../src/report/verdict-line.js';
 import { createHash } from 'node:crypto';
 import { escape } from 'html-escaper';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import { formatBody, formatDuration, formatScore, formatValue, showControlChars } from './plain-text.js';
 
 /** Markup that is already safe; anything else interpolated into `html` is escaped. */
@@ -41,9 +44,10 @@ const COUNT_HEADS = html`<th class="num">Pass</th><th class="num">Fail</th><th c
 
 function header(report: Report): Html {
   const { run, summary, target } = report;
-  const verdict = summary.conformant
+  const outcome = runVerdict(report);
+  const verdict = outcome.state === 'conformant'
     ? html`<strong>Conformant</strong><span>exit code ${summary.exit_code}</span>`
-    : html`<strong>Not conformant</strong><span>${summary.must_failures} MUST ${summary.must_failures === 1 ? 'failure' : 'failures'}${run.strict && summary.should_failures ? html` and ${summary.should_failures} SHOULD (--strict)` : ''} · exit code ${summary.exit_code}</span>`;
+    : html`<strong>${outcome.title}</strong><span>${outcome.detail} · exit code ${summary.exit_code}</span>`;
   const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
   return html`<header class="banner ${summary.conformant ? 'ok' : 'bad'}">
   <div><h1>Conformance report</h1><p class="target">${target.base_url}${target.embedded ? ' (embedded reference server)' : ''}</p></div>
@@ -90,6 +94,7 @@ function sectionScores(report: Report): Html {
 const STATUS_CLASS: Record<Report['capabilities'][number]['status'], string> = {
   conforms: 'pass',
   deviates: 'fail',
+  'not implemented': 'skip',
   'could not be checked': 'error',
   'not checked': 'skip',
 };
@@ -107,6 +112,20 @@ function capabilities(report: Report): Html {
 </section>`;
 }
 
+/** Each shared cause once: the refused setup step or broken exchange, its fix, the rules it stopped. */
+function causes(report: Report): Html {
+  if (!report.causes?.length) return html``;
+  return html`<section id="causes"><h2>Causes</h2>
+<p class="muted">Each cause stopped several rules; they are not judged until it is fixed.</p>
+<ul class="causes">${report.causes.map(
+    (cause) => html`<li class="cause" id="cause-${cause.id}"><p><strong>${cause.step}</strong>: ${cause.answer}</p>
+<p>${cause.fix.length ? html`Fix: ${cause.fix.map((key, i) => html`${i ? ' or ' : ''}<code>${key}</code>`)} — ` : ''}${cause.hint}</p>
+<details><summary>${cause.rules.length} ${cause.rules.length === 1 ? 'rule' : 'rules'} not judged because of it</summary><ul class="ids">${cause.rules.map((id) => html`<li><a href="#rule-${id}"><code>${id}</code></a></li>`)}</ul></details></li>`,
+  )}</ul>
+${report.setup?.transcript.length ? html`<details><summary>Setup chain transcript (${report.setup.transcript.length} exchanges)</summary><ol class="transcript">${report.setup.transcript.map((x) => exchange(x, false))}</ol></details>` : ''}
+</section>`;
+}
+
 function headers(h: Record<string, string>): Html {
   const lines = Object.entries(h).map(([name, value]) => `${name}: ${value}`);
   return lines.length ? html`<pre class="headers">${lines.join('\n')}</pre>` : html``;
@@ -119,20 +138,21 @@ function exchange(x: RuleResult['transcript'][number], culprit: boolean): Html {
   const status = res ? html`<span class="status s${Math.floor(res.status / 100)}xx">${res.status}</span>` : html`<span class="status none">no response</span>`;
   return html`<li class="exchange${culprit ? ' culprit' : ''}">
 <div class="xhead"><span class="seq">#${x.seq}</span>${x.step ? html`<span class="step">${x.step}</span>` : ''}<code class="request-line">${req.method} ${req.url}</code><span class="arrow">→</span>${status}<span class="muted">${formatDuration(x.duration_ms)}${res ? ` · ${res.bytes} bytes` : ''}</span>${culprit ? html`<span class="badge fail">the failure is about this exchange</span>` : ''}</div>
-<div class="xparts">
+${x.brief ? (error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>` : '') : html`<div class="xparts">
   <div class="xpart"><h5>Request</h5>${headers(req.headers)}${body(req.body, req.body_truncated)}</div>
   <div class="xpart"><h5>Response</h5>${res ? html`${headers(res.headers)}${body(res.body, res.body_truncated)}` : ''}${error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>` : ''}</div>
-</div>
+</div>`}
 </li>`;
 }
 
-function details(rule: RuleResult): Html {
+function details(rule: RuleResult, baseUrl: string): Html {
+  const culprit = failingExchange(rule);
   const f = rule.failure;
   const cx = rule.counterexample;
   return html`<div class="detail">
 ${rule.reason ? html`<p class="reason">${rule.reason}</p>` : ''}
 ${rule.expected_failure ? html`<p class="notice">Expected failure, excused by the baseline: ${rule.expected_failure.comment}</p>` : ''}
-${rule.error_kind ? html`<p class="muted">Error kind: ${rule.error_kind}. The rule could not be judged, so this says nothing about conformance.</p>` : ''}
+${rule.error_kind ? html`<p class="muted">Error kind: ${rule.error_kind}. The rule could not be judged, so this says nothing about conformance.${rule.cause ? html` Cause: <a href="#cause-${rule.cause}">${rule.cause}</a>.` : ''}</p>` : ''}
 ${f ? html`<div class="failure">
   ${f.message !== rule.reason ? html`<p>${f.message}</p>` : ''}
   ${f.path ? html`<p>At <code>${f.path}</code></p>` : ''}
@@ -142,17 +162,18 @@ ${rule.why ? html`<p class="muted">Why ${rule.level}: ${rule.why}</p>` : ''}
 ${rule.observations.length ? html`<h4>Observations</h4><ul class="observations">${rule.observations.map((o) => html`<li>${o}</li>`)}</ul>` : ''}
 ${cx ? html`<h4>Counterexample</h4><p>Seed <code>${cx.seed}</code>, path <code>${cx.path}</code>${cx.shrinks !== undefined ? `, after ${cx.shrinks} shrinks` : ''}</p><pre class="counterexample">${formatValue(cx.value)}</pre>` : ''}
 ${rule.replay ? html`<h4>Replay</h4><div class="replay"><pre><code>${rule.replay}</code></pre><button type="button" class="copy">Copy</button></div>` : ''}
+${culprit ? html`<h4>As curl (exchange #${culprit.seq})</h4><div class="curl"><pre><code>${curlCommand(culprit, baseUrl)}</code></pre><button type="button" class="copy">Copy</button></div>` : ''}
 ${rule.transcript.length ? html`<h4>Transcript (${rule.transcript.length} ${rule.transcript.length === 1 ? 'exchange' : 'exchanges'})</h4><ol class="transcript">${rule.transcript.map((x) => exchange(x, x.seq === f?.exchange_seq))}</ol>` : ''}
 </div>`;
 }
 
-function ruleRow(rule: RuleResult): Html {
-  const expandable = rule.verdict === 'fail' || rule.verdict === 'error' || rule.observations.length > 0;
+function ruleRow(rule: RuleResult, baseUrl: string): Html {
+  const expandable = isFailing(rule.verdict) || rule.observations.length > 0;
   const cells = html`<span class="chevron" aria-hidden="true"></span><a class="id" href="#rule-${rule.id}"><code>${rule.id}</code></a><span class="spec">${rule.spec}</span><span class="level level-${rule.level}">${rule.level}</span><span class="title">${rule.title}${
-    rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key ? html` — set <code>${rule.skip_key}</code>` : ''}</span>` : ''
+    rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key && !(rule.reason ?? '').includes(rule.skip_key) ? html` — set <code>${rule.skip_key}</code>` : ''}${rule.skip_accepted ? ' (skip accepted)' : ''}</span>` : ''
   }</span><span class="verdict"><span class="badge ${rule.verdict}">${rule.verdict}</span>${rule.expected_failure ? html`<span class="badge expected">expected</span>` : ''}</span>`;
   const attrs = html`id="rule-${rule.id}" data-verdict="${rule.verdict}" data-text="${`${rule.id} ${rule.title} ${rule.spec} ${rule.level}`.toLowerCase()}"`;
-  return expandable ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule)}</details>` : html`<div class="rule" ${attrs}>${cells}</div>`;
+  return expandable ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule, baseUrl)}</details>` : html`<div class="rule" ${attrs}>${cells}</div>`;
 }
 
 function rules(report: Report): Html {
@@ -165,7 +186,7 @@ function rules(report: Report): Html {
 </div>
 <div class="rule-list" id="rule-list">
 <div class="rule rule-head" aria-hidden="true"><span></span><span>Rule</span><span>Spec</span><span>Level</span><span>Title</span><span>Verdict</span></div>
-${report.rules.map(ruleRow)}
+${report.rules.map((rule) => ruleRow(rule, report.target.base_url))}
 </div>
 </section>`;
 }
@@ -248,8 +269,8 @@ details.rule[open]>summary{background:var(--panel);border-bottom:1px solid var(-
 .reason{font-weight:600;color:var(--fail);white-space:pre-wrap;overflow-wrap:anywhere}
 .diff{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
 .expected{border-left:3px solid var(--pass)}.actual{border-left:3px solid var(--fail)}
-.replay{display:flex;gap:.5rem;align-items:flex-start}.replay pre{flex:1;margin:0}
-.replay button{font:inherit;padding:.3rem .75rem;border-radius:6px;border:1px solid var(--border);background:var(--panel);color:var(--fg);cursor:pointer}
+.replay,.curl{display:flex;gap:.5rem;align-items:flex-start}.replay pre,.curl pre{flex:1;margin:0}
+.replay button,.curl button{font:inherit;padding:.3rem .75rem;border-radius:6px;border:1px solid var(--border);background:var(--panel);color:var(--fg);cursor:pointer}
 .transcript{list-style:none;padding:0;margin:0}
 .exchange{border:1px solid var(--border);border-radius:6px;margin-bottom:.75rem}
 .exchange.culprit{border-color:var(--fail)}
@@ -323,7 +344,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
 const CSP = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`;
 
 export function renderHtml(report: Report): string {
-  const title = `${report.summary.conformant ? 'Conformant' : 'Not conformant'} — ${report.target.base_url} — run ${report.run.id}`;
+  const title = `${runVerdict(report).title} — ${report.target.base_url} — run ${report.run.id}`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -336,6 +357,7 @@ export function renderHtml(report: Report): string {
 <body>
 ${header(report)}
 ${totals(report)}
+${causes(report)}
 ${sectionScores(report)}
 ${capabilities(report)}
 ${rules(report)}

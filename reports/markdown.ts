@@ -4,7 +4,9 @@
  * run: lists are capped and long server-controlled text is cut, so even a 5,000-rule failure report
  * fits far below GitHub's 1 MiB step-summary limit.
  */
+import { isFailing } from '../src/engine/verdict.js';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
+import { runVerdict } from '../src/report/verdict-line.js';
 import { formatDuration, formatScore, oneLine, showControlChars } from './plain-text.js';
 
 const MAX_FAILURES = 50;
@@ -46,11 +48,11 @@ const table = (head: string[], rows: (string | number)[][], align = head.map((_,
 const countCells = (c: CountsT) => [c.pass, c.fail, c.error, c.skip];
 const COUNT_HEADS = ['Pass', 'Fail', 'Error', 'Skip'];
 
+const ICON = { conformant: '✅', 'not conformant': '❌', incomplete: '⚠️', aborted: '❌' } as const;
+
 function title(report: Report): string {
-  const { summary, run } = report;
-  if (summary.conformant) return `# ✅ Conformant`;
-  const should = run.strict && summary.should_failures ? ` and ${summary.should_failures} SHOULD` : '';
-  return `# ❌ Not conformant: ${summary.must_failures} MUST ${summary.must_failures === 1 ? 'failure' : 'failures'}${should}`;
+  const verdict = runVerdict(report);
+  return verdict.state === 'conformant' ? `# ${ICON.conformant} Conformant` : `# ${ICON[verdict.state]} ${verdict.title}: ${text(verdict.detail, 400)}`;
 }
 
 /** Unexcused failures first, by level; baselined ones last. */
@@ -59,8 +61,22 @@ function failureOrder(a: RuleResult, b: RuleResult): number {
   return rank(a) - rank(b);
 }
 
+/** Each shared cause once, with the key that fixes it and the rules it stopped. */
+function causes(report: Report): string[] {
+  if (!report.causes?.length) return [];
+  const lines = [`## Causes (${report.causes.length})`, ''];
+  for (const cause of report.causes) {
+    const ids = cause.rules.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ') + (cause.rules.length > IDS_PER_LINE ? ` and ${cause.rules.length - IDS_PER_LINE} more` : '');
+    lines.push(`- **${text(cause.step)}**: ${text(cause.answer)}`);
+    lines.push(`  ${cause.fix.length ? `Fix: ${cause.fix.map((k) => code(k)).join(' or ')} — ` : ''}${text(cause.hint, 400)}`);
+    lines.push(`  ${cause.rules.length} ${cause.rules.length === 1 ? 'rule' : 'rules'} not judged because of it: ${ids}`);
+  }
+  return lines;
+}
+
 function failures(report: Report): string[] {
-  const failing = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error').sort(failureOrder);
+  // Rules stopped by a shared cause are listed under it, not one by one.
+  const failing = report.rules.filter((r) => isFailing(r.verdict) && !r.cause).sort(failureOrder);
   if (!failing.length) return [];
   const lines = [`## Failures and errors (${failing.length})`, ''];
   for (const r of failing.slice(0, MAX_FAILURES)) {
@@ -82,7 +98,8 @@ function skipped(report: Report): string[] {
   }
   if (!groups.size) return [];
   const total = report.summary.counts.skip;
-  const lines = [`## Skipped (${total})`, '', 'Set these configuration keys to run them:', ''];
+  const accepted = report.summary.accepted_skips?.length ?? 0;
+  const lines = [`## Skipped (${total})`, '', `Set these configuration keys to run them${accepted ? ` (${accepted} accepted with --allow-skip)` : ''}:`, ''];
   const sorted = [...groups].sort(([, a], [, b]) => b.length - a.length);
   for (const [key, ids] of sorted.slice(0, MAX_SKIP_KEYS)) {
     const shown = ids.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ');
@@ -143,6 +160,7 @@ export function renderMarkdown(report: Report): string {
         [':--', ':--', ':--', '--:', '--:', '--:', '--:', ':--'],
       ),
     ],
+    causes(report),
     failures(report),
     skipped(report),
     baselineNotes(report),

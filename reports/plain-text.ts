@@ -3,6 +3,7 @@
  * text of a JUnit <failure> and a CTRF trace. CI systems show these in a monospace box, so the text
  * reads like `curl -v` output: `>` lines were sent, `<` lines were received.
  */
+import { curlCommand, failingExchange } from '../src/report/curl.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
 import { sectionTitle } from '../src/spec/sections.js';
 
@@ -64,23 +65,28 @@ const indent = (text: string, prefix: string) =>
     .map((line) => `${prefix}${line}`)
     .join('\n');
 
+/** CI shows this text inline, so bodies are cut shorter there than in report.json. */
+const INLINE_BODY_LIMIT = 1024;
+const inline = (body: string, truncated?: boolean): [string, boolean | undefined] =>
+  body.length > INLINE_BODY_LIMIT ? [`${body.slice(0, INLINE_BODY_LIMIT)}… [cut: ${Buffer.byteLength(body)}${truncated ? '+' : ''} bytes]`, true] : [body, truncated];
+
 function exchangeText(exchange: Exchange): string {
   const { request, response, error } = exchange;
   const lines = [`#${exchange.seq}${exchange.step ? ` ${exchange.step}` : ''} (${formatDuration(exchange.duration_ms)})`];
   lines.push(`> ${request.method} ${request.url}`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`> ${name}: ${value}`);
-  if (request.body !== undefined) lines.push('>', indent(formatBody(request.body, request.body_truncated), '  '));
+  if (request.body !== undefined) lines.push('>', indent(formatBody(...inline(request.body, request.body_truncated)), '  '));
   if (response) {
     lines.push(`< ${response.status} (${response.bytes} bytes)`);
     for (const [name, value] of Object.entries(response.headers)) lines.push(`< ${name}: ${value}`);
-    if (response.body !== undefined) lines.push('<', indent(formatBody(response.body, response.body_truncated), '  '));
+    if (response.body !== undefined) lines.push('<', indent(formatBody(...inline(response.body, response.body_truncated)), '  '));
   }
   if (error) lines.push(`! ${error.kind}: ${error.message}`);
   return lines.join('\n');
 }
 
 /** Everything an engineer needs to triage a failed or errored rule without opening another file. */
-export function failureText(rule: RuleResult): string {
+export function failureText(rule: RuleResult, baseUrl?: string): string {
   const parts = [`[${rule.level}] ${rule.id} (${rule.spec}): ${rule.title}`];
   if (rule.reason) parts.push(rule.reason);
   const f = rule.failure;
@@ -97,7 +103,15 @@ export function failureText(rule: RuleResult): string {
   if (rule.observations.length) parts.push(`observations:\n${rule.observations.map((o) => `  - ${o}`).join('\n')}`);
   if (rule.expected_failure) parts.push(`expected failure (baseline): ${rule.expected_failure.comment}`);
   if (rule.replay) parts.push(`replay: ${rule.replay}`);
-  if (rule.transcript.length) parts.push(`transcript (${rule.transcript.length} ${rule.transcript.length === 1 ? 'exchange' : 'exchanges'}):\n\n${rule.transcript.map(exchangeText).join('\n\n')}`);
+  const curlOf = baseUrl ? failingExchange(rule) : undefined;
+  if (curlOf) parts.push(`as curl (exchange #${curlOf.seq}):\n  ${curlCommand(curlOf, baseUrl!)}`);
+  // CI shows this text inline: the exchange the failure is about (or the last one) is enough there;
+  // report.html and report.json keep the rest.
+  const culprit = rule.transcript.find((x) => x.seq === f?.exchange_seq) ?? rule.transcript.at(-1);
+  if (culprit) {
+    const others = rule.transcript.length - 1;
+    parts.push(`exchange #${culprit.seq} of ${rule.transcript.length}${others ? ' (the others are in report.html and report.json)' : ''}:\n\n${exchangeText(culprit)}`);
+  }
   return parts.join('\n');
 }
 

@@ -5,7 +5,7 @@
  *   import { runConformance, writeReports } from 'data-import-conformance';
  *   const report = await runConformance({ baseUrl, auth: { token }, fixtures });
  */
-export { runConformance, UnreachableError, RUN_DEFAULTS, type RunOptions, type RunEvent } from './engine/run.js';
+export { runConformance, UnreachableError, RUN_DEFAULTS, type RunOptions, type RunEvent } from './conformance.js';
 export { openSession, type Session } from './engine/session.js';
 export { AuthError } from './auth/token.js';
 export { ConfigError } from './config/errors.js';

@@ -65,10 +65,12 @@ export default defineRules('migration', [
   },
   {
     id: 'migration.validate.echoes-data',
-    spec: '§4.1',
-    level: 'SHOULD',
-    why: '"the validated data" may be normalised (numbers, paths), so only the identifying fields are compared.',
-    title: 'The validated data names the same supplier and external account number',
+    spec: '§4.1 (200 with the validated data as body)',
+    // MUST with the weakest certain reading: "the validated data" may be normalised (numbers,
+    // paths), so values are not compared, but it is the data sent: every top-level field sent is in
+    // it, and it names the same account.
+    level: 'MUST',
+    title: 'The validated data carries every top-level field sent and names the same supplier and external account number',
     needs: ['ongoingSupplier'],
     endpoints: ['validateAccount'],
     async check(ctx) {
@@ -76,6 +78,8 @@ export default defineRules('migration', [
       const res = await ctx.api.call('validateAccount', { body: account });
       ctx.expect.status(res, 200);
       const body = ctx.expect.body(res, model.ValidatedAccount, 'validated data') as Record<string, unknown>;
+      const missing = Object.keys(account).filter((key) => !(key in body));
+      ctx.expect.that(missing.length === 0, `the validated data must carry every top-level field sent, but lacks ${missing.join(', ')}`, { res, expected: Object.keys(account), actual: Object.keys(body) });
       ctx.expect.equal(
         { import_supplier: body.import_supplier, external_account_number: body.external_account_number },
         accountKey(account.import_supplier, account.external_account_number),
@@ -151,8 +155,9 @@ export default defineRules('migration', [
   {
     id: 'migration.stage.update-replaces-data',
     spec: '§3 staged → staged (data replaced), §1',
-    level: 'SHOULD',
-    why: 'The replacement is observed through the notes of the created account, which assumes staged notes become account notes (§1: the staged data is processed into the account).',
+    // MUST: §3 states the data is replaced and §1 that the staged data is processed into the live
+    // account, whose notes §4.2 notes rule 2 compares against.
+    level: 'MUST',
     title: 'Staging again replaces the staged data: the created account carries the second payload',
     needs: ['ongoingSupplier', 'operationsTeam'],
     endpoints: ['stageAccount', 'processAccount', 'createNotes'],

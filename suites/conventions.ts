@@ -11,7 +11,7 @@ import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { errorsOf, setPath } from './support.js';
 
 /** A complete account with a second customer, a second supply point and three transactions. */
-function richAccount(ctx: RuleContext): AccountPayload {
+export function richAccount(ctx: RuleContext): AccountPayload {
   const account = ctx.given.account();
   const points = account.supply_addresses![0].supply_points!;
   points.push({ ...structuredClone(points[0]), identifier: ctx.ids.supplyPointIdentifier() });
@@ -48,7 +48,7 @@ async function expectAccepted(ctx: RuleContext, account: AccountPayload) {
 }
 
 /** A rule for one single-defect case, refused by validate and stage at its path. */
-function defect(id: string, spec: string, level: 'MUST' | 'SHOULD', title: string, place: (a: AccountPayload) => string, value: unknown, what: string, why?: string, objectLevel = false) {
+export function defect(id: string, spec: string, level: 'MUST' | 'SHOULD', title: string, place: (a: AccountPayload) => string, value: unknown, what: string, why?: string, objectLevel = false) {
   return {
     id,
     spec,

@@ -148,9 +148,10 @@ export default defineRules('notes', [
   },
   {
     id: 'notes.dedup.imported-notes-count',
-    spec: '§4.2 notes rule 2, §2.3',
-    level: 'SHOULD',
-    why: 'That notes migrated with the account are "notes on the account" is a reading of §1 (staged data is processed into the account).',
+    spec: '§4.2 notes rule 2, §2.3, §1',
+    // MUST: §1 states the staged data (§2.3 notes included) is processed into the live account, so its
+    // notes are notes "on the account".
+    level: 'MUST',
     title: 'A note that came with the account payload counts as a note on the account',
     needs: ['ongoingSupplier', 'operationsTeam'],
     async check(ctx) {

@@ -6,9 +6,10 @@ import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey } from './support.js';
 
+/** The payment instruction template for account `a`, with the configured vendor and type (§2.7). */
 function accountInstruction(ctx: RuleContext, a: ImportedAccount, reference: string) {
   const { vendor, type } = ctx.fixtures.paymentInstruction;
-  return { ...accountKey(a.supplier, a.ext), vendor, reference, type };
+  return ctx.fixtures.payloads.request('payment_instruction', ctx.ids, { ...accountKey(a.supplier, a.ext), vendor, reference, type });
 }
 
 /** A business, and an imported account linked to its first contract (§4.4 rule 2: business first). */
@@ -18,9 +19,17 @@ async function businessWithAccount(ctx: RuleContext): Promise<{ business: Create
   return { business, account };
 }
 
+/** The business payment instruction template for `business`, covering `account` (§2.7). */
 function businessInstruction(ctx: RuleContext, business: CreatedBusiness, account: ImportedAccount, reference: string) {
   const { vendor, type } = ctx.fixtures.paymentInstruction;
-  return { import_supplier_code: business.supplier, external_business_identifier: business.externalIdentifier, vendor, reference, type, accounts: [{ external_account_number: account.ext }] };
+  return ctx.fixtures.payloads.request('business_payment_instruction', ctx.ids, {
+    import_supplier_code: business.supplier,
+    external_business_identifier: business.externalIdentifier,
+    vendor,
+    reference,
+    type,
+    accounts: [{ external_account_number: account.ext }],
+  });
 }
 
 /**

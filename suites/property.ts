@@ -3,11 +3,13 @@
  * case with `--path`. A failing property reports its shrunk counterexample with the seed and path
  * that replay it. When the exchange itself breaks (or a setup step cannot be established), every
  * later case fails at once with the same error, so shrinking cannot turn a broken target into
- * minutes of timeouts — and the verdict stays an error, never a failure.
+ * minutes of timeouts — and the verdict stays an error, never a failure. A property cut off by its
+ * time limit before it ran every case it was asked for is not judged (an error, not a pass): the
+ * cases it ran are recorded either way.
  */
 import fc from 'fast-check';
 import type { RuleContext } from '../src/engine/context.js';
-import { PreconditionError, RuleFailure } from '../src/engine/failures.js';
+import { NotJudged, PreconditionError, RuleFailure } from '../src/engine/failures.js';
 import { ExchangeError } from '../src/http/exchange.js';
 
 /** Bounds a property's wall time, shrinking included; the best counterexample so far is kept. */
@@ -18,7 +20,20 @@ const short = (value: unknown) => {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 };
 
-export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
+/**
+ * The counterexample as a person reads it. A model-based property's value is fast-check's command
+ * sequence, whose JSON is engine internals (`{"cmd":{"slot":0},"hasRan":true}`); it becomes the list of
+ * steps that ran, named as the transcript names the requests they made (`stage(0, valid)`).
+ */
+export function readable(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !(Symbol.iterator in value)) return value;
+  const wrappers = [...(value as Iterable<{ cmd?: unknown; hasRan?: boolean }>)];
+  if (!wrappers.every((w) => w !== null && typeof w === 'object' && 'cmd' in w)) return value;
+  const ran = wrappers.filter((w) => w.hasRan);
+  return { steps: (ran.length ? ran : wrappers).map((w) => String(w.cmd)) };
+}
+
+export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, timeLimitMs = TIME_LIMIT_MS): Promise<void> {
   let broken: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (broken) throw broken;
@@ -30,10 +45,17 @@ export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary
     }
   });
   const { numRuns, seed, path } = ctx.property;
-  const result = await fc.check(property, { seed, numRuns, ...(path ? { path } : {}), interruptAfterTimeLimit: TIME_LIMIT_MS, markInterruptAsFailure: false });
-  if (!result.failed) return;
+  const result = await fc.check(property, { seed, numRuns, ...(path ? { path } : {}), interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false });
+  // A replay (--path) runs exactly the one case it names.
+  const asked = path ? 1 : numRuns;
+  const limit = timeLimitMs >= 1000 ? `${Math.round(timeLimitMs / 1000)} s` : `${timeLimitMs} ms`;
+  ctx.observe(`${result.numRuns} of ${asked} generated case(s) ran${result.interrupted ? ` before the ${limit} time limit cut the property off` : ''}`);
+  if (!result.failed) {
+    if (result.numRuns < asked) throw new NotJudged(`only ${result.numRuns} of the ${asked} cases asked for ran within the property's ${limit} time limit, and they passed`);
+    return;
+  }
   const error = result.errorInstance;
-  const value = result.counterexample?.[0];
+  const value = readable(result.counterexample?.[0]);
   if (broken) throw broken;
   ctx.counterexample({ seed: result.seed, path: result.counterexamplePath ?? '', value, shrinks: result.numShrinks });
   const where = `counterexample (seed ${result.seed}, path ${result.counterexamplePath}, ${result.numShrinks} shrinks): ${short(value)}`;

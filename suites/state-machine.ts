@@ -1,5 +1,5 @@
 /**
- * Model-based testing of §3 (DESIGN.md §7): fast-check generates sequences of commands — validate,
+ * Model-based testing of §3 (docs/design.md §7): fast-check generates sequences of commands — validate,
  * stage (valid or not), process (for real, as a dry run, with an unknown team), status, the
  * listings, notes and transactions — on three fresh accounts, and after every command the real
  * responses must match a model of the state table: status codes, statuses, account numbers,

@@ -11,9 +11,13 @@ import type { EndpointId } from '../src/spec/index.js';
 /** A date inside any open statement period of a freshly imported account: today. */
 export const today = () => new Date().toISOString().slice(0, 10);
 
-/** A transaction that any implementation should accept on a freshly imported account. */
+/**
+ * A transaction to add to a freshly imported account: the CHARGE of the transactions template (or
+ * its first), with a fresh id, dated today (inside any open statement period), `extra` applied.
+ */
 export function transaction(ctx: RuleContext, extra: Record<string, unknown> = {}) {
-  return { transaction_id: ctx.ids.other('T'), transaction_date: today(), amount: '12.34', type: 'CHARGE', reason: 'IMPORTED_CHARGE', ...extra };
+  const template = ctx.fixtures.payloads.item<Record<string, unknown>>('transactions', 'transactions', ctx.ids, { transaction_date: today(), ...extra }, (t) => t.type === 'CHARGE');
+  return template as { transaction_id: string; transaction_date: string; type: string } & Record<string, unknown>;
 }
 
 export const accountKey = (supplier: string, ext: string) => ({ import_supplier: supplier, external_account_number: ext });
@@ -35,38 +39,35 @@ export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptio
     case 'processAccount':
       return { body: { external_account_number: ext, import_supplier_code: supplier, operations_team_name: ctx.fixtures.config.operations_team ?? 'team' } };
     case 'createNotes':
-      return { body: { ...key, notes: [{ body: ctx.ids.noteBody('auth check') }] } };
+      return { body: { ...key, notes: [ctx.fixtures.payloads.item('notes', 'notes', ctx.ids)] } };
     case 'createAgreements':
-      return { body: ctx.fixtures.config.payloads?.agreements ? fillTemplate(ctx.fixtures.config.payloads.agreements, { ...key, supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
+      return { body: ctx.fixtures.payloads.configured('agreements') ? fillTemplate(ctx.fixtures.agreementsPayload, { ...key, supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
     case 'createSupplyPoints':
-      return { body: ctx.fixtures.config.payloads?.supply_points ? fillTemplate(ctx.fixtures.config.payloads.supply_points, { ...key, new_supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
+      return { body: ctx.fixtures.payloads.configured('supply_points') ? fillTemplate(ctx.fixtures.supplyPointsPayload, { ...key, new_supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
     case 'createTransactions':
       return { body: { ...key, transactions: [transaction(ctx)] } };
     case 'createHistoricalBillingDocuments':
-      return {
-        body: {
-          ...key, ledger_code: ctx.ids.other('L'), ledger_number: '1', billing_document_type: 'ITEM_BASED',
-          historical_billing_documents: [{ billing_document_identifier: ctx.ids.other('D'), billing_document_type: 'ITEM_BASED', issued_date: '2024-01-15' }],
-        },
-      };
+      return { body: ctx.fixtures.payloads.request('historical_billing_documents', ctx.ids, { ...key, ledger_code: ctx.ids.other('L') }) };
     case 'createHistoricalStatements':
-      return { body: { ...key, statements: [{ statement_id: ctx.ids.other('S'), bill_period_from_date: '2024-01-01', bill_period_to_date: '2024-01-31', issued_date: '2024-02-02', number: '1', gross_amount: 10 }] } };
-    case 'createPaymentInstruction': {
-      const pi = ctx.fixtures.config.payment_instruction;
-      return { body: { ...key, vendor: pi?.vendor ?? 'VENDOR', reference: pi?.references.valid[0] ?? 'REF', type: pi?.type ?? 'CARD' } };
-    }
+      return { body: ctx.fixtures.payloads.request('historical_statements', ctx.ids, key) };
+    case 'createPaymentInstruction':
+      return { body: ctx.fixtures.payloads.request('payment_instruction', ctx.ids, { ...key, ...vendorInstruction(ctx) }) };
     case 'createBusiness':
-      return { body: { import_supplier_code: supplier, external_business_identifier: ctx.ids.businessIdentifier(), business: { business_type: 'LIMITED_COMPANY', company_number: 'B00000000', company_name: `Auth check ${ctx.ids.namespace}` } } };
-    case 'createBusinessPaymentInstruction': {
-      const pi = ctx.fixtures.config.payment_instruction;
-      return { body: { import_supplier_code: supplier, external_business_identifier: ctx.ids.businessIdentifier(), vendor: pi?.vendor ?? 'VENDOR', reference: pi?.references.valid[0] ?? 'REF', type: pi?.type ?? 'CARD' } };
-    }
+      return { body: ctx.given.businessPayload(1, supplier) };
+    case 'createBusinessPaymentInstruction':
+      return { body: ctx.fixtures.payloads.request('business_payment_instruction', ctx.ids, { import_supplier_code: supplier, external_business_identifier: ctx.ids.businessIdentifier(), ...vendorInstruction(ctx) }) };
     case 'accountTransferStatus':
     case 'allAccountImportProcesses':
     case 'pendingAccountImportProcesses':
     case 'importedAccountImportProcesses':
       return { params };
   }
+}
+
+/** The configured upstream instruction (§2.7), or the template's own fields when none is configured. */
+function vendorInstruction(ctx: RuleContext): Record<string, string> {
+  const pi = ctx.fixtures.config.payment_instruction;
+  return pi ? { vendor: pi.vendor, reference: pi.references.valid[0], type: pi.type } : {};
 }
 
 export interface ProcessRecord {

@@ -32,7 +32,7 @@ export const authFaults: FaultDefinition[] = [
     { authenticate: (endpoint, h, ok) => ok || (endpoint === 'createNotes' && h?.trim() === 'Token') },
   ),
   fault(
-    { id: 'auth.bearer-accepted', spec: '§5.2', subtle: true, description: 'A valid token is also accepted under the Bearer scheme.' },
+    { id: 'auth.bearer-accepted', spec: '§5.2', subtle: true, description: 'A valid token is also accepted under the Bearer scheme.', level: 'SHOULD', why: '§5.2 shows the Token form as the documented example; it does not say other schemes are refused.' },
     { authenticate: (_e, h, ok, env) => ok || (!!h && /^Bearer \S+$/.test(h) && isValidToken(env.store, h.slice(7), env.now().getTime())) },
   ),
   fault(
@@ -79,10 +79,6 @@ export const errorFaults: FaultDefinition[] = [
   fault(
     { id: 'errors.attr-leaf-only', spec: '§7.1 (attr)', subtle: false, description: 'attr names only the field (email), not its path.' },
     everywhere((r) => mapAttrs(r, (a) => a.split('.').filter((p) => !/^\d+$/.test(p)).pop() ?? a)),
-  ),
-  fault(
-    { id: 'errors.first-only', spec: '§7.1', subtle: true, description: 'Only the first problem of a payload is reported; the others are dropped.' },
-    everywhere((r) => (isValidationError(r) ? { ...r, body: { ...r.body, errors: r.body.errors.slice(0, 1) } } : r)),
   ),
   fault(
     { id: 'errors.no-errors-list', spec: '§7.1', subtle: false, description: 'A validation error of the validate endpoint has no errors list.' },

@@ -7,6 +7,8 @@ import { ActiveFaults } from './active.js';
 import { businessFaults, historicalFaults, paymentFaults } from './additions-and-business.js';
 import { authFaults, errorFaults } from './auth-and-errors.js';
 import { noteFaults, readSideFaults } from './read-side-and-notes.js';
+import { raceFaults } from './races.js';
+import { uncheckedFaults } from './unchecked.js';
 import { transactionFaults } from './transactions.js';
 import { conventionFaults, migrationFaults } from './validation-and-migration.js';
 import type { FaultDefinition } from './types.js';
@@ -22,6 +24,8 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...historicalFaults,
   ...paymentFaults,
   ...businessFaults,
+  ...raceFaults,
+  ...uncheckedFaults,
 ];
 
 const ids = new Set<string>();

@@ -31,6 +31,13 @@ export interface FaultDefinition {
   description: string;
   /** Shows only under particular inputs, indexes, orderings, flags or sequences. */
   subtle: boolean;
+  /**
+   * MUST (default): the fault breaks a rule the spec states, so a MUST rule has to catch it.
+   * SHOULD: it breaks only a strong reading, or what it breaks cannot be observed with certainty
+   * through the interface; a SHOULD rule catching it is enough. `why` says which.
+   */
+  level?: 'MUST' | 'SHOULD';
+  why?: string;
   /** Fresh behaviour per server (faults may keep state, e.g. which accounts had a dry run). */
   create(): FaultBehaviour;
 }

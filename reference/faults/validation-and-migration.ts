@@ -40,7 +40,7 @@ export const conventionFaults: FaultDefinition[] = [
     onAccountPayload((p) => mapStrings(p, (s) => (/^\d{4}\/\d{2}\/\d{2}$/.test(s) ? s.replace(/\//g, '-') : s)) as Record<string, unknown>),
   ),
   fault(
-    { id: 'conventions.datetime-z-optional', spec: '§2.1', subtle: true, description: 'Datetimes without the UTC designator are accepted.' },
+    { id: 'conventions.datetime-z-optional', spec: '§2.1', subtle: true, description: 'Datetimes without the UTC designator are accepted.', level: 'SHOULD', why: '§2.1 gives the datetime format; that a datetime without Z is refused is a reading (validation rules are not shown).' },
     onAccountPayload((p) => mapStrings(p, (s) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(s) ? `${s}Z` : s)) as Record<string, unknown>),
   ),
   fault(
@@ -60,7 +60,7 @@ export const conventionFaults: FaultDefinition[] = [
     { ignoreIssue: (e) => e.code === 'invalid_email' },
   ),
   fault(
-    { id: 'conventions.phone-unvalidated', spec: '§2.3 customer, §7.1', subtle: false, description: 'Any text is accepted as a phone number.' },
+    { id: 'conventions.phone-unvalidated', spec: '§2.3 customer, §7.1', subtle: false, description: 'Any text is accepted as a phone number.', level: 'SHOULD', why: 'invalid_phone_number is an example code; which phone numbers are malformed is not shown.' },
     { ignoreIssue: (e) => e.code === 'invalid_phone_number' },
   ),
   fault(

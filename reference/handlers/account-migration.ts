@@ -30,13 +30,13 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
       errors.push(fieldError(contractPath, 'does_not_exist', 'No business contract with this identifier.'));
     }
   }
+  // §2.3: allowed values of account_type are not shown; the operator may restrict them.
+  const types = env.store.settings.accountTypes;
+  if (types && account.account_type !== undefined && !types.includes(account.account_type)) {
+    errors.push(fieldError('account_type', 'invalid_choice', `Accepted account types: ${types.join(', ')}.`));
+  }
   for (const field of env.choices.requiredAccountFields) {
     for (const attr of missingAt(account, field.split('.'))) errors.push(fieldError(attr, 'required', 'This field is required.'));
-  }
-  // §2.3: allowed values of account_type are not shown; a server may accept only its own.
-  const types = env.choices.accountTypes;
-  if (types && typeof account.account_type === 'string' && !types.includes(account.account_type)) {
-    errors.push(fieldError('account_type', 'invalid_choice', `Not one of ${types.join(', ')}.`));
   }
   errors.push(...dateRangeErrors(account));
   const remaining = env.faults.filterErrors(errors);
@@ -128,7 +128,7 @@ export const processAccount: Handler = async (req, env) => {
     return choices.tooManyRequests(Math.round(store.settings.processingDelayMs / 1000));
   }
 
-  store.processing += 1;
+  const done = store.startProcessing();
   process.inProgress = true;
   try {
     await delay(store.settings.processingDelayMs);
@@ -139,7 +139,7 @@ export const processAccount: Handler = async (req, env) => {
     process.account = account;
     return reply(201, { service_account_number: account.number });
   } finally {
-    store.processing -= 1;
+    done();
     process.inProgress = false;
   }
 };

@@ -22,7 +22,8 @@ export const createHistoricalBillingDocuments: Handler = (req, env) => {
   if (ledger.hasFinalizedBillingDocument) return env.choices.ledgerAlreadyFinalized(ledger.code);
 
   ledger.hasFinalizedBillingDocument = true;
-  account.billingDocuments.push(...request.historical_billing_documents!);
+  // One by one: spreading a 100k-item list into push() overflows the stack.
+  for (const document of request.historical_billing_documents!) account.billingDocuments.push(document);
   for (const tx of [
     ...request.historical_billing_documents!.flatMap((d) => d.transactions ?? []),
     ...(request.additional_historical_transactions ?? []),
@@ -40,7 +41,7 @@ export const createHistoricalStatements: Handler = (req, env) => {
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
   if (isReply(account)) return account;
-  account.historicalStatements.push(...request.statements);
+  for (const statement of request.statements) account.historicalStatements.push(statement);
   // §4.2: "body is the validated data; the status code is stated as 201 and also as 200".
   return reply(env.choices.historicalStatementsStatus, request);
 };

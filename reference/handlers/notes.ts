@@ -1,6 +1,6 @@
 /** §4.2 notes: add notes to an imported account, with the dedup rule 2. */
 import { strictModel } from '../../src/spec/index.js';
-import { formatDateTime } from '../clock.js';
+import { formatDateTime, yieldToOthers } from '../clock.js';
 import type { StoredNote } from '../store.js';
 import { type Handler, accountLookedUpFirst, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
 
@@ -12,11 +12,11 @@ type IncomingNote = { body?: string; created_at?: string; is_pinned?: boolean; d
  * body. For a note without a body (document paths only) the body comparison alone would match every
  * other body-less note, so its document paths are compared too (the spec does not show this case).
  */
-export function sameNote(existing: StoredNote, note: IncomingNote, bodyless: 'document_paths' | 'body' = 'document_paths'): boolean {
+export function sameNote(existing: StoredNote, note: IncomingNote, bodyless: Bodyless = 'document_paths'): boolean {
   const body = note.body ?? null;
   if (existing.body !== body) return false;
   if (note.created_at !== undefined && existing.createdAt !== note.created_at) return false;
-  // The other legal reading (a choice): two absent bodies are "the same body".
+  // The other legal reading (a choice): any two absent bodies are "the same body".
   if (body === null && bodyless === 'document_paths') {
     const paths = (note.document_paths ?? []).map((d) => d.document_path ?? '');
     return paths.length === existing.documentPaths.length && paths.every((p, i) => p === existing.documentPaths[i]);
@@ -24,28 +24,90 @@ export function sameNote(existing: StoredNote, note: IncomingNote, bodyless: 'do
   return true;
 }
 
-export const createNotes: Handler = (req, env) => {
+/** The notes of an account grouped by what rule 2 compares, so that a duplicate is found in one lookup. */
+interface NoteIndex {
+  /** The array indexed and how far: notes are only ever appended between two requests. */
+  notes: StoredNote[];
+  /** How notes without a body are compared (a server's choice). */
+  bodyless: Bodyless;
+  indexed: number;
+  last?: StoredNote;
+  groups: Map<string, { first: StoredNote; byCreatedAt: Map<string, StoredNote> }>;
+}
+
+type Bodyless = 'document_paths' | 'body';
+
+/** The key of `sameNote`'s comparison: the body, or for a note without body its document paths (or nothing, by choice). */
+const noteKey = (body: string | null, paths: readonly string[], bodyless: Bodyless) => (body !== null ? `b${body}` : bodyless === 'body' ? 'n' : `p${JSON.stringify(paths)}`);
+
+const indexes = new WeakMap<StoredNote[], NoteIndex>();
+
+/**
+ * The index of `notes`, brought up to date. Keyed by the array itself: a fault that swaps an
+ * account's notes for a filtered copy gets an index of its own. A list that shrank or whose last
+ * indexed note changed (anything but appending) is indexed afresh.
+ */
+function noteIndex(notes: StoredNote[], bodyless: Bodyless): NoteIndex {
+  let index = indexes.get(notes);
+  if (!index || index.bodyless !== bodyless || index.indexed > notes.length || (index.indexed > 0 && notes[index.indexed - 1] !== index.last)) {
+    index = { notes, bodyless, indexed: 0, groups: new Map() };
+    indexes.set(notes, index);
+  }
+  while (index.indexed < notes.length) remember(index, notes[index.indexed]);
+  return index;
+}
+
+const keyOf = (note: StoredNote, bodyless: Bodyless) => noteKey(note.body, note.documentPaths, bodyless);
+
+/** Indexes the next note of the list. */
+function remember(index: NoteIndex, note: StoredNote): void {
+  index.indexed++;
+  index.last = note;
+  const key = keyOf(note, index.bodyless);
+  const group = index.groups.get(key);
+  if (!group) index.groups.set(key, { first: note, byCreatedAt: new Map([[note.createdAt, note]]) });
+  else if (!group.byCreatedAt.has(note.createdAt)) group.byCreatedAt.set(note.createdAt, note);
+}
+
+/** The first note of the account that `sameNote` matches, found by key instead of by a scan. */
+function findSameNote(index: NoteIndex, note: IncomingNote): StoredNote | undefined {
+  const body = note.body ?? null;
+  const group = index.groups.get(noteKey(body, (note.document_paths ?? []).map((d) => d.document_path ?? ''), index.bodyless));
+  if (!group) return undefined;
+  return note.created_at === undefined ? group.first : group.byCreatedAt.get(note.created_at);
+}
+
+/** Past this many notes, validating and storing them are separate turns of the event loop. */
+const MANY_NOTES = 1000;
+
+export const createNotes: Handler = async (req, env) => {
   const early = accountLookedUpFirst(req.body, env);
   if (early) return early;
   const request = parseBody(strictModel.NotesRequest, req.body, env);
   if (isReply(request)) return request;
+  if (request.notes.length > MANY_NOTES) await yieldToOthers();
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
   if (isReply(account)) return account;
 
+  // Keyed: 60k notes in one request take 60k lookups, not 60k x 60k comparisons (§4.2 notes rule 2).
+  const index = noteIndex(account.notes, env.choices.bodylessNotesMatch);
+  // One request, one "current time" (§4.2 notes rule 3), formatted once rather than per note.
+  const now = formatDateTime(env.now());
   const results = request.notes.map((note) => {
-    const existing = account.notes.find((n) => sameNote(n, note, env.choices.bodylessNotesMatch));
+    const existing = findSameNote(index, note);
     if (existing) {
-      const createdAt = env.choices.existingNoteCreatedAt === 'sent' ? (note.created_at ?? formatDateTime(env.now())) : existing.createdAt;
+      const createdAt = env.choices.existingNoteCreatedAt === 'sent' ? (note.created_at ?? now) : existing.createdAt;
       return { created_at: createdAt, body: existing.body, status: 'NOTE_ALREADY_EXISTS' };
     }
     // §4.2 notes rule 3: created_at defaults to the current time.
     const stored: StoredNote = {
       body: note.body ?? null,
-      createdAt: note.created_at ?? formatDateTime(env.now()),
+      createdAt: note.created_at ?? now,
       documentPaths: (note.document_paths ?? []).map((d) => d.document_path ?? ''),
       isPinned: note.is_pinned ?? false,
     };
     account.notes.push(stored);
+    remember(index, stored);
     return { created_at: stored.createdAt, body: stored.body, status: 'NOTE_CREATION_SUCCESS' };
   });
   return reply(201, results);

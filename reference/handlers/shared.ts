@@ -35,15 +35,15 @@ export const isReply = (value: unknown): value is Reply =>
  * fields (a legal choice, §2.1), unknown keys alone do not fail the request.
  */
 export function checkBody<S extends z.ZodType>(schema: S, body: unknown, env: ServerEnv): Validated<z.output<S>> {
-  const result = validate(schema, body);
+  const { choices } = env;
+  // The errors this server reports: its faults and its legal leniencies drop some kinds.
+  const counts = (e: ErrorItem) =>
+    (choices.refuseUndocumentedFields || e.code !== 'unknown_field') &&
+    !(choices.acceptIsoDatetimeVariants && e.code === 'invalid_datetime' && ZonedIsoDatetime.safeParse(valueAt(body, e.attr)).success);
+  const result = validate(schema, body, (e) => counts(e) && env.faults.filterErrors([e]).length > 0);
   const errors = [...(result.ok ? [] : result.errors), ...vocabularyErrors(body, env)];
   if (errors.length === 0) return result.ok ? result : { ok: true, data: body as z.output<S> };
-  let remaining = env.faults.filterErrors(errors);
-  const { choices } = env;
-  if (!choices.refuseUndocumentedFields) remaining = remaining.filter((e) => e.code !== 'unknown_field');
-  if (choices.acceptIsoDatetimeVariants) {
-    remaining = remaining.filter((e) => !(e.code === 'invalid_datetime' && ZonedIsoDatetime.safeParse(valueAt(body, e.attr)).success));
-  }
+  const remaining = env.faults.filterErrors(errors).filter(counts);
   return remaining.length === 0 ? { ok: true, data: body as z.output<S> } : { ok: false, errors: remaining };
 }
 

@@ -1,7 +1,7 @@
 /** §4.2 transactions: dedup (`check_previously_added`) and the open statement period (`force_add_to_current_statement`). */
 import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
-import { type ErrorItem, validationError } from '../validation.js';
+import { type ErrorItem, capErrors, validationError } from '../validation.js';
 import { openStatementPeriod } from './account-migration.js';
 import { type Handler, type ServerEnv, accountLookedUpFirst, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
 
@@ -27,7 +27,7 @@ function invalidTransactions(errors: ErrorItem[], body: unknown, env: ServerEnv)
   const index = Number(/^transactions\.(\d+)/.exec(errors[0]?.attr ?? '')?.[1]);
   const transactions = (body as { transactions?: unknown[] } | null)?.transactions;
   const data = Number.isInteger(index) && Array.isArray(transactions) ? transactions[index] : body;
-  return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: errors.map((e) => `${e.attr}: ${e.detail}`).join(' '), transaction_data: data ?? {} });
+  return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: capErrors(errors).map((e) => `${e.attr}: ${e.detail}`).join(' '), transaction_data: data ?? {} });
 }
 
 export const createTransactions: Handler = (req, env) => {
@@ -52,7 +52,9 @@ export const createTransactions: Handler = (req, env) => {
   const period = openStatementPeriod(account, env);
   const openFrom = period.from;
   const outside = (date: string) => (period.from !== null && date < period.from) || (period.to !== null && date > period.to);
-  const seen = new Set(account.transactionIds);
+  // Ids added by this request, looked up next to the account's own: no copy of a set that may hold millions.
+  const addedIds = new Set<string>();
+  const seen = { has: (id: string) => account.transactionIds.has(id) || addedIds.has(id) };
   const added: Transaction[] = [];
   const pinnedNotes: string[] = [];
   const results = [];
@@ -85,7 +87,7 @@ export const createTransactions: Handler = (req, env) => {
       if (env.choices.forcedTransactionDescription) stored.description = `Dated ${tx.transaction_date}; moved into the open statement period (${inside}).`;
       pinnedNotes.push(`Transaction ${id} dated ${tx.transaction_date} was added to the current statement on ${inside}.`);
     }
-    seen.add(id);
+    addedIds.add(id);
     added.push(stored);
     results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { ...stored, status: 'TRANSACTION_IMPORT_SUCCESS' } });
   }

@@ -3,7 +3,8 @@
  * obtained through the ObtainServiceToken GraphQL mutation with the organisation API key. The
  * mutation's address, arguments and result are not shown, so all three are configurable.
  */
-import { request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
+import { DEFAULT_MAX_RESPONSE_BYTES, classify, readWithin } from '../http/client.js';
 import type { Redactor } from '../http/redact.js';
 
 /** Authentication failed before any rule ran: exit code 3. */
@@ -43,24 +44,40 @@ export function graphqlAddress(baseUrl: string, graphqlUrl: string): string {
 }
 
 /** Exchanges the API key for a token. Never puts the key or the token into a message. */
-export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, timeoutMs: number, redactor: Redactor): Promise<string> {
+export async function obtainServiceToken(
+  baseUrl: string,
+  auth: AuthSettings,
+  timeoutMs: number,
+  redactor: Redactor,
+  /** The run's way to the target (proxy, TLS trust) and the extra headers it sends everywhere. */
+  via: { dispatcher?: Dispatcher; headers?: Record<string, string> } = {},
+  maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<string> {
   if (!auth.apiKey) throw new AuthError('No API key configured (auth.api_key or CONFORMANCE_API_KEY).');
   const url = graphqlAddress(baseUrl, auth.graphqlUrl);
   const where = `the ObtainServiceToken mutation at ${redactor.text(url)}`;
   let status: number;
   let text: string;
+  // The same bounds as every other exchange of the run: a size cap (undici stops reading past it,
+  // so an endless answer costs no memory), undici's pauses, and one deadline for the whole answer.
+  // A proxy or TLS settings come with the run's own dispatcher, built with the same bounds (connection.ts).
+  const own = via.dispatcher ? undefined : new Agent({ maxResponseSize: maxResponseBytes, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
+  const dispatcher = via.dispatcher ?? own!;
+  const started = performance.now();
   try {
     const res = await request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { ...via.headers, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ query: auth.mutation, variables: { apiKey: auth.apiKey }, operationName: 'ObtainServiceToken' }),
+      dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
     status = res.statusCode;
-    text = await res.body.text();
+    text = await readWithin(res.body, timeoutMs, started);
   } catch (error) {
-    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    throw new AuthError(`Could not reach ${where}: ${redactor.text(code ?? (error as Error).message)}`);
+    throw new AuthError(`Could not obtain a token from ${where}: ${whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor)}`);
+  } finally {
+    void own?.destroy();
   }
   let body: unknown;
   try {
@@ -70,6 +87,7 @@ export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, ti
   }
   const token = atPath(body, auth.tokenPath);
   if (typeof token === 'string' && token.length > 0) {
+    // Registered before anything else can print it: every token obtained, the first and each renewal.
     redactor.add(token);
     return token;
   }
@@ -78,4 +96,18 @@ export async function obtainServiceToken(baseUrl: string, auth: AuthSettings, ti
     ? `errors: ${errors.map((e) => String(e.message)).join('; ')}`
     : `no string at ${auth.tokenPath} (set auth.token_path)`;
   throw new AuthError(redactor.text(`${where} answered ${status} without a token: ${reason}`));
+}
+
+/** Why no answer came, in words (never an error code alone, never a secret). */
+function whyNoAnswer(error: unknown, timeoutMs: number, maxResponseBytes: number, redactor: Redactor): string {
+  const aborted = (error as { name?: string }).name === 'TimeoutError' || (error as { name?: string }).name === 'AbortError';
+  const kind = aborted ? 'timeout' : classify(error);
+  if (kind === 'timeout') return `no complete answer within ${timeoutMs} ms (--timeout / run.timeout_ms)`;
+  if (kind === 'too_large') return `the answer is larger than ${Math.round(maxResponseBytes / 1024 / 1024)} MiB`;
+  if (kind === 'refused') return 'the connection was refused';
+  if (kind === 'reset') return 'the connection was reset';
+  const e = error as { message?: string; code?: string; cause?: { message?: string; code?: string } };
+  const message = e.cause?.message ?? e.message ?? String(error);
+  const code = e.code ?? e.cause?.code;
+  return redactor.text(code && !message.includes(code) ? `${message} (${code})` : message);
 }

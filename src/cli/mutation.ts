@@ -12,7 +12,8 @@ every fault of the catalogue
 ("conformance faults"), in parallel. Writes the kill matrix (fault -> rules that caught it) as
 kill-matrix.md and kill-matrix.json. Fails (exit 1) when the faithful server or a variant profile
 has a MUST or SHOULD failure (but for the SHOULD rules a profile takes the other reading of, which
-the matrix lists), or when a fault is caught by no rule.
+the matrix lists), when a fault is caught by no rule, or when a fault that breaks a stated rule
+(MUST level) is caught only by SHOULD rules.
 
 Options:
   --fault ID         only these faults (repeatable)
@@ -45,7 +46,8 @@ async function run(argv: string[]): Promise<number> {
     numRuns,
     onTask: (r, done, total) => {
       const name = r.target.kind === 'fault' ? r.target.id : r.target.kind === 'variant' ? `(variant profile ${r.target.profile})` : '(faithful server)';
-      const verdict = r.target.kind === 'fault' ? (r.failed.length ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'}` : 'NOT CAUGHT') : r.failed.length + r.errored.length ? `${r.failed.length} failed, ${r.errored.length} errored` : 'clean';
+      const must = r.failed.filter((f) => f.level === 'MUST').length;
+      const verdict = r.target.kind === 'fault' ? (r.failed.length ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'} (${must} MUST)` : 'NOT CAUGHT') : r.failed.length + r.errored.length ? `${r.failed.length} failed, ${r.errored.length} errored` : 'clean';
       process.stdout.write(`[${String(done).padStart(String(total).length)}/${total}] ${name}: ${verdict}\n`);
     },
   });
@@ -55,12 +57,13 @@ async function run(argv: string[]): Promise<number> {
   const t = matrix.totals;
   const servers = [['faithful', matrix.faithful] as const, ...matrix.variants.map((v) => [v.target.kind === 'variant' ? `variant ${v.target.profile}` : '?', v] as const)];
   const dirty = (x: { failed: unknown[]; errored: unknown[] }) => x.failed.length + x.errored.length > 0;
-  console.log(`\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule; ${t.subtle} subtle); ${servers.map(([name, x]) => `${name} ${dirty(x) ? 'NOT clean' : 'clean'}`).join(', ')}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`);
+  console.log(`\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule, ${t.caughtOnlyByShould} only by SHOULD rules; ${t.mustLevel} break a stated rule; ${t.subtle} subtle); ${servers.map(([name, x]) => `${name} ${dirty(x) ? 'NOT clean' : 'clean'}`).join(', ')}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`);
   for (const [name, target] of servers) {
     for (const f of [...target.failed, ...target.errored]) console.log(`  ${name}: ${f.rule} (${f.level}) ${f.reason}`);
     for (const f of target.otherReadings ?? []) console.log(`  ${name}: takes the other reading of ${f.rule} (SHOULD, expected): ${f.why}`);
   }
   if (t.missed.length) console.log(`Not caught: ${t.missed.join(', ')}`);
+  if (t.mustLevelCaughtOnlyByShould.length) console.log(`Break a stated rule but caught only by SHOULD rules: ${t.mustLevelCaughtOnlyByShould.join(', ')}`);
   console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
   return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
 }

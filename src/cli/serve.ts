@@ -8,7 +8,7 @@ import { EXIT, UsageError, intFlag, parseCommandLine } from './usage.js';
 const help = `Usage: conformance serve [options]
 
 Starts the reference server: a faithful in-memory implementation of the whole data-import
-interface (../shared/spec §2-§9), with an operator API to set up what the spec leaves to the
+interface (spec/data-import-interface.md §2-§9), with an operator API to set up what the spec leaves to the
 service operator. Prints its URL and credentials, then serves until interrupted.
 
 Options:
@@ -79,7 +79,7 @@ async function run(argv: string[]): Promise<number> {
   const latency = intFlag(values.latency, 'latency', 0, 60_000, 'serve');
   const seedInput = loadSeed(values.seed);
 
-  const { startReferenceServer, SeedDocument, DEFAULT_TOKEN, DEFAULT_API_KEY, GRAPHQL_PATH, OPERATOR_PREFIX, OPERATOR_KEY_HEADER, faultById, VARIANT_PROFILES, profileById } =
+  const { startReferenceServer, SeedDocument, DEFAULT_TOKEN, DEFAULT_API_KEY, GRAPHQL_PATH, OPERATOR_PREFIX, OPERATOR_KEY_HEADER, faultById, VARIANT_PROFILES, profileById, applySettings, SettingsPatch } =
     await import('./serve-deps.js');
   if (values.variant && values.profile && values.profile !== 'variant') throw new UsageError('--variant is --profile variant; give one of them.', 'serve');
   const profileId = values.profile ?? (values.variant ? 'variant' : undefined);
@@ -110,8 +110,8 @@ async function run(argv: string[]): Promise<number> {
   const { store } = server;
   if (values.token) store.tokens.set(values.token, { expiresAt: null });
   if (values['api-key']) store.apiKeys.add(values['api-key']);
-  if (profile?.settings?.concurrency_limit !== undefined) store.settings.concurrencyLimit = profile.settings.concurrency_limit;
-  if (profile?.settings?.processing_delay_ms !== undefined) store.settings.processingDelayMs = profile.settings.processing_delay_ms;
+  // The profile's operator settings first; the flags below override them.
+  if (profile?.settings) applySettings(store, SettingsPatch.parse(profile.settings));
   if (concurrencyLimit !== undefined) store.settings.concurrencyLimit = concurrencyLimit;
   if (processingDelay !== undefined) store.settings.processingDelayMs = processingDelay;
   if (latency !== undefined) store.settings.responseDelayMs = latency;

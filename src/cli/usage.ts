@@ -1,12 +1,7 @@
 /** Command-line parsing on node's util.parseArgs, with usage errors that say what is wrong (exit 2). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-export const EXIT = {
-  OK: 0,
-  MUST_FAILURES: 1,
-  USAGE: 2,
-  UNREACHABLE: 3,
-} as const;
+export { EXIT } from '../engine/verdict.js';
 
 /** A mistake in how the command was called: printed with a pointer to --help, exit 2. */
 export class UsageError extends Error {

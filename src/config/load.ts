@@ -10,6 +10,9 @@ import type { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { ConformanceConfig } from './schema.js';
 
+/** Alias expansions allowed in the config file (the yaml package's guard against alias bombs). */
+export const MAX_ALIAS_COUNT = 100;
+
 export const DEFAULT_CONFIG_FILES = ['conformance.config.yaml', 'conformance.config.yml'];
 
 /** The config file to read: the one named, or `./conformance.config.yaml` when present. */
@@ -103,8 +106,23 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   if (doc.errors.length) {
     throw new ConfigError(`${file} is not valid YAML:`, doc.errors.map((e) => e.message.split('\n')[0]));
   }
-  const raw = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    // A few aliases are fine; thousands expanding into each other (a "billion laughs" document) are
+    // refused by the yaml package past this count, rather than expanded until memory runs out.
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    const why = /excessive alias count/i.test((error as Error).message) ? `it expands aliases (*name) more than ${MAX_ALIAS_COUNT} times; write the values out instead` : (error as Error).message;
+    throw new ConfigError(`${file} cannot be read: ${why}.`);
+  }
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${file}: the document must be a mapping of keys (base_url, auth, fixtures, run, report).`);
+  const moved = (raw as { fixtures?: { payloads?: Record<string, unknown> } }).fixtures?.payloads;
+  if (moved !== undefined) {
+    const keys = moved && typeof moved === 'object' ? Object.keys(moved) : [];
+    throw new ConfigError(`${file}: fixtures.payloads has moved to the top-level payloads section.`, [
+      `move ${keys.length ? keys.map((k) => `fixtures.payloads.${k} to payloads.${k}`).join(', ') : 'its keys to payloads'} (payloads also takes account, business, notes, transactions, … templates)`,
+    ]);
+  }
   const problems: string[] = [];
   const interpolated = interpolate(raw, env, [], problems);
   if (problems.length) throw new ConfigError(`${file} has problems:`, problems);

@@ -4,9 +4,13 @@
  */
 import type { Level } from '../engine/rule.js';
 import type { RunOptions } from '../engine/run.js';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { checkHeaders, parseHeader, type TransportOptions } from '../http/transport.js';
 import { ConfigError } from './errors.js';
 import { loadConfig } from './load.js';
-import { type ConformanceConfig, REPORT_FORMATS, type ReportFormat, RunConfig, ReportConfig, AuthConfig, AccountConfig } from './schema.js';
+import { loadPayloadTemplates } from './payloads.js';
+import { type ConformanceConfig, REPORT_FORMATS, type ReportFormat, RunConfig, ReportConfig, AuthConfig, AccountConfig, TlsConfig } from './schema.js';
 
 /** The run command's flags, as parsed (strings; validated here). */
 export interface RunFlags {
@@ -23,12 +27,19 @@ export interface RunFlags {
   concurrency?: string;
   timeout?: string;
   'rate-limit'?: string;
+  'max-time'?: string;
   'report-dir'?: string;
   reporter?: string[];
   strict?: boolean;
   'expected-failures'?: string;
   'id-prefix'?: string;
   shard?: string;
+  'allow-skip'?: string[];
+  'full-transcripts'?: boolean;
+  token?: string;
+  header?: string[];
+  'ca-cert'?: string;
+  insecure?: boolean;
 }
 
 export interface ResolvedRun {
@@ -52,7 +63,10 @@ function url(value: string, where: string): string {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
     return value.replace(/\/+$/, '');
   } catch {
-    throw new ConfigError(`${where} must be an http(s) URL, got "${value}".`);
+    // Never echo credentials written into it (`ftp://user:secret@host`).
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+    const shown = value.includes('@') ? `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ""}not shown)` : `"${value}"`;
+    throw new ConfigError(`${where} must be an http(s) URL, got ${shown}.`);
   }
 }
 
@@ -86,18 +100,26 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
   const rateLimit = rateLimitText === undefined ? run.rate_limit : Number(rateLimitText);
   if (rateLimit !== undefined && !(rateLimit > 0)) throw new ConfigError(`--rate-limit must be a positive number of requests per second, got "${rateLimitText}".`);
 
+  const maxTimeText = flags['max-time'];
+  if (maxTimeText !== undefined && !(/^\d+(\.\d+)?$/.test(maxTimeText.trim()) && Number(maxTimeText) > 0 && Number(maxTimeText) <= 7 * 24 * 3600)) {
+    throw new ConfigError(`--max-time must be a positive number of seconds (at most a week), got "${maxTimeText}".`);
+  }
+  const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
+  const transport = resolveTransport(flags, c, file, cwd);
+
   return {
     configFile: file,
     options: {
       baseUrl,
       auth: {
-        token: env.CONFORMANCE_TOKEN || auth.token,
+        token: flags.token || env.CONFORMANCE_TOKEN || auth.token,
         apiKey: env.CONFORMANCE_API_KEY || auth.api_key,
         graphqlUrl: auth.graphql_url,
         mutation: auth.mutation,
         tokenPath: auth.token_path,
       },
       fixtures: c.fixtures ?? {},
+      payloads: loadPayloadTemplates(c.payloads ?? {}, file ? dirname(file) : cwd),
       contractPath: account.business_contract_identifier_path,
       concurrency: int(flags.concurrency, 'concurrency', 1, 256) ?? run.concurrency,
       seed: int(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? run.seed,
@@ -105,6 +127,8 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       timeoutMs: int(flags.timeout, 'timeout', 100, 600_000) ?? run.timeout_ms,
       idPrefix,
       rateLimit,
+      ...(maxTimeS !== undefined ? { maxTimeMs: Math.round(maxTimeS * 1000) } : {}),
+      ...(transport ? { transport } : {}),
       selection: {
         ...(flags.rule?.length ? { rules: flags.rule } : {}),
         ...(flags.section?.length ? { sections: flags.section } : {}),
@@ -113,10 +137,51 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
         ...(shard ? { shard } : {}),
       },
       bail: flags.bail ?? false,
+      allowSkip: [...(run.allow_skip ?? []), ...(flags['allow-skip'] ?? [])],
+      fullTranscripts: flags['full-transcripts'] ?? false,
       strict: flags.strict ?? false,
       replayPath: flags.path,
     },
     report: { dir: flags['report-dir'] ?? report.dir, formats: (reporters as ReportFormat[] | undefined) ?? report.formats },
     expectedFailures: flags['expected-failures'] ?? run.expected_failures,
   };
+}
+
+/**
+ * Extra headers (config `headers:`, then each --header, a later one replacing an earlier one of the same
+ * name) and TLS trust (--ca-cert / tls.ca_cert read here, so a missing file is a usage error; --insecure).
+ */
+function resolveTransport(flags: RunFlags, c: ConformanceConfig, file: string | undefined, cwd: string): TransportOptions | undefined {
+  const headers: Record<string, string> = {};
+  const put = (name: string, value: string) => {
+    headers[name.toLowerCase()] = value;
+  };
+  for (const [name, value] of Object.entries(c.headers ?? {})) put(name, value);
+  for (const text of flags.header ?? []) {
+    try {
+      put(...parseHeader(text));
+    } catch (error) {
+      throw new ConfigError(`--header ${(error as Error).message}.`);
+    }
+  }
+  try {
+    checkHeaders(headers, flags.header?.length ? '--header' : 'headers');
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}.`);
+  }
+  const tls = TlsConfig.parse(c.tls ?? {});
+  const caFile = flags['ca-cert'] !== undefined ? resolvePath(cwd, flags['ca-cert']) : tls.ca_cert !== undefined ? resolvePath(file ? dirname(file) : cwd, tls.ca_cert) : undefined;
+  let caCert: string | undefined;
+  if (caFile !== undefined) {
+    const where = flags['ca-cert'] !== undefined ? '--ca-cert' : 'tls.ca_cert';
+    try {
+      caCert = readFileSync(caFile, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${where}: cannot read ${caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+    if (!caCert.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${where}: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  }
+  const insecure = flags.insecure ?? tls.insecure;
+  if (!Object.keys(headers).length && !caCert && !insecure) return undefined;
+  return { ...(Object.keys(headers).length ? { headers } : {}), ...(caCert ? { caCert } : {}), ...(insecure ? { insecure } : {}) };
 }

@@ -1,5 +1,5 @@
 /**
- * The configuration contract of DESIGN.md §5, as a zod schema: `conformance.config.yaml` is
+ * The configuration contract of docs/design.md §5, as a zod schema: `conformance.config.yaml` is
  * validated by it, the JSON Schema for editors is generated from it, and defaults live here only.
  */
 import { z } from 'zod';
@@ -35,6 +35,7 @@ export const FixturesConfig = z
     operations_team: nonEmpty.optional().describe('An operations team that exists (§4.1 process rule 1).'),
     skipped_account: nonEmpty.optional().describe('External account number (ongoing supplier) the operator marked to be skipped (§3, §4.1).'),
     paused_supplier_staged_account: nonEmpty.optional().describe('External account number of an account staged for the paused supplier before it was paused (§2.2).'),
+    complete_supplier_staged_account: nonEmpty.optional().describe('External account number of an account staged for the complete supplier before its migration was marked Complete (§2.2).'),
     payment_instruction: z
       .strictObject({
         vendor: nonEmpty.describe('Upstream payment vendor name (§2.7).'),
@@ -47,14 +48,35 @@ export const FixturesConfig = z
       })
       .optional(),
     concurrency_limit: z.int().min(1).optional().describe('The §8 process concurrency limit, when the operator enabled it.'),
-    payloads: z
-      .strictObject({
-        agreements: z.record(z.string(), z.unknown()).optional().describe('Body for the agreements endpoint (§4.2: shape not shown). Placeholders: {{import_supplier}}, {{external_account_number}}, {{supply_point_identifier}}.'),
-        supply_points: z.record(z.string(), z.unknown()).optional().describe('Body for the supply-points endpoint (§4.2: shape not shown). Placeholders: {{import_supplier}}, {{external_account_number}}, {{new_supply_point_identifier}}.'),
-      })
-      .optional(),
   })
-  .describe('Preconditions the interface cannot create (DESIGN.md §5). A rule whose fixture is missing is skipped and says which key to set.');
+  .describe('Preconditions the interface cannot create (docs/design.md §5). A rule whose fixture is missing is skipped and says which key to set.');
+
+/** The request kinds a payload template can be given for, with the §4 endpoint each is the body of. */
+export const PAYLOAD_KINDS = {
+  account: 'validate-account and create-or-update (§2.3, §4.1)',
+  business: 'business (§2.8, §4.4)',
+  notes: 'notes/create (§4.2)',
+  transactions: 'transactions/create (§2.4, §4.2)',
+  historical_billing_documents: 'historical-billing-documents/create (§2.5, §4.2)',
+  historical_statements: 'historical-statements/create (§2.6, §4.2)',
+  payment_instruction: 'payment-instruction/create (§2.7, §4.2)',
+  business_payment_instruction: 'business-payment-instruction/create (§2.7, §4.4)',
+  agreements: 'agreements/create (§4.2: payload shape not shown)',
+  supply_points: 'supply-points/create (§4.2: payload shape not shown)',
+} as const;
+export type PayloadKind = keyof typeof PAYLOAD_KINDS;
+
+const PayloadTemplate = (kind: PayloadKind) =>
+  z
+    .union([nonEmpty, z.record(z.string(), z.unknown())], { error: 'must be a file path (JSON or YAML, relative to the config file) or an inline object' })
+    .optional()
+    .describe(`A request body your implementation accepts, for ${PAYLOAD_KINDS[kind]}: a file path relative to the config file, or an inline object.`);
+
+export const PayloadsConfig = z
+  .strictObject(Object.fromEntries(Object.keys(PAYLOAD_KINDS).map((kind) => [kind, PayloadTemplate(kind as PayloadKind)])) as Record<PayloadKind, ReturnType<typeof PayloadTemplate>>)
+  .describe(
+    'Payload templates (§2.3, §4: required flags and allowed values are "not shown"). The suite uses each as the base of every payload of its kind: it replaces identifiers with run-namespaced ones, links contracts, and derives generated payloads (valid and single-defect) from it, keeping its fields and values. Without one, the suite sends its canonical payload carrying every documented field. agreements and supply_points take {{placeholders}}.',
+  );
 
 export const AccountConfig = z.strictObject({
   business_contract_identifier_path: nonEmpty
@@ -70,7 +92,12 @@ export const RunConfig = z.strictObject({
   timeout_ms: z.int().min(100).max(600_000).default(10_000).describe('Per-request timeout.'),
   id_prefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,7}$/, 'must be 1-8 letters or digits, starting with a letter').default('cf').describe('Every identifier a run creates starts with this and the run id.'),
   rate_limit: z.number().positive().optional().describe('Maximum requests per second to the target.'),
+  max_time_s: z.number().positive().max(7 * 24 * 3600).optional().describe('Overall deadline of the run in seconds: rules not finished by then are reported as not judged (error); the report is still written.'),
   expected_failures: nonEmpty.optional().describe('YAML baseline of known failures (rule id, reason, comment); only new failures fail the run.'),
+  allow_skip: z
+    .array(nonEmpty)
+    .optional()
+    .describe('Rule ids or globs whose skips are accepted: a run whose skipped MUST rules all match is complete (e.g. a mock without payment endpoints).'),
 });
 
 export const ReportConfig = z.strictObject({
@@ -78,12 +105,25 @@ export const ReportConfig = z.strictObject({
   formats: z.array(z.enum(REPORT_FORMATS)).min(1).default([...REPORT_FORMATS]).describe('Report formats to write.'),
 });
 
+export const TlsConfig = z
+  .strictObject({
+    ca_cert: nonEmpty.optional().describe('PEM file of a certificate authority to trust besides the system ones (a staging server with its own CA), relative to the config file. Flag: --ca-cert.'),
+    insecure: z.boolean().default(false).describe('Accept any server certificate. Never against production. Flag: --insecure.'),
+  })
+  .describe('TLS trust for an https base_url.');
+
 export const ConformanceConfig = z
   .strictObject({
     $schema: z.string().optional(),
     base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional().describe('The implementation under test; unset runs the embedded reference server.'),
     auth: AuthConfig.optional(),
+    headers: z
+      .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a header name'), z.string())
+      .optional()
+      .describe('Extra headers sent with every request to the target, e.g. a gateway key (use ${VAR}). Values are redacted from output. Flag: --header "Name: value".'),
+    tls: TlsConfig.optional(),
     fixtures: FixturesConfig.optional(),
+    payloads: PayloadsConfig.optional(),
     account: AccountConfig.optional(),
     run: RunConfig.optional(),
     report: ReportConfig.optional(),
@@ -93,3 +133,4 @@ export const ConformanceConfig = z
 export type ConformanceConfig = z.output<typeof ConformanceConfig>;
 export type ConformanceConfigInput = z.input<typeof ConformanceConfig>;
 export type FixturesConfig = z.output<typeof FixturesConfig>;
+export type PayloadsConfig = z.output<typeof PayloadsConfig>;

@@ -5,7 +5,7 @@
  */
 export function starterConfig(schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
-# Configuration of the data-import conformance suite (DESIGN.md §5).
+# Configuration of the data-import conformance suite (docs/design.md §5).
 # Every key is optional; flags override environment variables, which override this file.
 # \${VAR} and \${VAR:-default} are replaced from the environment.
 
@@ -23,6 +23,16 @@ auth:
   # mutation: "mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { token } }"
   # token_path: data.obtainServiceToken.token
 
+# Extra headers on every request to the target, e.g. a gateway key (also: --header 'Name: value',
+# repeatable). Their values are treated as secrets: redacted from output and reports.
+# headers:
+#   X-Gateway-Key: \${GATEWAY_KEY}
+
+# TLS for an https base_url. Proxies: HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.
+# tls:
+#   ca_cert: staging-ca.pem                   # a CA to trust too, relative to this file (also: --ca-cert)
+#   insecure: false                           # accept any certificate; never for production (also: --insecure)
+
 # Preconditions the interface cannot create. A rule whose fixture is missing is skipped, and the
 # report says which key to set.
 fixtures:
@@ -34,6 +44,7 @@ fixtures:
   operations_team: Migrations                 # an operations team that exists (§4.1)
   # skipped_account: EXT-SKIPPED-1            # an account the operator marked to be skipped
   # paused_supplier_staged_account: EXT-P-1   # staged for the paused supplier before it was paused
+  # complete_supplier_staged_account: EXT-C-1 # staged for the complete supplier before it was marked Complete
   # payment_instruction:                      # instructions that exist at the upstream vendor (§2.7)
   #   vendor: STRIPE
   #   type: CARD
@@ -42,9 +53,23 @@ fixtures:
   #     persistent_failure: REF-FAIL          # the vendor has persistent trouble with it (400)
   #     intermittent_failure: REF-FLAKY       # the vendor has intermittent trouble with it (500)
   # concurrency_limit: 2                      # when the operator enabled the §8 limit
-  # payloads:                                 # bodies for the two endpoints whose shape §4.2 does not show
-  #   agreements: { import_supplier: "{{import_supplier}}", external_account_number: "{{external_account_number}}", ... }
-  #   supply_points: { ... "{{new_supply_point_identifier}}" ... }
+
+# Payload templates: a request body your implementation accepts, per request kind, as a file
+# (JSON or YAML, relative to this file) or inline. The spec does not show required fields or
+# allowed values, so your implementation may refuse the suite's canonical payloads (which carry
+# every documented field); the run then says "Setup refused: ..." and names the key to set here.
+# The suite keeps the template's fields and values and replaces only identifiers (namespaced per
+# run), the supplier and account keys, and the contract link.
+# payloads:
+#   account: payloads/account.json            # validate and stage (§2.3, §4.1)
+#   business: payloads/business.json          # §2.8, §4.4
+#   notes: payloads/notes.json                # also: transactions, historical_billing_documents,
+#                                             # historical_statements, payment_instruction,
+#                                             # business_payment_instruction
+#   # The two bodies §4.2 does not show; {{import_supplier}}, {{external_account_number}},
+#   # {{supply_point_identifier}} and {{new_supply_point_identifier}} are filled in:
+#   agreements: { import_supplier: "{{import_supplier}}", external_account_number: "{{external_account_number}}", supply_point_identifier: "{{supply_point_identifier}}", agreements: [...] }
+#   supply_points: { import_supplier: "{{import_supplier}}", external_account_number: "{{external_account_number}}", supply_points: [{ identifier: "{{new_supply_point_identifier}}", ... }] }
 
 account:
   # §2.3 does not show where business.business_contract_identifier sits in the account payload.
@@ -57,7 +82,10 @@ run:
   timeout_ms: 10000                           # per request
   id_prefix: cf                               # every identifier the run creates starts with it
   # rate_limit: 20                            # requests per second, to protect a shared server
+  # max_time_s: 1800                          # overall deadline; unfinished rules are reported as not judged
   # expected_failures: conformance-baseline.yaml
+  # allow_skip: ['payments.*']                # skips you accept: without this, a run whose MUST rules
+  #                                           # were skipped is "incomplete" (exit 4), not conformant
 
 report:
   dir: conformance-report

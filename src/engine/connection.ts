@@ -1,6 +1,6 @@
 /**
  * A connection to one target: the embedded reference server when no base URL is given, the
- * credentials (DESIGN.md config contract), the redactor that keeps them out of output, the HTTP
+ * credentials (docs/design.md §5), the redactor that keeps them out of output, the HTTP
  * client and the fixtures. Both the runner's session and `pact verify` stand on it, so the two
  * reach, authenticate and check a target in exactly the same way.
  */
@@ -8,12 +8,14 @@ import { TokenSource } from '../auth/token-source.js';
 import { AuthError, type AuthSettings, authorizationHeader, obtainServiceToken } from '../auth/token.js';
 import { ConfigError } from '../config/errors.js';
 import type { FixturesConfig } from '../config/schema.js';
-import { HttpClient, Transcript } from '../http/client.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Transcript } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
 import { Redactor } from '../http/redact.js';
+import { createDispatcher, proxyConfigured, type TransportOptions } from '../http/transport.js';
 import { endpointPath, model } from '../spec/index.js';
 import { startEmbeddedTarget } from './embedded.js';
 import { RunFixtures } from './fixtures.js';
+import { PayloadTemplates, type PayloadTemplatesInput } from './templates.js';
 
 /** The target could not be reached before any rule ran: exit code 3. */
 export class UnreachableError extends Error {
@@ -28,9 +30,15 @@ export interface ConnectOptions {
   baseUrl?: string;
   auth?: Partial<AuthSettings>;
   fixtures?: FixturesConfig;
+  /** Payload templates by request kind (`payloads:`); the canonical payloads where none is given. */
+  payloads?: PayloadTemplatesInput;
+  /** Where the account payload carries business.business_contract_identifier (§2.3: not shown). */
+  contractPath?: string;
   timeoutMs: number;
   connections: number;
   rateLimit?: number;
+  /** Extra headers and TLS trust for a staging target (proxies come from the environment). */
+  transport?: TransportOptions;
 }
 
 export interface Connection {
@@ -56,7 +64,8 @@ function urlCredentials(baseUrl: string | undefined): string[] {
   if (!baseUrl) return [];
   try {
     const url = new URL(baseUrl);
-    return [decodeURIComponent(url.password), url.password].filter((s) => s.length > 0);
+    // The username too: `https://TOKEN@host` is a common way to pass a token.
+    return [decodeURIComponent(url.password), url.password, decodeURIComponent(url.username), url.username].filter((s) => s.length > 0);
   } catch {
     return [];
   }
@@ -92,10 +101,19 @@ async function preflight(http: HttpClient, token: string, supplier: string, reda
 /** Starts the embedded target if needed and prepares the client; nothing is sent yet. */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const embedded = options.baseUrl === undefined ? await startEmbeddedTarget() : undefined;
-  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey, ...urlCredentials(options.baseUrl)]);
+  // Extra header values are often gateway keys: kept out of output like the token.
+  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey, ...urlCredentials(options.baseUrl), ...Object.values(options.transport?.headers ?? {})]);
   let http: HttpClient | undefined;
+  // The embedded server is on loopback in this process: no proxy, no TLS, no gateway headers.
+  const transport = embedded ? undefined : (options.transport ?? {});
+  // The mutation goes the same way as the rules' requests: through the proxy, with the TLS trust asked for.
+  const mutationDispatcher =
+    transport?.caCert || transport?.insecure || (transport && proxyConfigured())
+      ? createDispatcher(transport ?? {}, { maxResponseSize: DEFAULT_MAX_RESPONSE_BYTES, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs })
+      : undefined;
   const close = async () => {
     await http?.close();
+    await mutationDispatcher?.close();
     await embedded?.close();
   };
   try {
@@ -109,8 +127,10 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
     if (!auth.token && !auth.apiKey) throw new ConfigError('No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.');
     if (!auth.mutation) auth.mutation = (await import('../config/schema.js')).DEFAULT_MUTATION;
-    const client = (http = new HttpClient({ baseUrl, timeoutMs: options.timeoutMs, connections: options.connections, redactor, rateLimit: options.rateLimit }));
-    const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {});
+    const client = (http = new HttpClient({ baseUrl, timeoutMs: options.timeoutMs, connections: options.connections, redactor, rateLimit: options.rateLimit, transport }));
+    // The embedded server's shapes for the payloads §4.2 does not show; the user's templates win.
+    const payloads = new PayloadTemplates({ ...embedded?.payloads, ...options.payloads }, options.contractPath);
+    const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
     const connection: Connection = {
       baseUrl,
       embedded: !!embedded,
@@ -119,7 +139,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       http: client,
       fixtures,
       async authenticate() {
-        const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor) : undefined;
+        const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor, { dispatcher: mutationDispatcher, headers: transport?.headers }) : undefined;
         const tokens = (connection.tokens = new TokenSource(auth.token ?? (await obtain!()), obtain));
         await preflight(client, tokens.current(), fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight', redactor);
         return tokens;

@@ -33,7 +33,7 @@ export interface RuleContext {
   readonly given: Given;
   /** Namespaced identifiers, unique in the run. */
   readonly ids: Ids;
-  /** The configured preconditions (DESIGN.md §5). */
+  /** The configured preconditions (docs/design.md §5). */
   readonly fixtures: RunFixtures;
   readonly expect: Expect;
   readonly property: PropertySettings;
@@ -41,6 +41,12 @@ export interface RuleContext {
   readonly contractPath: string;
   /** Aborted when the rule times out or the run stops. */
   readonly signal: AbortSignal;
+  /**
+   * The §5.1 ObtainServiceToken mutation, when the run authenticates with an API key (undefined
+   * with a configured token): its path under the base URL (undefined when configured on another
+   * origin), the mutation text and where the result carries the token. Never the key itself.
+   */
+  readonly tokenMutation?: { path?: string; mutation: string; tokenPath: string };
   /** Records what the implementation does where the spec leaves it open (INFO rules). */
   observe(note: string): void;
   /** Stops the rule as skipped, e.g. when the target's answer makes the rule inapplicable. */

@@ -6,23 +6,27 @@ import { setMaxListeners } from 'node:events';
 import { ExchangeError, type Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
 import { type Counterexample, RuleState } from './context.js';
-import { type FailureDetail, PreconditionError, RuleFailure, SkipRule } from './failures.js';
-import type { Rule, Verdict } from './rule.js';
+import { type FailureDetail, NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
+import type { Rule } from './rule.js';
+import type { ErrorKind } from './verdict.js';
 
-export interface RuleOutcome {
-  verdict: Verdict;
-  /** One line: why it failed, errored or was skipped. */
-  reason?: string;
-  failure?: FailureDetail;
-  /** The config key that would let a skipped rule run. */
-  skipKey?: string;
-  /** What kind of error: the exchange, a precondition, a timeout, or a bug in the rule. */
-  errorKind?: 'exchange' | 'precondition' | 'timeout' | 'internal';
+interface OutcomeRecord {
   observations: string[];
   counterexample?: Counterexample;
   transcript: Exchange[];
   durationMs: number;
 }
+
+/** How a rule ended: one member per verdict, so a pass can carry no failure and a failure no skip key. */
+export type Ending =
+  | { verdict: 'pass'; reason?: undefined; failure?: undefined; skipKey?: undefined; errorKind?: undefined; cause?: undefined }
+  | { verdict: 'fail'; reason: string; failure: FailureDetail; skipKey?: undefined; errorKind?: undefined; cause?: undefined }
+  /** `skipKey`: the config key that would let the rule run. */
+  | { verdict: 'skip'; reason: string; skipKey?: string; failure?: undefined; errorKind?: undefined; cause?: undefined }
+  /** `cause`: the id of the shared cause (a refused setup step) that stopped it, reported once. */
+  | { verdict: 'error'; reason: string; errorKind: ErrorKind; cause?: string; failure?: undefined; skipKey?: undefined };
+
+export type RuleOutcome = Ending & OutcomeRecord;
 
 export async function executeRule(
   rule: Rule,
@@ -34,9 +38,8 @@ export async function executeRule(
 ): Promise<RuleOutcome> {
   const state = new RuleState();
   const started = performance.now();
-  const finish = (outcome: Omit<RuleOutcome, 'observations' | 'transcript' | 'durationMs' | 'counterexample'>): RuleOutcome => ({
-    ...outcome,
-    ...(outcome.reason ? { reason: redactor.text(outcome.reason) } : {}),
+  const finish = (ending: Ending): RuleOutcome => ({
+    ...(ending.reason === undefined ? ending : { ...ending, reason: redactor.text(ending.reason) }),
     observations: state.observations.map((o) => redactor.text(o)),
     ...(state.counterexample ? { counterexample: state.counterexample } : {}),
     transcript: transcript(),
@@ -47,8 +50,21 @@ export async function executeRule(
   const controller = new AbortController();
   // A rule may have many requests in flight at once (the §8 burst); each listens while it runs.
   setMaxListeners(1000, controller.signal);
-  const stop = () => controller.abort(runSignal.reason);
-  runSignal.addEventListener('abort', stop, { once: true });
+  // The run stopped (--max-time, or a library caller): the rule is not judged, whatever its
+  // requests are still waiting for. One listener per running rule both ends those requests and
+  // ends the wait below.
+  let stopped!: Promise<'stopped'>;
+  let stop = () => {};
+  if (runSignal.aborted) stopped = Promise.resolve('stopped');
+  else {
+    stopped = new Promise<'stopped'>((resolve) => {
+      stop = () => {
+        controller.abort(runSignal.reason);
+        resolve('stopped');
+      };
+    });
+    runSignal.addEventListener('abort', stop, { once: true });
+  }
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -57,7 +73,12 @@ export async function executeRule(
   running.catch(() => undefined); // a rejection after a timeout is already accounted for
   const signal = controller.signal;
   try {
-    const result = await Promise.race([running, timedOut]);
+    const result = await Promise.race([running, timedOut, stopped]);
+    if (result === 'stopped') {
+      controller.abort(runSignal.reason);
+      const why = runSignal.reason instanceof Error ? runSignal.reason.message : 'the run was stopped';
+      return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${why} before the rule finished` });
+    }
     if (result === 'timeout') {
       controller.abort(new Error('rule timeout'));
       return finish({ verdict: 'error', errorKind: 'timeout', reason: `the rule did not finish within ${Math.round(timeoutMs / 1000)} s` });
@@ -69,7 +90,8 @@ export async function executeRule(
       return finish({ verdict: 'fail', reason: failure.message, failure });
     }
     if (error instanceof SkipRule) return finish({ verdict: 'skip', reason: error.message, skipKey: error.key });
-    if (error instanceof PreconditionError) return finish({ verdict: 'error', errorKind: 'precondition', reason: `precondition: ${error.message}` });
+    if (error instanceof NotJudged) return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${error.message}` });
+    if (error instanceof PreconditionError) return finish({ verdict: 'error', errorKind: 'precondition', reason: `precondition: ${error.message}`, ...(error.causeId ? { cause: error.causeId } : {}) });
     if (error instanceof ExchangeError) return finish({ verdict: 'error', errorKind: 'exchange', reason: error.message });
     if (signal.aborted) return finish({ verdict: 'error', errorKind: 'timeout', reason: 'the run was stopped before the rule finished' });
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

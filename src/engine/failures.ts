@@ -4,6 +4,8 @@
  * - PreconditionError: a setup step the rule depends on could not be established (verdict error);
  * - SkipRule: the rule cannot be judged here, with the config key that would enable it (verdict skip).
  * ExchangeError (http/exchange.ts) is the fourth: the exchange itself broke (verdict error).
+ * NotJudged is the fifth: the rule ran out of time before it saw enough to judge (verdict error,
+ * like a timeout) — a property rule that ran fewer cases than asked.
  */
 export interface FailureDetail {
   message: string;
@@ -23,9 +25,17 @@ export class RuleFailure extends Error {
 }
 
 export class PreconditionError extends Error {
-  constructor(message: string, readonly exchangeSeq?: number) {
+  /** `causeId`: the shared cause (a setup step the preflight found refused) this error stands for. */
+  constructor(message: string, readonly exchangeSeq?: number, readonly causeId?: string) {
     super(message);
     this.name = 'PreconditionError';
+  }
+}
+
+export class NotJudged extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotJudged';
   }
 }
 

@@ -1,11 +1,16 @@
-/** The configured preconditions (DESIGN.md §5), with accessors that rules can rely on once `needs` passed. */
+/** The configured preconditions (docs/design.md §5), with accessors that rules can rely on once `needs` passed. */
 import type { FixturesConfig } from '../config/schema.js';
 import { NEEDS, type Need } from './needs.js';
+import type { PayloadTemplates } from './templates.js';
 
 export class RunFixtures {
   private paymentReference = 0;
 
-  constructor(readonly config: NonNullable<FixturesConfig>) {}
+  constructor(
+    readonly config: NonNullable<FixturesConfig>,
+    /** The payload templates (`payloads:`), with the canonical payloads where none is configured. */
+    readonly payloads: PayloadTemplates,
+  ) {}
 
   private required<T>(value: T | undefined, need: Need): T {
     if (value === undefined) throw new Error(`internal: a rule used ${NEEDS[need].key} without declaring the need "${need}"`);
@@ -30,6 +35,9 @@ export class RunFixtures {
   get pausedSupplierStagedAccount(): string {
     return this.required(this.config.paused_supplier_staged_account, 'pausedSupplierStagedAccount');
   }
+  get completeSupplierStagedAccount(): string {
+    return this.required(this.config.complete_supplier_staged_account, 'completeSupplierStagedAccount');
+  }
   get skippedAccount(): string {
     return this.required(this.config.skipped_account, 'skippedAccount');
   }
@@ -45,10 +53,10 @@ export class RunFixtures {
     return valid[this.paymentReference++ % valid.length];
   }
   get agreementsPayload(): Record<string, unknown> {
-    return this.required(this.config.payloads?.agreements, 'agreementsPayload');
+    return this.required(this.payloads.configured('agreements') ? this.payloads.base('agreements') : undefined, 'agreementsPayload');
   }
   get supplyPointsPayload(): Record<string, unknown> {
-    return this.required(this.config.payloads?.supply_points, 'supplyPointsPayload');
+    return this.required(this.payloads.configured('supply_points') ? this.payloads.base('supply_points') : undefined, 'supplyPointsPayload');
   }
 }
 

@@ -10,7 +10,8 @@ import { snippet } from './expect.js';
 import { PreconditionError } from './failures.js';
 import type { RunFixtures } from './fixtures.js';
 import type { Ids } from './ids.js';
-import { namespacedAccount, namespacedBusiness, setAtPath } from './payloads.js';
+import { setAtPath } from './paths.js';
+import type { Setup } from './setup.js';
 
 export interface StagedAccount {
   supplier: string;
@@ -68,25 +69,39 @@ export class Given {
     private readonly contractPath: string,
     private readonly signal: AbortSignal,
     private readonly retryBudgetMs = PROCESS_RETRY.budgetMs,
+    /** The setup chain's findings: a step it found refused is not attempted again. */
+    private readonly setup?: Setup,
   ) {}
 
   private refuse(step: string, res: HttpResponse): never {
     throw new PreconditionError(`could not ${step}: ${res.exchange.request.method} ${res.exchange.request.url} answered ${res.status}: ${snippet(res.text, 200)}`, res.exchange.seq);
   }
 
-  /** A complete, namespaced account payload for the ongoing supplier (or `supplier`). */
+  /**
+   * The account template (`payloads.account`, or the canonical account with every documented
+   * field) for the ongoing supplier (or `supplier`), every identifier fresh. A rule that builds on
+   * it is not judged when the setup chain found the implementation refusing it.
+   */
   account(supplier = this.fixtures.ongoingSupplier): AccountPayload {
-    return namespacedAccount(this.ids, supplier);
+    this.setup?.require('account');
+    return this.fixtures.payloads.account(this.ids, supplier);
   }
 
   /** Puts the §2.3 contract link where the configuration says it sits. */
   linkToContract(account: AccountPayload, contractIdentifier: string): AccountPayload {
+    this.setup?.require('link');
     setAtPath(account as Record<string, unknown>, this.contractPath, contractIdentifier);
     return account;
   }
 
+  /** Sends a stage request and returns the answer, whatever it is. */
+  stage(payload: AccountPayload, step = 'setup: stage the account'): Promise<HttpResponse> {
+    return this.api.call('stageAccount', { body: payload, step });
+  }
+
   async staged(payload: AccountPayload = this.account()): Promise<StagedAccount> {
-    const res = await this.api.call('stageAccount', { body: payload, step: 'setup: stage the account' });
+    this.setup?.require('account');
+    const res = await this.stage(payload);
     if (res.status !== 201 && res.status !== 200) this.refuse('stage the account', res);
     return { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
   }
@@ -126,6 +141,7 @@ export class Given {
   }
 
   async imported(payload: AccountPayload = this.account()): Promise<ImportedAccount> {
+    this.setup?.require('import');
     const staged = await this.staged(payload);
     const res = await this.process(staged.supplier, staged.ext, {}, 'setup: process the account');
     if (res.status !== 201) this.refuse('process the account', res);
@@ -134,14 +150,23 @@ export class Given {
     return { ...staged, number };
   }
 
-  /** A complete, namespaced business payload with `contracts` contracts (not sent). */
+  /**
+   * The business template (`payloads.business`, or the canonical business) with `contracts`
+   * contracts, every identifier fresh (not sent).
+   */
   businessPayload(contracts = 2, supplier = this.fixtures.ongoingSupplier): BusinessRequest {
-    return namespacedBusiness(this.ids, supplier, contracts);
+    this.setup?.require('business');
+    return this.fixtures.payloads.business(this.ids, supplier, contracts);
+  }
+
+  /** Sends a business request and returns the answer, whatever it is. */
+  createBusiness(payload: BusinessRequest, step = 'setup: create the business'): Promise<HttpResponse> {
+    return this.api.call('createBusiness', { body: payload, step });
   }
 
   async business(contracts = 2, supplier = this.fixtures.ongoingSupplier): Promise<CreatedBusiness> {
     const payload = this.businessPayload(contracts, supplier);
-    const res = await this.api.call('createBusiness', { body: payload, step: 'setup: create the business' });
+    const res = await this.createBusiness(payload);
     if (res.status !== 201) this.refuse('create the business', res);
     const id = res.isJson ? (res.json() as { service_business_id?: unknown }).service_business_id : undefined;
     return {

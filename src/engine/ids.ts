@@ -1,23 +1,10 @@
 /**
- * Every identifier a run creates is namespaced with the prefix and the run id (DESIGN.md §6), so
+ * Every identifier a run creates is namespaced with the prefix and the run id (docs/design.md §6), so
  * runs never collide with each other or with real data; the ones an operator would look for
  * (accounts, businesses) are listed in the report.
  */
 import { randomBytes } from 'node:crypto';
-
-const CUPS_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
-
-/** CUPS check letters: the 16 digits mod 529, split into two base-23 letters (RD 1164/2001 practice). */
-export function cupsCheckLetters(digits16: string): string {
-  const r = Number(BigInt(digits16) % 529n);
-  return CUPS_LETTERS[Math.floor(r / 23)] + CUPS_LETTERS[r % 23];
-}
-
-/** A Spanish DNI for a number: eight digits and the control letter. */
-export function dni(n: number): string {
-  const digits = String(n % 100_000_000).padStart(8, '0');
-  return digits + CUPS_LETTERS[Number(digits) % 23];
-}
+import { cupsCheckLetters, dni } from '../domain/spanish-identifiers.js';
 
 export function newRunId(): string {
   return randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(-6);

@@ -1,18 +1,14 @@
 /**
- * A rule is data (DESIGN.md §4): what it enforces, where the spec says so, how strongly, what it
+ * A rule is data (docs/design.md §4): what it enforces, where the spec says so, how strongly, what it
  * needs from the configuration, and the check itself.
  */
 import type { EndpointId } from '../spec/index.js';
 import type { RuleContext } from './context.js';
 import type { Need } from './needs.js';
 
-/**
- * MUST — the spec states it; a failure fails the run.
- * SHOULD — a strong reading of the spec; reported, fails the run only with --strict.
- * INFO — observes what the spec leaves open; never fails the run.
- */
-export type Level = 'MUST' | 'SHOULD' | 'INFO';
-export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
+import type { Level } from './verdict.js';
+
+export { LEVELS, type Level, type Verdict } from './verdict.js';
 
 export interface Rule {
   /** Stable identifier, `area.subject.variant`. */
@@ -41,8 +37,8 @@ export type RuleInput = Omit<Rule, 'endpoints'> & { endpoints?: Rule['endpoints'
  * Declares the rules of one spec area, with defaults shared by the area, and checks the
  * declarations so mistakes fail at load time.
  */
-export function defineRules(area: string, inputs: RuleInput[], defaults: { endpoints?: Rule['endpoints']; tags?: Rule['tags'] } = {}): Rule[] {
-  const rules: Rule[] = inputs.map((r) => ({ ...r, endpoints: r.endpoints ?? defaults.endpoints ?? [], tags: r.tags ?? defaults.tags }));
+export function defineRules(area: string, inputs: RuleInput[], defaults: { endpoints?: Rule['endpoints']; tags?: Rule['tags']; needs?: Rule['needs'] } = {}): Rule[] {
+  const rules: Rule[] = inputs.map((r) => ({ ...r, endpoints: r.endpoints ?? defaults.endpoints ?? [], tags: r.tags ?? defaults.tags, needs: r.needs ?? defaults.needs }));
   for (const rule of rules) {
     if (!rule.id.startsWith(`${area}.`)) throw new Error(`rule ${rule.id} is declared in area ${area} but does not start with "${area}."`);
     if (!/^§\d/.test(rule.spec)) throw new Error(`rule ${rule.id}: spec must start with a section, e.g. "§4.2", got "${rule.spec}"`);
@@ -57,4 +53,3 @@ export function sectionsOf(spec: string): string[] {
   return [...spec.matchAll(/§(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
 }
 
-export type Verdict = 'pass' | 'fail' | 'skip' | 'error';

@@ -1,7 +1,8 @@
 /**
- * `runConformance`: aims the rules at one implementation and returns the report. The CLI is a thin
- * layer over it; library users call it directly.
+ * `runRules`: aims rules at one implementation and returns the report. It knows no suite: the entry
+ * point (src/conformance.ts) hands the rules in.
  */
+import type { TransportOptions } from '../http/transport.js';
 import type { AuthSettings } from '../auth/token.js';
 import type { FixturesConfig } from '../config/schema.js';
 import { ConfigError } from '../config/errors.js';
@@ -12,7 +13,10 @@ import { excuse } from './baseline.js';
 import type { Counterexample } from './context.js';
 import type { RuleOutcome } from './execute.js';
 import type { Rule } from './rule.js';
+import type { Setup, SetupDeadline } from './setup.js';
+import type { PayloadTemplatesInput } from './templates.js';
 import { type Selection, selectRules } from './select.js';
+import { isFailing } from './verdict.js';
 import { RUN_DEFAULTS, openSession } from './session.js';
 
 export { RUN_DEFAULTS, UnreachableError, type WithReport } from './session.js';
@@ -20,6 +24,7 @@ export { RUN_DEFAULTS, UnreachableError, type WithReport } from './session.js';
 export type RunEvent =
   | { type: 'target'; baseUrl: string; embedded: boolean }
   | { type: 'start'; total: number; runId: string; seed: number }
+  | { type: 'setup'; setup: Setup }
   | { type: 'rule'; rule: Rule; outcome: RuleOutcome; done: number; total: number };
 
 export interface RunOptions {
@@ -27,6 +32,8 @@ export interface RunOptions {
   baseUrl?: string;
   auth?: Partial<AuthSettings>;
   fixtures?: FixturesConfig;
+  /** Payload templates per request kind (`payloads:`): bodies the implementation accepts, the base of every payload of that kind. */
+  payloads?: PayloadTemplatesInput;
   /** Where business.business_contract_identifier sits in the account payload (default `business.business_contract_identifier`). */
   contractPath?: string;
   concurrency?: number;
@@ -35,16 +42,29 @@ export interface RunOptions {
   timeoutMs?: number;
   idPrefix?: string;
   rateLimit?: number;
+  /** Extra headers and TLS trust for a staging target (HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from the environment). */
+  transport?: TransportOptions;
   selection?: Selection;
   bail?: boolean;
   strict?: boolean;
+  /** Keep every exchange of every rule in full in the report (default: passing rules keep one line each). */
+  fullTranscripts?: boolean;
+  /** Rule ids or globs whose skips are accepted: skipped MUST rules matching them leave the run complete. */
+  allowSkip?: string[];
   /** Replays one property case (with `seed`). */
   replayPath?: string;
+  /**
+   * Overall deadline of the run (ms): rules still running then, and rules not started yet, are
+   * reported as not judged (error) with the reason; the report is still complete.
+   */
+  maxTimeMs?: number;
+  /** Set by the runner from maxTimeMs: when the setup chain must be done by. */
+  deadline?: SetupDeadline;
   /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
   processRetryBudgetMs?: number;
   baseline?: Baseline;
-  /** The rules to choose from (default: every suite). */
-  rules?: Rule[];
+  /** The rules to choose from (the entry point, src/conformance.ts, defaults to every suite). */
+  rules?: readonly Rule[];
   runId?: string;
   /** Builds the command that replays one rule; the CLI supplies one that mirrors its own flags. */
   replayCommand?: (ruleId: string, seed: number, counterexample?: Counterexample) => string;
@@ -62,36 +82,54 @@ function longestFirst(rules: readonly Rule[]): number[] {
   return [...indices.filter((i) => rules[i].property), ...indices.filter((i) => !rules[i].property)];
 }
 
-export async function runConformance(options: RunOptions = {}): Promise<Report> {
-  const candidates = options.rules ?? (await import('../../suites/index.js')).allRules;
+/** Aims `candidates` (narrowed by the selection) at one implementation and returns the report. */
+export async function runRules(candidates: readonly Rule[], options: RunOptions = {}): Promise<Report> {
   const { rules, unmatched } = selectRules(candidates, options.selection ?? {});
   if (unmatched.length) throw new ConfigError(`Nothing matches ${unmatched.join(', ')} (see "conformance list").`);
 
-  const session = await openSession(options);
+  // --max-time bounds the whole run: the setup chain too, and the rules with what is left.
+  const limit = options.maxTimeMs ? { at: Date.now() + options.maxTimeMs, words: `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs)})` } : undefined;
+  const session = await openSession({ ...options, deadline: limit });
   try {
     const results: BuildInput['results'] = new Array(rules.length);
     let bailed = false;
     let done = 0;
     options.onEvent?.({ type: 'start', total: rules.length, runId: session.runId, seed: session.seed });
+    options.onEvent?.({ type: 'setup', setup: session.setup });
     const order = longestFirst(rules);
     let next = 0;
+    let expired: string | undefined;
+    const deadline = limit
+      ? setTimeout(() => {
+          expired = limit.words;
+          session.stop(expired);
+        }, Math.max(0, limit.at - Date.now()))
+      : undefined;
     const worker = async () => {
       while (next < order.length) {
         const index = order[next++];
         const rule = rules[index];
-        const outcome: RuleOutcome = bailed
+        const outcome: RuleOutcome = expired
+          ? { verdict: 'error', errorKind: 'timeout', reason: `not judged: ${expired} before the rule started`, observations: [], transcript: [], durationMs: 0 }
+          : bailed
           ? { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure', observations: [], transcript: [], durationMs: 0 }
           : await session.run(rule);
-        const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
+        const failing = isFailing(outcome.verdict);
         results[index] = { rule, outcome, replay: failing ? session.replay(rule, outcome) : undefined };
         if (options.bail && failing && rule.level === 'MUST' && !excuse(options.baseline, rule.id, outcome.reason)) bailed = true;
         options.onEvent?.({ type: 'rule', rule, outcome, done: ++done, total: rules.length });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker));
+    } finally {
+      clearTimeout(deadline);
+    }
     return session.report(results, { bailed });
   } finally {
     await session.close();
   }
 }
 
+
+const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

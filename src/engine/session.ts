@@ -3,17 +3,20 @@
  * schedules rules over a session; the vitest adapter makes each rule a test over one.
  */
 import { randomInt } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { TokenSource } from '../auth/token-source.js';
 import { AuthError } from '../auth/token.js';
 import { Transcript } from '../http/client.js';
 import { packageVersion } from '../package-root.js';
 import { type BuildInput, buildReport } from '../report/build.js';
+import { redactReport } from '../report/redact.js';
 import type { Report } from '../report/schema.js';
 import { Api } from './api.js';
 import { UnreachableError, connect } from './connection.js';
 import { type Counterexample, createContext } from './context.js';
 import { type RuleOutcome, executeRule } from './execute.js';
 import { Given } from './given.js';
+import { Setup, establishSetup } from './setup.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
 import { missingNeed } from './needs.js';
 import type { Rule } from './rule.js';
@@ -36,6 +39,10 @@ export interface Session {
   run(rule: Rule): Promise<RuleOutcome>;
   /** The command that replays a failing rule, redacted. */
   replay(rule: Rule, outcome: RuleOutcome): string;
+  /** What the setup chain established or found refused, before any rule. */
+  readonly setup: Setup;
+  /** Stops the run: rules still running end at once as not judged, with `reason`. */
+  stop(reason: string): void;
   /** The report of the rules run so far. */
   report(results: BuildInput['results'], extra?: { bailed?: boolean }): Report;
   close(): Promise<void>;
@@ -63,9 +70,12 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     baseUrl: options.baseUrl,
     auth: options.auth,
     fixtures: options.fixtures,
+    payloads: options.payloads,
+    contractPath: options.contractPath,
     timeoutMs,
     connections: Math.max(2, concurrency * 2),
     rateLimit: options.rateLimit,
+    transport: options.transport,
   });
   const { redactor, http: client, fixtures, auth, embedded, close } = connection;
   try {
@@ -75,19 +85,28 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const contractPath = options.contractPath ?? RUN_DEFAULTS.contractPath;
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
     const runAbort = new AbortController();
+    setMaxListeners(1000, runAbort.signal); // each running rule listens for the run being stopped
+    let setupFound: Setup | undefined;
+    const setupExchanges: import('../http/exchange.js').Exchange[] = [];
 
+    // Every report leaves through redactReport: no secret of the run in any file or on the console.
     const report = (results: BuildInput['results'], extra: { bailed?: boolean; aborted?: string } = {}) =>
-      buildReport({
+      redactReport(buildReport({
         tool: { name: 'data-import-conformance', version: packageVersion() },
         run: { id: runId, seed, numRuns, concurrency, timeoutMs, strict: options.strict ?? false, startedAt, finishedAt: new Date(), selection: options.selection ?? {}, bailed: extra.bailed ?? false },
         target: { baseUrl, embedded, auth: auth.token ? 'token' : 'api_key' },
         results,
+        setup: setupFound ? { steps: setupFound.steps, causes: setupFound.causes, transcript: setupExchanges } : undefined,
+        allowSkip: options.allowSkip,
+        fullTranscripts: options.fullTranscripts,
         baseline: options.baseline,
         ...(extra.aborted ? { aborted: extra.aborted } : {}),
         created: registry.created,
         http: { ...client.stats, token_renewals: connection.tokens?.stats.renewals ?? 0, token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0 },
-      });
+      }), redactor);
 
+    // §5.1 rules exercise the mutation themselves (with keys of their own), only when the run uses it.
+    const tokenMutation = auth.token ? undefined : { path: /^https?:\/\//i.test(auth.graphqlUrl) ? undefined : `/${auth.graphqlUrl.replace(/^\/+/, '')}`, mutation: auth.mutation, tokenPath: auth.tokenPath };
     let source: TokenSource;
     try {
       source = await connection.authenticate();
@@ -96,31 +115,45 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       throw error;
     }
 
+    // The setup chain, once: a refused step becomes one cause shared by every rule that needs it.
+    const setupTranscript = new Transcript();
+    const setup = await establishSetup(
+      new Given(new Api(client, source, setupTranscript), new Ids(registry), fixtures, contractPath, runAbort.signal, options.processRetryBudgetMs),
+      fixtures,
+      options.deadline,
+    );
+    setupExchanges.push(...setupTranscript.exchanges);
+    setupFound = setup;
+
     return {
       baseUrl,
       embedded,
       runId,
       seed,
+      setup,
       async run(rule) {
-        const missing = missingNeed(rule.needs ?? [], fixtures.config);
+        const missing = missingNeed(rule.needs ?? [], fixtures.config, fixtures.payloads);
         if (missing) return { verdict: 'skip', reason: `needs ${missing.describe}: set ${missing.key}`, skipKey: missing.key, observations: [], transcript: [], durationMs: 0 };
         const transcript = new Transcript();
         const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
-        return executeRule(
+        const outcome = await executeRule(
           rule,
           async (state, signal) => {
             const api = new Api(client, source, transcript);
             const ids = new Ids(registry);
-            const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs);
-            await rule.check(createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal }, state));
+            const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs, setup);
+            await rule.check(createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal, tokenMutation }, state));
           },
           () => transcript.exchanges,
           runAbort.signal,
           ruleTimeout,
           redactor,
         );
+        // Progress events carry the outcome too (console, library callers): redacted like the report.
+        return redactReport(outcome, redactor);
       },
       replay: (rule, outcome) => redactor.text(replay(rule.id, seed, outcome.counterexample)),
+      stop: (reason) => runAbort.abort(new Error(reason)),
       report,
       close,
     };

@@ -7,7 +7,7 @@ import picomatch from 'picomatch';
 import { type Rule, sectionsOf } from './rule.js';
 
 export type Coverage =
-  | { rules: string[]; info?: string[] }
+  | { rules: string[]; info?: string[]; unobservable?: string }
   | { uncheckable: string; info?: string[] }
   | { freedom: string; info?: string[] }
   | { descriptive: string };
@@ -176,7 +176,7 @@ export function renderTraceability(spec: string, statements: readonly Statement[
     const covered = units.filter((u) => covers(s, u));
     const spec = s.table ? `${cell(clip(s.table, 60))} (${covered.filter((u) => u.anchor).length} rows)` : cell(clip((s.quote ?? []).join(' / ')));
     let how: string;
-    if ('rules' in s) how = list(s.rules) + (s.info?.length ? `; observed by ${list(s.info)}` : '');
+    if ('rules' in s) how = list(s.rules) + (s.info?.length ? `; observed by ${list(s.info)}` : '') + (s.unobservable ? `. *Not observable through the interface:* ${cell(s.unobservable)}` : '');
     else if ('uncheckable' in s) how = `*Not checkable through the interface:* ${cell(s.uncheckable)}${s.info?.length ? ` Observed by ${list(s.info)}.` : ''}`;
     else if ('freedom' in s) how = `*Freedom (not shown):* ${cell(s.freedom)}${s.info?.length ? ` Observed by ${list(s.info)}.` : ''}`;
     else how = `*Descriptive:* ${cell(s.descriptive)}`;

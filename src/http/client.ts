@@ -7,6 +7,7 @@ import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Redactor } from './redact.js';
+import { createDispatcher, proxyConfigured, type TransportOptions } from './transport.js';
 
 export interface HttpRequest {
   method: string;
@@ -48,7 +49,7 @@ export class HttpResponse {
     return 'value' in this.parse();
   }
 
-  /** The JSON body; a body that is not JSON is an exchange error (DESIGN.md §4: error, not fail). */
+  /** The JSON body; a body that is not JSON is an exchange error (docs/design.md §4: error, not fail). */
   json(): unknown {
     const parsed = this.parse();
     if ('value' in parsed) return parsed.value;
@@ -73,6 +74,9 @@ export function describeBody(text: string, contentType?: string): string {
   return `${contentType ? `${contentType} ` : ''}${JSON.stringify(snippet)}`;
 }
 
+/** Larger responses are cut off: by the client for rules, and for the ObtainServiceToken answer. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
 export interface HttpClientOptions {
   baseUrl: string;
   timeoutMs: number;
@@ -83,6 +87,8 @@ export interface HttpClientOptions {
   rateLimit?: number;
   /** Larger responses are cut off and reported as an exchange error (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Extra headers, TLS trust, and the proxy variables honoured (see transport.ts); unset for the embedded server. */
+  transport?: TransportOptions;
 }
 
 export interface HttpStats {
@@ -93,7 +99,7 @@ export interface HttpStats {
 export class HttpClient {
   readonly origin: string;
   private readonly prefix: string;
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private readonly limiter?: RateLimiter;
   readonly stats: HttpStats = { requests: 0, failures: 0 };
 
@@ -101,14 +107,18 @@ export class HttpClient {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(this.origin, {
+    const poolOptions = {
       connections: options.connections,
       keepAliveTimeout: 4_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connectTimeout: Math.min(options.timeoutMs, 10_000),
-      maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
-    });
+      maxResponseSize: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    };
+    const { transport } = options;
+    // The plain case keeps one pool to the one origin; TLS settings or a proxy need the agent. Without
+    // `transport` (the embedded server) the proxy variables do not apply.
+    this.pool = transport && (transport.caCert || transport.insecure || proxyConfigured()) ? createDispatcher(transport, poolOptions) : new Pool(this.origin, poolOptions);
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
   }
 
@@ -125,6 +135,7 @@ export class HttpClient {
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...this.options.transport?.headers,
       ...req.headers,
     };
     const previousStep = transcript.step;
@@ -141,14 +152,8 @@ export class HttpClient {
     try {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
       // body, since a body that drips forever never pauses long enough for bodyTimeout.
-      const res = await this.pool.request({ method: req.method as Dispatcher.HttpMethod, path, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-      const deadline = setTimeout(() => res.body.destroy(new DeadlineExceeded()), Math.max(1, timeoutMs - (performance.now() - started)));
-      let text: string;
-      try {
-        text = await res.body.text();
-      } finally {
-        clearTimeout(deadline);
-      }
+      const res = await this.pool.request({ origin: this.origin, method: req.method as Dispatcher.HttpMethod, path, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const text = await readWithin(res.body, timeoutMs, started);
       const responseHeaders = flattenHeaders(res.headers);
       const exchange = transcript.record({
         request: recordedRequest,
@@ -172,7 +177,21 @@ export class HttpClient {
   }
 }
 
-class DeadlineExceeded extends Error {}
+/** The whole body did not arrive in time (undici's own timeouts only bound the pauses). */
+export class DeadlineExceeded extends Error {}
+
+/**
+ * Reads a whole body within what is left of `timeoutMs` since `started`: a body that drips forever
+ * never pauses long enough for undici's bodyTimeout, so one more timer bounds it.
+ */
+export async function readWithin(body: Dispatcher.ResponseData['body'], timeoutMs: number, started: number): Promise<string> {
+  const deadline = setTimeout(() => body.destroy(new DeadlineExceeded()), Math.max(1, timeoutMs - (performance.now() - started)));
+  try {
+    return await body.text();
+  } finally {
+    clearTimeout(deadline);
+  }
+}
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -180,7 +199,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function classify(error: unknown): ExchangeErrorKind {
+export function classify(error: unknown): ExchangeErrorKind {
   if (error instanceof undiciErrors.ResponseExceededMaxSizeError) return 'too_large';
   if (error instanceof DeadlineExceeded || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;

@@ -22,6 +22,8 @@ export interface Exchange {
   /** Set when no complete response arrived. */
   error?: { kind: ExchangeErrorKind; message: string };
   duration_ms: number;
+  /** Set in reports where headers and bodies were left out (see src/report/transcripts.ts). */
+  brief?: boolean;
 }
 
 export type ExchangeErrorKind = 'timeout' | 'refused' | 'reset' | 'too_large' | 'aborted' | 'other';

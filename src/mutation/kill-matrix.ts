@@ -1,8 +1,11 @@
 /**
- * The kill matrix (DESIGN.md §8): the suite against the faithful reference server and each variant
- * profile (all must be clean of MUST and SHOULD failures, but for the SHOULD rules a profile fails on
- * purpose by taking the other reading) and against every fault of the catalogue (each
- * must make at least one MUST or SHOULD rule fail). Runs faults in parallel worker threads.
+ * The kill matrix (docs/design.md §8): the suite against the faithful reference server and each
+ * variant profile (all must be clean of MUST and SHOULD failures, but for the SHOULD rules a profile
+ * fails on purpose by taking the other reading) and against every fault of the catalogue. A fault
+ * that breaks a rule the spec states (a MUST-level fault) must make a MUST rule fail: caught only
+ * by SHOULD rules, a default run (without --strict) would call that server conformant. A
+ * SHOULD-level fault (a strong reading, or not observable with certainty) must make some rule fail.
+ * Runs faults in parallel worker threads.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -15,9 +18,16 @@ export interface FaultRow {
   spec: string;
   description: string;
   subtle: boolean;
+  /** MUST: breaks a stated rule, so a MUST rule must catch it. SHOULD: any rule catching it will do. */
+  level: 'MUST' | 'SHOULD';
+  why?: string;
   caughtBy: string[];
+  /** The MUST rules among caughtBy. */
+  caughtByMustRules: string[];
   /** Caught by a MUST rule (not only by SHOULD ones). */
   caughtByMust: boolean;
+  /** Caught, but only by SHOULD rules: a default run would pass the server. */
+  caughtOnlyByShould: boolean;
   errored: string[];
 }
 
@@ -33,8 +43,22 @@ export interface KillMatrix {
   /** Every variant profile, in VARIANT_PROFILES order. */
   variants: TaskResult[];
   faults: FaultRow[];
-  totals: { faults: number; subtle: number; caught: number; caughtByMust: number; missed: string[] };
-  /** Faithful and every variant profile clean, every fault caught. */
+  totals: {
+    faults: number;
+    subtle: number;
+    caught: number;
+    /** Faults a MUST rule caught. */
+    caughtByMust: number;
+    /** Faults caught only by SHOULD rules. */
+    caughtOnlyByShould: number;
+    /** Faults breaking a stated rule (MUST level) / only a reading (SHOULD level). */
+    mustLevel: number;
+    shouldLevel: number;
+    missed: string[];
+    /** MUST-level faults caught only by SHOULD rules: the suite would call these servers conformant. */
+    mustLevelCaughtOnlyByShould: string[];
+  };
+  /** Faithful and every variant profile clean, every fault caught, every MUST-level fault by a MUST rule. */
   ok: boolean;
 }
 
@@ -69,9 +93,18 @@ async function runAll(targets: Target[], workers: number, task: { seed: number; 
       try {
         while (next < targets.length) {
           const i = next++;
+          // Both listeners go when either fires: a worker runs dozens of tasks.
           const reply = await new Promise<{ ok: boolean; result?: TaskResult; error?: string }>((resolve, reject) => {
-            worker.once('message', resolve);
-            worker.once('error', reject);
+            const onMessage = (message: { ok: boolean; result?: TaskResult; error?: string }) => {
+              worker.off('error', onError);
+              resolve(message);
+            };
+            const onError = (error: Error) => {
+              worker.off('message', onMessage);
+              reject(error);
+            };
+            worker.once('message', onMessage);
+            worker.once('error', onError);
             worker.postMessage({ target: targets[i], ...task });
           });
           if (!reply.ok) throw new Error(`kill matrix task ${JSON.stringify(targets[i])} failed: ${reply.error}`);
@@ -99,17 +132,23 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
 
   const rows: FaultRow[] = faults.map((f, i) => {
     const r = results[i + 1 + profiles.length];
+    const mustRules = r.failed.filter((x) => x.level === 'MUST').map((x) => x.rule);
     return {
       id: f.id,
       spec: f.spec,
       description: f.description,
       subtle: f.subtle,
+      level: f.level ?? 'MUST',
+      ...(f.why ? { why: f.why } : {}),
       caughtBy: r.failed.map((x) => x.rule),
-      caughtByMust: r.failed.some((x) => x.level === 'MUST'),
+      caughtByMustRules: mustRules,
+      caughtByMust: mustRules.length > 0,
+      caughtOnlyByShould: r.failed.length > 0 && mustRules.length === 0,
       errored: r.errored.map((x) => x.rule),
     };
   });
   const missed = rows.filter((r) => r.caughtBy.length === 0).map((r) => r.id);
+  const mustLevelCaughtOnlyByShould = rows.filter((r) => r.level === 'MUST' && r.caughtOnlyByShould).map((r) => r.id);
   const [faithful, ...rest] = results;
   const variants = rest.slice(0, profiles.length);
   const clean = (t: TaskResult) => t.failed.length === 0 && t.errored.length === 0;
@@ -128,9 +167,13 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
       subtle: rows.filter((r) => r.subtle).length,
       caught: rows.length - missed.length,
       caughtByMust: rows.filter((r) => r.caughtByMust).length,
+      caughtOnlyByShould: rows.filter((r) => r.caughtOnlyByShould).length,
+      mustLevel: rows.filter((r) => r.level === 'MUST').length,
+      shouldLevel: rows.filter((r) => r.level === 'SHOULD').length,
       missed,
+      mustLevelCaughtOnlyByShould,
     },
-    ok: clean(faithful) && variants.every(clean) && missed.length === 0,
+    ok: clean(faithful) && variants.every(clean) && missed.length === 0 && mustLevelCaughtOnlyByShould.length === 0,
   };
 }
 
@@ -140,7 +183,8 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
   const lines = [
     `# Kill matrix ${m.ok ? '✅' : '❌'}`,
     '',
-    `${m.totals.caught} of ${m.totals.faults} faults caught (${m.totals.caughtByMust} by a MUST rule; ${m.totals.subtle} faults are subtle). ` +
+    `${m.totals.caught} of ${m.totals.faults} faults caught: ${m.totals.caughtByMust} by a MUST rule, ${m.totals.caughtOnlyByShould} only by SHOULD rules. ` +
+      `${m.totals.mustLevel} faults break a stated rule (MUST level: a MUST rule must catch them), ${m.totals.shouldLevel} only a reading (SHOULD level); ${m.totals.subtle} are subtle. ` +
       `Faithful server: ${m.faithful.failed.length + m.faithful.errored.length === 0 ? 'clean' : `${m.faithful.failed.length} failed, ${m.faithful.errored.length} errored`}. ` +
       m.variants.map((v) => `Variant \`${v.target.kind === 'variant' ? v.target.profile : '?'}\`: ${v.failed.length + v.errored.length === 0 ? 'clean' : `${v.failed.length} failed, ${v.errored.length} errored`}.`).join(' '),
     '',
@@ -154,10 +198,16 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
     for (const f of t.otherReadings ?? []) lines.push(`- **${name}** takes the other reading of \`${f.rule}\` (SHOULD, expected): ${cell(f.why)}`);
   }
   if (m.totals.missed.length) lines.push('', `**Missed:** ${m.totals.missed.map((id) => `\`${id}\``).join(', ')}`, '');
-  lines.push('| Fault | Spec | Subtle | Caught by |', '|---|---|---|---|');
+  if (m.totals.mustLevelCaughtOnlyByShould.length) {
+    lines.push('', `**Breaks a stated rule but caught only by SHOULD rules:** ${m.totals.mustLevelCaughtOnlyByShould.map((id) => `\`${id}\``).join(', ')}`, '');
+  }
+  lines.push('| Fault | Spec | Level | Subtle | Caught by MUST rules | Caught by SHOULD rules |', '|---|---|---|---|---|---|');
+  const list = (ids: string[]) => ids.slice(0, 6).map((id) => `\`${id}\``).join(', ') + (ids.length > 6 ? ` +${ids.length - 6}` : '');
   for (const r of m.faults) {
-    const by = r.caughtBy.length ? r.caughtBy.slice(0, 6).map((id) => `\`${id}\``).join(', ') + (r.caughtBy.length > 6 ? ` +${r.caughtBy.length - 6}` : '') : '**not caught**';
-    lines.push(`| \`${r.id}\` — ${cell(r.description)} | ${cell(r.spec)} | ${r.subtle ? 'yes' : ''} | ${by} |`);
+    const should = r.caughtBy.filter((id) => !r.caughtByMustRules.includes(id));
+    const byMust = r.caughtByMustRules.length ? list(r.caughtByMustRules) : r.caughtBy.length === 0 ? '**not caught**' : r.level === 'MUST' ? '**none**' : '';
+    const level = r.level === 'SHOULD' ? `SHOULD${r.why ? `: ${cell(r.why)}` : ''}` : 'MUST';
+    lines.push(`| \`${r.id}\` — ${cell(r.description)} | ${cell(r.spec)} | ${level} | ${r.subtle ? 'yes' : ''} | ${byMust} | ${list(should)} |`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,9 +2,9 @@
  * One run of the kill matrix: the whole suite against the reference server in one mode (faithful,
  * a variant profile) or with one fault switched on. Runs in a worker thread or in-process.
  */
-import { DEFAULT_TOKEN, profileById, startReferenceServer } from '../../reference/index.js';
-import { embeddedFixtures, embeddedSeed } from '../engine/embedded.js';
-import { runConformance } from '../engine/run.js';
+import { DEFAULT_API_KEY, DEFAULT_TOKEN, profileById, startReferenceServer } from '../../reference/index.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../engine/embedded.js';
+import { runConformance } from '../conformance.js';
 import type { Selection } from '../engine/select.js';
 
 export type Target = { kind: 'faithful' } | { kind: 'variant'; profile: string } | { kind: 'fault'; id: string };
@@ -34,14 +34,18 @@ export async function runTask(target: Target, options: { seed: number; numRuns: 
   });
   try {
     const fixtures = await embeddedFixtures();
-    if (profile?.settings?.concurrency_limit !== undefined) fixtures.concurrency_limit = profile.settings.concurrency_limit;
-    // A variant puts what the spec leaves to configuration elsewhere; the run is told so, as a user would.
-    const agreements = profile?.run.payloads?.agreements;
-    if (agreements) fixtures.payloads = { ...fixtures.payloads, agreements };
+    const limit = profile?.settings?.concurrency_limit;
+    if (typeof limit === 'number') fixtures.concurrency_limit = limit;
+    // A profile puts what the spec leaves to configuration elsewhere, or accepts only payloads of its
+    // own: the run is told so, as a user would (payload templates, the contract link, the mutation).
+    const payloads = { ...embeddedPayloads(), ...profile?.run.payloads?.() };
     const report = await runConformance({
       baseUrl: server.url,
-      auth: { token: DEFAULT_TOKEN },
+      // Tokens come from the §5.1 mutation with the seeded API key, as in the embedded run, so the
+      // rules on the mutation run too.
+      auth: { apiKey: DEFAULT_API_KEY, ...profile?.run.auth },
       fixtures,
+      payloads,
       ...(profile?.run.contractPath ? { contractPath: profile.run.contractPath } : {}),
       seed: options.seed,
       numRuns: options.numRuns,

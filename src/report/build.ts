@@ -1,14 +1,18 @@
 /** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
-import { EXIT } from '../cli/usage.js';
 import type { Baseline } from '../engine/baseline.js';
 import { excuse } from '../engine/baseline.js';
 import type { RuleOutcome } from '../engine/execute.js';
 import type { CreatedIdentifiers } from '../engine/ids.js';
-import { type Level, type Rule, sectionsOf } from '../engine/rule.js';
+import { type Rule, sectionsOf } from '../engine/rule.js';
+import picomatch from 'picomatch';
+import type { StepRecord } from '../engine/setup.js';
+import { reportTranscript } from './transcripts.js';
+import { type Cause, EXIT, type Level, isFailing } from '../engine/verdict.js';
+import type { Exchange } from '../http/exchange.js';
 import type { Selection } from '../engine/select.js';
 import { model } from '../spec/index.js';
 import { sectionTitle, sectionTitles } from '../spec/sections.js';
-import { type CountsT, REPORT_SCHEMA_VERSION, type Report, type RuleResult } from './schema.js';
+import { type CauseResult, type CountsT, REPORT_SCHEMA_VERSION, type Report, type RuleResult } from './schema.js';
 
 const zero = (): CountsT => ({ pass: 0, fail: 0, skip: 0, error: 0 });
 
@@ -17,6 +21,12 @@ export interface BuildInput {
   run: { id: string; seed: number; numRuns: number; concurrency: number; timeoutMs: number; strict: boolean; startedAt: Date; finishedAt: Date; selection: Selection; bailed: boolean };
   target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key' };
   results: { rule: Rule; outcome: RuleOutcome; replay?: string }[];
+  /** The setup chain's steps, the causes it found and its exchanges. */
+  setup?: { steps: StepRecord[]; causes: Cause[]; transcript: Exchange[] };
+  /** Keep every exchange in full (--full-transcripts); by default passing rules keep one line each. */
+  fullTranscripts?: boolean;
+  /** Globs of rules whose skips are accepted (--allow-skip). */
+  allowSkip?: readonly string[];
   baseline?: Baseline;
   /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
   aborted?: string;
@@ -39,6 +49,20 @@ function compareSections(a: string, b: string): number {
   const pb = b.split('.').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
   return 0;
+}
+
+/**
+ * An endpoint every request to which was answered 501 (not implemented) or 405 (method not
+ * allowed): a mock that leaves it out, which a reader should not mistake for a subtle deviation.
+ */
+function answersNotImplemented(rules: RuleResult[], endpoint: { method: string; path: string; id: string }): boolean {
+  const pattern = new RegExp(`^${endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/?]+')}(\\?|$)`);
+  const statuses = rules
+    .filter((r) => r.endpoints.includes(endpoint.id as never))
+    .flatMap((r) => r.transcript)
+    .filter((x) => x.request.method === endpoint.method && pattern.test(x.request.url) && x.response)
+    .map((x) => x.response!.status);
+  return statuses.length > 0 && statuses.every((status) => status === 501 || status === 405);
 }
 
 /** The one entry of an aborted run, so that every report format shows why nothing ran. */
@@ -79,7 +103,11 @@ export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean
     else if (r.level === 'MUST') mustFailures++;
     else if (r.level === 'SHOULD') shouldFailures++;
   }
-  const conformant = mustFailures === 0 && (!strict || shouldFailures === 0) && !aborted;
+  // A MUST rule that was not judged leaves the run incomplete, unless its skip was accepted.
+  const unjudged = rules.filter((r) => r.level === 'MUST' && r.verdict === 'skip' && !r.skip_accepted);
+  const failed = mustFailures > 0 || (strict && shouldFailures > 0);
+  const incomplete = !failed && !aborted && unjudged.length > 0;
+  const conformant = !failed && !aborted && !incomplete;
 
   const sectionCounts = new Map<string, CountsT>();
   for (const r of rules) {
@@ -104,7 +132,7 @@ export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean
     const c = zero();
     for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
     const judged = c.pass + c.fail + c.error;
-    const status = judged === 0 ? 'not checked' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
+    const status = judged === 0 ? 'not checked' : c.pass === 0 && answersNotImplemented(rules, e) ? 'not implemented' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
     return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
   });
 
@@ -117,16 +145,66 @@ export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean
       should_failures: shouldFailures,
       expected_failures: expectedFailures,
       conformant,
-      exit_code: aborted ? EXIT.UNREACHABLE : conformant ? EXIT.OK : EXIT.MUST_FAILURES,
+      incomplete,
+      unjudged_must: unjudged.length,
+      accepted_skips: rules.filter((r) => r.verdict === 'skip' && r.skip_accepted).map((r) => r.id),
+      missing_keys: [...new Set(unjudged.map((r) => r.skip_key ?? r.reason ?? 'unknown'))],
+      exit_code: aborted ? EXIT.UNREACHABLE : failed ? EXIT.MUST_FAILURES : incomplete ? EXIT.INCOMPLETE : EXIT.OK,
     },
     sections,
     capabilities,
   };
 }
 
+/**
+ * What a reason says once the run's own identifiers, numbers and quoted values are taken out: two
+ * rules whose exchanges broke the same way read the same.
+ */
+export function reasonShape(reason: string): string {
+  return reason
+    .replace(/\b[A-Za-z][A-Za-z0-9]{0,7}-[a-z0-9]{6}-[A-Z]\d+\b/g, '<id>')
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\d+/g, 'N');
+}
+
+/**
+ * The causes shared by several rules: the setup steps the implementation refused (each with the
+ * rules it stopped), and exchanges that broke the same way in two or more rules.
+ */
+function sharedCauses(rules: RuleResult[], setup: BuildInput['setup']): CauseResult[] {
+  const causes: CauseResult[] = (setup?.causes ?? []).map((cause) => ({ ...cause, rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id) }));
+  const broken = new Map<string, RuleResult[]>();
+  for (const r of rules) {
+    if (r.verdict !== 'error' || r.cause || (r.error_kind !== 'exchange' && r.error_kind !== 'timeout')) continue;
+    const shape = reasonShape(r.reason ?? '');
+    broken.set(shape, [...(broken.get(shape) ?? []), r]);
+  }
+  let n = 0;
+  for (const group of broken.values()) {
+    if (group.length < 2) continue;
+    const id = `exchange.${++n}`;
+    for (const r of group) r.cause = id;
+    causes.push({
+      id,
+      step: 'exchange with the target',
+      answer: group[0].reason ?? '',
+      fix: [],
+      hint: `the same exchange broke in ${group.length} rules: the target, not these rules, is the problem (see the first rule's transcript)`,
+      rules: group.map((r) => r.id),
+    });
+  }
+  return causes;
+}
+
+function transcriptOf(outcome: RuleOutcome, full: boolean): Pick<RuleResult, 'transcript' | 'transcript_omitted'> {
+  const { transcript, omitted } = reportTranscript(outcome.transcript, outcome.verdict, outcome.failure?.exchangeSeq, full);
+  return { transcript, ...(omitted ? { transcript_omitted: omitted } : {}) };
+}
+
 export function buildReport(input: BuildInput): Report {
+  const accepted = (input.allowSkip ?? []).map((glob) => picomatch(glob, { dot: true }));
   const rules: RuleResult[] = input.aborted ? [preflightResult(input.aborted)] : input.results.map(({ rule, outcome, replay }) => {
-    const failing = outcome.verdict === 'fail' || outcome.verdict === 'error';
+    const failing = isFailing(outcome.verdict);
     const excused = failing ? excuse(input.baseline, rule.id, outcome.reason) : undefined;
     return {
       id: rule.id,
@@ -152,16 +230,19 @@ export function buildReport(input: BuildInput): Report {
           }
         : {}),
       ...(outcome.skipKey ? { skip_key: outcome.skipKey } : {}),
+      ...(outcome.verdict === 'skip' && accepted.some((test) => test(rule.id)) ? { skip_accepted: true } : {}),
+      ...(outcome.cause ? { cause: outcome.cause } : {}),
       ...(outcome.errorKind ? { error_kind: outcome.errorKind } : {}),
       observations: outcome.observations,
       ...(outcome.counterexample ? { counterexample: outcome.counterexample } : {}),
       ...(excused ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } } : {}),
       ...(replay && failing ? { replay } : {}),
       duration_ms: outcome.durationMs,
-      transcript: outcome.transcript,
+      ...transcriptOf(outcome, input.fullTranscripts ?? false),
     };
   });
 
+  const causes = sharedCauses(rules, input.setup);
   const { summary, sections, capabilities } = summarize(rules, input.run.strict, !!input.aborted);
 
   const baseline = input.baseline && {
@@ -194,6 +275,8 @@ export function buildReport(input: BuildInput): Report {
     target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
     summary,
     ...(input.aborted ? { aborted: { reason: input.aborted } } : {}),
+    ...(input.setup ? { setup: { steps: input.setup.steps, transcript: input.setup.transcript } } : {}),
+    causes,
     sections,
     capabilities,
     rules,

@@ -4,7 +4,7 @@
  */
 import { ConfigError } from '../config/errors.js';
 import { summarize } from './build.js';
-import type { Report, RuleResult } from './schema.js';
+import type { CauseResult, Report, RuleResult } from './schema.js';
 
 export function mergeReports(reports: { file: string; report: Report }[]): Report {
   if (reports.length === 0) throw new ConfigError('No reports to merge.');
@@ -14,6 +14,17 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
 
   const seen = new Map<string, string>();
   const rules: RuleResult[] = [];
+  // Each shard ran the setup chain itself: its causes merge by id; broken-exchange groups stay per shard.
+  const causes = new Map<string, CauseResult>();
+  for (const [index, { report }] of reports.entries()) {
+    const rename = (id: string) => (id.startsWith('exchange.') && index > 0 ? `exchange.s${index + 1}.${id.slice('exchange.'.length)}` : id);
+    for (const rule of report.rules) if (rule.cause) rule.cause = rename(rule.cause);
+    for (const cause of report.causes ?? []) {
+      const id = rename(cause.id);
+      const known = causes.get(id);
+      causes.set(id, known ? { ...known, rules: [...new Set([...known.rules, ...cause.rules])] } : { ...cause, id });
+    }
+  }
   for (const { file, report } of reports) {
     for (const rule of report.rules) {
       const earlier = seen.get(rule.id);
@@ -44,6 +55,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       bailed: all.some((r) => r.run.bailed),
     },
     ...summarize(rules, strict, aborted),
+    causes: [...causes.values()],
     ...(aborted ? { aborted: first.report.aborted } : { aborted: undefined }),
     rules,
     ...(baselines.length

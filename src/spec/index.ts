@@ -4,3 +4,4 @@ export type { Presence, ModelMode } from './meta.js';
 export * from './conventions.js';
 export * from './enums.js';
 export * from './types.js';
+export { missingDocumentedFields } from './completeness.js';

@@ -1,6 +1,6 @@
 /**
  * Metadata every schema of the spec model carries, and the presence vocabulary that keeps the
- * suite honest about what the spec does and does not say (DESIGN.md §2).
+ * suite honest about what the spec does and does not say (docs/design.md §2).
  */
 import { z } from 'zod';
 

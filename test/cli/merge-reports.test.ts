@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
 import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runConformance } from '../../src/conformance.js';
 import { ReportSchema } from '../../src/report/schema.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -28,7 +28,7 @@ describe('conformance (the main job)', () => {
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/No base URL given: running against the embedded reference server at http:\/\/127\.0\.0\.1:\d+/);
-    expect(res.stdout).toMatch(/Conformant: no MUST rule failed/);
+    expect(res.stdout).toMatch(/Conformant: every MUST rule was judged and none failed/);
     const report = JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8'));
     expect(report.target.embedded).toBe(true);
     expect(report.summary.counts.skip).toBe(0);
@@ -78,19 +78,62 @@ describe('conformance (the main job)', () => {
   });
 
   it('exits 1 when a MUST rule fails, and prints what failed with a replay command', async () => {
+    const { child, firstLine } = await startCli(['serve', '--port', '0', '--json', '--fault', 'stage.always-201']);
+    try {
+      const { url, token } = JSON.parse(firstLine);
+      const dir = tmp();
+      writeFileSync(join(dir, 'conformance.config.yaml'), `fixtures:\n  import_suppliers: { ongoing: SUPPLIER_ONGOING }\n  operations_team: Migrations\n`);
+      const res = await runCli(['--base-url', url, '--rule', 'migration.stage.update-200', '--reporter', 'console', '--reporter', 'json', '--seed', '3'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
+      expect(res.code).toBe(1);
+      expect(res.stdout).toMatch(/✗ MUST migration\.stage\.update-200/);
+      expect(res.stdout).toMatch(/expected 200 from POST \/v1\/data-import\/account-import-process\/create-or-update\/, got 201/);
+      expect(res.stdout).toContain(`replay: npx conformance --base-url ${url} --config conformance.config.yaml --rule migration.stage.update-200 --seed 3`);
+      expect(res.stdout).toMatch(/Not conformant: 1 MUST failure\./);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('with only a base URL and a token the run is incomplete (exit 4), not conformant; accepted skips make it complete', async () => {
     const { child, firstLine } = await startCli(['serve', '--port', '0', '--json']);
     try {
       const { url, token } = JSON.parse(firstLine);
-      // Without the skipped account configured the target still conforms; pointing the ongoing
-      // fixture at a Paused supplier makes staging fail, which the stage rules must report.
+      const bare = await runCli(['--base-url', url, '--reporter', 'console', '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: token } });
+      expect(bare.code).toBe(4);
+      expect(bare.stdout).toMatch(/Incomplete: nothing failed, but \d+ MUST rules were not judged \(skipped\): set fixtures\.import_suppliers\.ongoing/);
+      expect(bare.stdout).not.toMatch(/Conformant/);
+      const dir = tmp();
+      const accepted = await runCli(['--base-url', url, '--reporter', 'json', '--allow-skip', '*', '--allow-skip', '*.**'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
+      expect(accepted.code).toBe(0);
+      const report = JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8'));
+      expect(report.summary.conformant).toBe(true);
+      expect(report.summary.accepted_skips.length).toBe(report.summary.counts.skip);
+      expect(report.summary.accepted_skips).toContain('notes.dedup.same-body-and-created-at');
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('names a refused setup step once, with the config key that fixes it, and groups the rules it stopped', async () => {
+    const { child, firstLine } = await startCli(['serve', '--port', '0', '--json']);
+    try {
+      const { url, token } = JSON.parse(firstLine);
+      // The ongoing fixture points at a Paused supplier: every stage is refused (§2.2), legally.
       const dir = tmp();
       writeFileSync(join(dir, 'conformance.config.yaml'), `fixtures:\n  import_suppliers: { ongoing: SUPPLIER_PAUSED }\n  operations_team: Migrations\n`);
-      const res = await runCli(['--base-url', url, '--rule', 'migration.stage.first-201', '--reporter', 'console', '--reporter', 'json', '--seed', '3'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
+      const res = await runCli(['--base-url', url, '--rule', 'migration.*', '--rule', 'notes.*', '--reporter', 'console', '--reporter', 'json'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
       expect(res.code).toBe(1);
-      expect(res.stdout).toMatch(/✗ MUST migration\.stage\.first-201/);
-      expect(res.stdout).toMatch(/expected 201 from POST \/v1\/data-import\/account-import-process\/create-or-update\/, got 400/);
-      expect(res.stdout).toContain(`replay: npx conformance --base-url ${url} --config conformance.config.yaml --rule migration.stage.first-201 --seed 3`);
-      expect(res.stdout).toMatch(/Not conformant: 1 MUST failure/);
+      expect(res.stdout.match(/Setup refused: stage the canonical account/g)).toHaveLength(2); // when found, and in the summary
+      expect(res.stdout).toMatch(/fix: payloads\.account or fixtures\.import_suppliers\.ongoing/);
+      expect(res.stdout).not.toMatch(/^. MUST notes\./m); // no paragraph per stopped rule
+      const report = JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8'));
+      const cause = report.causes.find((c: { id: string }) => c.id === 'setup.account');
+      expect(cause.status).toBe(400);
+      expect(cause.rules).toContain('notes.dedup.same-body-and-created-at');
+      const stopped = report.rules.filter((r: { cause?: string }) => r.cause === 'setup.account');
+      expect(stopped.every((r: { verdict: string; transcript: unknown[] }) => r.verdict === 'error' && r.transcript.length === 0)).toBe(true);
+      expect(res.stdout).toMatch(new RegExp(`${stopped.length} rules \\(\\d+ MUST\\) not judged because of it`));
+      expect(res.stdout).toMatch(/\d+ failed, \d+ not judged \(error\)/);
     } finally {
       await stop(child);
     }

@@ -4,6 +4,8 @@
  * when a fault breaks a documented response — and a clear message when the library is missing.
  * Pact starts native mock servers and a verifier: everything stays on 127.0.0.1, timeouts are generous.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,13 +17,14 @@ import { exportContract } from '../../src/ecosystem/pact/export.js';
 import { CONSUMER, CONTRACT_FILE, INVALID_ACCOUNT_DEFECT, PROVIDER, contractInteractions } from '../../src/ecosystem/pact/interactions.js';
 import { PACT_INSTALL_COMMAND, PactUnavailableError, loadPact, type PactLibrary } from '../../src/ecosystem/pact/library.js';
 import { STATES } from '../../src/ecosystem/pact/states.js';
-import { type VerifyResult, verifyContract } from '../../src/ecosystem/pact/verify.js';
+import type { VerifyResult } from '../../src/ecosystem/pact/verify.js';
 import { embeddedFixtures } from '../../src/engine/embedded.js';
 import { type EndpointSpec, model } from '../../src/spec/index.js';
 import { runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
 
 const SLOW = 60_000;
+const execFileAsync = promisify(execFile);
 
 interface PactFile {
   consumer: { name: string };
@@ -139,8 +142,27 @@ describe('pact verify', () => {
     await faithful?.close();
   });
 
-  const verify = async (server: ReferenceServer, fixtures?: Awaited<ReturnType<typeof embeddedFixtures>>): Promise<VerifyResult> =>
-    verifyContract({ pact, contractFile, baseUrl: server.url, auth: { token: 'reference-token' }, fixtures: fixtures ?? (await embeddedFixtures()) });
+  /**
+   * verifyContract in a child process: the Pact verifier is native code that prints its report
+   * straight to the process's stdout, where the test runner cannot hold it back; the child's output is
+   * captured and dropped, and the result comes back through a file.
+   */
+  const verify = async (server: ReferenceServer, fixtures?: Awaited<ReturnType<typeof embeddedFixtures>>): Promise<VerifyResult> => {
+    const resultFile = join(mkdtempSync(join(tmpdir(), 'pact-verify-')), 'result.json');
+    const script = `
+      import { writeFileSync } from 'node:fs';
+      import { verifyContract } from ${JSON.stringify(new URL('../../dist/src/ecosystem/pact/verify.js', import.meta.url).href)};
+      import { loadPact } from ${JSON.stringify(new URL('../../dist/src/ecosystem/pact/library.js', import.meta.url).href)};
+      const options = JSON.parse(process.env.VERIFY_OPTIONS);
+      writeFileSync(process.env.VERIFY_RESULT, JSON.stringify(await verifyContract({ ...options, pact: await loadPact() })));`;
+    const options = { contractFile, baseUrl: server.url, auth: { token: 'reference-token' }, fixtures: fixtures ?? (await embeddedFixtures()) };
+    await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, VERIFY_OPTIONS: JSON.stringify(options), VERIFY_RESULT: resultFile },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: SLOW,
+    });
+    return JSON.parse(readFileSync(resultFile, 'utf8')) as VerifyResult;
+  };
 
   it('passes against the faithful reference server', async () => {
     const result = await verify(faithful);

@@ -1,7 +1,7 @@
 /** freshIdentifiers: new identifiers every time, references kept, defects untouched. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cupsCheckLetters } from '../../src/engine/ids.js';
+import { cupsCheckLetters } from '../../src/domain/spanish-identifiers.js';
 import { strictModel, type TransactionsRequest } from '../../src/spec/index.js';
 import { checkAccountPayload } from '../../reference/handlers/account-migration.js';
 import * as gen from '../../generators/index.js';

@@ -10,21 +10,22 @@ fixtures:
   operations_team: Migrations
   skipped_account: EXT-SKIPPED-1
   paused_supplier_staged_account: EXT-PAUSED-STAGED-1
+  complete_supplier_staged_account: EXT-COMPLETE-STAGED-1
   payment_instruction:
     vendor: STRIPE
     type: CARD
     references: { valid: [REF-OK-1, REF-OK-2], persistent_failure: REF-FAIL, intermittent_failure: REF-FLAKY }
   concurrency_limit: ${EMBEDDED_LIMIT.concurrencyLimit}
-  payloads:
-    agreements:
-      import_supplier: "{{import_supplier}}"
-      external_account_number: "{{external_account_number}}"
-      supply_point_identifier: "{{supply_point_identifier}}"
-      agreements: [{ tariff_code: 2.0TD, effective_from: "2025-01-01", effective_to: "2025-12-31" }]
-    supply_points:
-      import_supplier: "{{import_supplier}}"
-      external_account_number: "{{external_account_number}}"
-      supply_points: [{ identifier: "{{new_supply_point_identifier}}", supply_type: ELECTRICITY, supply_start_date: "2025-01-01" }]
+payloads:
+  agreements:
+    import_supplier: "{{import_supplier}}"
+    external_account_number: "{{external_account_number}}"
+    supply_point_identifier: "{{supply_point_identifier}}"
+    agreements: [{ tariff_code: 2.0TD, effective_from: "2025-01-01", effective_to: "2025-12-31" }]
+  supply_points:
+    import_supplier: "{{import_supplier}}"
+    external_account_number: "{{external_account_number}}"
+    supply_points: [{ identifier: "{{new_supply_point_identifier}}", supply_type: ELECTRICITY, supply_start_date: "2025-01-01" }]
 `;
 }
 

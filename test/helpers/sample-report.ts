@@ -55,7 +55,7 @@ const json = (status: number, body: string): Exchange['response'] => ({
 
 interface Case {
   rule: Partial<Rule> & { id: string; level: Level; spec: string; endpoints: EndpointId[] };
-  outcome: Partial<RuleOutcome> & { verdict: RuleOutcome['verdict'] };
+  outcome: Omit<Partial<RuleOutcome>, 'verdict'> & { verdict: RuleOutcome['verdict'] };
   replay?: string;
 }
 
@@ -64,7 +64,7 @@ function rule(c: Case['rule']): Rule {
 }
 
 function outcome(o: Case['outcome']): RuleOutcome {
-  return { observations: [], transcript: [], durationMs: 25, ...o };
+  return { observations: [], transcript: [], durationMs: 25, ...o } as RuleOutcome;
 }
 
 const CASES: Case[] = [
@@ -163,8 +163,9 @@ const BASELINE: Baseline = {
 
 const STARTED = new Date('2025-03-04T10:00:00.000Z');
 
-function build(cases: Case[], overrides: { strict?: boolean; baseline?: Baseline } = {}): Report {
+function build(cases: Case[], overrides: { strict?: boolean; baseline?: Baseline; allowSkip?: string[] } = {}): Report {
   return buildReport({
+    allowSkip: overrides.allowSkip,
     tool: { name: 'data-import-conformance', version: '0.1.0' },
     run: {
       id: 'k3x9q2',
@@ -196,8 +197,13 @@ export function sampleReport(options: { strict?: boolean } = {}): Report {
   return build(CASES, { ...options, baseline: BASELINE });
 }
 
-/** A run where every rule passed or was skipped. */
+/** A run where every rule passed or was skipped, the skips accepted (--allow-skip). */
 export function conformantReport(): Report {
+  return build(CASES.filter((c) => c.outcome.verdict === 'pass' || c.outcome.verdict === 'skip'), { allowSkip: ['**'] });
+}
+
+/** The same run without accepting the skips: a MUST rule was not judged, so it is incomplete. */
+export function incompleteReport(): Report {
   return build(CASES.filter((c) => c.outcome.verdict === 'pass' || c.outcome.verdict === 'skip'));
 }
 

@@ -14,7 +14,7 @@ describe('the kill matrix', () => {
     expect(matrix.ok).toBe(true);
     const md = renderKillMatrixMarkdown(matrix);
     expect(md).toMatch(/^# Kill matrix ✅/);
-    expect(md).toMatch(/2 of 2 faults caught/);
+    expect(md).toMatch(/2 of 2 faults caught: 2 by a MUST rule, 0 only by SHOULD rules/);
   });
 
   it('runs every variant profile, and lists a SHOULD rule a profile reads otherwise without counting it against the profile', async () => {
@@ -32,6 +32,23 @@ describe('the kill matrix', () => {
     expect(matrix.totals.missed).toEqual(['notes.dedup-body-only']);
     expect(matrix.ok).toBe(false);
     expect(renderKillMatrixMarkdown(matrix)).toMatch(/\*\*Missed:\*\* `notes\.dedup-body-only`/);
+  });
+
+  it('fails when a fault breaking a stated rule is caught only by SHOULD rules, and shows the split', async () => {
+    const matrix = await runKillMatrix({ faults: ['additions.supply-points-field-attrs', 'auth.bearer-accepted'], workers: 0, selection: { rules: ['additions.supply-points.non-field-errors-only', 'auth.other-schemes.refused'] } });
+    const row = (id: string) => matrix.faults.find((f) => f.id === id)!;
+    expect(row('additions.supply-points-field-attrs')).toMatchObject({ level: 'MUST', caughtByMust: false, caughtOnlyByShould: true, caughtByMustRules: [] });
+    expect(row('auth.bearer-accepted')).toMatchObject({ level: 'SHOULD', caughtByMust: false, caughtOnlyByShould: true });
+    expect(matrix.totals).toMatchObject({ caught: 2, caughtByMust: 0, caughtOnlyByShould: 2, mustLevel: 1, shouldLevel: 1, missed: [], mustLevelCaughtOnlyByShould: ['additions.supply-points-field-attrs'] });
+    expect(matrix.ok).toBe(false);
+    const md = renderKillMatrixMarkdown(matrix);
+    expect(md).toMatch(/2 of 2 faults caught: 0 by a MUST rule, 2 only by SHOULD rules/);
+    expect(md).toMatch(/\*\*Breaks a stated rule but caught only by SHOULD rules:\*\* `additions\.supply-points-field-attrs`/);
+    expect(md).toMatch(/\| Fault \| Spec \| Level \| Subtle \| Caught by MUST rules \| Caught by SHOULD rules \|/);
+  });
+
+  it('a SHOULD-level fault says why it is not MUST', () => {
+    for (const f of FAULTS) if (f.level === 'SHOULD') expect(f.why?.length ?? 0, f.id).toBeGreaterThan(20);
   });
 
   it('has at least 60 faults, half of them subtle, over every section and every endpoint', () => {

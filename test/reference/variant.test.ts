@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, defaultSeed, variantChoices, variantRunConfig } from '../../reference/index.js';
 import { FREEDOMS, renderFreedoms } from '../../reference/freedoms.js';
 import { DEMANDING_ACCOUNT_TYPES, DEMANDING_BUSINESS_TYPES, VARIANT_PROFILES, demandingChoices } from '../../reference/profiles.js';
-import { embeddedFixtures } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/engine/run.js';
+import { embeddedFixtures, embeddedPayloads } from '../../src/engine/embedded.js';
+import { runConformance } from '../../src/conformance.js';
 import { allRules } from '../../suites/index.js';
 import { unique } from '../helpers/http.js';
 import { PATHS, SUPPLIER, account, importAccount, processAccount, stage, useReferenceServer } from '../helpers/reference.js';
@@ -56,7 +56,8 @@ describe('the variant reference server makes the other legal choices', () => {
     const report = await runConformance({
       baseUrl: h.server.url,
       auth: { apiKey: DEFAULT_API_KEY, ...variantRunConfig.auth },
-      fixtures: { ...(await embeddedFixtures()), payloads: { agreements: variantRunConfig.agreementsPayload } },
+      fixtures: await embeddedFixtures(),
+      payloads: { ...embeddedPayloads(), agreements: variantRunConfig.agreementsPayload },
       contractPath: variantRunConfig.contractPath,
       selection: { rules: ['auth.token-scheme.accepted', 'business.link.*', 'additions.agreements.created'] },
     });
@@ -110,7 +111,8 @@ describe('the variant takes the freedoms of issue 12', () => {
 });
 
 describe('the demanding profile', () => {
-  const seed = { ...defaultSeed({}), settings: { concurrency_limit: 1, processing_delay_ms: 200 } };
+  const demandingProfile = VARIANT_PROFILES.find((p) => p.id === 'demanding')!;
+  const seed = { ...defaultSeed({}), settings: { ...demandingProfile.settings, processing_delay_ms: 200 } };
   const h = useReferenceServer({ choices: demandingChoices, seed });
   const demanding = (extra: Record<string, unknown> = {}) =>
     account(unique('D'), { account_type: DEMANDING_ACCOUNT_TYPES[0], billing_postcode: '28013', customers: [{ account_roles: ['ACCOUNT_HOLDER'] }, { account_roles: ['ACCOUNT_HOLDER'] }], ...extra });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../reports/markdown.js';
 import type { Report } from '../../src/report/schema.js';
-import { conformantReport, hugeReport, RAW_SECRET, REPLAY, sampleReport } from '../helpers/sample-report.js';
+import { conformantReport, incompleteReport, hugeReport, RAW_SECRET, REPLAY, sampleReport } from '../helpers/sample-report.js';
 
 const report = sampleReport();
 const md = renderMarkdown(report);
@@ -24,9 +24,10 @@ function table(markdown: string, heading: string | null): string[][] {
 
 describe('renderMarkdown', () => {
   it('opens with the overall result and the run it describes', () => {
-    expect(lines[0]).toBe('# ❌ Not conformant: 3 MUST failures');
+    expect(lines[0]).toBe('# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error)');
     expect(renderMarkdown(conformantReport()).split('\n')[0]).toBe('# ✅ Conformant');
-    expect(renderMarkdown(sampleReport({ strict: true })).split('\n')[0]).toBe('# ❌ Not conformant: 3 MUST failures and 1 SHOULD');
+    expect(renderMarkdown(incompleteReport()).split('\n')[0]).toMatch(/^# ⚠️ Incomplete: nothing failed, but 1 MUST rule was not judged \(skipped\): set fixtures\.concurrency\\_limit/);
+    expect(renderMarkdown(sampleReport({ strict: true })).split('\n')[0]).toBe('# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error) and 1 SHOULD failure');
     expect(lines[2]).toBe('**Target** `https://staging.example.com` · **Run** `k3x9q2` · **Seed** `4242` · **Duration** 1 min 23 s · **Exit code** 1');
     expect(md).toContain('1 failure is excused by the baseline.');
   });

@@ -29,7 +29,7 @@ async function runAgainst(plan: Parameters<typeof startChaos>[1], args: string[]
   writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(chaos.url, '  token: ${T}'));
   const started = Date.now();
   try {
-    const res = await runCli(['--timeout', '700', '--concurrency', '8', ...args], { cwd: dir, env: { T: DEFAULT_TOKEN }, timeoutMs: 90_000 });
+    const res = await runCli(['--timeout', '2000', '--concurrency', '8', ...args], { cwd: dir, env: { T: DEFAULT_TOKEN }, timeoutMs: 90_000 });
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')));
     return { res, report, dir, chaos, ms: Date.now() - started };
   } finally {
@@ -58,7 +58,7 @@ describe.concurrent('a hostile endpoint makes its rules fail or error, and nothi
     const affected = r.report.rules.filter((rule) => rule.transcript.some((x) => x.request.url.includes('/account-transfer-status/')));
     expect(affected.length).toBeGreaterThan(0);
     for (const rule of affected) if (rule.level !== 'INFO') expect(['fail', 'error'], `${rule.id} saw ${behaviour}`).toContain(rule.verdict);
-    expect(r.report.rules.find((rule) => rule.id === 'notes.create.one-result-per-note')?.verdict, 'a rule that never calls the status endpoint').toBe('pass');
+    { const untouched = r.report.rules.find((rule) => rule.id === 'notes.create.one-result-per-note'); expect(untouched?.verdict, `a rule that never calls the status endpoint: ${untouched?.reason}`).toBe('pass'); }
   });
 });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
 import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runConformance } from '../../src/conformance.js';
 import { startChaos } from '../helpers/chaos.js';
 import { runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
@@ -72,7 +72,8 @@ describe('the requests the runner makes', () => {
       expect(report.summary.must_failures).toBe(0);
       const outside = chaos.seen.filter((s) => !s.path.startsWith('/v1/data-import/') && s.path !== '/v1/graphql/');
       expect(outside).toEqual([]);
-      expect(chaos.seen.filter((s) => s.path === '/v1/graphql/').length).toBe(1);
+      // Once for the run's token, once by auth.api-key.unknown-key-no-token (with a key of its own).
+      expect(chaos.seen.filter((s) => s.path === '/v1/graphql/').length).toBe(2);
     } finally {
       await chaos.close();
       await server.close();
@@ -97,8 +98,10 @@ describe('the requests the runner makes', () => {
       const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), selection: { rules: ['notes.*'] }, concurrency: 2, rateLimit: 25 });
       expect(report.summary.must_failures).toBe(0);
       expect(maxInFlight).toBeLessThanOrEqual(2);
-      // at most 25 requests in any one-second window (plus the preflight, sent before the limiter mattered)
-      const busiest = Math.max(...starts.map((t) => starts.filter((u) => u >= t && u < t + 1000).length));
+      // at most 25 requests in any one-second window (plus the preflight, sent before the limiter
+      // mattered); the proxy sees a start up to a few ms late on a loaded machine, so the window it
+      // measures is taken 50 ms short of a second.
+      const busiest = Math.max(...starts.map((t) => starts.filter((u) => u >= t && u < t + 950).length));
       expect(busiest).toBeLessThanOrEqual(26);
       expect(starts.length).toBeGreaterThan(40);
     } finally {

@@ -66,7 +66,7 @@ describe('conformance.config.yaml', () => {
       expect(readFileSync(new URL(`../../schema/${name}`, import.meta.url), 'utf8'), `schema/${name} is stale: run npm run schemas`).toBe(text);
     }
     const config = JSON.parse(schemaFiles()['conformance.config.schema.json']);
-    expect(Object.keys(config.properties)).toEqual(['$schema', 'base_url', 'auth', 'fixtures', 'account', 'run', 'report']);
+    expect(Object.keys(config.properties)).toEqual(['$schema', 'base_url', 'auth', 'headers', 'tls', 'fixtures', 'payloads', 'account', 'run', 'report']);
     expect(config.additionalProperties).toBe(false);
   });
 });

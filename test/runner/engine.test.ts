@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance, type RunOptions } from '../../src/engine/run.js';
+import { runConformance, type RunOptions } from '../../src/conformance.js';
 import type { Report } from '../../src/report/schema.js';
 import { type Intercept, rewriteJson, startProxy } from '../helpers/proxy.js';
 
@@ -71,7 +71,20 @@ describe('verdicts: fail is the implementation, error is the exchange or a preco
     expect(rule(report, 'migration.process.creates-account').verdict).toBe('fail');
     const dependent = rule(report, 'migration.process.status-completed');
     expect([dependent.verdict, dependent.error_kind]).toEqual(['error', 'precondition']);
-    expect(dependent.reason).toMatch(/precondition: could not process the account: POST .*\/process\/ answered 503: busy/);
+    // The setup chain found the process step refused: the dependent rule names that one cause.
+    expect(dependent.cause).toBe('setup.import');
+    expect(dependent.reason).toMatch(/precondition: process \(import\) the staged account: refused before any rule ran \(POST .*\/process\/ answered 503\)/);
+    expect(report.causes.find((c) => c.id === 'setup.import')).toMatchObject({ status: 503, rules: ['migration.process.status-completed'] });
+  });
+
+  it('an endpoint that answers 501 to everything is "not implemented" in the capability matrix, not "deviates"', async () => {
+    const report = await runThrough(
+      async (req) => (req.path.endsWith('/notes/create/') ? { status: 501, headers: { 'content-type': 'application/json' }, body: '{"detail":"Not implemented."}' } : undefined),
+      { selection: { rules: ['notes.*', 'migration.stage.first-201'] } },
+    );
+    const status = (id: string) => report.capabilities.find((c) => c.endpoint === id)?.status;
+    expect(status('createNotes')).toBe('not implemented');
+    expect(status('stageAccount')).toBe('conforms');
   });
 
   it('a body that is not JSON where JSON is due is an error', async () => {
@@ -103,7 +116,11 @@ describe('preconditions, selection, baseline and bail', () => {
     expect([r.verdict, r.skip_key]).toEqual(['skip', 'fixtures.import_suppliers.paused']);
     expect(r.reason).toBe('needs a Paused import supplier: set fixtures.import_suppliers.paused');
     expect(rule(report, 'migration.stage.refuses-complete-supplier').verdict).toBe('pass');
-    expect(report.summary.exit_code).toBe(0);
+    // A MUST rule that was not judged leaves the run incomplete (exit 4), unless its skip is accepted.
+    expect([report.summary.conformant, report.summary.incomplete, report.summary.exit_code]).toEqual([false, true, 4]);
+    expect(report.summary.missing_keys).toEqual(['fixtures.import_suppliers.paused']);
+    const accepted = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures, selection: { rules: ['migration.stage.refuses-*'] }, allowSkip: ['migration.stage.*-paused-*'] });
+    expect([accepted.summary.conformant, accepted.summary.exit_code, accepted.summary.accepted_skips]).toEqual([true, 0, ['migration.stage.refuses-paused-supplier', 'migration.stage.refuses-update-paused-supplier']]);
   });
 
   it('starts property rules first but reports every rule in suite order', async () => {
@@ -125,7 +142,10 @@ describe('preconditions, selection, baseline and bail', () => {
     const { selectRules } = await import('../../src/engine/select.js');
     const { allRules } = await import('../../suites/index.js');
     const ids = (s: Parameters<typeof selectRules>[1]) => selectRules(allRules, s).rules.map((r) => r.id);
-    expect(ids({ rules: ['migration.process.dry-*'] })).toEqual(['migration.process.dry-run', 'migration.process.dry-run-false']);
+    expect(ids({ rules: ['migration.process.dry-*'] })).toEqual([
+      'migration.process.dry-run', 'migration.process.dry-run-false', 'migration.process.dry-run-supported', 'migration.process.dry-run-checks-team',
+      'migration.process.dry-run-checks-paused-supplier', 'migration.process.dry-run-checks-complete-supplier', 'migration.process.dry-run-imported-numbers',
+    ]);
     const s8 = selectRules(allRules, { sections: ['§8'] }).rules;
     expect(s8.every((r) => /§8\b/.test(r.spec))).toBe(true);
     expect(s8.map((r) => r.id)).toEqual(expect.arrayContaining(['limits.concurrency.429-then-retry', 'billing.once-per-ledger.other-ledger']));

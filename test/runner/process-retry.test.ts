@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
 import { retryAfterMs } from '../../src/engine/given.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runConformance } from '../../src/conformance.js';
 import { startProxy } from '../helpers/proxy.js';
 
 let server: ReferenceServer;
@@ -18,17 +18,30 @@ afterAll(() => server.close());
 
 const tooMany = (retryAfter: string) => ({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': retryAfter }, body: '{"detail":"busy"}' });
 
-/** Answers the first `refusals` process requests with 429 and `Retry-After`, recording when each came. */
+/**
+ * Answers the first `refusals` process requests of each account with 429 and `Retry-After`,
+ * recording when each came. The setup chain processes an account of its own first; the rule's
+ * account is the last one seen.
+ */
 async function run(refusals: number, retryAfter: string, processRetryBudgetMs: number) {
-  const arrivals: number[] = [];
+  const arrivals = new Map<string, number[]>();
   const proxy = await startProxy(server.url, (req) => {
     if (!req.path.endsWith('/process/')) return undefined;
-    arrivals.push(Date.now());
-    return arrivals.length <= refusals ? tooMany(retryAfter) : undefined;
+    const ext = String((JSON.parse(req.body) as { external_account_number?: unknown }).external_account_number);
+    const seen = [...(arrivals.get(ext) ?? []), Date.now()];
+    arrivals.set(ext, seen);
+    return seen.length <= refusals ? tooMany(retryAfter) : undefined;
   });
   try {
-    const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), selection: { rules: ['migration.process.creates-account'] }, processRetryBudgetMs });
-    return { result: report.rules[0], arrivals };
+    const report = await runConformance({
+      baseUrl: proxy.url,
+      auth: { token: DEFAULT_TOKEN },
+      fixtures: await embeddedFixtures(),
+      selection: { rules: ['migration.process.creates-account'] },
+      processRetryBudgetMs,
+      fullTranscripts: true,
+    });
+    return { result: report.rules[0], arrivals: [...arrivals.values()].at(-1) ?? [] };
   } finally {
     await proxy.close();
   }
@@ -49,7 +62,7 @@ describe('process calls retry a 429 honouring Retry-After', () => {
     expect(arrivals).toHaveLength(3);
     expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(990);
     expect(arrivals[2] - arrivals[1]).toBeGreaterThanOrEqual(990);
-    expect(result.transcript.filter((e) => e.request.url.endsWith('/process/')).map((e) => [e.response?.status, e.step])).toEqual([
+    expect(result.transcript.filter((e) => e.request.url.endsWith('/process/')).map((e: { response?: { status: number }; step?: string }) => [e.response?.status, e.step])).toEqual([
       [429, 'process the staged account'],
       [429, 'process the staged account (retry 1 after 429)'],
       [201, 'process the staged account (retry 2 after 429)'],

@@ -9,8 +9,8 @@ import { type Choices, DEFAULT_TOKEN, faithfulChoices, startReferenceServer } fr
 import { demandingChoices } from '../../reference/profiles.js';
 import { firstErrorOnly, nonFieldErrorsOnCreateEndpoints, resultsReversed, transactionDataStatusMirrorsItem } from '../../reference/variant.js';
 import { reply } from '../../reference/reply.js';
-import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/engine/run.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
+import { runConformance } from '../../src/conformance.js';
 import type { Report } from '../../src/report/schema.js';
 import { allRules } from '../../suites/index.js';
 import { client } from '../helpers/http.js';
@@ -36,16 +36,18 @@ async function runAgainst(c: Case, direct?: (call: Call) => Promise<void>): Prom
     await direct?.(client(server.url, DEFAULT_TOKEN));
     const fixtures = await embeddedFixtures();
     if (c.settings?.concurrency_limit) fixtures.concurrency_limit = c.settings.concurrency_limit;
-    if (c.withoutPayloads) delete fixtures.payloads;
     return await runConformance({
       baseUrl: server.url,
       auth: { token: DEFAULT_TOKEN },
       fixtures,
+      ...(c.withoutPayloads ? {} : { payloads: embeddedPayloads() }),
       selection: { rules: c.rules },
       seed: 12,
       numRuns: 5,
       concurrency: c.concurrency,
       processRetryBudgetMs: c.processRetryBudgetMs,
+      // The witnesses below read the transcripts of passing rules.
+      fullTranscripts: true,
     });
   } finally {
     await server.close();
@@ -100,8 +102,8 @@ describe('no false failures: each rule of issue 12 passes the legal choice that 
       expect(res.status, 'the server validates the shape first').toBe(400);
     });
     expect(bare.rules.map((r) => [r.id, r.verdict, r.skip_key])).toEqual([
-      ['errors.404.createAgreements', 'skip', 'fixtures.payloads.agreements'],
-      ['errors.404.createSupplyPoints', 'skip', 'fixtures.payloads.supply_points'],
+      ['errors.404.createAgreements', 'skip', 'payloads.agreements'],
+      ['errors.404.createSupplyPoints', 'skip', 'payloads.supply_points'],
     ]);
     expect(verdicts(await runAgainst({ choices: {}, rules }))).toEqual(allPass(rules));
     // The other order (the account looked up first) passes too.

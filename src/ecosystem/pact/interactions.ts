@@ -23,7 +23,7 @@ export const CONTRACT_FILE = `${CONSUMER}-${PROVIDER}.json`;
 const TEAM_EXAMPLE = 'Migrations';
 const ACCOUNT_NUMBER_EXAMPLE = 'A-0000ABCD';
 
-/** §2.3 customer email is "an e-mail address": a value without an @ is unambiguously not one (DESIGN.md §7). */
+/** §2.3 customer email is "an e-mail address": a value without an @ is unambiguously not one (docs/design.md §7). */
 export const INVALID_ACCOUNT_DEFECT = { path: 'customers.0.email', value: 'not-an-email' };
 
 /** A date long before any account existed: outside the open statement period of any fresh account. */

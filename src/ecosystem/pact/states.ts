@@ -2,7 +2,7 @@
  * The provider states of the contract, named after the preconditions the spec gives (§2.2 supplier
  * status, §3 staged / imported, §4.1 operations team, §2.7 upstream instructions). Each state is set
  * up on the provider with the runner's own setup steps (src/engine/given.ts) and configured fixtures
- * (DESIGN.md §5), and returns the values the contract injects with `fromProviderState`: the
+ * (docs/design.md §5), and returns the values the contract injects with `fromProviderState`: the
  * identifiers it created, fresh and namespaced, so a contract replays against a shared server.
  */
 import { loadFixture } from '../../fixtures.js';
@@ -131,7 +131,7 @@ export interface StateContext {
 
 export interface StateDefinition {
   name: StateName;
-  /** What the provider must be able to do or have (DESIGN.md §5 fixtures). */
+  /** What the provider must be able to do or have (docs/design.md §5 fixtures). */
   needs: Need[];
   /** What it means, for the contract's readers. */
   description: string;

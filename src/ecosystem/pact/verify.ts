@@ -1,7 +1,7 @@
 /**
  * `pact verify`: replays the contract against an implementation with the Pact Verifier. Each
  * provider state is set up through the runner's own setup steps (src/engine/given.ts) with the
- * configured fixtures (DESIGN.md §5), with fresh namespaced identifiers (DESIGN.md §6); the
+ * configured fixtures (docs/design.md §5), with fresh namespaced identifiers (docs/design.md §6); the
  * configured token is put on every request that carries one (§5.2). Interactions whose states need
  * a fixture that is not configured are left out and reported with the config key to set.
  */
@@ -16,6 +16,8 @@ import { type Connection, UnreachableError, connect } from '../../engine/connect
 import { Given } from '../../engine/given.js';
 import { IdRegistry, Ids, newRunId } from '../../engine/ids.js';
 import { missingNeed } from '../../engine/needs.js';
+import type { PayloadTemplatesInput } from '../../engine/templates.js';
+import type { Verdict } from '../../engine/verdict.js';
 import { Transcript } from '../../http/client.js';
 import { exportContract } from './export.js';
 import { PROVIDER } from './interactions.js';
@@ -25,7 +27,7 @@ import { STATES, type StateContext, stateByName } from './states.js';
 export interface InteractionOutcome {
   description: string;
   /** `error`: a provider state could not be set up, so the interaction could not be judged. */
-  verdict: 'pass' | 'fail' | 'error' | 'skip';
+  verdict: Verdict;
   /** Why it failed (Pact's mismatches), could not be judged, or was skipped. */
   reason?: string;
   /** For a skip: the config key that would enable it. */
@@ -61,6 +63,8 @@ export interface VerifyOptions {
   baseUrl?: string;
   auth?: Partial<AuthSettings>;
   fixtures?: FixturesConfig;
+  /** Payload templates per request kind (`payloads:`). */
+  payloads?: PayloadTemplatesInput;
   /** The contract to verify; unset exports the suite's contract to a temporary directory first. */
   contractFile?: string;
   contractPath?: string;
@@ -104,7 +108,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
   const work = mkdtempSync(join(tmpdir(), 'conformance-pact-'));
   let connection: Connection | undefined;
   try {
-    connection = await connect({ baseUrl: options.baseUrl, auth: options.auth, fixtures: options.fixtures, timeoutMs, connections: 4 });
+    connection = await connect({ baseUrl: options.baseUrl, auth: options.auth, fixtures: options.fixtures, payloads: options.payloads, contractPath: options.contractPath, timeoutMs, connections: 4 });
     const { baseUrl, redactor, http, fixtures, embedded } = connection;
     let tokens: TokenSource;
     try {
@@ -128,7 +132,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
           unknownStates.add(state.name);
           continue;
         }
-        const missing = missingNeed(definition.needs, fixtures.config);
+        const missing = missingNeed(definition.needs, fixtures.config, fixtures.payloads);
         if (missing) {
           outcomes.set(interaction.description, {
             description: interaction.description,
@@ -234,7 +238,7 @@ export function describeVerification(result: VerifyResult): string {
   ];
   for (const s of result.unknownStates) lines.push(`  provider state "${s}" is not one the suite can set up; its interactions were verified without it`);
   const skippedKeys = [...new Set(result.outcomes.filter((o) => o.key).map((o) => o.key!))];
-  if (skippedKeys.length) lines.push(`  To verify the skipped interactions, configure ${skippedKeys.join(', ')} in the config file (DESIGN.md §5 fixtures).`);
+  if (skippedKeys.length) lines.push(`  To verify the skipped interactions, configure ${skippedKeys.join(', ')} in the config file (docs/design.md §5 fixtures).`);
   const verdict = result.passed
     ? 'the implementation honours the contract'
     : count('fail') ? 'the implementation breaks the contract' : 'some interactions could not be set up (see ERROR)';

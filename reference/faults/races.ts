@@ -1,0 +1,132 @@
+/**
+ * Race faults: an implementation whose check and write are not atomic (check-then-act, no unique
+ * constraint). Each wrapper reads the state the faithful handler would check, yields to the event
+ * loop for a while (as a database round trip would), and then lets the faithful handler decide on
+ * the state it read before the wait — so requests that arrive together all pass the check. The
+ * faithful handlers themselves stay atomic: they check and write without an `await` in between.
+ */
+import { delay } from '../clock.js';
+import type { Reply } from '../reply.js';
+import type { Account, Business, ImportProcess } from '../store.js';
+import { body, fault } from './helpers.js';
+import type { FaultDefinition } from './types.js';
+
+/** The gap between the check and the write: long enough that simultaneous requests overlap. */
+const CHECK_TO_WRITE_MS = 30;
+
+type AccountKey = { import_supplier?: string; external_account_number?: string };
+
+export const raceFaults: FaultDefinition[] = [
+  fault(
+    {
+      id: 'races.process-twice',
+      spec: '§3 (staged → imported once; imported → 400), §4.1 process rule 3',
+      subtle: true,
+      description: 'Process checks that the account is not imported, waits, then creates it: simultaneous requests import one account twice.',
+    },
+    {
+      around: {
+        processAccount: async (req, env, next) => {
+          const b = body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
+          const read = (): ImportProcess | undefined => env.store.process(b.import_supplier_code ?? '', b.external_account_number ?? '');
+          const before = read();
+          const seen = before ? { account: before.account, inProgress: before.inProgress } : undefined;
+          await delay(CHECK_TO_WRITE_MS);
+          const process = read();
+          // Decide on what was read before the wait: the account was neither created nor in progress then.
+          if (process && seen && !seen.account && !seen.inProgress) {
+            process.account = null;
+            process.inProgress = false;
+          }
+          return next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'races.note-twice',
+      spec: '§4.2 notes rule 2',
+      subtle: true,
+      description: 'Notes are checked for duplicates, then written after a wait: the same note sent twice at once is created twice.',
+    },
+    {
+      around: {
+        createNotes: async (req, env, next) => {
+          const b = body<AccountKey>(req.body);
+          const account = (): Account | undefined => env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '');
+          const seen = account()?.notes.length;
+          await delay(CHECK_TO_WRITE_MS);
+          const a = account();
+          if (!a || seen === undefined) return next(req);
+          // The duplicate check runs against the notes as they were before the wait.
+          const later = a.notes.splice(seen);
+          try {
+            return await next(req);
+          } finally {
+            a.notes.splice(seen, 0, ...later);
+          }
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'races.billing-twice',
+      spec: '§4.2 historical billing documents (usable once per ledger), §8',
+      subtle: true,
+      description: 'The ledger is checked for a finalized billing document, then written after a wait: two imports sent at once are both accepted.',
+    },
+    {
+      around: {
+        createHistoricalBillingDocuments: async (req, env, next) => {
+          const b = body<AccountKey & { ledger_code?: string }>(req.body);
+          const ledger = () => env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '')?.ledgers.get(b.ledger_code ?? '');
+          const seen = ledger()?.hasFinalizedBillingDocument;
+          await delay(CHECK_TO_WRITE_MS);
+          const l = ledger();
+          if (l && seen === false) l.hasFinalizedBillingDocument = false;
+          return next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'races.business-twice',
+      spec: '§2.8 (a business is unique by its external identifier and key attributes)',
+      subtle: true,
+      description: 'A business is checked for uniqueness, then created after a wait: the same business sent twice at once is created twice.',
+    },
+    {
+      around: {
+        createBusiness: async (req, env, next) => {
+          const { store } = env;
+          const seenBusinesses = store.businesses.length;
+          const seenContracts = new Set(store.contracts.keys());
+          await delay(CHECK_TO_WRITE_MS);
+          // The uniqueness checks run against the businesses and contracts as they were before the wait.
+          const laterBusinesses = store.businesses.splice(seenBusinesses);
+          const laterContracts = [...store.contracts].filter(([id]) => !seenContracts.has(id));
+          for (const [id] of laterContracts) store.contracts.delete(id);
+          let r: Reply | undefined;
+          try {
+            r = await next(req);
+          } finally {
+            const created: Business[] = store.businesses.splice(seenBusinesses);
+            store.businesses.push(...laterBusinesses, ...created);
+            for (const [id, business] of laterContracts) if (!store.contracts.has(id)) store.contracts.set(id, business);
+            // A database hands the second row its own id, as the store's numbering would not here.
+            for (const business of created) {
+              if (store.businesses.some((other) => other !== business && other.id === business.id)) {
+                business.id = Math.max(...store.businesses.map((x) => x.id)) + 1;
+                if (r?.status === 201) r = { ...r, body: { ...(r.body as object), service_business_id: business.id } };
+              }
+            }
+          }
+          return r!;
+        },
+      },
+    },
+  ),
+];

@@ -1,0 +1,67 @@
+/**
+ * The result vocabulary, written once: how strongly a rule speaks (level), how it ended (verdict),
+ * why it could not be judged (error kind, shared cause), and what a run's results mean as an exit
+ * code. The engine, every reporter, the report schema and the CLI read these words from here.
+ */
+
+/**
+ * MUST — the spec states it; a failure fails the run.
+ * SHOULD — a strong reading of the spec; reported, fails the run only with --strict.
+ * INFO — observes what the spec leaves open; never fails the run.
+ */
+export const LEVELS = ['MUST', 'SHOULD', 'INFO'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/**
+ * pass — judged and held; fail — the implementation broke the statement; skip — not judged, because
+ * a precondition only the operator can provide is not configured (or the rule does not apply);
+ * error — not judged, because the exchange broke or a setup step it stands on was refused.
+ */
+export const VERDICTS = ['pass', 'fail', 'skip', 'error'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Why an errored rule could not be judged. */
+export const ERROR_KINDS = ['exchange', 'precondition', 'timeout', 'internal'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** A verdict that counts against the implementation (or leaves a rule unjudged for a reason the target gave). */
+export const isFailing = (verdict: Verdict): verdict is 'fail' | 'error' => verdict === 'fail' || verdict === 'error';
+
+/** A rule whose verdict says nothing about the statement it enforces. */
+export const isUnjudged = (verdict: Verdict): verdict is 'skip' | 'error' => verdict === 'skip' || verdict === 'error';
+
+/** Does a rule of this level fail the run when it fails? */
+export const counts = (level: Level, strict: boolean): boolean => level === 'MUST' || (strict && level === 'SHOULD');
+
+/**
+ * Exit codes of a run, documented in --help and the README. INCOMPLETE: no rule that counts failed,
+ * but some that count were not judged (skipped for a missing fixture) and not accepted as skips.
+ */
+export const EXIT = {
+  OK: 0,
+  MUST_FAILURES: 1,
+  USAGE: 2,
+  UNREACHABLE: 3,
+  INCOMPLETE: 4,
+} as const;
+
+/**
+ * One reason shared by several unjudged or failing rules: a setup step the implementation refused
+ * (found by the preflight), or the same broken exchange. Reported once, with the rules it stopped.
+ */
+export interface Cause {
+  /** Stable within a report, e.g. `setup.account`. */
+  id: string;
+  /** What could not be done, in words: "stage the canonical account". */
+  step: string;
+  /** One line: what the implementation answered. */
+  answer: string;
+  /** Config keys that would fix it, most likely first. */
+  fix: string[];
+  /** What to do, in a sentence. */
+  hint: string;
+  /** HTTP status of the refusal, when there was one. */
+  status?: number;
+  /** `attr` and `code` of each §7.1 errors item of the refusal. */
+  errors?: { attr: string; code: string }[];
+}

@@ -1,0 +1,37 @@
+/**
+ * The one edge every report passes before it is written or printed: every string in it — failure
+ * messages, `failure.actual` and `expected`, observations, transcripts, counterexamples, replay
+ * commands, object keys — with every secret of the run replaced. Parts of the runner redact as
+ * they record too; this pass is what guarantees it, whatever a target chose to echo back and
+ * wherever a rule put what it saw.
+ */
+import type { Redactor } from '../http/redact.js';
+
+/** A copy of `value` with every secret in every string (keys included) replaced. */
+export function redactValue<T>(value: T, redactor: Redactor): T {
+  const seen = new WeakSet<object>(); // a value a rule recorded may refer to itself
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return redactor.text(node);
+    if (node === null || typeof node !== 'object' || node instanceof Date) return node;
+    if (seen.has(node)) return '[circular]';
+    seen.add(node);
+    const copy = Array.isArray(node) ? node.map(walk) : Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.text(k), walk(v)]));
+    seen.delete(node);
+    return copy;
+  };
+  return walk(value) as T;
+}
+
+/**
+ * The report with no secret left in it. Most reports hold none: one look at the serialised report
+ * decides, and only a report that leaks is copied.
+ */
+export function redactReport<R extends object>(report: R, redactor: Redactor): R {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(report);
+  } catch {
+    // Not serialisable as it is (a bigint in a counterexample, a cycle): walk it instead.
+  }
+  return text === undefined || redactor.leaks(text) || /:\/\/[^\s/"]*@/.test(text) ? redactValue(report, redactor) : report;
+}

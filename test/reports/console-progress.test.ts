@@ -1,0 +1,39 @@
+/** Progress in a log (no terminal): a line every few seconds, so a slow run does not look hung in CI. */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ConsoleReporter } from '../../reports/console.js';
+import type { RuleOutcome } from '../../src/engine/execute.js';
+import type { Rule } from '../../src/engine/rule.js';
+
+function reporter(isTTY: boolean, env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
+  const stream = Object.assign(new PassThrough(), { isTTY });
+  let out = '';
+  stream.on('data', (d) => (out += d));
+  let clock = 0;
+  const r = new ConsoleReporter({ stream, env, now: () => clock, progressEveryMs: 5_000 });
+  return { r, out: () => out, advance: (ms: number) => (clock += ms) };
+}
+
+const rule = (i: number) => ({ id: `notes.rule-${i}`, level: 'MUST' }) as Rule;
+const outcome = (verdict: RuleOutcome['verdict']) => ({ verdict, observations: [], transcript: [], durationMs: 1, ...(verdict === 'fail' ? { reason: 'expected 201' } : {}) }) as RuleOutcome;
+
+describe('console progress without a terminal', () => {
+  it('prints how far the run is every 5 s, and nothing more often', () => {
+    const { r, out, advance } = reporter(false);
+    r.onEvent({ type: 'start', total: 10, runId: 'abc123', seed: 1 });
+    for (let i = 1; i <= 9; i++) {
+      advance(2_000);
+      r.onEvent({ type: 'rule', rule: rule(i), outcome: outcome(i === 2 ? 'fail' : 'pass'), done: i, total: 10 });
+    }
+    const progress = out().split('\n').filter((l) => l.startsWith('…'));
+    expect(progress).toEqual(['… 3/10 rules done, 1 failed or errored so far', '… 6/10 rules done, 1 failed or errored so far', '… 9/10 rules done, 1 failed or errored so far']);
+  });
+
+  it('prints no such line on a terminal, which has its live line instead', () => {
+    const { r, out, advance } = reporter(true, {});
+    r.onEvent({ type: 'start', total: 3, runId: 'abc123', seed: 1 });
+    advance(60_000);
+    r.onEvent({ type: 'rule', rule: rule(1), outcome: outcome('pass'), done: 1, total: 3 });
+    expect(out()).not.toMatch(/rules done/);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The race family: each race rule catches its check-then-act fault in at least 19 of 20 runs, and
+ * the faithful server (atomic handlers) never fails them in 50 runs. The embedded §8 limit is on
+ * (runTask seeds it), so simultaneous process requests also meet 429s and retry them.
+ */
+import { describe, expect, it } from 'vitest';
+import { runTask } from '../../src/mutation/task.js';
+
+const races: [fault: string, rule: string][] = [
+  ['races.process-twice', 'races.process.one-account'],
+  ['races.note-twice', 'races.notes.one-note'],
+  ['races.billing-twice', 'races.billing.one-import'],
+  ['races.business-twice', 'races.business.one-business'],
+];
+
+describe('race rules', () => {
+  it.each(races)('%s is caught by %s in at least 19 of 20 runs', async (fault, rule) => {
+    let caught = 0;
+    for (let run = 0; run < 20; run++) {
+      const result = await runTask({ kind: 'fault', id: fault }, { seed: run, numRuns: 1, selection: { rules: [rule] } });
+      expect(result.errored, `run ${run}: the rule could be judged`).toEqual([]);
+      if (result.failed.some((f) => f.rule === rule)) caught++;
+    }
+    expect(caught).toBeGreaterThanOrEqual(19);
+  }, 120_000);
+
+  it('never fail the faithful server in 50 runs', async () => {
+    for (let run = 0; run < 50; run++) {
+      const result = await runTask({ kind: 'faithful' }, { seed: run, numRuns: 1, selection: { rules: ['races.*'] } });
+      expect(result.failed, `run ${run}`).toEqual([]);
+      expect(result.errored, `run ${run}`).toEqual([]);
+    }
+  }, 300_000);
+});
