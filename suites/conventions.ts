@@ -27,8 +27,8 @@ export function richAccount(ctx: RuleContext): AccountPayload {
  * item whose attr is `path` (or inside it, when `objectLevel`); stage, a create endpoint, may report
  * it under non_field_errors instead (§7.1).
  */
-async function expectRefusedAt(ctx: RuleContext, account: AccountPayload, path: string, what: string, objectLevel = false) {
-  for (const endpoint of ['validateAccount', 'stageAccount'] as const) {
+async function expectRefusedAt(ctx: RuleContext, account: AccountPayload, path: string, what: string, objectLevel = false, on: readonly AccountEndpoint[] = BOTH) {
+  for (const endpoint of on) {
     const res = await ctx.api.call(endpoint, { body: account, step: `${endpoint === 'validateAccount' ? 'validate' : 'stage'} with ${what} at ${path}` });
     ctx.expect.status(res, 400, `${what} at ${path}`);
     const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
@@ -47,8 +47,11 @@ async function expectAccepted(ctx: RuleContext, account: AccountPayload) {
   ctx.expect.status(await ctx.api.call('stageAccount', { body: account, step: 'stage' }), 201);
 }
 
-/** A rule for one single-defect case, refused by validate and stage at its path. */
-export function defect(id: string, spec: string, level: 'MUST' | 'SHOULD', title: string, place: (a: AccountPayload) => string, value: unknown, what: string, why?: string, objectLevel = false) {
+type AccountEndpoint = 'validateAccount' | 'stageAccount';
+const BOTH: readonly AccountEndpoint[] = ['validateAccount', 'stageAccount'];
+
+/** A rule for one single-defect case, refused by validate and stage (or the endpoints `on`) at its path. */
+export function defect(id: string, spec: string, level: 'MUST' | 'SHOULD', title: string, place: (a: AccountPayload) => string, value: unknown, what: string, why?: string, objectLevel = false, on: readonly AccountEndpoint[] = BOTH) {
   return {
     id,
     spec,
@@ -56,13 +59,13 @@ export function defect(id: string, spec: string, level: 'MUST' | 'SHOULD', title
     ...(why ? { why } : {}),
     title,
     needs: ['ongoingSupplier'] as const,
-    endpoints: ['validateAccount', 'stageAccount'] as const,
+    endpoints: on,
     tags: ['validation'],
     async check(ctx: RuleContext) {
       const account = richAccount(ctx);
       const path = place(account);
       setPath(account, path, value);
-      await expectRefusedAt(ctx, account, path, what, objectLevel);
+      await expectRefusedAt(ctx, account, path, what, objectLevel, on);
     },
   };
 }
@@ -86,8 +89,13 @@ export default defineRules('conventions', [
   defect('conventions.note.without-content', '§2.3 note, §4.2 notes rule 4, §7.1', 'MUST', 'A note with neither body nor document_paths is refused, with attr at the note', (a) => { a.notes = [{ body: 'first note' }, { body: 'second note' }]; return 'notes.1'; }, { is_pinned: true }, 'a note without content', undefined, true),
   defect('conventions.required-inside-provided-object', '§2.1, §7.1', 'SHOULD', 'A provided supply point without its identifier is refused, with attr at the missing field', () => 'supply_addresses.0.supply_points.1.identifier', undefined, 'a supply point without identifier',
     'Which fields are required is not shown (§2.3); a supply point without its identifier is the strongest reading of "required fields inside a provided object".'),
-  defect('conventions.account-key.required', '§2.3, §3, §7.1', 'SHOULD', 'An account payload without external_account_number is refused', () => 'external_account_number', undefined, 'no external_account_number',
-    'Required flags of account fields are "not shown" (§2.3); that the supplier\'s own account identifier, by which §3 and §4.3 find an account, is required is the strongest reading, not a statement.'),
+  // Staging creates or updates the import process of "the supplier code and external number" (§3)
+  // and answers {import_supplier, external_account_number}: without the supplier's own identifier
+  // (§2.3) there is nothing to create or update, and a number the service made up is not the
+  // supplier's. Validate stages nothing, so there the refusal is only the strongest reading.
+  defect('conventions.account-key.required', '§2.3 (external_account_number: the supplier\'s own account identifier), §3, §4.1, §7.1', 'MUST', 'Staging an account payload without external_account_number is refused, with attr at the field (or non_field_errors)', () => 'external_account_number', undefined, 'no external_account_number', undefined, false, ['stageAccount']),
+  defect('conventions.account-key.required-on-validate', '§2.3, §7.1', 'SHOULD', 'Validating an account payload without external_account_number is refused, with attr at the field', () => 'external_account_number', undefined, 'no external_account_number',
+    'Required flags of account fields are "not shown" (§2.3) and validate stages nothing; that the supplier\'s own account identifier is required to validate is the strongest reading, not a statement.', false, ['validateAccount']),
   {
     id: 'conventions.optional-fields.omitted',
     spec: '§2.1, §2.3 note',

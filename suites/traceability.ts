@@ -34,7 +34,7 @@ export const STATEMENTS: Statement[] = [
   { section: '2.2', quote: ['Other fields of the import supplier record: not shown.'], freedom: 'Not part of the interface.' },
 
   // §2.3 ---------------------------------------------------------------------------------------
-  { section: '2.3', quote: ['One JSON object describes one account.'], table: 'One JSON object describes one account. Top-level fields:', rules: [...FIELD_SHAPES, 'conventions.account-key.required', 'conventions.type.metadata-value', 'conventions.boolean.*', 'migration.stage.first-201'] },
+  { section: '2.3', quote: ['One JSON object describes one account.'], table: 'One JSON object describes one account. Top-level fields:', rules: [...FIELD_SHAPES, 'conventions.account-key.required', 'conventions.account-key.required-on-validate', 'conventions.type.metadata-value', 'conventions.boolean.*', 'migration.stage.first-201'] },
   { section: '2.3', quote: ['Also carried by the account payload: `business.business_contract_identifier`.'], rules: ['business.link.known-contract', 'business.link.unknown-contract', 'business.create.all-contracts'] },
   { section: '2.3', quote: ['Required or optional flags, allowed values and validation rules of every account field: not shown.'], freedom: 'The suite asserts presence only where the spec states it (docs/freedoms.md).', info: ['conventions.minimal-account', 'properties.account.sparse-accepted'] },
   { section: '2.3', table: '**customer**', rules: [...FIELD_SHAPES, 'conventions.email.malformed', 'conventions.phone.malformed'] },
