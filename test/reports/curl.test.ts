@@ -45,7 +45,7 @@ describe('curlCommand', () => {
 
   it('says when the recorded body was cut short', () => {
     const command = curlCommand({ ...post, request: { ...post.request, body_truncated: true } }, 'http://127.0.0.1:1');
-    expect(command).toMatch(/# body truncated in the transcript/);
+    expect(command).toMatch(/# body cut in the report: run the rule with --full-transcripts/);
   });
 
   it('leaves GET without -X and keeps an absolute URL (the token endpoint) as recorded', () => {

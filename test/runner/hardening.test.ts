@@ -214,9 +214,11 @@ describe('--max-time', () => {
 
   it('bounds the setup chain too: a step still waiting at the deadline is one cause, and the run ends on time', async () => {
     const reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    // The stage answer takes 4 s, and is made up rather than forwarded: the server is gone by then.
     const slow = await startProxy(reference.url, async (req, forward) => {
-      if (req.path.endsWith('/create-or-update/')) await new Promise((r) => setTimeout(r, 4_000));
-      return forward();
+      if (!req.path.endsWith('/create-or-update/')) return forward();
+      await new Promise((r) => setTimeout(r, 4_000));
+      return { status: 503, headers: { 'content-type': 'application/json' }, body: '{}' };
     });
     try {
       const started = Date.now();
