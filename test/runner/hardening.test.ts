@@ -164,7 +164,7 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
     const dir = tempDir('url-');
     const url = new URL(reference.url);
     const withCredentials = `http://TOKENASUSER123:pass-word-99@${url.host}`;
-    const res = await runCli(['--base-url', withCredentials, '--rule', 'status.*', '--rule', 'notes.create.results-in-order'], { cwd: dir, env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN } });
+    const res = await runCli(['--base-url', withCredentials, '--rule', 'status.*', '--rule', 'notes.create.one-result-per-note'], { cwd: dir, env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN } });
     expect([0, 1, 4]).toContain(res.code);
     for (const text of [res.stdout, res.stderr, ...['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json'].map((f) => readFileSync(join(dir, 'conformance-report', f), 'utf8'))]) {
       expect(text).not.toMatch(/TOKENASUSER123|pass-word-99/);
