@@ -6,10 +6,23 @@ import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey, errorsOf } from './support.js';
 
-type NoteIn = { body?: string; created_at?: string; is_pinned?: boolean; unpin_at?: string; document_paths?: { document_path: string }[] };
+export type NoteIn = { body?: string; created_at?: string; is_pinned?: boolean; unpin_at?: string; document_paths?: { document_path: string }[] };
+
+/**
+ * A note as the suite sends it: the rule's fields, completed with the notes template's other
+ * documented fields (is_pinned, unpin_at, document_paths) — an implementation may require any of
+ * them (§2.3: required flags not shown). body and created_at are the dedup key (§4.2 notes rule 2)
+ * and stay exactly as the rule wrote them, and a body-less note (a rule about content) is not
+ * completed at all.
+ */
+export function completeNote(ctx: RuleContext, note: NoteIn): NoteIn {
+  if (note.body === undefined) return note;
+  const { body: _body, created_at: _createdAt, ...extras } = ctx.fixtures.payloads.item<NoteIn>('notes', 'notes', ctx.ids);
+  return { ...extras, ...note };
+}
 
 async function postNotes(ctx: RuleContext, supplier: string, ext: string, notes: NoteIn[], step: string): Promise<HttpResponse> {
-  return ctx.api.call('createNotes', { body: { ...accountKey(supplier, ext), notes }, step });
+  return ctx.api.call('createNotes', { body: { ...accountKey(supplier, ext), notes: notes.map((n) => completeNote(ctx, n)) }, step });
 }
 
 /**

@@ -11,7 +11,7 @@ import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
 import { type AccountPayload, model } from '../src/spec/index.js';
 import { NON_FIELD_ERRORS, expectedAttr, mayUseNonFieldErrors, sameDefectsAsValidate } from './attrs.js';
-import { alignNotes } from './notes.js';
+import { alignNotes, completeNote } from './notes.js';
 import { checkProperty } from './property.js';
 import { alignTransactions } from './transactions.js';
 import { accountKey, errorsOf, today } from './support.js';
@@ -142,7 +142,7 @@ export default defineRules('properties', [
         const bodies = [0, 1, 2].map((i) => ctx.ids.noteBody(`generated note ${i}`));
         const existing: { body: string; createdAt?: string }[] = [];
         for (const [r, notes] of requests.entries()) {
-          const sent = notes.map((n) => ({ body: bodies[n.body], ...(n.createdAt ? { created_at: n.createdAt } : {}) }));
+          const sent = notes.map((n) => ({ ...completeNote(ctx, { body: bodies[n.body], ...(n.createdAt ? { created_at: n.createdAt } : {}) }), body: bodies[n.body] }));
           const expected = sent.map((n) => {
             const found = existing.some((e) => e.body === n.body && (n.created_at === undefined || e.createdAt === n.created_at));
             if (!found) existing.push({ body: n.body, createdAt: n.created_at });
