@@ -36,7 +36,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** A reference server in its own process, so that its CPU is not the runner's. */
 function serve(latencyMs: number): Promise<{ url: string; stop: () => void }> {
   return new Promise((resolve, reject) => {
-    const args = ['serve', '--port', '0', '--json', '--token', DEFAULT_TOKEN, '--concurrency-limit', String(EMBEDDED_LIMIT.concurrencyLimit), '--processing-delay', String(EMBEDDED_LIMIT.processingDelayMs), '--latency', String(latencyMs)];
+    const args = [
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--token',
+      DEFAULT_TOKEN,
+      '--concurrency-limit',
+      String(EMBEDDED_LIMIT.concurrencyLimit),
+      '--processing-delay',
+      String(EMBEDDED_LIMIT.processingDelayMs),
+      '--latency',
+      String(latencyMs),
+    ];
     const child = spawn(process.execPath, [CLI, ...args]);
     child.stdout.once('data', (d) => resolve({ url: JSON.parse(String(d)).url as string, stop: () => child.kill() }));
     child.on('error', reject);
@@ -79,15 +92,31 @@ async function bulkNotes(repeats: number) {
     return res.statusCode;
   };
   const measure = async (ext: string) => {
-    await post('/v1/data-import/account-import-process/create-or-update/', JSON.stringify({ import_supplier: 'SUPPLIER_ONGOING', external_account_number: ext }));
-    await post('/v1/data-import/account-import-process/process/', JSON.stringify({ import_supplier_code: 'SUPPLIER_ONGOING', external_account_number: ext, operations_team_name: 'Migrations' }));
-    const body = JSON.stringify({ import_supplier: 'SUPPLIER_ONGOING', external_account_number: ext, notes: Array.from({ length: 60_000 }, (_, i) => ({ body: `note ${i}` })) });
+    await post(
+      '/v1/data-import/account-import-process/create-or-update/',
+      JSON.stringify({ import_supplier: 'SUPPLIER_ONGOING', external_account_number: ext }),
+    );
+    await post(
+      '/v1/data-import/account-import-process/process/',
+      JSON.stringify({
+        import_supplier_code: 'SUPPLIER_ONGOING',
+        external_account_number: ext,
+        operations_team_name: 'Migrations',
+      }),
+    );
+    const body = JSON.stringify({
+      import_supplier: 'SUPPLIER_ONGOING',
+      external_account_number: ext,
+      notes: Array.from({ length: 60_000 }, (_, i) => ({ body: `note ${i}` })),
+    });
     let stop = false;
     let slowestOther = 0;
     const other = (async () => {
       while (!stop) {
         const started = performance.now();
-        const res = await request(`${server.url}/v1/data-import/account-transfer-status/SUPPLIER_ONGOING/${ext}/`, { headers });
+        const res = await request(`${server.url}/v1/data-import/account-transfer-status/SUPPLIER_ONGOING/${ext}/`, {
+          headers,
+        });
         await res.body.dump();
         slowestOther = Math.max(slowestOther, performance.now() - started);
         await new Promise((r) => setTimeout(r, 5));
@@ -105,7 +134,11 @@ async function bulkNotes(repeats: number) {
     await measure('BENCH-WARM');
     const runs = [];
     for (let i = 0; i < repeats; i++) runs.push(await measure(`BENCH-${i}`));
-    return { ms: median(runs.map((r) => r.ms)), slowestOther: median(runs.map((r) => r.slowestOther)), bytes: runs[0].bytes };
+    return {
+      ms: median(runs.map((r) => r.ms)),
+      slowestOther: median(runs.map((r) => r.slowestOther)),
+      bytes: runs[0].bytes,
+    };
   } finally {
     server.stop();
   }
@@ -143,12 +176,32 @@ async function main() {
 
   const perRequest = measured.cpuMs / measured.report.http.requests;
   const rows = [
-    ['full default run, start to exit (embedded server)', `${(median(full) / 1000).toFixed(2)} s`, '< 3 s', median(full) < 3000],
-    ['full run with 20 ms added latency per response', `${(median(latency) / 1000).toFixed(2)} s`, '< 20 s', median(latency) < 20000],
+    [
+      'full default run, start to exit (embedded server)',
+      `${(median(full) / 1000).toFixed(2)} s`,
+      '< 3 s',
+      median(full) < 3000,
+    ],
+    [
+      'full run with 20 ms added latency per response',
+      `${(median(latency) / 1000).toFixed(2)} s`,
+      '< 20 s',
+      median(latency) < 20000,
+    ],
     ["runner's own CPU per request", `${perRequest.toFixed(3)} ms`, '< 0.3 ms', perRequest < 0.3],
     ['conformance --help', `${median(help).toFixed(0)} ms`, '< 300 ms', median(help) < 300],
-    [`reference server: 60,000 notes in one ${(bulk.bytes / 1e6).toFixed(2)} MB request`, `${bulk.ms.toFixed(0)} ms`, '< 1000 ms', bulk.ms < 1000],
-    ['reference server: slowest other client meanwhile', `${bulk.slowestOther.toFixed(0)} ms`, '< 100 ms', bulk.slowestOther < 100],
+    [
+      `reference server: 60,000 notes in one ${(bulk.bytes / 1e6).toFixed(2)} MB request`,
+      `${bulk.ms.toFixed(0)} ms`,
+      '< 1000 ms',
+      bulk.ms < 1000,
+    ],
+    [
+      'reference server: slowest other client meanwhile',
+      `${bulk.slowestOther.toFixed(0)} ms`,
+      '< 100 ms',
+      bulk.slowestOther < 100,
+    ],
   ] as const;
   const md = [
     `# Benchmark (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, median of ${REPEATS} runs; --help of 10)`,
@@ -165,7 +218,10 @@ async function main() {
   const out = process.env.BENCH_DIR ?? 'conformance-report';
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'bench.md'), `${md}\n`);
-  writeFileSync(join(out, 'bench.json'), `${JSON.stringify({ fullMs: full, latencyMs: latency, helpMs: help, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther }, null, 2)}\n`);
+  writeFileSync(
+    join(out, 'bench.json'),
+    `${JSON.stringify({ fullMs: full, latencyMs: latency, helpMs: help, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther }, null, 2)}\n`,
+  );
   if (rows.some((r) => !r[3])) process.exitCode = 1;
 }
 

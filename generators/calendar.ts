@@ -46,9 +46,25 @@ export const monthBetween = (from: string, to: string): fc.Arbitrary<string> =>
   fc.integer({ min: 0, max: Math.max(0, monthIndex(to) - monthIndex(from)) }).map((n) => addMonths(from, n));
 
 /** A time of day in office hours, in seconds after midnight, on the minute. */
-export const officeHours: fc.Arbitrary<number> = fc.integer({ min: 8 * 60, max: 19 * 60 }).map((minutes) => minutes * 60);
+export const officeHours: fc.Arbitrary<number> = fc
+  .integer({ min: 8 * 60, max: 19 * 60 })
+  .map((minutes) => minutes * 60);
 
-const MONTH_NAMES = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+const MONTH_NAMES = [
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
+];
 
 /** `mayo de 2024`, as Spanish bills and notes name a billing month. */
-export const monthName = (date: string): string => `${MONTH_NAMES[Number(date.slice(5, 7)) - 1]} de ${date.slice(0, 4)}`;
+export const monthName = (date: string): string =>
+  `${MONTH_NAMES[Number(date.slice(5, 7)) - 1]} de ${date.slice(0, 4)}`;

@@ -5,11 +5,17 @@
  * field's own schema, so it is a defect by construction.
  */
 import fc from 'fast-check';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { model } from '../src/spec/index.js';
 import { fieldsOf, formatOf, isPlainObject, specOf } from './model-shape.js';
 import {
-  accountPayload, notesRequest, transactionsRequest, type AccountKey, type AccountOptions, type Completeness, type TransactionsOptions,
+  accountPayload,
+  notesRequest,
+  transactionsRequest,
+  type AccountKey,
+  type AccountOptions,
+  type Completeness,
+  type TransactionsOptions,
 } from './payloads.js';
 
 export type DefectLevel = 'MUST' | 'SHOULD';
@@ -30,20 +36,78 @@ export const DEFECTS = {
   'impossible-date': { level: 'MUST', attr: 'exact', description: 'a date that does not exist (§2.1 YYYY-MM-DD)' },
   'malformed-date': { level: 'MUST', attr: 'exact', description: 'a date not written YYYY-MM-DD (§2.1)' },
   'datetime-for-date': { level: 'MUST', attr: 'exact', description: 'a datetime where a date is due (§2.1)' },
-  'impossible-datetime': { level: 'MUST', attr: 'exact', description: 'a datetime on a day or at a time that does not exist (§2.1)' },
-  'malformed-datetime': { level: 'MUST', attr: 'exact', description: 'a datetime not written YYYY-MM-DDTHH:MM:SSZ (§2.1)' },
-  'enum-outside-set': { level: 'MUST', attr: 'exact', description: 'a value outside the documented set (§2.3 supply_type, §2.4 type, §2.5 billing_document_type)' },
-  'wrong-type-array': { level: 'MUST', attr: 'within', description: 'an object or a string where an array is due (§2)' },
-  'wrong-type-object': { level: 'MUST', attr: 'within', description: 'a string or an array where an object is due (§2)' },
-  'note-without-content': { level: 'MUST', attr: 'within', description: 'a note with neither body nor document_paths (§2.3, §4.2 notes rule 4)' },
-  'malformed-email': { level: 'MUST', attr: 'exact', description: 'an e-mail field that is not an e-mail address (§2.3 customer)' },
-  'enum-wrong-case': { level: 'MUST', attr: 'exact', description: 'a documented value written in another case, gas for GAS (§2.3 supply_type, §2.4 type, §2.5 billing_document_type)' },
-  'fraction-for-integer': { level: 'MUST', attr: 'exact', description: 'a number with a fraction where an integer is due (§2.3 agreement, reading)' },
-  'not-a-boolean': { level: 'MUST', attr: 'exact', description: 'a value no reading makes a boolean where a boolean is due (§2.3 unknown_occupier, note is_pinned)' },
-  'datetime-missing-z': { level: 'SHOULD', attr: 'exact', description: 'a datetime without the Z designator (§2.1 shows it; refusing other ISO 8601 spellings is a reading)' },
-  'required-missing': { level: 'SHOULD', attr: 'exact', description: 'an expected field left out of a provided object (presence not shown; a strong reading)' },
-  'malformed-phone': { level: 'SHOULD', attr: 'exact', description: 'a phone field that is not a phone number (§2.3; the accepted format is not shown)' },
-  'boolean-as-string': { level: 'SHOULD', attr: 'exact', description: 'a boolean sent as the string "true" or "false" (§2.3 shows a boolean; many frameworks read these strings as booleans, so refusing them is a reading)' },
+  'impossible-datetime': {
+    level: 'MUST',
+    attr: 'exact',
+    description: 'a datetime on a day or at a time that does not exist (§2.1)',
+  },
+  'malformed-datetime': {
+    level: 'MUST',
+    attr: 'exact',
+    description: 'a datetime not written YYYY-MM-DDTHH:MM:SSZ (§2.1)',
+  },
+  'enum-outside-set': {
+    level: 'MUST',
+    attr: 'exact',
+    description: 'a value outside the documented set (§2.3 supply_type, §2.4 type, §2.5 billing_document_type)',
+  },
+  'wrong-type-array': {
+    level: 'MUST',
+    attr: 'within',
+    description: 'an object or a string where an array is due (§2)',
+  },
+  'wrong-type-object': {
+    level: 'MUST',
+    attr: 'within',
+    description: 'a string or an array where an object is due (§2)',
+  },
+  'note-without-content': {
+    level: 'MUST',
+    attr: 'within',
+    description: 'a note with neither body nor document_paths (§2.3, §4.2 notes rule 4)',
+  },
+  'malformed-email': {
+    level: 'MUST',
+    attr: 'exact',
+    description: 'an e-mail field that is not an e-mail address (§2.3 customer)',
+  },
+  'enum-wrong-case': {
+    level: 'MUST',
+    attr: 'exact',
+    description:
+      'a documented value written in another case, gas for GAS (§2.3 supply_type, §2.4 type, §2.5 billing_document_type)',
+  },
+  'fraction-for-integer': {
+    level: 'MUST',
+    attr: 'exact',
+    description: 'a number with a fraction where an integer is due (§2.3 agreement, reading)',
+  },
+  'not-a-boolean': {
+    level: 'MUST',
+    attr: 'exact',
+    description: 'a value no reading makes a boolean where a boolean is due (§2.3 unknown_occupier, note is_pinned)',
+  },
+  'datetime-missing-z': {
+    level: 'SHOULD',
+    attr: 'exact',
+    description: 'a datetime without the Z designator (§2.1 shows it; refusing other ISO 8601 spellings is a reading)',
+  },
+  'required-missing': {
+    level: 'SHOULD',
+    attr: 'exact',
+    description: 'an expected field left out of a provided object (presence not shown; a strong reading)',
+  },
+  'malformed-phone': {
+    level: 'SHOULD',
+    attr: 'exact',
+    description: 'a phone field that is not a phone number (§2.3; the accepted format is not shown)',
+  },
+  'boolean-as-string': {
+    level: 'SHOULD',
+    attr: 'exact',
+    description:
+      'a boolean sent as the string "true" or "false" (§2.3 shows a boolean; many frameworks read these strings as booleans, so refusing them is a reading)',
+  },
 } as const satisfies Record<string, DefectSpec>;
 
 export type DefectKind = keyof typeof DEFECTS;
@@ -72,13 +136,18 @@ export const defectKinds = (level?: DefectLevel): DefectKind[] =>
 
 /** Whether an `attr` a server reported points at the defect. */
 export function matchesDefect(reported: string, invalid: Pick<Invalid, 'attr' | 'defect'>): boolean {
-  return reported === invalid.attr || (DEFECTS[invalid.defect.kind].attr === 'within' && reported.startsWith(`${invalid.attr}.`));
+  return (
+    reported === invalid.attr ||
+    (DEFECTS[invalid.defect.kind].attr === 'within' && reported.startsWith(`${invalid.attr}.`))
+  );
 }
 
 /** §2.3: a single account payload with one defect; complete or sparse, unless `complete` says which. */
 export function invalidAccountPayload(options: AccountOptions & DefectOptions): fc.Arbitrary<Invalid> {
   const completeness = options.complete === undefined ? fc.boolean() : fc.constant(options.complete);
-  return completeness.chain((complete) => withDefect(accountPayload({ ...options, complete }), model.AccountPayload, options.kinds));
+  return completeness.chain((complete) =>
+    withDefect(accountPayload({ ...options, complete }), model.AccountPayload, options.kinds),
+  );
 }
 
 /** §4.2 notes with one defect; paths start at `notes.N`. */
@@ -106,7 +175,11 @@ interface Site {
   values: () => readonly unknown[];
 }
 
-function withDefect(valid: fc.Arbitrary<object>, schema: z.ZodType, kinds: readonly DefectKind[] = defectKinds()): fc.Arbitrary<Invalid> {
+function withDefect(
+  valid: fc.Arbitrary<object>,
+  schema: z.ZodType,
+  kinds: readonly DefectKind[] = defectKinds(),
+): fc.Arbitrary<Invalid> {
   const wanted = new Set(kinds);
   return valid
     .map((payload) => ({ payload, sites: sitesOf(schema, payload, wanted) }))
@@ -115,7 +188,11 @@ function withDefect(valid: fc.Arbitrary<object>, schema: z.ZodType, kinds: reado
       chooseDefect(sites).map(({ site, value }) => {
         const attr = site.path.join('.');
         const { level, description } = DEFECTS[site.kind];
-        return { payload: replaced(payload, site.path, value), attr, defect: { kind: site.kind, level, description: `${description}: ${attr} ${sent(value)}` } };
+        return {
+          payload: replaced(payload, site.path, value),
+          attr,
+          defect: { kind: site.kind, level, description: `${description}: ${attr} ${sent(value)}` },
+        };
       }),
     );
 }
@@ -125,18 +202,23 @@ type Choice = { site: Site; value: unknown };
 /** Each kind present is as likely as any other; within a kind, deep places and later items are favoured. */
 function chooseDefect(sites: readonly Site[]): fc.Arbitrary<Choice> {
   const kinds = [...new Set(sites.map((site) => site.kind))];
-  return fc.constantFrom(...kinds)
+  return fc
+    .constantFrom(...kinds)
     .chain((kind) => weighted(sites.filter((site) => site.kind === kind)))
     .chain((site) => {
       const values = site.values();
-      return values.length ? fc.constantFrom(...values).map((value): Choice | null => ({ site, value })) : fc.constant(null);
+      return values.length
+        ? fc.constantFrom(...values).map((value): Choice | null => ({ site, value }))
+        : fc.constant(null);
     })
     .filter((choice): choice is Choice => choice !== null);
 }
 
 /** A site, deep ones and those on later items of a list more likely than others. */
 function weighted(sites: readonly Site[]): fc.Arbitrary<Site> {
-  const weights = sites.map(({ path }) => 1 + path.length + (path.some((part) => typeof part === 'number' && part > 0) ? 4 : 0));
+  const weights = sites.map(
+    ({ path }) => 1 + path.length + (path.some((part) => typeof part === 'number' && part > 0) ? 4 : 0),
+  );
   const total = weights.reduce((a, b) => a + b, 0);
   return fc.integer({ min: 0, max: total - 1 }).map((n) => {
     let i = 0;
@@ -157,7 +239,8 @@ function sent(value: unknown): string {
  * copied, the rest is shared, so the valid payload a shrink may return to is never changed.
  */
 function replaced(payload: object, path: Path, value: unknown): Record<string, unknown> {
-  const copy = (node: unknown): Record<string | number, unknown> => (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<string | number, unknown>;
+  const copy = (node: unknown): Record<string | number, unknown> =>
+    (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<string | number, unknown>;
   const root = copy(payload);
   let node = root;
   for (const part of path.slice(0, -1)) node = node[part] = copy(node[part]);
@@ -201,9 +284,17 @@ function orderWithin(spec: string | undefined, key: string, object: Record<strin
 /** The places in `payload` where a defect of one of `kinds` can go. */
 function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectKind>): Site[] {
   const sites: Site[] = [];
-  const add = (kind: DefectKind, path: Path, of: z.ZodType, candidates: () => readonly unknown[], order: Order = () => true) => {
+  const add = (
+    kind: DefectKind,
+    path: Path,
+    of: z.ZodType,
+    candidates: () => readonly unknown[],
+    order: Order = () => true,
+  ) => {
     if (!kinds.has(kind)) return;
-    const values = () => [...new Set(candidates().filter((c) => (c === LEFT_OUT || !of.safeParse(c).success) && order(c)))];
+    const values = () => [
+      ...new Set(candidates().filter((c) => (c === LEFT_OUT || !of.safeParse(c).success) && order(c))),
+    ];
     sites.push({ kind, path, values });
   };
 
@@ -230,7 +321,12 @@ function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectK
     } else if (type === 'boolean' && typeof value === 'boolean') {
       add('not-a-boolean', path, s, () => ['sí', 'maybe', 2]);
       add('boolean-as-string', path, s, () => [String(value)]);
-    } else if (type === 'number' && typeof value === 'number' && Number.isInteger(value) && INTEGER_FORMATS.has(String((s.def as { format?: unknown }).format))) {
+    } else if (
+      type === 'number' &&
+      typeof value === 'number' &&
+      Number.isInteger(value) &&
+      INTEGER_FORMATS.has(String((s.def as { format?: unknown }).format))
+    ) {
       add('fraction-for-integer', path, s, () => [value + 0.5]);
     } else if (typeof value === 'string') {
       const defects = FORMAT_DEFECTS[formatOf(s) ?? ''];
@@ -277,8 +373,23 @@ const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
     values: (date) => {
       const [y, m, d] = date.split('-');
       return {
-        'impossible-date': [`${y}-02-30`, `${y}-02-31`, `${y}-04-31`, `${y}-13-${d}`, `${y}-00-${d}`, `${y}-${m}-32`, `${y}-${m}-00`],
-        'malformed-date': [`${y}/${m}/${d}`, `${d}-${m}-${y}`, `${d}/${m}/${y}`, `${y}-${Number(m)}-${Number(d)}`, 'yesterday', 'ayer'],
+        'impossible-date': [
+          `${y}-02-30`,
+          `${y}-02-31`,
+          `${y}-04-31`,
+          `${y}-13-${d}`,
+          `${y}-00-${d}`,
+          `${y}-${m}-32`,
+          `${y}-${m}-00`,
+        ],
+        'malformed-date': [
+          `${y}/${m}/${d}`,
+          `${d}-${m}-${y}`,
+          `${d}/${m}/${y}`,
+          `${y}-${Number(m)}-${Number(d)}`,
+          'yesterday',
+          'ayer',
+        ],
         'datetime-for-date': [`${date}T00:00:00Z`, `${date}T10:30:00Z`],
       };
     },
@@ -289,7 +400,13 @@ const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
       const [date, time] = datetime.replace(/Z$/, '').split('T');
       const [y, m, d] = date.split('-');
       return {
-        'impossible-datetime': [`${y}-02-30T${time}Z`, `${y}-${m}-32T${time}Z`, `${date}T25:00:00Z`, `${date}T10:61:00Z`, `${y}-13-${d}T${time}Z`],
+        'impossible-datetime': [
+          `${y}-02-30T${time}Z`,
+          `${y}-${m}-32T${time}Z`,
+          `${date}T25:00:00Z`,
+          `${date}T10:61:00Z`,
+          `${y}-13-${d}T${time}Z`,
+        ],
         'malformed-datetime': ['not a datetime', 'ayer por la tarde', date, `${d}/${m}/${y} ${time.slice(0, 5)}`],
         'datetime-missing-z': [`${date}T${time}`],
       };
@@ -299,12 +416,22 @@ const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
     kinds: ['malformed-email'],
     values: (email) => {
       const [local, domain] = email.split('@');
-      return { 'malformed-email': [`${local}.${domain}`, `${local}@`, `@${domain}`, `${local}@@${domain}`, `${local} en ${domain}`] };
+      return {
+        'malformed-email': [
+          `${local}.${domain}`,
+          `${local}@`,
+          `@${domain}`,
+          `${local}@@${domain}`,
+          `${local} en ${domain}`,
+        ],
+      };
     },
   },
   phone: {
     kinds: ['malformed-phone'],
-    values: (phone) => ({ 'malformed-phone': ['llamar por la tarde', phone.replace(/\d{3}$/, 'xxx'), '+34 ABC DEF GHI', 'sin teléfono'] }),
+    values: (phone) => ({
+      'malformed-phone': ['llamar por la tarde', phone.replace(/\d{3}$/, 'xxx'), '+34 ABC DEF GHI', 'sin teléfono'],
+    }),
   },
 };
 
@@ -312,6 +439,10 @@ const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
  * Single-defect payloads derived from given valid ones (a configured payload template): each keeps
  * every field and value of its base but the one defect, whose `attr` it names.
  */
-export function invalidFrom(valid: fc.Arbitrary<object>, schema: z.ZodType, kinds?: readonly DefectKind[]): fc.Arbitrary<Invalid> {
+export function invalidFrom(
+  valid: fc.Arbitrary<object>,
+  schema: z.ZodType,
+  kinds?: readonly DefectKind[],
+): fc.Arbitrary<Invalid> {
   return withDefect(valid, schema, kinds);
 }

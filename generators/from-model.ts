@@ -5,7 +5,7 @@
  * value is still of the right type.
  */
 import fc from 'fast-check';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { fieldsOf, formatOf, isOmittable, seenOf, specOf } from './model-shape.js';
 
 /** Where a value is being generated. Rules extend it with domain facts (supply type, dates). */
@@ -90,7 +90,9 @@ export function derive<S extends BaseScope>(schema: z.ZodType, rules: Rules<S>, 
     case 'boolean':
       return fc.boolean();
     case 'number':
-      return format === 'safeint' ? fc.integer({ min: 0, max: 1000 }) : fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100);
+      return format === 'safeint'
+        ? fc.integer({ min: 0, max: 1000 })
+        : fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100);
     // String formats (`z.email()`, `z.iso.date()`, …) are strings by kind without being ZodString instances.
     case 'string': {
       const seen = seenOf(schema);
@@ -102,27 +104,43 @@ export function derive<S extends BaseScope>(schema: z.ZodType, rules: Rules<S>, 
   throw new Error(`generators: no arbitrary for a zod ${schema.def.type} at ${scope.at.join('.') || 'the root'}`);
 }
 
-function object<S extends BaseScope>(schema: z.ZodObject, rules: Rules<S>, scope: S): fc.Arbitrary<Record<string, unknown>> {
+function object<S extends BaseScope>(
+  schema: z.ZodObject,
+  rules: Rules<S>,
+  scope: S,
+): fc.Arbitrary<Record<string, unknown>> {
   const rule = rules.objects[specOf(schema) ?? ''] ?? {};
   const build = (s: S) => {
     const absent = rule.absent?.(s) ?? [];
     const fields = fieldsOf(schema).filter(([key]) => !absent.includes(key));
     const omittable = s.complete ? [] : fields.filter(([, f]) => isOmittable(f.presence)).map(([key]) => key);
     const joint = rule.joint;
-    const derived = fc.record(Object.fromEntries(
-      fields.filter(([key]) => !joint?.fields.includes(key)).map(([key, f]) => [key, derive(f.schema, rules, { ...s, at: [...s.at, key] })]),
-    ));
+    const derived = fc.record(
+      Object.fromEntries(
+        fields
+          .filter(([key]) => !joint?.fields.includes(key))
+          .map(([key, f]) => [key, derive(f.schema, rules, { ...s, at: [...s.at, key] })]),
+      ),
+    );
     const dropped = omittable.length ? leftOut(omittable) : fc.constant([]);
-    return fc.tuple(joint?.values(s) ?? fc.constant<Record<string, unknown>>({}), derived, dropped).map(([together, apart, drop]) => {
-      let value: Record<string, unknown> = Object.fromEntries(fields.map(([key]) => [key, key in together ? together[key] : apart[key]]));
-      if (rule.finish) value = rule.finish(value, s);
-      return leaveOut(value, drop, rule.keep?.(value) ?? []);
-    });
+    return fc
+      .tuple(joint?.values(s) ?? fc.constant<Record<string, unknown>>({}), derived, dropped)
+      .map(([together, apart, drop]) => {
+        let value: Record<string, unknown> = Object.fromEntries(
+          fields.map(([key]) => [key, key in together ? together[key] : apart[key]]),
+        );
+        if (rule.finish) value = rule.finish(value, s);
+        return leaveOut(value, drop, rule.keep?.(value) ?? []);
+      });
   };
   return rule.narrow ? rule.narrow(scope).chain((facts) => build({ ...scope, ...facts })) : build(scope);
 }
 
-function leaveOut(value: Record<string, unknown>, drop: readonly string[], keep: readonly (string | readonly string[])[]): Record<string, unknown> {
+function leaveOut(
+  value: Record<string, unknown>,
+  drop: readonly string[],
+  keep: readonly (string | readonly string[])[],
+): Record<string, unknown> {
   const kept = new Set(keep.filter((k): k is string => typeof k === 'string'));
   for (const group of keep) {
     if (typeof group === 'string') continue;
@@ -142,6 +160,10 @@ function array<S extends BaseScope>(schema: z.ZodArray, rules: Rules<S>, scope: 
   return fc.integer({ min, max }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => item(i))));
 }
 
-function record<S extends BaseScope>(schema: z.ZodRecord, rules: Rules<S>, scope: S): fc.Arbitrary<Record<string, unknown>> {
+function record<S extends BaseScope>(
+  schema: z.ZodRecord,
+  rules: Rules<S>,
+  scope: S,
+): fc.Arbitrary<Record<string, unknown>> {
   return fc.dictionary(recordKey, derive(schema.valueType as z.ZodType, rules, scope), { minKeys: 1, maxKeys: 3 });
 }

@@ -8,8 +8,14 @@ import { isPlainObject } from './model-shape.js';
 
 /** The request bodies of §4, named as the spec model names them. */
 export type RequestName =
-  | 'AccountPayload' | 'NotesRequest' | 'TransactionsRequest' | 'HistoricalBillingDocumentsRequest' | 'HistoricalStatementsRequest'
-  | 'PaymentInstructionRequest' | 'BusinessRequest' | 'BusinessPaymentInstructionRequest';
+  | 'AccountPayload'
+  | 'NotesRequest'
+  | 'TransactionsRequest'
+  | 'HistoricalBillingDocumentsRequest'
+  | 'HistoricalStatementsRequest'
+  | 'PaymentInstructionRequest'
+  | 'BusinessRequest'
+  | 'BusinessPaymentInstructionRequest';
 
 /** Old identifier → new one, per kind of thing identified. Share one between payloads that refer to each other. */
 export type Renames = Map<string, string>;
@@ -33,7 +39,10 @@ interface Identifier {
 const DISTRIBUTOR_IN_CUPS = /^ES(\d{4})/;
 
 /** The root keys a request creates rather than names: the account it stages, the business it creates. */
-const CREATES: Partial<Record<RequestName, string>> = { AccountPayload: 'external_account_number', BusinessRequest: 'external_business_identifier' };
+const CREATES: Partial<Record<RequestName, string>> = {
+  AccountPayload: 'external_account_number',
+  BusinessRequest: 'external_business_identifier',
+};
 
 /** What the value at `path` identifies, if anything. */
 function identifierAt(request: RequestName, path: Path, parent: Record<string, unknown>): Identifier | undefined {
@@ -42,14 +51,24 @@ function identifierAt(request: RequestName, path: Path, parent: Record<string, u
   const root = path.length === 1;
   switch (key) {
     case 'external_account_number':
-      return { kind: 'account', ...(root && CREATES[request] === key && { fresh: (ids) => ids.externalAccountNumber() }) };
+      return {
+        kind: 'account',
+        ...(root && CREATES[request] === key && { fresh: (ids) => ids.externalAccountNumber() }),
+      };
     case 'external_business_identifier':
-      return { kind: 'business', ...(root && CREATES[request] === key && { fresh: (ids) => ids.businessIdentifier() }) };
+      return {
+        kind: 'business',
+        ...(root && CREATES[request] === key && { fresh: (ids) => ids.businessIdentifier() }),
+      };
     case 'business_contract_identifier':
       return { kind: 'contract' };
     case 'identifier':
       if (holder === 'business_contracts') return { kind: 'contract', fresh: (ids) => ids.contractIdentifier() };
-      if (holder === 'supply_points') return { kind: 'supply point', fresh: (ids, old) => ids.supplyPointIdentifier(DISTRIBUTOR_IN_CUPS.exec(old)?.[1]) };
+      if (holder === 'supply_points')
+        return {
+          kind: 'supply point',
+          fresh: (ids, old) => ids.supplyPointIdentifier(DISTRIBUTOR_IN_CUPS.exec(old)?.[1]),
+        };
       return undefined;
     // At the root of a historical billing documents request, the ledger is one the account already has.
     case 'ledger_code':
@@ -65,7 +84,9 @@ function identifierAt(request: RequestName, path: Path, parent: Record<string, u
     case 'email':
       return holder === 'customers' ? { kind: 'email', fresh: (ids, old) => ids.email(old.split('@')[0]) } : undefined;
     case 'value':
-      return holder === 'user_details' && parent.namespace === 'fiscal_code' ? { kind: 'fiscal code', fresh: (ids) => ids.fiscalCode() } : undefined;
+      return holder === 'user_details' && parent.namespace === 'fiscal_code'
+        ? { kind: 'fiscal code', fresh: (ids) => ids.fiscalCode() }
+        : undefined;
     default:
       return undefined;
   }
@@ -87,7 +108,8 @@ export function freshIdentifiers<P>(request: RequestName, payload: P, ids: Ids, 
   const except = options.except;
   // The attr of each node is built as the walk descends, and only when a defect must be spared.
   const untouched = (attr: string) => except !== undefined && (attr === except || attr.startsWith(`${except}.`));
-  const below = (attr: string, key: string | number) => (except === undefined ? '' : attr ? `${attr}.${key}` : String(key));
+  const below = (attr: string, key: string | number) =>
+    except === undefined ? '' : attr ? `${attr}.${key}` : String(key);
   // One path, extended and restored as the walk descends: payloads have hundreds of nodes.
   const path: (string | number)[] = [];
   const child = (value: unknown, key: string | number, attr: string, parent: Record<string, unknown>) => {
@@ -99,7 +121,8 @@ export function freshIdentifiers<P>(request: RequestName, payload: P, ids: Ids, 
   const visit = (value: unknown, attr: string, parent: Record<string, unknown>): unknown => {
     if (untouched(attr)) return value;
     if (Array.isArray(value)) return value.map((item, i) => child(item, i, attr, parent));
-    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, child(item, key, attr, value)]));
+    if (isPlainObject(value))
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, child(item, key, attr, value)]));
     if (typeof value !== 'string') return value;
     const identifier = identifierAt(request, path, parent);
     if (!identifier) return value;

@@ -4,14 +4,35 @@
  * report, and fresh namespaced identifiers for whatever a rule sends.
  */
 export {
-  accountPayload, notesRequest, transactionsRequest, historicalBillingDocumentsRequest, historicalStatementsRequest,
-  paymentInstructionRequest, businessRequest, businessPaymentInstructionRequest,
+  accountPayload,
+  notesRequest,
+  transactionsRequest,
+  historicalBillingDocumentsRequest,
+  historicalStatementsRequest,
+  paymentInstructionRequest,
+  businessRequest,
+  businessPaymentInstructionRequest,
 } from './payloads.js';
 export type {
-  AccountKey, AccountOptions, BillingDocumentsOptions, BusinessInstructionOptions, BusinessOptions, Completeness, Supply,
-  TransactionsOptions, VendorInstruction,
+  AccountKey,
+  AccountOptions,
+  BillingDocumentsOptions,
+  BusinessInstructionOptions,
+  BusinessOptions,
+  Completeness,
+  Supply,
+  TransactionsOptions,
+  VendorInstruction,
 } from './payloads.js';
-export { DEFECTS, defectKinds, invalidAccountPayload, invalidFrom, invalidNotesRequest, invalidTransactionsRequest, matchesDefect } from './defects.js';
+export {
+  DEFECTS,
+  defectKinds,
+  invalidAccountPayload,
+  invalidFrom,
+  invalidNotesRequest,
+  invalidTransactionsRequest,
+  matchesDefect,
+} from './defects.js';
 export type { Defect, DefectKind, DefectLevel, DefectOptions, Invalid } from './defects.js';
 export { freshIdentifiers } from './identifiers.js';
 export type { FreshOptions, Renames, RequestName } from './identifiers.js';

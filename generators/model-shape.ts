@@ -19,10 +19,12 @@ function fieldOf(schema: z.ZodType): FieldSchema {
 }
 
 export const fieldsOf = remembered((schema: z.ZodObject): readonly [string, FieldSchema][] =>
-  Object.entries(schema.shape).map(([key, field]) => [key, fieldOf(field as z.ZodType)]));
+  Object.entries(schema.shape).map(([key, field]) => [key, fieldOf(field as z.ZodType)]),
+);
 
 /** Fields whose absence the spec allows or leaves open: the only ones a sparse payload leaves out. */
-export const isOmittable = (presence: Presence | undefined): boolean => presence === 'optional' || presence === 'unspecified';
+export const isOmittable = (presence: Presence | undefined): boolean =>
+  presence === 'optional' || presence === 'unspecified';
 
 /** The `§…` section an object schema comes from; resources are recognised by it. */
 export const specOf = remembered((schema: z.ZodType): string | undefined => schema.meta()?.spec);

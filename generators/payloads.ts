@@ -7,9 +7,16 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import {
-  model, TransactionType,
-  type AccountPayload, type BusinessPaymentInstructionRequest, type BusinessRequest, type HistoricalBillingDocumentsRequest,
-  type HistoricalStatementsRequest, type NotesRequest, type PaymentInstructionRequest, type TransactionsRequest,
+  model,
+  TransactionType,
+  type AccountPayload,
+  type BusinessPaymentInstructionRequest,
+  type BusinessRequest,
+  type HistoricalBillingDocumentsRequest,
+  type HistoricalStatementsRequest,
+  type NotesRequest,
+  type PaymentInstructionRequest,
+  type TransactionsRequest,
 } from '../src/spec/index.js';
 import { addDays, endOfMonth, monthBetween } from './calendar.js';
 import { derive } from './from-model.js';
@@ -50,8 +57,21 @@ export interface AccountOptions extends Completeness {
  * of. Outside an account payload, transactions may be about either supply.
  */
 function context(complete: boolean, facts: Partial<Context> = {}): fc.Arbitrary<Context> {
-  return fc.record({ serial: fc.integer({ min: 10_000, max: 99_999 }), anchor: monthBetween('2023-01-01', '2025-06-01').map(endOfMonth) })
-    .map(({ serial, anchor }) => ({ at: [], index: 0, complete, serial, anchor, kinds: SUPPLY_KINDS.dual, types: TransactionType.options, ...facts }));
+  return fc
+    .record({
+      serial: fc.integer({ min: 10_000, max: 99_999 }),
+      anchor: monthBetween('2023-01-01', '2025-06-01').map(endOfMonth),
+    })
+    .map(({ serial, anchor }) => ({
+      at: [],
+      index: 0,
+      complete,
+      serial,
+      anchor,
+      kinds: SUPPLY_KINDS.dual,
+      types: TransactionType.options,
+      ...facts,
+    }));
 }
 
 function generate<T>(schema: z.ZodType, complete: boolean | undefined, facts: Partial<Context> = {}): fc.Arbitrary<T> {
@@ -69,11 +89,16 @@ const given = <T extends object>(payload: T, values: Partial<T>): T => {
 
 /** §2.3: one account, for validate and stage (§4.1). */
 export function accountPayload(options: AccountOptions): fc.Arbitrary<AccountPayload> {
-  const kinds = options.supply ? fc.constant(SUPPLY_KINDS[options.supply]) : fc.constantFrom(...Object.values(SUPPLY_KINDS));
+  const kinds = options.supply
+    ? fc.constant(SUPPLY_KINDS[options.supply])
+    : fc.constantFrom(...Object.values(SUPPLY_KINDS));
   return kinds
     .chain((k) => generate<AccountPayload>(model.AccountPayload, options.complete, { kinds: k }))
     .map((payload) => {
-      const { business: _, ...account } = given(payload, { import_supplier: options.import_supplier, external_account_number: options.external_account_number });
+      const { business: _, ...account } = given(payload, {
+        import_supplier: options.import_supplier,
+        external_account_number: options.external_account_number,
+      });
       const contract = options.business_contract_identifier;
       return contract === undefined ? account : { ...account, business: { business_contract_identifier: contract } };
     });
@@ -98,7 +123,9 @@ export function transactionsRequest(options: TransactionsOptions): fc.Arbitrary<
     ...(options.types && { types: options.types }),
     ...(from !== undefined && { window: [from, addDays(from, 27)] as const }),
   };
-  return generate<TransactionsRequest>(model.TransactionsRequest, options.complete, facts).map((p) => given(p, key(options)));
+  return generate<TransactionsRequest>(model.TransactionsRequest, options.complete, facts).map((p) =>
+    given(p, key(options)),
+  );
 }
 
 export interface BillingDocumentsOptions extends AccountKey, Completeness {
@@ -108,14 +135,21 @@ export interface BillingDocumentsOptions extends AccountKey, Completeness {
 }
 
 /** §4.2 historical billing documents, all of one type; period-based ones carry their bill period. */
-export function historicalBillingDocumentsRequest(options: BillingDocumentsOptions): fc.Arbitrary<HistoricalBillingDocumentsRequest> {
-  return generate<HistoricalBillingDocumentsRequest>(model.HistoricalBillingDocumentsRequest, options.complete, { documentType: options.billing_document_type })
-    .map((p) => given(p, { ...key(options), ledger_code: options.ledger_code }));
+export function historicalBillingDocumentsRequest(
+  options: BillingDocumentsOptions,
+): fc.Arbitrary<HistoricalBillingDocumentsRequest> {
+  return generate<HistoricalBillingDocumentsRequest>(model.HistoricalBillingDocumentsRequest, options.complete, {
+    documentType: options.billing_document_type,
+  }).map((p) => given(p, { ...key(options), ledger_code: options.ledger_code }));
 }
 
 /** §4.2 historical statements. */
-export function historicalStatementsRequest(options: AccountKey & Completeness): fc.Arbitrary<HistoricalStatementsRequest> {
-  return generate<HistoricalStatementsRequest>(model.HistoricalStatementsRequest, options.complete).map((p) => given(p, key(options)));
+export function historicalStatementsRequest(
+  options: AccountKey & Completeness,
+): fc.Arbitrary<HistoricalStatementsRequest> {
+  return generate<HistoricalStatementsRequest>(model.HistoricalStatementsRequest, options.complete).map((p) =>
+    given(p, key(options)),
+  );
 }
 
 /** An instruction that exists at the upstream vendor (§2.7): it comes from the configuration. */
@@ -126,8 +160,12 @@ export interface VendorInstruction {
 }
 
 /** §2.7, §4.2 payment instruction for an account. */
-export function paymentInstructionRequest(options: AccountKey & VendorInstruction): fc.Arbitrary<PaymentInstructionRequest> {
-  return generate<PaymentInstructionRequest>(model.PaymentInstructionRequest, true).map((p) => given(p, { ...key(options), ...instruction(options) }));
+export function paymentInstructionRequest(
+  options: AccountKey & VendorInstruction,
+): fc.Arbitrary<PaymentInstructionRequest> {
+  return generate<PaymentInstructionRequest>(model.PaymentInstructionRequest, true).map((p) =>
+    given(p, { ...key(options), ...instruction(options) }),
+  );
 }
 
 export interface BusinessOptions extends Completeness {
@@ -139,7 +177,10 @@ export interface BusinessOptions extends Completeness {
 /** §2.8, §4.4 business with its contracts (1–3, each with 1–3 versions). */
 export function businessRequest(options: BusinessOptions): fc.Arbitrary<BusinessRequest> {
   return generate<BusinessRequest>(model.BusinessRequest, options.complete).map((p) =>
-    given(p, { import_supplier_code: options.import_supplier_code, external_business_identifier: options.external_business_identifier }),
+    given(p, {
+      import_supplier_code: options.import_supplier_code,
+      external_business_identifier: options.external_business_identifier,
+    }),
   );
 }
 
@@ -151,12 +192,25 @@ export interface BusinessInstructionOptions extends VendorInstruction {
 }
 
 /** §2.7, §4.4 business payment instruction. */
-export function businessPaymentInstructionRequest(options: BusinessInstructionOptions): fc.Arbitrary<BusinessPaymentInstructionRequest> {
+export function businessPaymentInstructionRequest(
+  options: BusinessInstructionOptions,
+): fc.Arbitrary<BusinessPaymentInstructionRequest> {
   return generate<BusinessPaymentInstructionRequest>(model.BusinessPaymentInstructionRequest, true).map((p) => ({
-    ...given(p, { import_supplier_code: options.import_supplier_code, external_business_identifier: options.external_business_identifier, ...instruction(options) }),
+    ...given(p, {
+      import_supplier_code: options.import_supplier_code,
+      external_business_identifier: options.external_business_identifier,
+      ...instruction(options),
+    }),
     accounts: options.accounts.map((external_account_number) => ({ external_account_number })),
   }));
 }
 
-const key = (o: AccountKey): AccountKey => ({ import_supplier: o.import_supplier, external_account_number: o.external_account_number });
-const instruction = (o: VendorInstruction): VendorInstruction => ({ vendor: o.vendor, reference: o.reference, type: o.type });
+const key = (o: AccountKey): AccountKey => ({
+  import_supplier: o.import_supplier,
+  external_account_number: o.external_account_number,
+});
+const instruction = (o: VendorInstruction): VendorInstruction => ({
+  vendor: o.vendor,
+  reference: o.reference,
+  type: o.type,
+});

@@ -23,17 +23,83 @@ interface Province {
 
 /** Postal codes start with the province's INE number (28 Madrid, 08 Barcelona, …). */
 const PROVINCES: readonly Province[] = [
-  { name: 'Madrid', localities: [{ name: 'Madrid', postal: [28001, 28055] }, { name: 'Alcalá de Henares', postal: [28801, 28807] }, { name: 'Getafe', postal: [28901, 28909] }, { name: 'Móstoles', postal: [28931, 28938] }] },
-  { name: 'Barcelona', localities: [{ name: 'Barcelona', postal: [8001, 8042] }, { name: "L'Hospitalet de Llobregat", postal: [8901, 8908] }, { name: 'Badalona', postal: [8911, 8918] }, { name: 'Sabadell', postal: [8201, 8208] }] },
-  { name: 'Valencia', localities: [{ name: 'Valencia', postal: [46001, 46026] }, { name: 'Torrent', postal: [46900, 46902] }, { name: 'Gandia', postal: [46700, 46702] }] },
-  { name: 'Sevilla', localities: [{ name: 'Sevilla', postal: [41001, 41020] }, { name: 'Dos Hermanas', postal: [41700, 41704] }] },
-  { name: 'Bizkaia', localities: [{ name: 'Bilbao', postal: [48001, 48015] }, { name: 'Barakaldo', postal: [48900, 48903] }, { name: 'Getxo', postal: [48990, 48993] }] },
-  { name: 'Málaga', localities: [{ name: 'Málaga', postal: [29001, 29018] }, { name: 'Marbella', postal: [29600, 29604] }] },
+  {
+    name: 'Madrid',
+    localities: [
+      { name: 'Madrid', postal: [28001, 28055] },
+      { name: 'Alcalá de Henares', postal: [28801, 28807] },
+      { name: 'Getafe', postal: [28901, 28909] },
+      { name: 'Móstoles', postal: [28931, 28938] },
+    ],
+  },
+  {
+    name: 'Barcelona',
+    localities: [
+      { name: 'Barcelona', postal: [8001, 8042] },
+      { name: "L'Hospitalet de Llobregat", postal: [8901, 8908] },
+      { name: 'Badalona', postal: [8911, 8918] },
+      { name: 'Sabadell', postal: [8201, 8208] },
+    ],
+  },
+  {
+    name: 'Valencia',
+    localities: [
+      { name: 'Valencia', postal: [46001, 46026] },
+      { name: 'Torrent', postal: [46900, 46902] },
+      { name: 'Gandia', postal: [46700, 46702] },
+    ],
+  },
+  {
+    name: 'Sevilla',
+    localities: [
+      { name: 'Sevilla', postal: [41001, 41020] },
+      { name: 'Dos Hermanas', postal: [41700, 41704] },
+    ],
+  },
+  {
+    name: 'Bizkaia',
+    localities: [
+      { name: 'Bilbao', postal: [48001, 48015] },
+      { name: 'Barakaldo', postal: [48900, 48903] },
+      { name: 'Getxo', postal: [48990, 48993] },
+    ],
+  },
+  {
+    name: 'Málaga',
+    localities: [
+      { name: 'Málaga', postal: [29001, 29018] },
+      { name: 'Marbella', postal: [29600, 29604] },
+    ],
+  },
   { name: 'Zaragoza', localities: [{ name: 'Zaragoza', postal: [50001, 50021] }] },
-  { name: 'Alicante', localities: [{ name: 'Alicante', postal: [3001, 3016] }, { name: 'Elche', postal: [3201, 3208] }] },
-  { name: 'Murcia', localities: [{ name: 'Murcia', postal: [30001, 30012] }, { name: 'Cartagena', postal: [30201, 30205] }] },
-  { name: 'A Coruña', localities: [{ name: 'A Coruña', postal: [15001, 15011] }, { name: 'Santiago de Compostela', postal: [15701, 15707] }] },
-  { name: 'Asturias', localities: [{ name: 'Oviedo', postal: [33001, 33013] }, { name: 'Gijón', postal: [33201, 33213] }] },
+  {
+    name: 'Alicante',
+    localities: [
+      { name: 'Alicante', postal: [3001, 3016] },
+      { name: 'Elche', postal: [3201, 3208] },
+    ],
+  },
+  {
+    name: 'Murcia',
+    localities: [
+      { name: 'Murcia', postal: [30001, 30012] },
+      { name: 'Cartagena', postal: [30201, 30205] },
+    ],
+  },
+  {
+    name: 'A Coruña',
+    localities: [
+      { name: 'A Coruña', postal: [15001, 15011] },
+      { name: 'Santiago de Compostela', postal: [15701, 15707] },
+    ],
+  },
+  {
+    name: 'Asturias',
+    localities: [
+      { name: 'Oviedo', postal: [33001, 33013] },
+      { name: 'Gijón', postal: [33201, 33213] },
+    ],
+  },
   { name: 'Illes Balears', localities: [{ name: 'Palma', postal: [7001, 7015] }] },
 ];
 
@@ -62,8 +128,30 @@ export const place: fc.Arbitrary<Place> = fc
   );
 
 const STREET_TYPES = ['CALLE', 'AVENIDA', 'PLAZA', 'PASEO', 'RONDA', 'TRAVESIA'];
-const STREET_NAMES = ['Arenal', 'Mayor', 'Alcalá', 'Colón', 'Caballeros', 'Sagasta', 'Cervantes', 'Real', 'San Fernando', 'Goya', 'Constitución', 'Libertad', 'Gran Vía', 'Reyes Católicos', 'Santa Clara'];
-const EXTRA_INFO = ['Junto a la farmacia', 'Edificio con patio interior, acceso por portal principal', 'Portero automático averiado, llamar al móvil', 'Contador en el cuarto de instalaciones del sótano', 'Acceso por la calle trasera'];
+const STREET_NAMES = [
+  'Arenal',
+  'Mayor',
+  'Alcalá',
+  'Colón',
+  'Caballeros',
+  'Sagasta',
+  'Cervantes',
+  'Real',
+  'San Fernando',
+  'Goya',
+  'Constitución',
+  'Libertad',
+  'Gran Vía',
+  'Reyes Católicos',
+  'Santa Clara',
+];
+const EXTRA_INFO = [
+  'Junto a la farmacia',
+  'Edificio con patio interior, acceso por portal principal',
+  'Portero automático averiado, llamar al móvil',
+  'Contador en el cuarto de instalaciones del sótano',
+  'Acceso por la calle trasera',
+];
 
 export type Street = {
   street_type: string;
@@ -77,7 +165,17 @@ export type Street = {
   address_extra_info: string;
 };
 
-export const STREET_FIELDS: readonly (keyof Street)[] = ['street_type', 'street_name', 'street_number', 'door', 'floor', 'gate', 'stair', 'block', 'address_extra_info'];
+export const STREET_FIELDS: readonly (keyof Street)[] = [
+  'street_type',
+  'street_name',
+  'street_number',
+  'door',
+  'floor',
+  'gate',
+  'stair',
+  'block',
+  'address_extra_info',
+];
 
 export const street: fc.Arbitrary<Street> = fc.record({
   street_type: fc.constantFrom(...STREET_TYPES),
@@ -91,20 +189,82 @@ export const street: fc.Arbitrary<Street> = fc.record({
   address_extra_info: fc.constantFrom(...EXTRA_INFO),
 });
 
-const STREET_WORDS: Readonly<Record<string, string>> = { CALLE: 'Calle', AVENIDA: 'Avenida', PLAZA: 'Plaza', PASEO: 'Paseo', RONDA: 'Ronda', TRAVESIA: 'Travesía' };
+const STREET_WORDS: Readonly<Record<string, string>> = {
+  CALLE: 'Calle',
+  AVENIDA: 'Avenida',
+  PLAZA: 'Plaza',
+  PASEO: 'Paseo',
+  RONDA: 'Ronda',
+  TRAVESIA: 'Travesía',
+};
 
 /** One postal line, as the fixtures write it: `Calle Arenal 14, Bloque A, Escalera 2, 3º B`. */
 export function addressLine(s: Partial<Street>): string | undefined {
   if (s.street_name === undefined) return undefined;
-  const parts = [[STREET_WORDS[s.street_type ?? ''] ?? s.street_type, s.street_name, s.street_number].filter(Boolean).join(' ')];
+  const parts = [
+    [STREET_WORDS[s.street_type ?? ''] ?? s.street_type, s.street_name, s.street_number].filter(Boolean).join(' '),
+  ];
   if (s.block !== undefined) parts.push(`Bloque ${s.block}`);
   if (s.stair !== undefined) parts.push(`Escalera ${s.stair}`);
   if (s.floor !== undefined) parts.push([`${s.floor}º`, s.door].filter(Boolean).join(' '));
   return parts.join(', ');
 }
 
-const GIVEN_NAMES = ['Lucía', 'Javier', 'Carmen', 'María', 'José', 'Antonio', 'Laura', 'Pablo', 'Marta', 'Daniel', 'Ana', 'David', 'Isabel', 'Sergio', 'Elena', 'Alejandro', 'Paula', 'Manuel', 'Cristina', 'Jorge', 'Nuria', 'Iker', 'Ainhoa', 'Jordi', 'Montserrat'];
-const FAMILY_NAMES = ['García', 'Martínez', 'López', 'Sánchez', 'Pérez', 'Gómez', 'Martín', 'Jiménez', 'Ruiz', 'Hernández', 'Díaz', 'Moreno', 'Álvarez', 'Muñoz', 'Romero', 'Navarro', 'Torres', 'Domínguez', 'Vázquez', 'Ramos', 'Serrano', 'Molina', 'Castro', 'Etxeberria', 'Puig', 'Ferrer'];
+const GIVEN_NAMES = [
+  'Lucía',
+  'Javier',
+  'Carmen',
+  'María',
+  'José',
+  'Antonio',
+  'Laura',
+  'Pablo',
+  'Marta',
+  'Daniel',
+  'Ana',
+  'David',
+  'Isabel',
+  'Sergio',
+  'Elena',
+  'Alejandro',
+  'Paula',
+  'Manuel',
+  'Cristina',
+  'Jorge',
+  'Nuria',
+  'Iker',
+  'Ainhoa',
+  'Jordi',
+  'Montserrat',
+];
+const FAMILY_NAMES = [
+  'García',
+  'Martínez',
+  'López',
+  'Sánchez',
+  'Pérez',
+  'Gómez',
+  'Martín',
+  'Jiménez',
+  'Ruiz',
+  'Hernández',
+  'Díaz',
+  'Moreno',
+  'Álvarez',
+  'Muñoz',
+  'Romero',
+  'Navarro',
+  'Torres',
+  'Domínguez',
+  'Vázquez',
+  'Ramos',
+  'Serrano',
+  'Molina',
+  'Castro',
+  'Etxeberria',
+  'Puig',
+  'Ferrer',
+];
 
 /** A Spanish person: a given name and two family names (father's, then mother's). */
 export interface Person {
@@ -122,7 +282,11 @@ export const person: fc.Arbitrary<Person> = fc.record({
 export const fullName = (p: Person): string => `${p.given} ${p.first} ${p.second}`;
 
 const ascii = (text: string): string =>
-  text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 
 /** `lucia.garcia@example.com`; `n` tells apart people of one account who share a name. */
 export const emailOf = (p: Person, n: number): string =>
@@ -134,11 +298,16 @@ const grouped = (prefix: string, rest: number): string => {
 };
 
 /** Spanish mobile numbers start with 6 or 7, landlines with 9 (91 Madrid, 93 Barcelona, …). */
-export const mobile: fc.Arbitrary<string> = fc.tuple(fc.constantFrom('6', '7'), fc.integer({ min: 0, max: 99_999_999 })).map(([p, n]) => grouped(p, n));
-export const landline: fc.Arbitrary<string> = fc.tuple(fc.constantFrom('91', '93', '96', '95', '94', '98', '976'), fc.integer({ min: 0, max: 9_999_999 })).map(([p, n]) => grouped(p, n % 10 ** (9 - p.length)));
+export const mobile: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('6', '7'), fc.integer({ min: 0, max: 99_999_999 }))
+  .map(([p, n]) => grouped(p, n));
+export const landline: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('91', '93', '96', '95', '94', '98', '976'), fc.integer({ min: 0, max: 9_999_999 }))
+  .map(([p, n]) => grouped(p, n % 10 ** (9 - p.length)));
 
 /** A DNI; `n` keeps the people of one account apart even when shrinking makes the draws equal. */
-export const dniArb = (n: number): fc.Arbitrary<string> => fc.integer({ min: 10_000_000, max: 79_999_999 }).map((base) => dni(base + n));
+export const dniArb = (n: number): fc.Arbitrary<string> =>
+  fc.integer({ min: 10_000_000, max: 79_999_999 }).map((base) => dni(base + n));
 
 /** What an electricity or gas supply looks like in Spain. */
 export interface SupplyProfile {
@@ -149,8 +318,16 @@ export interface SupplyProfile {
 }
 
 export const SUPPLY: Readonly<Record<SupplyKind, SupplyProfile>> = {
-  ELECTRICITY: { distributors: ['0021', '0031', '0026'], tariffs: ['2.0TD', '3.0TD'], meterPrefixes: ['ZIV', 'CIR', 'SAG', 'ORB'] },
-  GAS: { distributors: ['0230', '0234'], tariffs: ['RL.1', 'RL.2', 'RL.3', 'RL.4'], meterPrefixes: ['G4-ELS-', 'G6-ITR-'] },
+  ELECTRICITY: {
+    distributors: ['0021', '0031', '0026'],
+    tariffs: ['2.0TD', '3.0TD'],
+    meterPrefixes: ['ZIV', 'CIR', 'SAG', 'ORB'],
+  },
+  GAS: {
+    distributors: ['0230', '0234'],
+    tariffs: ['RL.1', 'RL.2', 'RL.3', 'RL.4'],
+    meterPrefixes: ['G4-ELS-', 'G6-ITR-'],
+  },
 };
 
 /** `ES` + 16 digits (distributor first) + the two check letters. */
@@ -176,13 +353,16 @@ export const ANNUAL_CONSUMPTION: Readonly<Record<string, readonly [number, numbe
 export function maxPower(tariff: string): fc.Arbitrary<number[]> {
   if (tariff === '2.0TD') return fc.constantFrom(3450, 4600, 5750, 6900, 9200).map((w) => [w, w, 0, 0, 0, 0]);
   if (tariff === '3.0TD') {
-    return fc.array(fc.integer({ min: 15, max: 50 }), { minLength: 6, maxLength: 6 }).map((kw) => kw.sort((a, b) => a - b).map((k) => k * 1000));
+    return fc
+      .array(fc.integer({ min: 15, max: 50 }), { minLength: 6, maxLength: 6 })
+      .map((kw) => kw.sort((a, b) => a - b).map((k) => k * 1000));
   }
   return fc.constant([0, 0, 0, 0, 0, 0]);
 }
 
 /** A number of euros with at most two decimals, from a whole number of cents. */
-export const euros = (minCents: number, maxCents: number): fc.Arbitrary<number> => fc.integer({ min: minCents, max: maxCents }).map((c) => c / 100);
+export const euros = (minCents: number, maxCents: number): fc.Arbitrary<number> =>
+  fc.integer({ min: minCents, max: maxCents }).map((c) => c / 100);
 
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
 
@@ -198,9 +378,21 @@ export const NOTE_BODIES = [
   'Solicitada la revisión de la potencia contratada tras la instalación de la aerotermia.',
 ] as const;
 
-export const DOCUMENT_NAMES = ['contrato.pdf', 'dni-titular.pdf', 'autorizacion-sepa.pdf', 'certificado-instalacion.pdf'] as const;
+export const DOCUMENT_NAMES = [
+  'contrato.pdf',
+  'dni-titular.pdf',
+  'autorizacion-sepa.pdf',
+  'certificado-instalacion.pdf',
+] as const;
 
-export const COMPANY_NAMES = ['Acme Servicios Integrales', 'Hostelería del Sur', 'Talleres Mecánicos Iruña', 'Panadería Hermanos Ruiz', 'Construcciones Levante', 'Clínica Dental Sonrisa'] as const;
+export const COMPANY_NAMES = [
+  'Acme Servicios Integrales',
+  'Hostelería del Sur',
+  'Talleres Mecánicos Iruña',
+  'Panadería Hermanos Ruiz',
+  'Construcciones Levante',
+  'Clínica Dental Sonrisa',
+] as const;
 
 /** A CIF of a limited company (`B`, seven digits and the check digit, as the tax agency computes it). */
 export function cif(sevenDigits: number): string {

@@ -104,7 +104,14 @@ export const faithfulChoices: Choices = {
   unauthorized: () => refusal(401, 'not_authenticated', 'Authentication credentials were not provided or are invalid.'),
   notFound: (detail) => refusal(404, 'not_found', detail),
   tooManyRequests: (retryAfterSeconds = 1) =>
-    reply(429, { detail: 'Too many accounts are being processed; retry after other accounts finish.', code: 'too_many_requests' }, { 'retry-after': String(retryAfterSeconds) }),
+    reply(
+      429,
+      {
+        detail: 'Too many accounts are being processed; retry after other accounts finish.',
+        code: 'too_many_requests',
+      },
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
   dryRunWouldSucceed: () =>
     refusal(400, 'dry_run', 'The account would import successfully, but it was rolled back due to the dry run.'),
   alreadyImported: (externalAccountNumber, serviceAccountNumber) =>
@@ -115,24 +122,45 @@ export const faithfulChoices: Choices = {
   stagingRefused: (reason) =>
     reason === 'skipped'
       ? refusal(400, 'account_skipped', 'This account is marked to be skipped.')
-      : refusal(400, `import_supplier_${reason.toLowerCase()}`, `The import supplier's migration is ${reason === 'Paused' ? 'paused' : 'complete'}.`),
+      : refusal(
+          400,
+          `import_supplier_${reason.toLowerCase()}`,
+          `The import supplier's migration is ${reason === 'Paused' ? 'paused' : 'complete'}.`,
+        ),
   processRefused: (reason) =>
     ({
       team: refusal(400, 'operations_team_not_found', 'The operations team does not exist.', {
-        errors: [{ attr: 'operations_team_name', code: 'does_not_exist', detail: 'No operations team with this name.' }],
+        errors: [
+          { attr: 'operations_team_name', code: 'does_not_exist', detail: 'No operations team with this name.' },
+        ],
       }),
       not_staged: refusal(400, 'account_not_staged', 'No staged data exists for this account.'),
       in_progress: refusal(400, 'account_import_in_progress', 'This account is being processed already.'),
     })[reason],
-  vendorPersistentFailure: () => refusal(400, 'payment_vendor_error', 'The payment vendor could not be reached; do not retry this request as it is.'),
-  vendorIntermittentFailure: () => refusal(500, 'payment_vendor_unavailable', 'Temporary trouble reaching the payment vendor; retry the request.'),
+  vendorPersistentFailure: () =>
+    refusal(
+      400,
+      'payment_vendor_error',
+      'The payment vendor could not be reached; do not retry this request as it is.',
+    ),
+  vendorIntermittentFailure: () =>
+    refusal(500, 'payment_vendor_unavailable', 'Temporary trouble reaching the payment vendor; retry the request.'),
   ledgerAlreadyFinalized: (ledgerCode) =>
-    refusal(400, 'ledger_has_finalized_billing_document', `Ledger ${ledgerCode} already has a finalized billing document.`),
+    refusal(
+      400,
+      'ledger_has_finalized_billing_document',
+      `Ledger ${ledgerCode} already has a finalized billing document.`,
+    ),
   businessAlreadyExists: (existingId, externalIdentifier) =>
-    refusal(400, 'business_already_exists', 'A business with this external identifier and key attributes already exists.', {
-      service_business_id: existingId,
-      external_business_identifier: externalIdentifier,
-    }),
+    refusal(
+      400,
+      'business_already_exists',
+      'A business with this external identifier and key attributes already exists.',
+      {
+        service_business_id: existingId,
+        external_business_identifier: externalIdentifier,
+      },
+    ),
   unknownSupplierListing: 'not_found',
   invalidTransactionBody: 'validation',
   tokenSchemeCaseSensitive: false,

@@ -21,7 +21,12 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Required or optional flags of fields',
     faithful: 'fields the spec model marks `expected` are required',
     variant: 'also requires `account_type` and `customers`',
-    toleratedBy: ['migration.validate.accepts-valid', 'migration.stage.first-201', 'conventions.optional-fields.omitted', 'properties.account.valid-accepted'],
+    toleratedBy: [
+      'migration.validate.accepts-valid',
+      'migration.stage.first-201',
+      'conventions.optional-fields.omitted',
+      'properties.account.valid-accepted',
+    ],
     observedBy: ['conventions.minimal-account', 'properties.account.sparse-accepted'],
   },
   {
@@ -37,7 +42,11 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Whether other ISO 8601 datetime spellings (fractions, offsets) are accepted',
     faithful: 'only `YYYY-MM-DDTHH:MM:SSZ`',
     variant: 'any ISO 8601 datetime with a zone',
-    toleratedBy: ['conventions.datetime.impossible', 'conventions.datetime.not-a-datetime', 'conventions.datetime.missing-z'],
+    toleratedBy: [
+      'conventions.datetime.impossible',
+      'conventions.datetime.not-a-datetime',
+      'conventions.datetime.missing-z',
+    ],
   },
   {
     spec: '§2.1 document path',
@@ -50,8 +59,14 @@ export const FREEDOMS: Freedom[] = [
     spec: '§2.3',
     freedom: 'Position of `business.business_contract_identifier` in the account payload',
     faithful: 'a top-level `business` object',
-    variant: '`contract.business_contract_identifier` (the runner is configured with `account.business_contract_identifier_path`)',
-    toleratedBy: ['business.link.known-contract', 'business.link.unknown-contract', 'business.create.all-contracts', 'payments.business.created'],
+    variant:
+      '`contract.business_contract_identifier` (the runner is configured with `account.business_contract_identifier_path`)',
+    toleratedBy: [
+      'business.link.known-contract',
+      'business.link.unknown-contract',
+      'business.create.all-contracts',
+      'payments.business.created',
+    ],
   },
   {
     spec: '§2.3',
@@ -87,7 +102,11 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Format of `service_account_number`',
     faithful: '`A-` and eight hex digits',
     variant: 'ten digits',
-    toleratedBy: ['migration.process.creates-account', 'migration.process.status-completed', 'payments.account.created'],
+    toleratedBy: [
+      'migration.process.creates-account',
+      'migration.process.status-completed',
+      'payments.account.created',
+    ],
   },
   {
     spec: '§4.4',
@@ -122,7 +141,12 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Bodies of the staging refusals (skipped, paused, complete, imported)',
     faithful: '`{detail, code}`',
     variant: 'a §7.1 body under `non_field_errors`',
-    toleratedBy: ['migration.stage.refuses-skipped', 'migration.stage.refuses-paused-supplier', 'migration.stage.refuses-complete-supplier', 'migration.stage.refuses-after-import'],
+    toleratedBy: [
+      'migration.stage.refuses-skipped',
+      'migration.stage.refuses-paused-supplier',
+      'migration.stage.refuses-complete-supplier',
+      'migration.stage.refuses-after-import',
+    ],
   },
   {
     spec: '§4.1 process rule 4, §8',
@@ -143,7 +167,11 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'The open statement period',
     faithful: 'from the day after the latest ledger closing date, open-ended',
     variant: 'the same start, ending 62 days after today',
-    toleratedBy: ['transactions.period.refused-without-forcing', 'transactions.period.forced-by-default', 'transactions.in-period.not-forced'],
+    toleratedBy: [
+      'transactions.period.refused-without-forcing',
+      'transactions.period.forced-by-default',
+      'transactions.in-period.not-forced',
+    ],
   },
   {
     spec: '§4.2',
@@ -171,7 +199,12 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Spellings of the boolean query parameters',
     faithful: '`true`/`false`/`1`/`0`, any case',
     variant: 'exactly `true` or `false`',
-    toleratedBy: ['transactions.dedup.check-true', 'transactions.dedup.check-false', 'transactions.period.refused-without-forcing', 'transactions.period.forced-explicitly'],
+    toleratedBy: [
+      'transactions.dedup.check-true',
+      'transactions.dedup.check-false',
+      'transactions.period.refused-without-forcing',
+      'transactions.period.forced-explicitly',
+    ],
   },
   {
     spec: '§4.2',
@@ -185,7 +218,12 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Status and body of the once-per-ledger refusal',
     faithful: '400 `{detail, code}`',
     variant: '409 `{message}`',
-    toleratedBy: ['billing.once-per-ledger.period-then-period', 'billing.once-per-ledger.item-then-item', 'billing.once-per-ledger.item-then-period', 'billing.once-per-ledger.period-then-item'],
+    toleratedBy: [
+      'billing.once-per-ledger.period-then-period',
+      'billing.once-per-ledger.item-then-item',
+      'billing.once-per-ledger.item-then-period',
+      'billing.once-per-ledger.period-then-item',
+    ],
   },
   {
     spec: '§4.2 historical statements',
@@ -198,13 +236,14 @@ export const FREEDOMS: Freedom[] = [
     spec: '§4.2',
     freedom: 'Payload shape of the agreements endpoint',
     faithful: '`{…, supply_point_identifier, agreements}`',
-    variant: '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `fixtures.payloads.agreements`)',
+    variant:
+      '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `fixtures.payloads.agreements`)',
     toleratedBy: ['additions.agreements.created', 'additions.agreements.non-field-errors'],
   },
   {
     spec: '§4.2',
     freedom: 'Created_at of a `NOTE_ALREADY_EXISTS` result',
-    faithful: 'the existing note\'s',
+    faithful: "the existing note's",
     variant: 'the one sent (or now)',
     toleratedBy: ['notes.dedup.same-body-and-created-at', 'notes.dedup.no-created-at-matches-body'],
   },
@@ -220,7 +259,12 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Bodies of the payment vendor failures (400 persistent, 500 intermittent)',
     faithful: '`{detail, code}`',
     variant: 'a §7.1 body (400) and `{error: {type}}` (500)',
-    toleratedBy: ['payments.account.persistent-trouble', 'payments.account.intermittent-trouble', 'payments.business.persistent-trouble', 'payments.business.intermittent-trouble'],
+    toleratedBy: [
+      'payments.account.persistent-trouble',
+      'payments.account.intermittent-trouble',
+      'payments.business.persistent-trouble',
+      'payments.business.intermittent-trouble',
+    ],
   },
   {
     spec: '§4.4',
@@ -241,7 +285,12 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Body of the imported listing ("not shown")',
     faithful: 'an array of §2.9 records',
     variant: '`{count, next, results: [{account, external, created}]}`',
-    toleratedBy: ['migration.process.listed-as-imported', 'status.listing-imported-excludes-pending', 'status.listings-per-supplier', 'migration.validate.stages-nothing'],
+    toleratedBy: [
+      'migration.process.listed-as-imported',
+      'status.listing-imported-excludes-pending',
+      'status.listings-per-supplier',
+      'migration.validate.stages-nothing',
+    ],
   },
   {
     spec: '§4.3',
@@ -254,7 +303,8 @@ export const FREEDOMS: Freedom[] = [
     spec: '§5.1',
     freedom: 'Address, arguments and result of the token mutation',
     faithful: '`POST /v1/graphql/`, `obtainServiceToken(input: {APIKey}) { token }`',
-    variant: '`POST /graphql`, the token in `accessToken` (the runner is configured with `auth.graphql_url`, `auth.mutation`, `auth.token_path`)',
+    variant:
+      '`POST /graphql`, the token in `accessToken` (the runner is configured with `auth.graphql_url`, `auth.mutation`, `auth.token_path`)',
     toleratedBy: [],
   },
   {
@@ -298,21 +348,43 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Which "other create endpoints" report validation errors under `non_field_errors`',
     faithful: 'agreements and supply points only',
     variant: 'every endpoint that takes a body, except validate',
-    toleratedBy: ['notes.content.required', 'statements.invalid.refused', 'billing.invalid-type.refused', 'business.invalid.refused', 'errors.stage-same-as-validate', 'conventions.date.impossible-day', 'conventions.note.without-content', 'properties.account.single-defect-refused'],
+    toleratedBy: [
+      'notes.content.required',
+      'statements.invalid.refused',
+      'billing.invalid-type.refused',
+      'business.invalid.refused',
+      'errors.stage-same-as-validate',
+      'conventions.date.impossible-day',
+      'conventions.note.without-content',
+      'properties.account.single-defect-refused',
+    ],
   },
   {
     spec: '§7.1',
     freedom: 'Whether every error of a payload is reported, or validation stops at the first',
     faithful: 'every error',
     variant: 'the first error only',
-    toleratedBy: ['errors.attr.zero-based-nested', 'errors.stage-same-as-validate', 'errors.codes.stable', 'errors.body.shape'],
+    toleratedBy: [
+      'errors.attr.zero-based-nested',
+      'errors.stage-same-as-validate',
+      'errors.codes.stable',
+      'errors.body.shape',
+    ],
   },
   {
     spec: '§3 creation statuses',
     freedom: 'What `transaction_data.status` holds ("`TRANSACTION_IMPORT_SUCCESS` also appears" there)',
     faithful: '`TRANSACTION_IMPORT_SUCCESS` on added transactions, nothing on skipped ones',
-    variant: '`TRANSACTION_IMPORT_SUCCESS` on added ones, the item\'s status (`TRANSACTION_ALREADY_EXISTS`) on skipped ones',
-    toleratedBy: ['transactions.dedup.already-exists', 'transactions.dedup.check-true', 'transactions.dedup.within-one-request', 'properties.transactions.dedup', 'stateful.state-machine', 'transactions.create.import-success-status'],
+    variant:
+      "`TRANSACTION_IMPORT_SUCCESS` on added ones, the item's status (`TRANSACTION_ALREADY_EXISTS`) on skipped ones",
+    toleratedBy: [
+      'transactions.dedup.already-exists',
+      'transactions.dedup.check-true',
+      'transactions.dedup.within-one-request',
+      'properties.transactions.dedup',
+      'stateful.state-machine',
+      'transactions.create.import-success-status',
+    ],
   },
   {
     spec: '§4.2 notes rule 2',
@@ -326,22 +398,38 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Order of the notes results and of the transactions `results`',
     faithful: 'the order sent',
     variant: 'reversed',
-    toleratedBy: ['notes.create.one-result-per-note', 'notes.dedup.other-body-creates', 'notes.dedup.within-one-request', 'properties.notes.dedup', 'transactions.dedup.already-exists', 'transactions.create.every-type', 'properties.transactions.dedup', 'migration.stage.update-replaces-data'],
+    toleratedBy: [
+      'notes.create.one-result-per-note',
+      'notes.dedup.other-body-creates',
+      'notes.dedup.within-one-request',
+      'properties.notes.dedup',
+      'transactions.dedup.already-exists',
+      'transactions.create.every-type',
+      'properties.transactions.dedup',
+      'migration.stage.update-replaces-data',
+    ],
     observedBy: ['notes.create.results-order'],
   },
   {
     spec: '§4.2 transactions',
     freedom: 'A transaction added earlier, sent again with `check_previously_added=false`',
     faithful: 'added again',
-    variant: 'refused: 400 `TRANSACTION_IMPORT_ERROR` (a unique constraint); the SHOULD rule `transactions.dedup.check-false` takes the other reading and fails, as the kill matrix lists',
+    variant:
+      'refused: 400 `TRANSACTION_IMPORT_ERROR` (a unique constraint); the SHOULD rule `transactions.dedup.check-false` takes the other reading and fails, as the kill matrix lists',
     toleratedBy: ['properties.transactions.dedup'],
   },
   {
     spec: '§2.3',
     freedom: 'Account fields required beyond those the canonical account carries',
     faithful: 'none',
-    variant: '`demanding`: `billing_postcode`, `account_type`, and `account_roles` on every customer (the runner is configured with `payloads.account`)',
-    toleratedBy: ['migration.validate.accepts-valid', 'migration.stage.first-201', 'properties.account.valid-accepted', 'stateful.state-machine'],
+    variant:
+      '`demanding`: `billing_postcode`, `account_type`, and `account_roles` on every customer (the runner is configured with `payloads.account`)',
+    toleratedBy: [
+      'migration.validate.accepts-valid',
+      'migration.stage.first-201',
+      'properties.account.valid-accepted',
+      'stateful.state-machine',
+    ],
     observedBy: ['conventions.minimal-account', 'properties.account.sparse-accepted'],
   },
   {
@@ -355,29 +443,50 @@ export const FREEDOMS: Freedom[] = [
     spec: '§2.8',
     freedom: 'Allowed `business_type` values ("a limited-company type is seen")',
     faithful: 'any string',
-    variant: '`demanding`: only `SOCIEDAD_LIMITADA` and `SOCIEDAD_ANONIMA` (the runner is configured with `payloads.business`)',
+    variant:
+      '`demanding`: only `SOCIEDAD_LIMITADA` and `SOCIEDAD_ANONIMA` (the runner is configured with `payloads.business`)',
     toleratedBy: ['business.create.created', 'business.link.known-contract', 'business.duplicate.not-created-twice'],
   },
   {
     spec: '§4.2, §7.2',
-    freedom: 'Whether a data request\'s body is validated before the account is looked up',
+    freedom: "Whether a data request's body is validated before the account is looked up",
     faithful: 'the body first (an invalid body for an unknown account is a 400)',
     variant: '`demanding`: the account first (a 404 before any validation)',
-    toleratedBy: ['errors.404.createAgreements', 'errors.404.createSupplyPoints', 'errors.404.createTransactions', 'notes.404.wrong-number', 'additions.agreements.non-field-errors', 'additions.supply-points.non-field-errors'],
+    toleratedBy: [
+      'errors.404.createAgreements',
+      'errors.404.createSupplyPoints',
+      'errors.404.createTransactions',
+      'notes.404.wrong-number',
+      'additions.agreements.non-field-errors',
+      'additions.supply-points.non-field-errors',
+    ],
   },
   {
     spec: '§4.1 process rule 4, §8',
     freedom: 'The concurrency limit and how long processing takes',
     faithful: 'limit 4 in the embedded run, 15 ms per account',
-    variant: '`demanding`: limit 1, 25 ms per account, `Retry-After: 1` (every rule\'s process call retries, honouring it)',
-    toleratedBy: ['stateful.state-machine', 'properties.transactions.dedup', 'properties.notes.dedup', 'migration.process.creates-account', 'limits.concurrency.429-then-retry'],
+    variant:
+      "`demanding`: limit 1, 25 ms per account, `Retry-After: 1` (every rule's process call retries, honouring it)",
+    toleratedBy: [
+      'stateful.state-machine',
+      'properties.transactions.dedup',
+      'properties.notes.dedup',
+      'migration.process.creates-account',
+      'limits.concurrency.429-then-retry',
+    ],
   },
   {
     spec: '§9.2',
     freedom: 'New fields on responses',
     faithful: 'none',
     variant: '`request_id` on every object, `import_batch` on records, an `x-request-id` header',
-    toleratedBy: ['migration.stage.first-201', 'migration.process.creates-account', 'status.staged-unknown', 'notes.create.one-result-per-note', 'transactions.create.every-type'],
+    toleratedBy: [
+      'migration.stage.first-201',
+      'migration.process.creates-account',
+      'status.staged-unknown',
+      'notes.create.one-result-per-note',
+      'transactions.create.every-type',
+    ],
     observedBy: ['versioning.extra-response-fields'],
   },
 ];
@@ -401,7 +510,9 @@ export function renderFreedoms(): string {
   ];
   for (const f of FREEDOMS) {
     const rules = (ids: string[] | undefined) => (ids?.length ? ids.map((id) => `\`${id}\``).join(', ') : '—');
-    lines.push(`| ${f.spec} | ${cell(f.freedom)} | ${cell(f.faithful)} | ${cell(f.variant)} | ${rules(f.toleratedBy)} | ${rules(f.observedBy)} |`);
+    lines.push(
+      `| ${f.spec} | ${cell(f.freedom)} | ${cell(f.faithful)} | ${cell(f.variant)} | ${rules(f.toleratedBy)} | ${rules(f.observedBy)} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

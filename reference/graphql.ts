@@ -46,7 +46,9 @@ const schemaFor = (tokenField: string) => {
 
 export async function handleGraphql(body: unknown, env: ServerEnv): Promise<Reply> {
   if (typeof body !== 'object' || body === null || typeof (body as { query?: unknown }).query !== 'string') {
-    return reply(400, { errors: [{ message: 'A GraphQL request body {"query": ..., "variables": ...} is required.' }] });
+    return reply(400, {
+      errors: [{ message: 'A GraphQL request body {"query": ..., "variables": ...} is required.' }],
+    });
   }
   const { query, variables, operationName } = body as { query: string; variables?: unknown; operationName?: unknown };
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
@@ -62,7 +64,10 @@ export async function handleGraphql(body: unknown, env: ServerEnv): Promise<Repl
       }
       const now = env.now().getTime();
       const { token, expiresAt } = issueToken(env.store, now);
-      return { [env.choices.graphql.tokenField]: token, payload: { exp: expiresAt === null ? null : Math.floor(expiresAt / 1000) } };
+      return {
+        [env.choices.graphql.tokenField]: token,
+        payload: { exp: expiresAt === null ? null : Math.floor(expiresAt / 1000) },
+      };
     },
   };
   const result = await graphql({
@@ -83,13 +88,19 @@ export const GRAPHQL_LIMITS = { tokens: 2_000, fields: 50, depth: 10 };
 
 /** Why the document is refused, or null. Syntax errors are left to graphql() to report. */
 function exceedsLimits(query: string): string | null {
-  let document;
+  let document: ReturnType<typeof parse>;
   try {
     document = parse(query, { maxTokens: GRAPHQL_LIMITS.tokens });
   } catch (error) {
-    return /more tha[nt] \d+ tokens/i.test((error as Error).message) ? `The document has more than ${GRAPHQL_LIMITS.tokens} tokens.` : null;
+    return /more tha[nt] \d+ tokens/i.test((error as Error).message)
+      ? `The document has more than ${GRAPHQL_LIMITS.tokens} tokens.`
+      : null;
   }
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [],
+    ),
+  );
   let fields = 0;
   let deepest = 0;
   // Fragments are counted where they are spread, as they would be executed; the walk stops as soon
@@ -111,8 +122,10 @@ function exceedsLimits(query: string): string | null {
     }
   };
   const expanding = new Set<string>(); // a fragment spread inside itself is graphql()'s error to report
-  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION) walk(definition.selectionSet, 1);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.OPERATION_DEFINITION) walk(definition.selectionSet, 1);
   if (deepest > GRAPHQL_LIMITS.depth) return `The document is nested deeper than ${GRAPHQL_LIMITS.depth} levels.`;
-  if (fields > GRAPHQL_LIMITS.fields) return `The document selects more than ${GRAPHQL_LIMITS.fields} fields (aliases included).`;
+  if (fields > GRAPHQL_LIMITS.fields)
+    return `The document selects more than ${GRAPHQL_LIMITS.fields} fields (aliases included).`;
   return null;
 }

@@ -1,5 +1,13 @@
 export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from './server.js';
-export { defaultSeed, applySeed, DEFAULT_FIXTURES, DEFAULT_TOKEN, DEFAULT_API_KEY, type SeedDocument, type SettingsPatch } from './seed.js';
+export {
+  defaultSeed,
+  applySeed,
+  DEFAULT_FIXTURES,
+  DEFAULT_TOKEN,
+  DEFAULT_API_KEY,
+  type SeedDocument,
+  type SettingsPatch,
+} from './seed.js';
 export { faithfulChoices, type Choices } from './choices.js';
 export { variantChoices, variantRunConfig } from './variant.js';
 export { VARIANT_PROFILES, profileById, type VariantProfile } from './profiles.js';

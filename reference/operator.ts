@@ -4,7 +4,15 @@
  */
 import { z } from 'zod';
 import { refusal, reply, type Reply } from './reply.js';
-import { AccountKeySeed, SeedDocument, SettingsPatch, SupplierSeed, VendorInstructionSeed, applySeed, applySettings } from './seed.js';
+import {
+  AccountKeySeed,
+  SeedDocument,
+  SettingsPatch,
+  SupplierSeed,
+  VendorInstructionSeed,
+  applySeed,
+  applySettings,
+} from './seed.js';
 import type { Handler, ServerEnv } from './handlers/shared.js';
 import { isReply } from './handlers/shared.js';
 import type { Settings, Supplier } from './store.js';
@@ -29,7 +37,10 @@ const settingsView = (s: Settings) => ({
 });
 
 // No defaults here: a patch must leave what it does not name unchanged.
-const SupplierPatch = z.strictObject({ status: SupplierSeed.shape.status.optional(), document_root: z.string().optional() });
+const SupplierPatch = z.strictObject({
+  status: SupplierSeed.shape.status.optional(),
+  document_root: z.string().optional(),
+});
 
 const state: Handler = (_req, env) => {
   const { store } = env;
@@ -129,16 +140,63 @@ export interface OperatorRoute {
 }
 
 export const operatorRoutes: OperatorRoute[] = [
-  { method: 'GET', path: '/_operator/state', summary: 'suppliers, teams, vendor instructions, settings and counts', handler: state },
-  { method: 'POST', path: '/_operator/setup', summary: 'merge a seed document (suppliers, operations_teams, skipped_accounts, vendor_instructions, api_keys, tokens, settings)', handler: setup },
-  { method: 'POST', path: '/_operator/reset', summary: 'forget everything, then apply the seed document in the body, if any', handler: reset },
-  { method: 'PUT', path: '/_operator/suppliers/{code}', summary: 'create or change an import supplier: {status, document_root}', handler: putSupplier },
-  { method: 'POST', path: '/_operator/operations-teams', summary: 'create an operations team: {name}', handler: addTeam },
-  { method: 'POST', path: '/_operator/skipped-accounts', summary: 'mark an account to be skipped: {import_supplier, external_account_number}', handler: addSkipped },
-  { method: 'PUT', path: '/_operator/vendor-instructions/{vendor}/{reference}', summary: 'define an upstream instruction: {type?, behaviour: ok | persistent_failure | intermittent_failure}', handler: putVendorInstruction },
-  { method: 'PATCH', path: '/_operator/settings', summary: 'change {concurrency_limit, processing_delay_ms, token_ttl_seconds, response_delay_ms, account_types, business_types}', handler: patchSettings },
+  {
+    method: 'GET',
+    path: '/_operator/state',
+    summary: 'suppliers, teams, vendor instructions, settings and counts',
+    handler: state,
+  },
+  {
+    method: 'POST',
+    path: '/_operator/setup',
+    summary:
+      'merge a seed document (suppliers, operations_teams, skipped_accounts, vendor_instructions, api_keys, tokens, settings)',
+    handler: setup,
+  },
+  {
+    method: 'POST',
+    path: '/_operator/reset',
+    summary: 'forget everything, then apply the seed document in the body, if any',
+    handler: reset,
+  },
+  {
+    method: 'PUT',
+    path: '/_operator/suppliers/{code}',
+    summary: 'create or change an import supplier: {status, document_root}',
+    handler: putSupplier,
+  },
+  {
+    method: 'POST',
+    path: '/_operator/operations-teams',
+    summary: 'create an operations team: {name}',
+    handler: addTeam,
+  },
+  {
+    method: 'POST',
+    path: '/_operator/skipped-accounts',
+    summary: 'mark an account to be skipped: {import_supplier, external_account_number}',
+    handler: addSkipped,
+  },
+  {
+    method: 'PUT',
+    path: '/_operator/vendor-instructions/{vendor}/{reference}',
+    summary: 'define an upstream instruction: {type?, behaviour: ok | persistent_failure | intermittent_failure}',
+    handler: putVendorInstruction,
+  },
+  {
+    method: 'PATCH',
+    path: '/_operator/settings',
+    summary:
+      'change {concurrency_limit, processing_delay_ms, token_ttl_seconds, response_delay_ms, account_types, business_types}',
+    handler: patchSettings,
+  },
   { method: 'POST', path: '/_operator/tokens', summary: 'add a static data-import token: {token}', handler: addToken },
-  { method: 'POST', path: '/_operator/api-keys', summary: 'add an organisation API key for ObtainServiceToken: {api_key}', handler: addApiKey },
+  {
+    method: 'POST',
+    path: '/_operator/api-keys',
+    summary: 'add an organisation API key for ObtainServiceToken: {api_key}',
+    handler: addApiKey,
+  },
 ];
 
 /** `GET /_operator/`: the operator API describes itself. */

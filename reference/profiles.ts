@@ -66,29 +66,40 @@ export const demandingChoices: Choices = {
   ...faithfulChoices,
   requiredAccountFields: ['account_type', 'billing_postcode', 'customers.*.account_roles'],
   accountLookupFirst: true,
-  tooManyRequests: () => reply(429, { detail: 'Import capacity reached; retry later.', code: 'throttled' }, { 'retry-after': '1' }),
+  tooManyRequests: () =>
+    reply(429, { detail: 'Import capacity reached; retry later.', code: 'throttled' }, { 'retry-after': '1' }),
 };
 
 export const VARIANT_PROFILES: readonly VariantProfile[] = [
   {
     id: 'variant',
-    summary: 'other codes, bodies, orders and extra fields; non_field_errors on every create endpoint; first error only; body-less notes alike; a skipped transaction\'s own status; an unchecked duplicate refused',
+    summary:
+      "other codes, bodies, orders and extra fields; non_field_errors on every create endpoint; first error only; body-less notes alike; a skipped transaction's own status; an unchecked duplicate refused",
     choices: variantChoices,
     run: {
       contractPath: variantRunConfig.contractPath,
       auth: variantRunConfig.auth,
-      payloads: () => ({ agreements: structuredClone(variantRunConfig.agreementsPayload) as unknown as Record<string, unknown> }),
+      payloads: () => ({
+        agreements: structuredClone(variantRunConfig.agreementsPayload) as unknown as Record<string, unknown>,
+      }),
     },
     otherReadings: {
-      'transactions.dedup.check-false': 'With check_previously_added=false the variant refuses a duplicate (a unique constraint): the spec says only that it does not check.',
+      'transactions.dedup.check-false':
+        'With check_previously_added=false the variant refuses a duplicate (a unique constraint): the spec says only that it does not check.',
     },
   },
   {
     id: 'demanding',
-    summary: 'requires billing_postcode, account_type and every customer\'s account_roles; its own account_type and business_type values; account looked up before the body is validated; §8 limit 1 with slow processing and Retry-After: 1',
+    summary:
+      "requires billing_postcode, account_type and every customer's account_roles; its own account_type and business_type values; account looked up before the body is validated; §8 limit 1 with slow processing and Retry-After: 1",
     choices: demandingChoices,
     run: { payloads: demandingPayloads },
-    settings: { concurrency_limit: 1, processing_delay_ms: 25, account_types: DEMANDING_ACCOUNT_TYPES, business_types: DEMANDING_BUSINESS_TYPES },
+    settings: {
+      concurrency_limit: 1,
+      processing_delay_ms: 25,
+      account_types: DEMANDING_ACCOUNT_TYPES,
+      business_types: DEMANDING_BUSINESS_TYPES,
+    },
     processRetryBudgetMs: 60_000,
     otherReadings: {},
   },

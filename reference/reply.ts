@@ -6,7 +6,11 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export const reply = (status: number, body?: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
+export const reply = (status: number, body?: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body,
+  headers,
+});
 
 /** A refusal with the `{detail, code}` pair the service uses for errors that are not §7.1 bodies. */
 export const refusal = (status: number, code: string, detail: string, extra: Record<string, unknown> = {}): Reply =>

@@ -67,7 +67,10 @@ function route(method: string, template: string, access: Access, handler: Handle
   return { method, template, access, handler, endpoint, ...compile(template) };
 }
 
-export function buildRoutes(graphqlPath = GRAPHQL_PATH, handlers: Record<EndpointId, Handler> = endpointHandlers): Route[] {
+export function buildRoutes(
+  graphqlPath = GRAPHQL_PATH,
+  handlers: Record<EndpointId, Handler> = endpointHandlers,
+): Route[] {
   return [
     ...Object.values(model.endpoints).map((e) => route(e.method, e.path, 'token', handlers[e.id], e.id)),
     route('POST', graphqlPath, 'public', (req, env) => handleGraphql(req.body, env)),

@@ -72,12 +72,23 @@ export function applySettings(store: ReferenceStore, patch: z.output<typeof Sett
 /** Merges a seed document into the store (existing entries with the same key are replaced). */
 export function applySeed(store: ReferenceStore, input: SeedDocument): void {
   const seed = SeedDocument.parse(input);
-  for (const s of seed.suppliers ?? []) store.suppliers.set(s.code, { code: s.code, status: s.status, documentRoot: s.document_root });
+  for (const s of seed.suppliers ?? [])
+    store.suppliers.set(s.code, { code: s.code, status: s.status, documentRoot: s.document_root });
   for (const team of seed.operations_teams ?? []) store.operationsTeams.add(team);
   for (const a of seed.skipped_accounts ?? []) store.markSkipped(a.import_supplier, a.external_account_number);
   for (const a of seed.staged_accounts ?? []) {
-    const payload = { ...a.payload, import_supplier: a.import_supplier, external_account_number: a.external_account_number } as AccountPayload;
-    store.putProcess({ supplier: a.import_supplier, externalAccountNumber: a.external_account_number, payload, inProgress: false, account: null });
+    const payload = {
+      ...a.payload,
+      import_supplier: a.import_supplier,
+      external_account_number: a.external_account_number,
+    } as AccountPayload;
+    store.putProcess({
+      supplier: a.import_supplier,
+      externalAccountNumber: a.external_account_number,
+      payload,
+      inProgress: false,
+      account: null,
+    });
   }
   for (const v of seed.vendor_instructions ?? []) store.putVendorInstruction(v);
   for (const key of seed.api_keys ?? []) store.apiKeys.add(key);

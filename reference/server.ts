@@ -63,12 +63,19 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /** Node's parser refuses past this (also 431, from clientError). */
 const PARSER_HEADER_BYTES = 64 * 1024;
 
-const CLIENT_ERROR_CODES: Record<number, string> = { 400: 'bad_request', 408: 'request_timeout', 431: 'request_header_fields_too_large' };
+const CLIENT_ERROR_CODES: Record<number, string> = {
+  400: 'bad_request',
+  408: 'request_timeout',
+  431: 'request_header_fields_too_large',
+};
 
 /** A complete HTTP/1.1 answer for a socket node has not made a response object for. */
 function rawAnswer(status: number, body: { code: string; detail: string }, extraHeaders = ''): string {
   const text = JSON.stringify(body);
-  const reason = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status] ?? 'Error';
+  const reason =
+    { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[
+      status
+    ] ?? 'Error';
   return `HTTP/1.1 ${status} ${reason}\r\n${extraHeaders}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`;
 }
 
@@ -80,39 +87,73 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const seed = options.seed ?? 'default';
   if (seed !== false) applySeed(store, seed === 'default' ? defaultSeed() : seed);
   const faults = createFaults(options.faults ?? []);
-  const env: ServerEnv = { store, choices: options.choices ?? faithfulChoices, faults, now: options.now ?? (() => new Date()) };
+  const env: ServerEnv = {
+    store,
+    choices: options.choices ?? faithfulChoices,
+    faults,
+    now: options.now ?? (() => new Date()),
+  };
   const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
   const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };
-  const routes = buildRoutes(env.choices.graphql.path).map((r) => ({ ...r, handler: faults.wrap(r.endpoint, r.handler) }));
+  const routes = buildRoutes(env.choices.graphql.path).map((r) => ({
+    ...r,
+    handler: faults.wrap(r.endpoint, r.handler),
+  }));
 
   // The parser's own limit is set above ours, so that most oversized requests still reach the
   // handler and get the precise status: 414 for a long URL, 431 for too many header bytes.
   const requestTimeout = options.requestTimeoutMs ?? 60_000;
   // Stalled requests are looked for every second (node's default is every 30 s).
-  const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES, requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: Math.min(1_000, requestTimeout) }, (req, res) => {
-    const started = performance.now();
-    handle(req, routes, env, operatorKey, limits)
-      .catch((error: unknown) => {
-        process.emitWarning(`reference server: unexpected error: ${error instanceof Error ? error.stack : String(error)}`);
-        return refusal(500, 'server_error', 'Internal server error.');
-      })
-      .then(async (answer) => {
-        await delay(store.settings.responseDelayMs);
-        if (isLarge(answer.body)) await yieldToOthers(); // serialising it is a turn of its own
-        send(res, answer);
-        options.onRequest?.({ method: req.method ?? '', path: req.url ?? '', status: answer.status, ms: performance.now() - started });
-      })
-      .catch(() => res.destroy());
-  });
+  const server = createServer(
+    {
+      maxHeaderSize: PARSER_HEADER_BYTES,
+      requestTimeout,
+      headersTimeout: Math.min(10_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+    },
+    (req, res) => {
+      const started = performance.now();
+      handle(req, routes, env, operatorKey, limits)
+        .catch((error: unknown) => {
+          process.emitWarning(
+            `reference server: unexpected error: ${error instanceof Error ? error.stack : String(error)}`,
+          );
+          return refusal(500, 'server_error', 'Internal server error.');
+        })
+        .then(async (answer) => {
+          await delay(store.settings.responseDelayMs);
+          if (isLarge(answer.body)) await yieldToOthers(); // serialising it is a turn of its own
+          send(res, answer);
+          options.onRequest?.({
+            method: req.method ?? '',
+            path: req.url ?? '',
+            status: answer.status,
+            ms: performance.now() - started,
+          });
+        })
+        .catch(() => res.destroy());
+    },
+  );
   // Requests node's parser refuses: the status says why (a timeout is 408, header overflow 431).
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return void socket.destroy();
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    socket.end(rawAnswer(status, { code: CLIENT_ERROR_CODES[status], detail: `The request was refused before it could be read (${error.code ?? 'parse error'}).` }));
+    socket.end(
+      rawAnswer(status, {
+        code: CLIENT_ERROR_CODES[status],
+        detail: `The request was refused before it could be read (${error.code ?? 'parse error'}).`,
+      }),
+    );
   });
   // CONNECT (a proxy tunnel) is not something this interface offers: answer instead of hanging up.
   server.on('connect', (_req, socket) => {
-    socket.end(rawAnswer(405, { code: 'method_not_allowed', detail: 'CONNECT is not supported.' }, 'Allow: GET, POST, PUT, PATCH, DELETE\r\n'));
+    socket.end(
+      rawAnswer(
+        405,
+        { code: 'method_not_allowed', detail: 'CONNECT is not supported.' },
+        'Allow: GET, POST, PUT, PATCH, DELETE\r\n',
+      ),
+    );
   });
 
   const host = options.host ?? '127.0.0.1';
@@ -151,9 +192,21 @@ async function handle(
   limits: { body: number; depth: number },
 ): Promise<Reply & { close?: boolean }> {
   const method = req.method ?? 'GET';
-  if ((req.url ?? '').length > MAX_URL_CHARS) return { ...refusal(414, 'uri_too_long', `The request target is longer than ${MAX_URL_CHARS} characters.`), close: true };
+  if ((req.url ?? '').length > MAX_URL_CHARS)
+    return {
+      ...refusal(414, 'uri_too_long', `The request target is longer than ${MAX_URL_CHARS} characters.`),
+      close: true,
+    };
   const headerBytes = req.rawHeaders.reduce((sum, part) => sum + part.length + 2, 0);
-  if (headerBytes > MAX_HEADER_BYTES) return { ...refusal(431, 'request_header_fields_too_large', `The request headers are larger than ${MAX_HEADER_BYTES} bytes.`), close: true };
+  if (headerBytes > MAX_HEADER_BYTES)
+    return {
+      ...refusal(
+        431,
+        'request_header_fields_too_large',
+        `The request headers are larger than ${MAX_HEADER_BYTES} bytes.`,
+      ),
+      close: true,
+    };
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://reference.invalid');
@@ -166,9 +219,15 @@ async function handle(
 
   // §5.3: data-import requests are authenticated before anything else is said about them.
   if (path.startsWith(DATA_IMPORT_PREFIX)) {
-    const faithful = isValidToken(env.store, tokenFromHeader(req.headers.authorization, env.choices.tokenSchemeCaseSensitive), env.now().getTime());
+    const faithful = isValidToken(
+      env.store,
+      tokenFromHeader(req.headers.authorization, env.choices.tokenSchemeCaseSensitive),
+      env.now().getTime(),
+    );
     const endpoint = match.kind === 'found' ? match.route.endpoint : undefined;
-    const allowed = env.faults.any ? env.faults.authenticate(endpoint, req.headers.authorization, faithful, env) : faithful;
+    const allowed = env.faults.any
+      ? env.faults.authenticate(endpoint, req.headers.authorization, faithful, env)
+      : faithful;
     if (!allowed) return env.choices.unauthorized();
   }
 
@@ -178,7 +237,10 @@ async function handle(
   }
   if (match.kind === 'bad_path') return refusal(400, 'bad_request', 'A path parameter is not valid percent-encoding.');
   if (match.kind === 'method_not_allowed') {
-    return { ...refusal(405, 'method_not_allowed', `Method ${method} is not allowed here.`), headers: { allow: match.allowed.join(', ') } };
+    return {
+      ...refusal(405, 'method_not_allowed', `Method ${method} is not allowed here.`),
+      headers: { allow: match.allowed.join(', ') },
+    };
   }
   const { route, params } = match;
 
@@ -192,14 +254,20 @@ async function handle(
   let body: unknown;
   if (method !== 'GET') {
     const read = await readBody(req, limits.body);
-    if (read.kind === 'too_large') return { ...refusal(413, 'payload_too_large', `The request body is larger than ${limits.body} bytes.`), close: true };
+    if (read.kind === 'too_large')
+      return {
+        ...refusal(413, 'payload_too_large', `The request body is larger than ${limits.body} bytes.`),
+        close: true,
+      };
     if (read.kind === 'not_utf8') return refusal(400, 'parse_error', 'The request body is not valid UTF-8.');
-    if (read.kind === 'aborted') return { ...refusal(400, 'bad_request', 'The request body was not received completely.'), close: true };
+    if (read.kind === 'aborted')
+      return { ...refusal(400, 'bad_request', 'The request body was not received completely.'), close: true };
     if (read.text.trim() !== '') {
       if (!isJsonMediaType(req.headers['content-type'])) {
         return refusal(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
       }
-      if (exceedsJsonDepth(read.text, limits.depth)) return refusal(400, 'parse_error', `JSON nested deeper than ${limits.depth} levels.`);
+      if (exceedsJsonDepth(read.text, limits.depth))
+        return refusal(400, 'parse_error', `JSON nested deeper than ${limits.depth} levels.`);
       try {
         body = JSON.parse(read.text);
       } catch (error) {
@@ -211,7 +279,10 @@ async function handle(
     }
   }
 
-  const answer = await route.handler({ endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers }, env);
+  const answer = await route.handler(
+    { endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers },
+    env,
+  );
   return env.choices.present ? env.choices.present(answer, route.endpoint) : answer;
 }
 
@@ -230,7 +301,11 @@ function send(res: ServerResponse, answer: Reply & { close?: boolean }): void {
     res.end();
   } else {
     const text = JSON.stringify(answer.body);
-    res.writeHead(answer.status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.writeHead(answer.status, {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    });
     res.end(text);
   }
   if (answer.close) res.once('finish', () => res.socket?.destroySoon());

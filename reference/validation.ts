@@ -39,13 +39,13 @@ function describe(issue: z.core.$ZodIssue): Omit<ErrorItem, 'attr'> {
     case 'invalid_value':
       if (input === undefined) return { code: 'required', detail: 'This field is required.' };
       return { code: 'invalid_choice', detail: `${JSON.stringify(input)} is not a valid choice.` };
-    case 'invalid_format':
-    {
+    case 'invalid_format': {
       const format = formats[issue.format] ?? { code: 'invalid', what: 'value' };
       return { code: format.code, detail: `Enter a valid ${format.what}.` };
     }
     case 'too_small':
-      if (issue.origin === 'string' && Number(issue.minimum) === 1) return { code: 'blank', detail: 'This field may not be blank.' };
+      if (issue.origin === 'string' && Number(issue.minimum) === 1)
+        return { code: 'blank', detail: 'This field may not be blank.' };
       return { code: 'min_value', detail: `Ensure this value is at least ${String(issue.minimum)}.` };
     case 'too_big':
       return { code: 'max_value', detail: `Ensure this value is at most ${String(issue.maximum)}.` };
@@ -85,7 +85,13 @@ export const BULK_ARRAY_ITEMS = 1000;
 /** The §7.1 item that says the list is cut short: about the request as a whole, so `non_field_errors`. */
 export const TOO_MANY_ERRORS = 'too_many_errors';
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType> };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+};
 const defOf = (schema: z.ZodType) => (schema as unknown as { def: Def }).def;
 
 /** Looks through optional, nullable, default and pipe wrappers to the schema that checks the value. */
@@ -127,7 +133,11 @@ function bulkCheck(schema: z.ZodType, value: unknown, keep: (e: ErrorItem) => bo
     const def = defOf(unwrap(node));
     if (def.type === 'object' && def.shape && input !== null && typeof input === 'object' && !Array.isArray(input)) {
       for (const [key, field] of Object.entries(def.shape)) {
-        if (Object.hasOwn(input, key) && walk(field, (input as Record<string, unknown>)[key], [...path, key], keys && [...keys, key])) return true;
+        if (
+          Object.hasOwn(input, key) &&
+          walk(field, (input as Record<string, unknown>)[key], [...path, key], keys && [...keys, key])
+        )
+          return true;
       }
     } else if (def.type === 'array' && def.element && Array.isArray(input)) {
       if (input.length <= BULK_ARRAY_ITEMS) {
@@ -137,16 +147,23 @@ function bulkCheck(schema: z.ZodType, value: unknown, keep: (e: ErrorItem) => bo
       const items: unknown[] = [];
       const before = found.length;
       for (let start = 0; start < input.length; start += BULK_ARRAY_ITEMS) {
-        const result = arrayOf(def.element).safeParse(input.slice(start, start + BULK_ARRAY_ITEMS), { reportInput: true });
+        const result = arrayOf(def.element).safeParse(input.slice(start, start + BULK_ARRAY_ITEMS), {
+          reportInput: true,
+        });
         if (result.success) {
           for (const item of result.data as unknown[]) items.push(item);
           continue;
         }
-        const issues = result.error.issues.map((issue) => ({ ...issue, path: [...path, start + Number(issue.path[0]), ...issue.path.slice(1)] }));
+        const issues = result.error.issues.map((issue) => ({
+          ...issue,
+          path: [...path, start + Number(issue.path[0]), ...issue.path.slice(1)],
+        }));
         for (const error of issuesToErrors(issues)) if (keep(error)) found.push(error);
         if (found.length >= MAX_LISTED_ERRORS) return true;
       }
-      const limited = (defOf(unwrap(node)) as { checks?: { _zod: { def: { check: string } } }[] }).checks?.some((c) => c._zod.def.check === 'max_length');
+      const limited = (defOf(unwrap(node)) as { checks?: { _zod: { def: { check: string } } }[] }).checks?.some(
+        (c) => c._zod.def.check === 'max_length',
+      );
       if (found.length === before && !limited) clean.push({ keys, items });
     }
     return false;
@@ -160,7 +177,10 @@ function withArrayAt(value: unknown, keys: string[], replace: (items: unknown[])
   if (keys.length === 0) return Array.isArray(value) ? replace(value) : value;
   if (value === null || typeof value !== 'object') return value;
   const [key, ...rest] = keys;
-  return { ...(value as Record<string, unknown>), [key]: withArrayAt((value as Record<string, unknown>)[key], rest, replace) };
+  return {
+    ...(value as Record<string, unknown>),
+    [key]: withArrayAt((value as Record<string, unknown>)[key], rest, replace),
+  };
 }
 
 /**
@@ -169,7 +189,11 @@ function withArrayAt(value: unknown, keys: string[], replace: (items: unknown[])
  * time: the rest of the body is, with the array cut to its first slice, and the array's validated
  * items are put back into the result.
  */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, keep: (e: ErrorItem) => boolean = () => true): Validated<z.output<S>> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  keep: (e: ErrorItem) => boolean = () => true,
+): Validated<z.output<S>> {
   const bulk = bulkCheck(schema, value, keep);
   if (bulk.stopped) return { ok: false, errors: [...bulk.stopped, stoppedAt(MAX_LISTED_ERRORS)] };
   const shortcut = !bulk.wrong ? bulk.clean.filter((c): c is CleanArray & { keys: string[] } => c.keys !== null) : [];
@@ -197,7 +221,11 @@ export function capErrors(errors: ErrorItem[]): ErrorItem[] {
     ...listed,
     stopped
       ? stoppedAt(MAX_LISTED_ERRORS)
-      : { attr: NON_FIELD_ERRORS, code: TOO_MANY_ERRORS, detail: `${errors.length} errors in all; the first ${MAX_LISTED_ERRORS} are listed.` },
+      : {
+          attr: NON_FIELD_ERRORS,
+          code: TOO_MANY_ERRORS,
+          detail: `${errors.length} errors in all; the first ${MAX_LISTED_ERRORS} are listed.`,
+        },
   ];
 }
 
@@ -207,7 +235,10 @@ export interface FailureSummary {
   detail: string;
 }
 
-export const ACCOUNT_FAILED_VALIDATION: FailureSummary = { code: 'account_failed_validation', detail: 'Account failed validation.' };
+export const ACCOUNT_FAILED_VALIDATION: FailureSummary = {
+  code: 'account_failed_validation',
+  detail: 'Account failed validation.',
+};
 export const INVALID_INPUT: FailureSummary = { code: 'invalid_input', detail: 'Invalid input.' };
 
 /** The §7.1 body; a long error list is cut to its first `MAX_LISTED_ERRORS` items plus one that says so. */

@@ -31,7 +31,9 @@ const CODES: Record<string, string> = {
 /** §2.1 datetimes the service writes: the variant uses microseconds and a numeric offset. */
 const DATETIME_FIELDS = new Set(['created_at', 'account_created_at']);
 const respell = (value: unknown) =>
-  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value) ? value.replace('Z', '.000000+00:00') : value;
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value)
+    ? value.replace('Z', '.000000+00:00')
+    : value;
 
 let requestSeq = 0;
 
@@ -39,7 +41,14 @@ let requestSeq = 0;
 const slashed = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(slashed);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, (k === 'document_path' || k === 'statement_path') && typeof v === 'string' && !v.startsWith('/') ? `/${v}` : slashed(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        (k === 'document_path' || k === 'statement_path') && typeof v === 'string' && !v.startsWith('/')
+          ? `/${v}`
+          : slashed(v),
+      ]),
+    );
   }
   return value;
 };
@@ -67,9 +76,18 @@ export function firstErrorOnly(answer: Reply): Reply {
  * appears (on added transactions); a skipped one carries its own status there.
  */
 export function transactionDataStatusMirrorsItem(answer: Reply, endpoint: string | undefined): Reply {
-  const body = answer.body as { results?: { status: string; transaction_data?: Record<string, unknown> }[] } | undefined;
-  if (endpoint !== 'createTransactions' || answer.status !== 201 || !body || !Array.isArray(body.results)) return answer;
-  const results = body.results.map((r) => ({ ...r, transaction_data: { ...r.transaction_data, status: r.status === 'TRANSACTION_ADDED_TO_ACCOUNT' ? 'TRANSACTION_IMPORT_SUCCESS' : r.status } }));
+  const body = answer.body as
+    | { results?: { status: string; transaction_data?: Record<string, unknown> }[] }
+    | undefined;
+  if (endpoint !== 'createTransactions' || answer.status !== 201 || !body || !Array.isArray(body.results))
+    return answer;
+  const results = body.results.map((r) => ({
+    ...r,
+    transaction_data: {
+      ...r.transaction_data,
+      status: r.status === 'TRANSACTION_ADDED_TO_ACCOUNT' ? 'TRANSACTION_IMPORT_SUCCESS' : r.status,
+    },
+  }));
   return { ...answer, body: { ...body, results } };
 }
 
@@ -78,29 +96,43 @@ export function resultsReversed(answer: Reply, endpoint: string | undefined): Re
   if (answer.status !== 201) return answer;
   if (endpoint === 'createNotes' && Array.isArray(answer.body)) return { ...answer, body: [...answer.body].reverse() };
   const body = answer.body as { results?: unknown[] } | undefined;
-  if (endpoint === 'createTransactions' && body && Array.isArray(body.results)) return { ...answer, body: { ...body, results: [...body.results].reverse() } };
+  if (endpoint === 'createTransactions' && body && Array.isArray(body.results))
+    return { ...answer, body: { ...body, results: [...body.results].reverse() } };
   return answer;
 }
 
 /** Extra fields (§9.2: the interface grows), other codes and wording, other orderings. */
 function present(answer: Reply, endpoint: string | undefined): Reply {
-  answer = resultsReversed(transactionDataStatusMirrorsItem(firstErrorOnly(nonFieldErrorsOnCreateEndpoints(answer, endpoint)), endpoint), endpoint);
+  answer = resultsReversed(
+    transactionDataStatusMirrorsItem(firstErrorOnly(nonFieldErrorsOnCreateEndpoints(answer, endpoint)), endpoint),
+    endpoint,
+  );
   return presentOtherwise(answer, endpoint);
 }
 
 /** Codes, wording, extra fields, datetime spellings and listing orders of the variant. */
 function presentOtherwise(answer: Reply, endpoint: string | undefined): Reply {
   if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object') return answer;
-  if (answer.status < 300 && (endpoint === 'validateAccount' || endpoint === 'createHistoricalStatements')) answer = { ...answer, body: slashed(answer.body) };
+  if (answer.status < 300 && (endpoint === 'validateAccount' || endpoint === 'createHistoricalStatements'))
+    answer = { ...answer, body: slashed(answer.body) };
   // The imported listing's body is not shown: the variant pages it.
   if (endpoint === 'importedAccountImportProcesses' && answer.status === 200 && Array.isArray(answer.body)) {
-    const results = [...(answer.body as Record<string, unknown>[])].reverse().map((r) => ({ account: r.service_account_number, external: r.external_account_number, created: respell(r.account_created_at) }));
+    const results = [...(answer.body as Record<string, unknown>[])].reverse().map((r) => ({
+      account: r.service_account_number,
+      external: r.external_account_number,
+      created: respell(r.account_created_at),
+    }));
     return { ...answer, body: { count: results.length, next: null, results } };
   }
   const requestId = `req-${++requestSeq}`;
   if (Array.isArray(answer.body)) {
     const items = (answer.body as Record<string, unknown>[]).map((item) =>
-      item && typeof item === 'object' ? Object.fromEntries([...Object.entries(item).map(([k, v]) => [k, DATETIME_FIELDS.has(k) ? respell(v) : v]), ['import_batch', null]]) : item,
+      item && typeof item === 'object'
+        ? Object.fromEntries([
+            ...Object.entries(item).map(([k, v]) => [k, DATETIME_FIELDS.has(k) ? respell(v) : v]),
+            ['import_batch', null],
+          ])
+        : item,
     );
     // Listings newest first: the spec shows no order.
     return { ...answer, body: endpoint?.endsWith('AccountImportProcesses') ? items.reverse() : items };
@@ -113,7 +145,8 @@ function presentOtherwise(answer: Reply, endpoint: string | undefined): Reply {
       if (!item || typeof item !== 'object') return item;
       const e = item as { code?: unknown; detail?: unknown; attr?: unknown };
       const code = typeof e.code === 'string' ? (CODES[e.code] ?? e.code) : e.code;
-      const detail = typeof e.detail === 'string' ? `Problem with ${String(e.attr)}: ${e.detail.toLowerCase()}` : e.detail;
+      const detail =
+        typeof e.detail === 'string' ? `Problem with ${String(e.attr)}: ${e.detail.toLowerCase()}` : e.detail;
       return { ...e, code, detail, source: 'body' };
     });
     if (body.code === 'account_failed_validation') body.code = 'invalid_account';
@@ -131,13 +164,28 @@ export const variantChoices: Choices = {
   refuseUndocumentedFields: false,
   unauthorized: () => reply(401, undefined, { 'www-authenticate': 'Token realm="data-import"' }),
   notFound: () => reply(404, { error: 'Not Found' }),
-  tooManyRequests: () => reply(429, { message: 'Too many concurrent imports; try again shortly.' }, { 'retry-after': '2' }),
-  dryRunWouldSucceed: () => reply(400, { message: 'Dry run: the import would have succeeded; all changes were rolled back.', rolled_back: true }),
+  tooManyRequests: () =>
+    reply(429, { message: 'Too many concurrent imports; try again shortly.' }, { 'retry-after': '2' }),
+  dryRunWouldSucceed: () =>
+    reply(400, {
+      message: 'Dry run: the import would have succeeded; all changes were rolled back.',
+      rolled_back: true,
+    }),
   alreadyImported: (externalAccountNumber, serviceAccountNumber) =>
-    reply(400, { message: 'Account previously imported.', external_account_number: externalAccountNumber, service_account_number: serviceAccountNumber }),
+    reply(400, {
+      message: 'Account previously imported.',
+      external_account_number: externalAccountNumber,
+      service_account_number: serviceAccountNumber,
+    }),
   stagingRefused: (reason) =>
     refusal(400, 'staging_refused', 'Staging is not possible for this account.', {
-      errors: [{ attr: 'non_field_errors', code: reason === 'skipped' ? 'account_marked_skipped' : `supplier_${reason.toLowerCase()}`, detail: `Refused: ${reason}.` }],
+      errors: [
+        {
+          attr: 'non_field_errors',
+          code: reason === 'skipped' ? 'account_marked_skipped' : `supplier_${reason.toLowerCase()}`,
+          detail: `Refused: ${reason}.`,
+        },
+      ],
     }),
   processRefused: (reason) =>
     ({
@@ -145,10 +193,18 @@ export const variantChoices: Choices = {
       not_staged: reply(404, { message: 'Nothing staged for this account.' }),
       in_progress: reply(409, { message: 'An import of this account is running.' }),
     })[reason],
-  vendorPersistentFailure: () => reply(400, { detail: 'Vendor rejected the request.', code: 'vendor_rejected', errors: [{ attr: 'reference', code: 'vendor_rejected', detail: 'The vendor cannot be reached for this instruction.' }] }),
+  vendorPersistentFailure: () =>
+    reply(400, {
+      detail: 'Vendor rejected the request.',
+      code: 'vendor_rejected',
+      errors: [
+        { attr: 'reference', code: 'vendor_rejected', detail: 'The vendor cannot be reached for this instruction.' },
+      ],
+    }),
   vendorIntermittentFailure: () => reply(500, { error: { type: 'vendor_timeout', retry: true } }),
   ledgerAlreadyFinalized: (ledgerCode) => reply(409, { message: `Ledger ${ledgerCode} is finalized.` }),
-  businessAlreadyExists: (existingId, externalIdentifier) => reply(200, { service_business_id: existingId, external_business_identifier: externalIdentifier }),
+  businessAlreadyExists: (existingId, externalIdentifier) =>
+    reply(200, { service_business_id: existingId, external_business_identifier: externalIdentifier }),
   unknownSupplierListing: 'empty',
   invalidTransactionBody: 'import_error',
   tokenSchemeCaseSensitive: true,
@@ -179,13 +235,19 @@ export const variantRunConfig = {
   contractPath: variantChoices.contractPath,
   auth: {
     graphqlUrl: '/graphql',
-    mutation: 'mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { accessToken } }',
+    mutation:
+      'mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { accessToken } }',
     tokenPath: 'data.obtainServiceToken.accessToken',
   },
   agreementsPayload: {
     import_supplier: '{{import_supplier}}',
     external_account_number: '{{external_account_number}}',
-    supply_points: [{ identifier: '{{supply_point_identifier}}', agreements: [{ tariff_code: '2.0TD', effective_from: '2025-01-01', effective_to: '2025-12-31' }] }],
+    supply_points: [
+      {
+        identifier: '{{supply_point_identifier}}',
+        agreements: [{ tariff_code: '2.0TD', effective_from: '2025-01-01', effective_to: '2025-12-31' }],
+      },
+    ],
   },
 } as const;
 

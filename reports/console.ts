@@ -26,7 +26,8 @@ export interface ConsoleOptions {
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
 
-const listOf = (ids: string[], max: number) => (ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`);
+const listOf = (ids: string[], max: number) =>
+  ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
 
 export class ConsoleReporter {
   private readonly out: NonNullable<ConsoleOptions['stream']>;
@@ -69,7 +70,9 @@ export class ConsoleReporter {
       this.write(
         event.embedded
           ? `${c.bold('No base URL given:')} running against the embedded reference server at ${event.baseUrl}.\n` +
-              c.gray('  To check another implementation: --base-url URL, base_url in conformance.config.yaml, or CONFORMANCE_BASE_URL.')
+              c.gray(
+                '  To check another implementation: --base-url URL, base_url in conformance.config.yaml, or CONFORMANCE_BASE_URL.',
+              )
           : `Checking ${c.bold(event.baseUrl)}`,
       );
     } else if (event.type === 'start') {
@@ -123,7 +126,9 @@ export class ConsoleReporter {
     for (const s of report.sections) {
       const { pass, fail, skip, error } = s.counts;
       const score = s.score === null ? c.gray(pct(null)) : s.score === 1 ? c.green(pct(s.score)) : c.red(pct(s.score));
-      lines.push(`  ${score}  §${s.section.padEnd(5)} ${s.title.padEnd(42).slice(0, 42)} ${c.green(`${pass} pass`)}${fail ? c.red(`, ${fail} fail`) : ''}${error ? c.yellow(`, ${error} error`) : ''}${skip ? c.gray(`, ${skip} skipped`) : ''}`);
+      lines.push(
+        `  ${score}  §${s.section.padEnd(5)} ${s.title.padEnd(42).slice(0, 42)} ${c.green(`${pass} pass`)}${fail ? c.red(`, ${fail} fail`) : ''}${error ? c.yellow(`, ${error} error`) : ''}${skip ? c.gray(`, ${skip} skipped`) : ''}`,
+      );
     }
     lines.push('', c.bold('By level'));
     for (const level of ['MUST', 'SHOULD', 'INFO'] as const) {
@@ -148,42 +153,73 @@ export class ConsoleReporter {
         const stopped = failing.filter((f) => f.cause === cause.id);
         lines.push(...this.describeCause(cause).map((l) => `  ${l}`));
         const must = stopped.filter((f) => f.level === 'MUST').length;
-        lines.push(c.gray(`      ${stopped.length} rule${stopped.length === 1 ? '' : 's'} (${must} MUST) not judged because of it: ${listOf(stopped.map((f) => f.id), 8)}`));
+        lines.push(
+          c.gray(
+            `      ${stopped.length} rule${stopped.length === 1 ? '' : 's'} (${must} MUST) not judged because of it: ${listOf(
+              stopped.map((f) => f.id),
+              8,
+            )}`,
+          ),
+        );
       }
     }
     const expected = report.rules.filter((r) => r.expected_failure);
     if (expected.length) {
       lines.push('', c.bold(`Expected failures, excused by ${report.baseline?.file} (${expected.length})`));
-      for (const r of expected) lines.push(`  ${this.mark(r.verdict)} ${r.id} ${c.gray(`— ${r.expected_failure!.comment}`)}`);
+      for (const r of expected)
+        lines.push(`  ${this.mark(r.verdict)} ${r.id} ${c.gray(`— ${r.expected_failure!.comment}`)}`);
     }
     if (report.baseline?.now_passing.length) {
       lines.push('', c.bold('Baseline entries that pass now (remove them):'));
       for (const e of report.baseline.now_passing) lines.push(`  - ${e.rule}`);
     }
     if (report.baseline?.unknown_rules.length) {
-      lines.push('', c.yellow(`Baseline entries naming no rule of this run: ${report.baseline.unknown_rules.join(', ')}`));
+      lines.push(
+        '',
+        c.yellow(`Baseline entries naming no rule of this run: ${report.baseline.unknown_rules.join(', ')}`),
+      );
     }
     const unexpected = failing.filter((r) => r.level !== 'INFO');
     if (report.baseline && unexpected.length) {
       lines.push('', c.bold('To accept these failures, add to the baseline:'));
-      for (const r of unexpected) lines.push(...baselineEntryFor(r.id).split('\n').map((l) => `  ${l}`));
+      for (const r of unexpected)
+        lines.push(
+          ...baselineEntryFor(r.id)
+            .split('\n')
+            .map((l) => `  ${l}`),
+        );
     }
 
     const skipped = report.rules.filter((r) => r.verdict === 'skip');
     if (skipped.length) {
       const byKey = new Map<string, number>();
-      for (const r of skipped) byKey.set(r.skip_key ?? r.reason ?? 'other', (byKey.get(r.skip_key ?? r.reason ?? 'other') ?? 0) + 1);
+      for (const r of skipped)
+        byKey.set(r.skip_key ?? r.reason ?? 'other', (byKey.get(r.skip_key ?? r.reason ?? 'other') ?? 0) + 1);
       lines.push('', c.bold(`Skipped (${skipped.length})`));
-      for (const [key, n] of byKey) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${key.startsWith('fixtures.') ? `set ${key}` : key}`));
+      for (const [key, n] of byKey)
+        lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${key.startsWith('fixtures.') ? `set ${key}` : key}`));
     }
 
-    if (report.http.token_renewals) lines.push('', c.gray(`The token was renewed ${report.http.token_renewals} time${report.http.token_renewals === 1 ? '' : 's'} with the API key after a 401 mid-run.`));
+    if (report.http.token_renewals)
+      lines.push(
+        '',
+        c.gray(
+          `The token was renewed ${report.http.token_renewals} time${report.http.token_renewals === 1 ? '' : 's'} with the API key after a 401 mid-run.`,
+        ),
+      );
     if (report.http.token_refused_mid_run) {
-      lines.push('', c.yellow(`The target refused the run's token mid-run ${report.http.token_refused_mid_run} time${report.http.token_refused_mid_run === 1 ? '' : 's'} (expired?)${report.http.token_renewals ? '' : '; configure auth.api_key so the runner can obtain a new one'}.`));
+      lines.push(
+        '',
+        c.yellow(
+          `The target refused the run's token mid-run ${report.http.token_refused_mid_run} time${report.http.token_refused_mid_run === 1 ? '' : 's'} (expired?)${report.http.token_renewals ? '' : '; configure auth.api_key so the runner can obtain a new one'}.`,
+        ),
+      );
     }
     const { counts, total } = report.summary;
     lines.push('');
-    lines.push(`${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`);
+    lines.push(
+      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`,
+    );
     lines.push(this.verdictLine(report));
     const files = written.filter((w) => w.file);
     if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => w.file).join(', ')}`));
@@ -194,8 +230,16 @@ export class ConsoleReporter {
   private verdictLine(report: Report): string {
     const c = this.c;
     const verdict = runVerdict(report);
-    const colour = { conformant: c.green.bold, 'not conformant': c.red.bold, incomplete: c.yellow.bold, aborted: c.red.bold }[verdict.state];
-    const should = verdict.state === 'conformant' && report.summary.should_failures && !report.run.strict ? c.gray(` (${plural(report.summary.should_failures, 'SHOULD failure')}; --strict makes them count)`) : '';
+    const colour = {
+      conformant: c.green.bold,
+      'not conformant': c.red.bold,
+      incomplete: c.yellow.bold,
+      aborted: c.red.bold,
+    }[verdict.state];
+    const should =
+      verdict.state === 'conformant' && report.summary.should_failures && !report.run.strict
+        ? c.gray(` (${plural(report.summary.should_failures, 'SHOULD failure')}; --strict makes them count)`)
+        : '';
     return `${colour(`${verdict.title}:`)} ${verdict.detail}.${should}`;
   }
 
@@ -210,14 +254,25 @@ export class ConsoleReporter {
 
   private describe(r: RuleResult, baseUrl: string): string[] {
     const c = this.c;
-    const out = [`  ${this.mark(r.verdict)} ${r.level === 'MUST' ? c.bold(r.level) : r.level} ${r.id} ${c.gray(`(${r.spec})`)}`, `      ${r.title}`];
+    const out = [
+      `  ${this.mark(r.verdict)} ${r.level === 'MUST' ? c.bold(r.level) : r.level} ${r.id} ${c.gray(`(${r.spec})`)}`,
+      `      ${r.title}`,
+    ];
     if (r.reason) out.push(`      ${r.verdict === 'fail' ? c.red(r.reason) : c.yellow(r.reason)}`);
-    if (r.counterexample) out.push(c.gray(`      counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}): ${JSON.stringify(r.counterexample.value).slice(0, 300)}`));
+    if (r.counterexample)
+      out.push(
+        c.gray(
+          `      counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}): ${JSON.stringify(r.counterexample.value).slice(0, 300)}`,
+        ),
+      );
     if (r.replay) out.push(c.gray(`      replay: ${r.replay}`));
     const culprit = failingExchange(r);
     if (culprit) {
       // The request itself, so a crash or a reset names what caused it (not only "other side closed").
-      if (culprit.error) out.push(`      ${c.yellow(`${culprit.error.kind} on exchange #${culprit.seq}${culprit.step ? ` (${culprit.step})` : ''}: ${culprit.request.method} ${culprit.request.url}`)}`);
+      if (culprit.error)
+        out.push(
+          `      ${c.yellow(`${culprit.error.kind} on exchange #${culprit.seq}${culprit.step ? ` (${culprit.step})` : ''}: ${culprit.request.method} ${culprit.request.url}`)}`,
+        );
       out.push(c.gray(`      curl: ${curlCommand(culprit, baseUrl)}`));
     }
     return out;

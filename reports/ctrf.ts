@@ -13,7 +13,12 @@ const CTRF_SPEC_VERSION = '0.0.0';
 
 type Status = 'passed' | 'failed' | 'skipped' | 'other';
 
-const STATUS: Record<RuleResult['verdict'], Status> = { pass: 'passed', fail: 'failed', skip: 'skipped', error: 'other' };
+const STATUS: Record<RuleResult['verdict'], Status> = {
+  pass: 'passed',
+  fail: 'failed',
+  skip: 'skipped',
+  error: 'other',
+};
 
 function message(rule: RuleResult): string | undefined {
   if (rule.verdict === 'skip') return skipMessage(rule);

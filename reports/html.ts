@@ -11,7 +11,7 @@
 import { isFailing } from '../src/engine/verdict.js';
 import { runVerdict } from '../src/report/verdict-line.js';
 import { createHash } from 'node:crypto';
-import { escape } from 'html-escaper';
+import { escape as escapeHtml } from 'html-escaper';
 import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
 import { curlCommand, failingExchange } from '../src/report/curl.js';
 import { formatBody, formatDuration, formatScore, formatValue, showControlChars } from './plain-text.js';
@@ -27,7 +27,7 @@ function part(value: Part): string {
   if (value instanceof Html) return value.markup;
   if (Array.isArray(value)) return value.map(part).join('');
   if (value === undefined || value === null || value === false) return '';
-  return escape(showControlChars(String(value)));
+  return escapeHtml(showControlChars(String(value)));
 }
 
 function html(strings: TemplateStringsArray, ...values: Part[]): Html {
@@ -39,15 +39,17 @@ const VERDICTS: Verdict[] = ['fail', 'error', 'skip', 'pass'];
 
 const timestamp = (iso: string) => iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
 
-const countCells = (c: CountsT) => html`<td class="num">${c.pass}</td><td class="num${c.fail ? ' fail-text' : ''}">${c.fail}</td><td class="num${c.error ? ' error-text' : ''}">${c.error}</td><td class="num">${c.skip}</td>`;
+const countCells = (c: CountsT) =>
+  html`<td class="num">${c.pass}</td><td class="num${c.fail ? ' fail-text' : ''}">${c.fail}</td><td class="num${c.error ? ' error-text' : ''}">${c.error}</td><td class="num">${c.skip}</td>`;
 const COUNT_HEADS = html`<th class="num">Pass</th><th class="num">Fail</th><th class="num">Error</th><th class="num">Skip</th>`;
 
 function header(report: Report): Html {
   const { run, summary, target } = report;
   const outcome = runVerdict(report);
-  const verdict = outcome.state === 'conformant'
-    ? html`<strong>Conformant</strong><span>exit code ${summary.exit_code}</span>`
-    : html`<strong>${outcome.title}</strong><span>${outcome.detail} · exit code ${summary.exit_code}</span>`;
+  const verdict =
+    outcome.state === 'conformant'
+      ? html`<strong>Conformant</strong><span>exit code ${summary.exit_code}</span>`
+      : html`<strong>${outcome.title}</strong><span>${outcome.detail} · exit code ${summary.exit_code}</span>`;
   const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
   return html`<header class="banner ${summary.conformant ? 'ok' : 'bad'}">
   <div><h1>Conformance report</h1><p class="target">${target.base_url}${target.embedded ? ' (embedded reference server)' : ''}</p></div>
@@ -83,9 +85,12 @@ function sectionScores(report: Report): Html {
   return html`<section id="sections"><h2>Sections</h2>
 <div class="scroll"><table class="scores" id="section-scores"><thead><tr><th>Section</th><th>Title</th>${COUNT_HEADS}<th>Score</th></tr></thead>
 <tbody>${report.sections.map(
-    (s) => html`<tr><td><code>§${s.section}</code></td><td>${s.title}</td>${countCells(s.counts)}<td class="score">${
-      s.score === null ? html`<span class="muted">not judged</span>` : html`<meter min="0" max="1" low="0.5" high="0.999" optimum="1" value="${s.score}"></meter> ${formatScore(s.score)}`
-    }</td></tr>`,
+    (s) =>
+      html`<tr><td><code>§${s.section}</code></td><td>${s.title}</td>${countCells(s.counts)}<td class="score">${
+        s.score === null
+          ? html`<span class="muted">not judged</span>`
+          : html`<meter min="0" max="1" low="0.5" high="0.999" optimum="1" value="${s.score}"></meter> ${formatScore(s.score)}`
+      }</td></tr>`,
   )}</tbody></table></div>
 <p class="muted">Score: passed ÷ judged (pass, fail, error) MUST and SHOULD rules; skipped and INFO rules do not count.</p>
 </section>`;
@@ -106,7 +111,8 @@ function capabilities(report: Report): Html {
   return html`<section id="capabilities"><h2>Capabilities</h2>
 <div class="scroll"><table class="capabilities" id="capability-matrix"><thead><tr><th>Endpoint</th><th>Method</th><th>Path</th>${COUNT_HEADS}<th>Status</th></tr></thead>
 <tbody>${report.capabilities.map(
-    (c) => html`<tr><td>${c.endpoint}</td><td><code>${c.method}</code></td><td><code class="path">${breakable(c.path)}</code></td>${countCells(c.counts)}<td><span class="badge ${STATUS_CLASS[c.status]}">${c.status}</span></td></tr>`,
+    (c) =>
+      html`<tr><td>${c.endpoint}</td><td><code>${c.method}</code></td><td><code class="path">${breakable(c.path)}</code></td>${countCells(c.counts)}<td><span class="badge ${STATUS_CLASS[c.status]}">${c.status}</span></td></tr>`,
   )}</tbody></table></div>
 <p class="muted">Counts MUST and SHOULD rules that judge each endpoint.</p>
 </section>`;
@@ -131,17 +137,28 @@ function headers(h: Record<string, string>): Html {
   return lines.length ? html`<pre class="headers">${lines.join('\n')}</pre>` : html``;
 }
 
-const body = (text: string | undefined, truncated?: boolean) => (text === undefined || text === '' ? html`<p class="muted">no body</p>` : html`<pre class="body">${formatBody(text, truncated)}</pre>`);
+const body = (text: string | undefined, truncated?: boolean) =>
+  text === undefined || text === ''
+    ? html`<p class="muted">no body</p>`
+    : html`<pre class="body">${formatBody(text, truncated)}</pre>`;
 
 function exchange(x: RuleResult['transcript'][number], culprit: boolean): Html {
   const { request: req, response: res, error } = x;
-  const status = res ? html`<span class="status s${Math.floor(res.status / 100)}xx">${res.status}</span>` : html`<span class="status none">no response</span>`;
+  const status = res
+    ? html`<span class="status s${Math.floor(res.status / 100)}xx">${res.status}</span>`
+    : html`<span class="status none">no response</span>`;
   return html`<li class="exchange${culprit ? ' culprit' : ''}">
 <div class="xhead"><span class="seq">#${x.seq}</span>${x.step ? html`<span class="step">${x.step}</span>` : ''}<code class="request-line">${req.method} ${req.url}</code><span class="arrow">→</span>${status}<span class="muted">${formatDuration(x.duration_ms)}${res ? ` · ${res.bytes} bytes` : ''}</span>${culprit ? html`<span class="badge fail">the failure is about this exchange</span>` : ''}</div>
-${x.brief ? (error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>` : '') : html`<div class="xparts">
+${
+  x.brief
+    ? error
+      ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>`
+      : ''
+    : html`<div class="xparts">
   <div class="xpart"><h5>Request</h5>${headers(req.headers)}${body(req.body, req.body_truncated)}</div>
   <div class="xpart"><h5>Response</h5>${res ? html`${headers(res.headers)}${body(res.body, res.body_truncated)}` : ''}${error ? html`<p class="xerror"><strong>${error.kind}</strong>: ${error.message}</p>` : ''}</div>
-</div>`}
+</div>`
+}
 </li>`;
 }
 
@@ -153,11 +170,15 @@ function details(rule: RuleResult, baseUrl: string): Html {
 ${rule.reason ? html`<p class="reason">${rule.reason}</p>` : ''}
 ${rule.expected_failure ? html`<p class="notice">Expected failure, excused by the baseline: ${rule.expected_failure.comment}</p>` : ''}
 ${rule.error_kind ? html`<p class="muted">Error kind: ${rule.error_kind}. The rule could not be judged, so this says nothing about conformance.${rule.cause ? html` Cause: <a href="#cause-${rule.cause}">${rule.cause}</a>.` : ''}</p>` : ''}
-${f ? html`<div class="failure">
+${
+  f
+    ? html`<div class="failure">
   ${f.message !== rule.reason ? html`<p>${f.message}</p>` : ''}
   ${f.path ? html`<p>At <code>${f.path}</code></p>` : ''}
   ${'expected' in f || 'actual' in f ? html`<div class="diff"><div><h5>Expected</h5><pre class="expected">${formatValue(f.expected)}</pre></div><div><h5>Actual</h5><pre class="actual">${formatValue(f.actual)}</pre></div></div>` : ''}
-</div>` : ''}
+</div>`
+    : ''
+}
 ${rule.why ? html`<p class="muted">Why ${rule.level}: ${rule.why}</p>` : ''}
 ${rule.observations.length ? html`<h4>Observations</h4><ul class="observations">${rule.observations.map((o) => html`<li>${o}</li>`)}</ul>` : ''}
 ${cx ? html`<h4>Counterexample</h4><p>Seed <code>${cx.seed}</code>, path <code>${cx.path}</code>${cx.shrinks !== undefined ? `, after ${cx.shrinks} shrinks` : ''}</p><pre class="counterexample">${formatValue(cx.value)}</pre>` : ''}
@@ -170,10 +191,14 @@ ${rule.transcript.length ? html`<h4>Transcript (${rule.transcript.length} ${rule
 function ruleRow(rule: RuleResult, baseUrl: string): Html {
   const expandable = isFailing(rule.verdict) || rule.observations.length > 0;
   const cells = html`<span class="chevron" aria-hidden="true"></span><a class="id" href="#rule-${rule.id}"><code>${rule.id}</code></a><span class="spec">${rule.spec}</span><span class="level level-${rule.level}">${rule.level}</span><span class="title">${rule.title}${
-    rule.verdict === 'skip' ? html`<span class="note">${rule.reason}${rule.skip_key && !(rule.reason ?? '').includes(rule.skip_key) ? html` — set <code>${rule.skip_key}</code>` : ''}${rule.skip_accepted ? ' (skip accepted)' : ''}</span>` : ''
+    rule.verdict === 'skip'
+      ? html`<span class="note">${rule.reason}${rule.skip_key && !(rule.reason ?? '').includes(rule.skip_key) ? html` — set <code>${rule.skip_key}</code>` : ''}${rule.skip_accepted ? ' (skip accepted)' : ''}</span>`
+      : ''
   }</span><span class="verdict"><span class="badge ${rule.verdict}">${rule.verdict}</span>${rule.expected_failure ? html`<span class="badge expected">expected</span>` : ''}</span>`;
   const attrs = html`id="rule-${rule.id}" data-verdict="${rule.verdict}" data-text="${`${rule.id} ${rule.title} ${rule.spec} ${rule.level}`.toLowerCase()}"`;
-  return expandable ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule, baseUrl)}</details>` : html`<div class="rule" ${attrs}>${cells}</div>`;
+  return expandable
+    ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule, baseUrl)}</details>`
+    : html`<div class="rule" ${attrs}>${cells}</div>`;
 }
 
 function rules(report: Report): Html {
@@ -204,7 +229,9 @@ ${b.unknown_rules.length ? html`<h3>Entries that name no rule</h3><ul>${b.unknow
 function created(report: Report): Html {
   const c = report.created_identifiers;
   const list = (label: string, ids: string[]) =>
-    ids.length ? html`<details><summary>${label} (${ids.length})</summary><ul class="ids">${ids.map((id) => html`<li><code>${id}</code></li>`)}</ul></details>` : html`<p class="muted">No ${label.toLowerCase()}.</p>`;
+    ids.length
+      ? html`<details><summary>${label} (${ids.length})</summary><ul class="ids">${ids.map((id) => html`<li><code>${id}</code></li>`)}</ul></details>`
+      : html`<p class="muted">No ${label.toLowerCase()}.</p>`;
   return html`<section id="created"><h2>Created identifiers</h2>
 <p class="muted">What this run created on the target, for clean-up. Every identifier carries the run id <code>${report.run.id}</code>; ${c.other} other namespaced values (transactions, notes, supply points, …) are counted only.</p>
 ${list('External account numbers', c.external_account_numbers)}${list('Business identifiers', c.business_identifiers)}${list('Contract identifiers', c.contract_identifiers)}

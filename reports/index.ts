@@ -36,7 +36,12 @@ export interface WrittenReport {
 }
 
 /** Writes every file format of `formats` into `dir`; the Markdown summary also goes to $GITHUB_STEP_SUMMARY. */
-export async function writeReports(report: Report, dir: string, formats: readonly ReportFormat[], env: NodeJS.ProcessEnv = process.env): Promise<WrittenReport[]> {
+export async function writeReports(
+  report: Report,
+  dir: string,
+  formats: readonly ReportFormat[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<WrittenReport[]> {
   const files = formats.filter((f): f is Exclude<ReportFormat, 'console'> => f !== 'console');
   if (files.length) mkdirSync(dir, { recursive: true });
   const written: WrittenReport[] = [];

@@ -32,18 +32,31 @@ function outcomeOf(rule: RuleResult): Outcome {
 }
 
 function addTestcase(suite: XMLBuilder, rule: RuleResult, classname: string, baseUrl: string): void {
-  const testcase = suite.ele('testcase', { name: `${rule.id}: ${rule.title}`, classname, time: seconds(rule.duration_ms), group: rule.level });
+  const testcase = suite.ele('testcase', {
+    name: `${rule.id}: ${rule.title}`,
+    classname,
+    time: seconds(rule.duration_ms),
+    group: rule.level,
+  });
   const reason = oneLine(rule.reason ?? rule.failure?.message ?? '');
   switch (outcomeOf(rule)) {
     case 'failure':
-      testcase.ele('failure', { message: `[${rule.level}] ${reason}`, type: rule.level }).txt(failureText(rule, baseUrl));
+      testcase
+        .ele('failure', { message: `[${rule.level}] ${reason}`, type: rule.level })
+        .txt(failureText(rule, baseUrl));
       break;
     case 'error':
-      testcase.ele('error', { message: `[${rule.level}] ${reason}`, type: rule.error_kind ?? 'error' }).txt(failureText(rule, baseUrl));
+      testcase
+        .ele('error', { message: `[${rule.level}] ${reason}`, type: rule.error_kind ?? 'error' })
+        .txt(failureText(rule, baseUrl));
       break;
     case 'skipped':
       if (rule.expected_failure) {
-        testcase.ele('skipped', { message: `expected failure: ${oneLine(rule.expected_failure.comment)} — [${rule.level}] ${reason}` }).txt(failureText(rule, baseUrl));
+        testcase
+          .ele('skipped', {
+            message: `expected failure: ${oneLine(rule.expected_failure.comment)} — [${rule.level}] ${reason}`,
+          })
+          .txt(failureText(rule, baseUrl));
       } else {
         testcase.ele('skipped', { message: skipMessage(rule) });
       }

@@ -52,7 +52,9 @@ const ICON = { conformant: '✅', 'not conformant': '❌', incomplete: '⚠️',
 
 function title(report: Report): string {
   const verdict = runVerdict(report);
-  return verdict.state === 'conformant' ? `# ${ICON.conformant} Conformant` : `# ${ICON[verdict.state]} ${verdict.title}: ${text(verdict.detail, 400)}`;
+  return verdict.state === 'conformant'
+    ? `# ${ICON.conformant} Conformant`
+    : `# ${ICON[verdict.state]} ${verdict.title}: ${text(verdict.detail, 400)}`;
 }
 
 /** Unexcused failures first, by level; baselined ones last. */
@@ -66,10 +68,18 @@ function causes(report: Report): string[] {
   if (!report.causes?.length) return [];
   const lines = [`## Causes (${report.causes.length})`, ''];
   for (const cause of report.causes) {
-    const ids = cause.rules.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ') + (cause.rules.length > IDS_PER_LINE ? ` and ${cause.rules.length - IDS_PER_LINE} more` : '');
+    const ids =
+      cause.rules
+        .slice(0, IDS_PER_LINE)
+        .map((id) => code(id))
+        .join(', ') + (cause.rules.length > IDS_PER_LINE ? ` and ${cause.rules.length - IDS_PER_LINE} more` : '');
     lines.push(`- **${text(cause.step)}**: ${text(cause.answer)}`);
-    lines.push(`  ${cause.fix.length ? `Fix: ${cause.fix.map((k) => code(k)).join(' or ')} — ` : ''}${text(cause.hint, 400)}`);
-    lines.push(`  ${cause.rules.length} ${cause.rules.length === 1 ? 'rule' : 'rules'} not judged because of it: ${ids}`);
+    lines.push(
+      `  ${cause.fix.length ? `Fix: ${cause.fix.map((k) => code(k)).join(' or ')} — ` : ''}${text(cause.hint, 400)}`,
+    );
+    lines.push(
+      `  ${cause.rules.length} ${cause.rules.length === 1 ? 'rule' : 'rules'} not judged because of it: ${ids}`,
+    );
   }
   return lines;
 }
@@ -81,7 +91,9 @@ function failures(report: Report): string[] {
   const lines = [`## Failures and errors (${failing.length})`, ''];
   for (const r of failing.slice(0, MAX_FAILURES)) {
     const expected = r.expected_failure ? ` — *expected failure: ${text(r.expected_failure.comment)}*` : '';
-    lines.push(`- **${r.verdict}** ${code(r.id)} (${r.level}, ${text(r.spec)}): ${text(r.reason ?? r.failure?.message ?? '')}${expected}`);
+    lines.push(
+      `- **${r.verdict}** ${code(r.id)} (${r.level}, ${text(r.spec)}): ${text(r.reason ?? r.failure?.message ?? '')}${expected}`,
+    );
     if (r.replay) lines.push(`  ${code(r.replay)}`);
   }
   if (failing.length > MAX_FAILURES) lines.push(`- …and ${failing.length - MAX_FAILURES} more (see report.html)`);
@@ -99,12 +111,22 @@ function skipped(report: Report): string[] {
   if (!groups.size) return [];
   const total = report.summary.counts.skip;
   const accepted = report.summary.accepted_skips?.length ?? 0;
-  const lines = [`## Skipped (${total})`, '', `Set these configuration keys to run them${accepted ? ` (${accepted} accepted with --allow-skip)` : ''}:`, ''];
+  const lines = [
+    `## Skipped (${total})`,
+    '',
+    `Set these configuration keys to run them${accepted ? ` (${accepted} accepted with --allow-skip)` : ''}:`,
+    '',
+  ];
   const sorted = [...groups].sort(([, a], [, b]) => b.length - a.length);
   for (const [key, ids] of sorted.slice(0, MAX_SKIP_KEYS)) {
-    const shown = ids.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ');
+    const shown = ids
+      .slice(0, IDS_PER_LINE)
+      .map((id) => code(id))
+      .join(', ');
     const more = ids.length > IDS_PER_LINE ? ` and ${ids.length - IDS_PER_LINE} more` : '';
-    lines.push(`- ${key ? code(key) : 'no configuration key (skipped by the rule itself)'}: ${ids.length} ${ids.length === 1 ? 'rule' : 'rules'} — ${shown}${more}`);
+    lines.push(
+      `- ${key ? code(key) : 'no configuration key (skipped by the rule itself)'}: ${ids.length} ${ids.length === 1 ? 'rule' : 'rules'} — ${shown}${more}`,
+    );
   }
   if (sorted.length > MAX_SKIP_KEYS) lines.push(`- …and ${sorted.length - MAX_SKIP_KEYS} more keys (see report.html)`);
   return lines;
@@ -113,7 +135,11 @@ function skipped(report: Report): string[] {
 function baselineNotes(report: Report): string[] {
   const b = report.baseline;
   if (!b || (!b.now_passing.length && !b.unknown_rules.length)) return [];
-  const list = (ids: string[]) => ids.slice(0, IDS_PER_LINE).map((id) => code(id)).join(', ') + (ids.length > IDS_PER_LINE ? ` and ${ids.length - IDS_PER_LINE} more` : '');
+  const list = (ids: string[]) =>
+    ids
+      .slice(0, IDS_PER_LINE)
+      .map((id) => code(id))
+      .join(', ') + (ids.length > IDS_PER_LINE ? ` and ${ids.length - IDS_PER_LINE} more` : '');
   return [
     `## Baseline ${code(b.file)}`,
     '',
@@ -130,7 +156,12 @@ export function renderMarkdown(report: Report): string {
       title(report),
       '',
       `**Target** ${code(target.base_url)} · **Run** ${code(run.id)} · **Seed** ${code(String(run.seed))} · **Duration** ${formatDuration(run.duration_ms)} · **Exit code** ${summary.exit_code}${run.strict ? ' · strict' : ''}${run.bailed ? ' · stopped early (--bail)' : ''}`,
-      ...(summary.expected_failures ? ['', `${summary.expected_failures} ${summary.expected_failures === 1 ? 'failure is' : 'failures are'} excused by the baseline.`] : []),
+      ...(summary.expected_failures
+        ? [
+            '',
+            `${summary.expected_failures} ${summary.expected_failures === 1 ? 'failure is' : 'failures are'} excused by the baseline.`,
+          ]
+        : []),
     ],
     [
       table(
@@ -148,7 +179,11 @@ export function renderMarkdown(report: Report): string {
       '',
       table(
         ['Section', ...COUNT_HEADS, 'Score'],
-        report.sections.map((s) => [`§${text(s.section)} ${text(s.title)}`, ...countCells(s.counts), s.score === null ? '—' : formatScore(s.score)]),
+        report.sections.map((s) => [
+          `§${text(s.section)} ${text(s.title)}`,
+          ...countCells(s.counts),
+          s.score === null ? '—' : formatScore(s.score),
+        ]),
       ),
     ],
     [
@@ -156,7 +191,13 @@ export function renderMarkdown(report: Report): string {
       '',
       table(
         ['Endpoint', 'Method', 'Path', ...COUNT_HEADS, 'Status'],
-        report.capabilities.map((c) => [text(c.endpoint), c.method, code(c.path, { cell: true }), ...countCells(c.counts), c.status === 'deviates' ? '**deviates**' : c.status]),
+        report.capabilities.map((c) => [
+          text(c.endpoint),
+          c.method,
+          code(c.path, { cell: true }),
+          ...countCells(c.counts),
+          c.status === 'deviates' ? '**deviates**' : c.status,
+        ]),
         [':--', ':--', ':--', '--:', '--:', '--:', '--:', ':--'],
       ),
     ],

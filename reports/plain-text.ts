@@ -68,18 +68,24 @@ const indent = (text: string, prefix: string) =>
 /** CI shows this text inline, so bodies are cut shorter there than in report.json. */
 const INLINE_BODY_LIMIT = 1024;
 const inline = (body: string, truncated?: boolean): [string, boolean | undefined] =>
-  body.length > INLINE_BODY_LIMIT ? [`${body.slice(0, INLINE_BODY_LIMIT)}… [cut: ${Buffer.byteLength(body)}${truncated ? '+' : ''} bytes]`, true] : [body, truncated];
+  body.length > INLINE_BODY_LIMIT
+    ? [`${body.slice(0, INLINE_BODY_LIMIT)}… [cut: ${Buffer.byteLength(body)}${truncated ? '+' : ''} bytes]`, true]
+    : [body, truncated];
 
 function exchangeText(exchange: Exchange): string {
   const { request, response, error } = exchange;
-  const lines = [`#${exchange.seq}${exchange.step ? ` ${exchange.step}` : ''} (${formatDuration(exchange.duration_ms)})`];
+  const lines = [
+    `#${exchange.seq}${exchange.step ? ` ${exchange.step}` : ''} (${formatDuration(exchange.duration_ms)})`,
+  ];
   lines.push(`> ${request.method} ${request.url}`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`> ${name}: ${value}`);
-  if (request.body !== undefined) lines.push('>', indent(formatBody(...inline(request.body, request.body_truncated)), '  '));
+  if (request.body !== undefined)
+    lines.push('>', indent(formatBody(...inline(request.body, request.body_truncated)), '  '));
   if (response) {
     lines.push(`< ${response.status} (${response.bytes} bytes)`);
     for (const [name, value] of Object.entries(response.headers)) lines.push(`< ${name}: ${value}`);
-    if (response.body !== undefined) lines.push('<', indent(formatBody(...inline(response.body, response.body_truncated)), '  '));
+    if (response.body !== undefined)
+      lines.push('<', indent(formatBody(...inline(response.body, response.body_truncated)), '  '));
   }
   if (error) lines.push(`! ${error.kind}: ${error.message}`);
   return lines.join('\n');
@@ -99,7 +105,10 @@ export function failureText(rule: RuleResult, baseUrl?: string): string {
   }
   if (rule.why) parts.push(`why ${rule.level}: ${rule.why}`);
   const cx = rule.counterexample;
-  if (cx) parts.push(`counterexample (seed ${cx.seed}, path ${cx.path}${cx.shrinks !== undefined ? `, ${cx.shrinks} shrinks` : ''}):\n${indent(formatValue(cx.value), '  ')}`);
+  if (cx)
+    parts.push(
+      `counterexample (seed ${cx.seed}, path ${cx.path}${cx.shrinks !== undefined ? `, ${cx.shrinks} shrinks` : ''}):\n${indent(formatValue(cx.value), '  ')}`,
+    );
   if (rule.observations.length) parts.push(`observations:\n${rule.observations.map((o) => `  - ${o}`).join('\n')}`);
   if (rule.expected_failure) parts.push(`expected failure (baseline): ${rule.expected_failure.comment}`);
   if (rule.replay) parts.push(`replay: ${rule.replay}`);
@@ -110,7 +119,9 @@ export function failureText(rule: RuleResult, baseUrl?: string): string {
   const culprit = rule.transcript.find((x) => x.seq === f?.exchange_seq) ?? rule.transcript.at(-1);
   if (culprit) {
     const others = rule.transcript.length - 1;
-    parts.push(`exchange #${culprit.seq} of ${rule.transcript.length}${others ? ' (the others are in report.html and report.json)' : ''}:\n\n${exchangeText(culprit)}`);
+    parts.push(
+      `exchange #${culprit.seq} of ${rule.transcript.length}${others ? ' (the others are in report.html and report.json)' : ''}:\n\n${exchangeText(culprit)}`,
+    );
   }
   return parts.join('\n');
 }

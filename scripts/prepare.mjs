@@ -8,7 +8,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['src', 'reference', 'suites', 'generators', 'reports', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const SOURCES = [
+  'src',
+  'reference',
+  'suites',
+  'generators',
+  'reports',
+  'bench',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+];
 const STAMP = join(root, 'dist', 'src', 'cli', 'main.js');
 
 /** The newest modification time under a file or folder (0 if it does not exist). */
@@ -28,5 +38,9 @@ function newest(path) {
 const built = newest(STAMP);
 const changed = Math.max(...SOURCES.map((s) => newest(join(root, s))));
 if (built === 0 || changed > built) {
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: root, stdio: 'inherit' },
+  );
 }

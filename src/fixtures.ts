@@ -44,7 +44,8 @@ export const fixtureCatalogue: readonly FixtureEntry[] = [
   {
     name: 'accounts/electricity',
     schema: 'AccountPayload',
-    description: 'EXT-ELEC-0001: domestic electricity account in Madrid with every documented field, linked to business contract CONTRACT-ACME-2024',
+    description:
+      'EXT-ELEC-0001: domestic electricity account in Madrid with every documented field, linked to business contract CONTRACT-ACME-2024',
   },
   {
     name: 'accounts/gas',
@@ -59,7 +60,8 @@ export const fixtureCatalogue: readonly FixtureEntry[] = [
   {
     name: 'business/business',
     schema: 'BusinessRequest',
-    description: 'BUS-ACME-0001: limited company with contracts CONTRACT-ACME-2024 and CONTRACT-ACME-2025, two versions each',
+    description:
+      'BUS-ACME-0001: limited company with contracts CONTRACT-ACME-2024 and CONTRACT-ACME-2025, two versions each',
   },
   {
     name: 'notes/notes',
@@ -74,12 +76,14 @@ export const fixtureCatalogue: readonly FixtureEntry[] = [
   {
     name: 'historical-billing-documents/period-based',
     schema: 'HistoricalBillingDocumentsRequest',
-    description: 'two period-based billing documents for ledger ELEC-LEDGER-1 of EXT-ELEC-0001, plus an additional transaction',
+    description:
+      'two period-based billing documents for ledger ELEC-LEDGER-1 of EXT-ELEC-0001, plus an additional transaction',
   },
   {
     name: 'historical-billing-documents/item-based',
     schema: 'HistoricalBillingDocumentsRequest',
-    description: 'two item-based billing documents for ledger GAS-LEDGER-1 of EXT-GAS-0001, plus an additional transaction',
+    description:
+      'two item-based billing documents for ledger GAS-LEDGER-1 of EXT-GAS-0001, plus an additional transaction',
   },
   {
     name: 'historical-statements/statements',
@@ -99,11 +103,13 @@ export const fixtureCatalogue: readonly FixtureEntry[] = [
   {
     name: 'additions/agreements',
     schema: 'AgreementsRequest',
-    description: "a 2025 agreement for EXT-ELEC-0001's supply point, in the reference server's payload shape (§4.2: shape not shown)",
+    description:
+      "a 2025 agreement for EXT-ELEC-0001's supply point, in the reference server's payload shape (§4.2: shape not shown)",
   },
   {
     name: 'additions/supply-points',
     schema: 'SupplyPointsRequest',
-    description: "a new electricity supply point for EXT-ELEC-0001, in the reference server's payload shape (§4.2: shape not shown)",
+    description:
+      "a new electricity supply point for EXT-ELEC-0001, in the reference server's payload shape (§4.2: shape not shown)",
   },
 ];

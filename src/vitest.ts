@@ -33,9 +33,17 @@ export interface ConformanceSuiteOptions extends RunOptions {
 
 function failureMessage(rule: Rule, outcome: RuleOutcome, replay: string): string {
   const lines = [`[${rule.level}] ${rule.id} (${rule.spec}): ${outcome.reason ?? outcome.verdict}`];
-  if (outcome.failure?.path) lines.push(`  at ${outcome.failure.path}: expected ${JSON.stringify(outcome.failure.expected)}, got ${JSON.stringify(outcome.failure.actual)}`);
-  const failing = outcome.failure?.exchangeSeq ? outcome.transcript[outcome.failure.exchangeSeq - 1] : outcome.transcript.at(-1);
-  if (failing) lines.push(`  ${failing.request.method} ${failing.request.url} -> ${failing.response?.status ?? failing.error?.message}`);
+  if (outcome.failure?.path)
+    lines.push(
+      `  at ${outcome.failure.path}: expected ${JSON.stringify(outcome.failure.expected)}, got ${JSON.stringify(outcome.failure.actual)}`,
+    );
+  const failing = outcome.failure?.exchangeSeq
+    ? outcome.transcript[outcome.failure.exchangeSeq - 1]
+    : outcome.transcript.at(-1);
+  if (failing)
+    lines.push(
+      `  ${failing.request.method} ${failing.request.url} -> ${failing.response?.status ?? failing.error?.message}`,
+    );
   lines.push(`  replay: ${replay}`);
   return lines.join('\n');
 }
@@ -57,19 +65,23 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
       await options.teardown?.();
     });
     for (const rule of rules) {
-      test(`${rule.id} [${rule.level} ${rule.spec}] ${rule.title}`, async (context) => {
-        if (!session) throw new Error('the conformance session did not open (see the beforeAll error)');
-        const outcome = await session.run(rule);
-        if (outcome.verdict === 'skip') return context.skip(outcome.reason);
-        for (const note of outcome.observations) console.info(`${rule.id}: ${note}`);
-        if (outcome.verdict === 'pass') return;
-        const message = failureMessage(rule, outcome, session.replay(rule, outcome));
-        if (rule.level === 'INFO' || (rule.level === 'SHOULD' && !strict)) {
-          console.warn(message);
-          return;
-        }
-        throw new Error(message);
-      }, options.testTimeout ?? 120_000);
+      test(
+        `${rule.id} [${rule.level} ${rule.spec}] ${rule.title}`,
+        async (context) => {
+          if (!session) throw new Error('the conformance session did not open (see the beforeAll error)');
+          const outcome = await session.run(rule);
+          if (outcome.verdict === 'skip') return context.skip(outcome.reason);
+          for (const note of outcome.observations) console.info(`${rule.id}: ${note}`);
+          if (outcome.verdict === 'pass') return;
+          const message = failureMessage(rule, outcome, session.replay(rule, outcome));
+          if (rule.level === 'INFO' || (rule.level === 'SHOULD' && !strict)) {
+            console.warn(message);
+            return;
+          }
+          throw new Error(message);
+        },
+        options.testTimeout ?? 120_000,
+      );
     }
   });
 }

@@ -21,7 +21,12 @@ async function expectNoAccount(ctx: RuleContext, supplier: string, ext: string, 
   if (mayBeStaged && res.status === 200) {
     const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
     ctx.expect.equal(body.status, 'UNKNOWN', 'no account may exist, so the status is UNKNOWN (§3)', res);
-    ctx.expect.equal(body.service_account_number, '', 'the number is an empty string when no account exists (§4.3)', res);
+    ctx.expect.equal(
+      body.service_account_number,
+      '',
+      'the number is an empty string when no account exists (§4.3)',
+      res,
+    );
   } else {
     ctx.expect.status(res, mayBeStaged ? [200, 404] : 404, 'no import process may exist (§4.3)');
   }
@@ -70,7 +75,8 @@ export default defineRules('migration', [
     // paths), so values are not compared, but it is the data sent: every top-level field sent is in
     // it, and it names the same account.
     level: 'MUST',
-    title: 'The validated data carries every top-level field sent and names the same supplier and external account number',
+    title:
+      'The validated data carries every top-level field sent and names the same supplier and external account number',
     needs: ['ongoingSupplier'],
     endpoints: ['validateAccount'],
     async check(ctx) {
@@ -79,7 +85,11 @@ export default defineRules('migration', [
       ctx.expect.status(res, 200);
       const body = ctx.expect.body(res, model.ValidatedAccount, 'validated data') as Record<string, unknown>;
       const missing = Object.keys(account).filter((key) => !(key in body));
-      ctx.expect.that(missing.length === 0, `the validated data must carry every top-level field sent, but lacks ${missing.join(', ')}`, { res, expected: Object.keys(account), actual: Object.keys(body) });
+      ctx.expect.that(
+        missing.length === 0,
+        `the validated data must carry every top-level field sent, but lacks ${missing.join(', ')}`,
+        { res, expected: Object.keys(account), actual: Object.keys(body) },
+      );
       ctx.expect.equal(
         { import_supplier: body.import_supplier, external_account_number: body.external_account_number },
         accountKey(account.import_supplier, account.external_account_number),
@@ -99,11 +109,19 @@ export default defineRules('migration', [
       const account = ctx.given.account();
       ctx.expect.status(await ctx.api.call('validateAccount', { body: account, step: 'validate' }), 200);
       const ext = account.external_account_number;
-      ctx.expect.status(await status(ctx, account.import_supplier, ext, 'status after validating'), 404, 'no import process may exist after validation (§4.3)');
+      ctx.expect.status(
+        await status(ctx, account.import_supplier, ext, 'status after validating'),
+        404,
+        'no import process may exist after validation (§4.3)',
+      );
       for (const which of ['all', 'pending', 'imported'] as const) {
         const res = await listing(ctx, which, account.import_supplier, `${which} listing after validating`);
         ctx.expect.status(res, 200);
-        ctx.expect.that(!mentions(res.json(), ext), `the ${which} listing must not show ${ext}, which was only validated`, { res });
+        ctx.expect.that(
+          !mentions(res.json(), ext),
+          `the ${which} listing must not show ${ext}, which was only validated`,
+          { res },
+        );
       }
     },
   },
@@ -115,7 +133,10 @@ export default defineRules('migration', [
     needs: ['ongoingSupplier'],
     endpoints: ['validateAccount'],
     async check(ctx) {
-      const res = await ctx.api.call('validateAccount', { body: invalidAccount(ctx), step: 'validate an account with an impossible date' });
+      const res = await ctx.api.call('validateAccount', {
+        body: invalidAccount(ctx),
+        step: 'validate an account with an impossible date',
+      });
       ctx.expect.status(res, 400);
       ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
     },
@@ -134,7 +155,12 @@ export default defineRules('migration', [
       const res = await ctx.api.call('stageAccount', { body: account, step: 'first staging' });
       ctx.expect.status(res, 201);
       const body = ctx.expect.body(res, model.StageAccountResponse, 'stage response');
-      ctx.expect.equal(accountKey(body.import_supplier, body.external_account_number), accountKey(account.import_supplier, account.external_account_number), 'the stage response names the account', res);
+      ctx.expect.equal(
+        accountKey(body.import_supplier, body.external_account_number),
+        accountKey(account.import_supplier, account.external_account_number),
+        'the stage response names the account',
+        res,
+      );
     },
   },
   {
@@ -146,10 +172,18 @@ export default defineRules('migration', [
     endpoints: ['stageAccount'],
     async check(ctx) {
       const { payload } = await ctx.given.staged();
-      const res = await ctx.api.call('stageAccount', { body: { ...payload, billing_name: 'Nombre actualizado' }, step: 'stage again with changed data' });
+      const res = await ctx.api.call('stageAccount', {
+        body: { ...payload, billing_name: 'Nombre actualizado' },
+        step: 'stage again with changed data',
+      });
       ctx.expect.status(res, 200);
       const body = ctx.expect.body(res, model.StageAccountResponse, 'stage response');
-      ctx.expect.equal(accountKey(body.import_supplier, body.external_account_number), accountKey(payload.import_supplier, payload.external_account_number), 'the stage response names the account', res);
+      ctx.expect.equal(
+        accountKey(body.import_supplier, body.external_account_number),
+        accountKey(payload.import_supplier, payload.external_account_number),
+        'the stage response names the account',
+        res,
+      );
     },
   },
   {
@@ -180,7 +214,12 @@ export default defineRules('migration', [
       ctx.expect.status(notes, 201);
       // Results are matched to the notes by body: their order is not stated.
       const result = alignNotes(sent, ctx.expect.body(notes, model.NotesResponse, 'notes response'));
-      ctx.expect.equal(result.map((n) => n.status), ['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS'], 'the account has the note of the second payload and not the first', notes);
+      ctx.expect.equal(
+        result.map((n) => n.status),
+        ['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS'],
+        'the account has the note of the second payload and not the first',
+        notes,
+      );
     },
   },
   {
@@ -192,7 +231,10 @@ export default defineRules('migration', [
     endpoints: ['stageAccount'],
     async check(ctx) {
       const account = invalidAccount(ctx);
-      const res = await ctx.api.call('stageAccount', { body: account, step: 'stage an account with an impossible date' });
+      const res = await ctx.api.call('stageAccount', {
+        body: account,
+        step: 'stage an account with an impossible date',
+      });
       ctx.expect.status(res, 400);
       ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
       await expectNoAccount(ctx, account.import_supplier, account.external_account_number, false);
@@ -207,7 +249,10 @@ export default defineRules('migration', [
     endpoints: ['stageAccount'],
     async check(ctx) {
       const account = await ctx.given.imported();
-      const res = await ctx.api.call('stageAccount', { body: account.payload, step: 'stage the imported account again' });
+      const res = await ctx.api.call('stageAccount', {
+        body: account.payload,
+        step: 'stage the imported account again',
+      });
       ctx.expect.status(res, 400);
     },
   },
@@ -224,7 +269,11 @@ export default defineRules('migration', [
       ctx.expect.status(res, 400);
       const pending = await listing(ctx, 'pending', account.import_supplier, 'pending listing');
       ctx.expect.status(pending, 200);
-      ctx.expect.that(recordsFor(pending.json(), account.external_account_number).length === 0, 'the skipped account must not be pending import', { res: pending });
+      ctx.expect.that(
+        recordsFor(pending.json(), account.external_account_number).length === 0,
+        'the skipped account must not be pending import',
+        { res: pending },
+      );
     },
   },
   refusesSupplierState('paused'),
@@ -238,8 +287,14 @@ export default defineRules('migration', [
     needs: ['pausedSupplier', 'pausedSupplierStagedAccount'],
     endpoints: ['stageAccount'],
     async check(ctx) {
-      const account = { ...ctx.given.account(ctx.fixtures.pausedSupplier), external_account_number: ctx.fixtures.pausedSupplierStagedAccount };
-      ctx.expect.status(await ctx.api.call('stageAccount', { body: account, step: 'stage again for the paused supplier' }), 400);
+      const account = {
+        ...ctx.given.account(ctx.fixtures.pausedSupplier),
+        external_account_number: ctx.fixtures.pausedSupplierStagedAccount,
+      };
+      ctx.expect.status(
+        await ctx.api.call('stageAccount', { body: account, step: 'stage again for the paused supplier' }),
+        400,
+      );
     },
   },
 
@@ -285,7 +340,12 @@ export default defineRules('migration', [
       const res = await status(ctx, account.supplier, account.ext, 'status of the created account');
       ctx.expect.status(res, 200);
       const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
-      ctx.expect.equal(body, { ...body, status: 'COMPLETED', service_account_number: account.number }, 'the status of the created account', res);
+      ctx.expect.equal(
+        body,
+        { ...body, status: 'COMPLETED', service_account_number: account.number },
+        'the status of the created account',
+        res,
+      );
     },
   },
   {
@@ -302,10 +362,18 @@ export default defineRules('migration', [
       const records = recordsFor(ctx.expect.body(all, model.AllAccountImportProcesses, 'all listing'), account.ext);
       ctx.expect.equal(records.length, 1, `the all listing shows ${account.ext} once`, all);
       ctx.expect.equal(records[0].service_account_number, account.number, 'its service_account_number', all);
-      ctx.expect.that(records[0].account_created_at !== null, 'a created account has an account_created_at (§2.9)', { res: all, actual: records[0] });
+      ctx.expect.that(records[0].account_created_at !== null, 'a created account has an account_created_at (§2.9)', {
+        res: all,
+        actual: records[0],
+      });
       const pending = await listing(ctx, 'pending', account.supplier, 'pending listing');
       ctx.expect.status(pending, 200);
-      ctx.expect.equal(recordsFor(pending.json(), account.ext).length, 0, `the pending listing must not show the created account ${account.ext}`, pending);
+      ctx.expect.equal(
+        recordsFor(pending.json(), account.ext).length,
+        0,
+        `the pending listing must not show the created account ${account.ext}`,
+        pending,
+      );
     },
   },
   {
@@ -347,11 +415,21 @@ export default defineRules('migration', [
     endpoints: ['processAccount'],
     async check(ctx) {
       const account = await ctx.given.staged();
-      const res = await ctx.given.process(account.supplier, account.ext, { operations_team_name: `No such team ${ctx.ids.namespace}` }, 'process with an unknown team');
+      const res = await ctx.given.process(
+        account.supplier,
+        account.ext,
+        { operations_team_name: `No such team ${ctx.ids.namespace}` },
+        'process with an unknown team',
+      );
       ctx.expect.refused(res, 'processing with an unknown team');
       await expectNoAccount(ctx, account.supplier, account.ext, true);
       const pending = await listing(ctx, 'pending', account.supplier);
-      ctx.expect.equal(recordsFor(pending.json(), account.ext).length, 1, 'the account is still pending import', pending);
+      ctx.expect.equal(
+        recordsFor(pending.json(), account.ext).length,
+        1,
+        'the account is still pending import',
+        pending,
+      );
     },
   },
   {
@@ -367,10 +445,19 @@ export default defineRules('migration', [
       ctx.expect.status(dry, 400, 'a dry run that would succeed');
       await expectNoAccount(ctx, account.supplier, account.ext, true);
       const pending = await listing(ctx, 'pending', account.supplier, 'pending listing after the dry run');
-      ctx.expect.equal(recordsFor(pending.json(), account.ext).length, 1, 'the account is still pending import after the dry run', pending);
+      ctx.expect.equal(
+        recordsFor(pending.json(), account.ext).length,
+        1,
+        'the account is still pending import after the dry run',
+        pending,
+      );
       const all = await listing(ctx, 'all', account.supplier, 'all listing after the dry run');
       const record = recordsFor(all.json(), account.ext)[0];
-      ctx.expect.that(record !== undefined && record.service_account_number === null, 'the all listing shows the account without a number after the dry run', { res: all, actual: record });
+      ctx.expect.that(
+        record !== undefined && record.service_account_number === null,
+        'the all listing shows the account without a number after the dry run',
+        { res: all, actual: record },
+      );
       const real = await ctx.given.process(account.supplier, account.ext, {}, 'real process after the dry run');
       ctx.expect.status(real, 201, 'the real process after a dry run');
     },
@@ -384,7 +471,12 @@ export default defineRules('migration', [
     endpoints: ['processAccount'],
     async check(ctx) {
       const account = await ctx.given.staged();
-      const res = await ctx.given.process(account.supplier, account.ext, { dry_run: false }, 'process with dry_run false');
+      const res = await ctx.given.process(
+        account.supplier,
+        account.ext,
+        { dry_run: false },
+        'process with dry_run false',
+      );
       ctx.expect.status(res, 201);
       ctx.expect.body(res, model.ProcessAccountResponse, 'process response');
     },
@@ -418,11 +510,21 @@ export default defineRules('migration', [
     endpoints: ['processAccount'],
     async check(ctx) {
       const account = await ctx.given.imported();
-      const res = await ctx.given.process(account.supplier, account.ext, { dry_run: true }, 'dry run for the imported account');
+      const res = await ctx.given.process(
+        account.supplier,
+        account.ext,
+        { dry_run: true },
+        'dry run for the imported account',
+      );
       ctx.expect.status(res, 400);
       const after = await status(ctx, account.supplier, account.ext, 'status afterwards');
       const body = ctx.expect.body(after, model.AccountTransferStatus, 'status');
-      ctx.expect.equal([body.status, body.service_account_number], ['COMPLETED', account.number], 'the account is still the one created', after);
+      ctx.expect.equal(
+        [body.status, body.service_account_number],
+        ['COMPLETED', account.number],
+        'the account is still the one created',
+        after,
+      );
     },
   },
 ]);

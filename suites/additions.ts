@@ -9,71 +9,120 @@ import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import type { EndpointId } from '../src/spec/index.js';
 import { errorsOf } from './support.js';
 
-const endpoints = [['agreements', 'createAgreements'], ['supply-points', 'createSupplyPoints']] as const satisfies readonly (readonly [string, EndpointId])[];
+const endpoints = [
+  ['agreements', 'createAgreements'],
+  ['supply-points', 'createSupplyPoints'],
+] as const satisfies readonly (readonly [string, EndpointId])[];
 
-export default defineRules('additions', [
-  {
-    id: 'additions.agreements.created',
-    spec: '§4.2 agreements',
-    level: 'MUST',
-    title: 'Agreements are added to an existing supply point: 201',
-    needs: ['ongoingSupplier', 'operationsTeam', 'agreementsPayload'],
-    endpoints: ['createAgreements'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const point = a.payload.supply_addresses![0].supply_points![0].identifier!;
-      const body = fillTemplate(ctx.fixtures.agreementsPayload, { import_supplier: a.supplier, external_account_number: a.ext, supply_point_identifier: point });
-      const res = await ctx.api.call('createAgreements', { body, step: 'add agreements (configured payload)' });
-      ctx.expect.status(res, 201);
+export default defineRules(
+  'additions',
+  [
+    {
+      id: 'additions.agreements.created',
+      spec: '§4.2 agreements',
+      level: 'MUST',
+      title: 'Agreements are added to an existing supply point: 201',
+      needs: ['ongoingSupplier', 'operationsTeam', 'agreementsPayload'],
+      endpoints: ['createAgreements'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const point = a.payload.supply_addresses![0].supply_points![0].identifier!;
+        const body = fillTemplate(ctx.fixtures.agreementsPayload, {
+          import_supplier: a.supplier,
+          external_account_number: a.ext,
+          supply_point_identifier: point,
+        });
+        const res = await ctx.api.call('createAgreements', { body, step: 'add agreements (configured payload)' });
+        ctx.expect.status(res, 201);
+      },
     },
-  },
-  {
-    id: 'additions.supply-points.created',
-    spec: '§4.2 supply points',
-    level: 'MUST',
-    title: 'Supply points are added to an imported account: 201',
-    needs: ['ongoingSupplier', 'operationsTeam', 'supplyPointsPayload'],
-    endpoints: ['createSupplyPoints'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const body = fillTemplate(ctx.fixtures.supplyPointsPayload, { import_supplier: a.supplier, external_account_number: a.ext, new_supply_point_identifier: ctx.ids.supplyPointIdentifier() });
-      ctx.expect.status(await ctx.api.call('createSupplyPoints', { body, step: 'add a supply point (configured payload)' }), 201);
+    {
+      id: 'additions.supply-points.created',
+      spec: '§4.2 supply points',
+      level: 'MUST',
+      title: 'Supply points are added to an imported account: 201',
+      needs: ['ongoingSupplier', 'operationsTeam', 'supplyPointsPayload'],
+      endpoints: ['createSupplyPoints'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const body = fillTemplate(ctx.fixtures.supplyPointsPayload, {
+          import_supplier: a.supplier,
+          external_account_number: a.ext,
+          new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
+        });
+        ctx.expect.status(
+          await ctx.api.call('createSupplyPoints', { body, step: 'add a supply point (configured payload)' }),
+          201,
+        );
+      },
     },
-  },
-  ...endpoints.map(([name, endpoint]): RuleInput => ({
-    id: `additions.${name}.non-field-errors`,
-    spec: '§7.1 (non_field_errors), §4.2',
-    level: 'MUST',
-    title: `The ${name} endpoint reports validation errors under non_field_errors`,
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: [endpoint],
-    async check(ctx: RuleContext) {
-      await ctx.given.imported();
-      const res = await ctx.api.call(endpoint, { body: [], step: `send a JSON array, which no ${name} payload can be` });
-      ctx.expect.status(res, 400);
-      const { attrs } = errorsOf(res);
-      ctx.expect.that(attrs.includes('non_field_errors'), `the errors must be reported under non_field_errors, got attrs ${JSON.stringify(attrs)}`, { res, expected: 'non_field_errors', actual: attrs });
-    },
-  })),
-  ...endpoints.map(([name, endpoint]): RuleInput => ({
-    id: `additions.${name}.non-field-errors-only`,
-    spec: '§7.1 (non_field_errors)',
-    level: 'SHOULD',
-    why: 'The spec says these endpoints report errors under non_field_errors; a configured payload with a broken field shows whether every error is reported so.',
-    title: `Every validation error of the ${name} endpoint has attr non_field_errors`,
-    needs: ['ongoingSupplier', 'operationsTeam', name === 'agreements' ? ('agreementsPayload' as const) : ('supplyPointsPayload' as const)],
-    endpoints: [endpoint],
-    async check(ctx: RuleContext) {
-      const a = await ctx.given.imported();
-      const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
-      const body = fillTemplate(template, { import_supplier: a.supplier, external_account_number: a.ext, supply_point_identifier: a.payload.supply_addresses![0].supply_points![0].identifier!, new_supply_point_identifier: ctx.ids.supplyPointIdentifier() }) as Record<string, unknown>;
-      // Break every date in the payload: any shape of these endpoints carries dates somewhere.
-      const broken = JSON.parse(JSON.stringify(body).replace(/"\d{4}-\d{2}-\d{2}"/g, '"2023-02-30"'));
-      if (JSON.stringify(broken) === JSON.stringify(body)) ctx.skip(`the configured ${name} payload has no date to break`, `fixtures.payloads.${name.replace('-', '_')}`);
-      const res = await ctx.api.call(endpoint, { body: broken, step: 'the configured payload with impossible dates' });
-      ctx.expect.status(res, 400);
-      const { attrs } = errorsOf(res);
-      ctx.expect.that(attrs.length > 0 && attrs.every((attr) => attr === 'non_field_errors'), `every error should have attr non_field_errors, got ${JSON.stringify(attrs)}`, { res });
-    },
-  })),
-], { tags: ['additions'] });
+    ...endpoints.map(
+      ([name, endpoint]): RuleInput => ({
+        id: `additions.${name}.non-field-errors`,
+        spec: '§7.1 (non_field_errors), §4.2',
+        level: 'MUST',
+        title: `The ${name} endpoint reports validation errors under non_field_errors`,
+        needs: ['ongoingSupplier', 'operationsTeam'],
+        endpoints: [endpoint],
+        async check(ctx: RuleContext) {
+          await ctx.given.imported();
+          const res = await ctx.api.call(endpoint, {
+            body: [],
+            step: `send a JSON array, which no ${name} payload can be`,
+          });
+          ctx.expect.status(res, 400);
+          const { attrs } = errorsOf(res);
+          ctx.expect.that(
+            attrs.includes('non_field_errors'),
+            `the errors must be reported under non_field_errors, got attrs ${JSON.stringify(attrs)}`,
+            { res, expected: 'non_field_errors', actual: attrs },
+          );
+        },
+      }),
+    ),
+    ...endpoints.map(
+      ([name, endpoint]): RuleInput => ({
+        id: `additions.${name}.non-field-errors-only`,
+        spec: '§7.1 (non_field_errors)',
+        level: 'SHOULD',
+        why: 'The spec says these endpoints report errors under non_field_errors; a configured payload with a broken field shows whether every error is reported so.',
+        title: `Every validation error of the ${name} endpoint has attr non_field_errors`,
+        needs: [
+          'ongoingSupplier',
+          'operationsTeam',
+          name === 'agreements' ? ('agreementsPayload' as const) : ('supplyPointsPayload' as const),
+        ],
+        endpoints: [endpoint],
+        async check(ctx: RuleContext) {
+          const a = await ctx.given.imported();
+          const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
+          const body = fillTemplate(template, {
+            import_supplier: a.supplier,
+            external_account_number: a.ext,
+            supply_point_identifier: a.payload.supply_addresses![0].supply_points![0].identifier!,
+            new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
+          }) as Record<string, unknown>;
+          // Break every date in the payload: any shape of these endpoints carries dates somewhere.
+          const broken = JSON.parse(JSON.stringify(body).replace(/"\d{4}-\d{2}-\d{2}"/g, '"2023-02-30"'));
+          if (JSON.stringify(broken) === JSON.stringify(body))
+            ctx.skip(
+              `the configured ${name} payload has no date to break`,
+              `fixtures.payloads.${name.replace('-', '_')}`,
+            );
+          const res = await ctx.api.call(endpoint, {
+            body: broken,
+            step: 'the configured payload with impossible dates',
+          });
+          ctx.expect.status(res, 400);
+          const { attrs } = errorsOf(res);
+          ctx.expect.that(
+            attrs.length > 0 && attrs.every((attr) => attr === 'non_field_errors'),
+            `every error should have attr non_field_errors, got ${JSON.stringify(attrs)}`,
+            { res },
+          );
+        },
+      }),
+    ),
+  ],
+  { tags: ['additions'] },
+);

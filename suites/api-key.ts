@@ -15,13 +15,19 @@ export default defineRules('auth', [
     id: 'auth.api-key.unknown-key-no-token',
     spec: '§5.1 (the mutation is authenticated with the organisation API key issued by the service operator), §5.3',
     level: 'MUST',
-    title: 'ObtainServiceToken with an API key the operator never issued gives no token that works: any token it returns is refused with 401',
+    title:
+      'ObtainServiceToken with an API key the operator never issued gives no token that works: any token it returns is refused with 401',
     endpoints: ['allAccountImportProcesses'],
     tags: ['auth'],
     async check(ctx) {
       const mutation = ctx.tokenMutation;
-      if (!mutation) return ctx.skip('the run uses a configured token, so the ObtainServiceToken mutation is not in use', 'auth.api_key');
-      if (!mutation.path) return ctx.skip('the mutation is configured on another origin than the base URL', 'auth.graphql_url');
+      if (!mutation)
+        return ctx.skip(
+          'the run uses a configured token, so the ObtainServiceToken mutation is not in use',
+          'auth.api_key',
+        );
+      if (!mutation.path)
+        return ctx.skip('the mutation is configured on another origin than the base URL', 'auth.graphql_url');
       const unknownKey = `unissued-${randomBytes(16).toString('hex')}`;
       const res = await ctx.api.request('POST', mutation.path, {
         body: { query: mutation.mutation, variables: { apiKey: unknownKey }, operationName: 'ObtainServiceToken' },
@@ -34,7 +40,11 @@ export default defineRules('auth', [
         return;
       }
       // A token came back: it must not open the interface.
-      const use = await ctx.api.call('allAccountImportProcesses', { ...sampleRequest(ctx, 'allAccountImportProcesses'), auth: { authorization: `Token ${token}` }, step: 'use the token issued for the unknown key' });
+      const use = await ctx.api.call('allAccountImportProcesses', {
+        ...sampleRequest(ctx, 'allAccountImportProcesses'),
+        auth: { authorization: `Token ${token}` },
+        step: 'use the token issued for the unknown key',
+      });
       ctx.expect.status(use, 401, 'a token obtained with an API key the operator never issued (§5.1)');
     },
   },

@@ -16,8 +16,15 @@ export function mayUseNonFieldErrors(endpoint: EndpointId): boolean {
 }
 
 /** Whether `attrs` report the defect at `path` (or inside it, when `objectLevel`) as §7.1 allows on `endpoint`. */
-export function reportsDefectAt(endpoint: EndpointId, attrs: readonly string[], path: string, objectLevel = false): boolean {
-  return attrs.some((a) => (objectLevel ? pointsAt(a, path) : a === path) || (a === NON_FIELD_ERRORS && mayUseNonFieldErrors(endpoint)));
+export function reportsDefectAt(
+  endpoint: EndpointId,
+  attrs: readonly string[],
+  path: string,
+  objectLevel = false,
+): boolean {
+  return attrs.some(
+    (a) => (objectLevel ? pointsAt(a, path) : a === path) || (a === NON_FIELD_ERRORS && mayUseNonFieldErrors(endpoint)),
+  );
 }
 
 /** How a failure message names what was expected. */

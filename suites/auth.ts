@@ -49,19 +49,34 @@ export default defineRules('auth', [
       const staged = await ctx.given.staged();
       const imported = await ctx.given.imported();
       for (const which of ['all', 'pending'] as const) {
-        const res = await ctx.api.call(which === 'all' ? 'allAccountImportProcesses' : 'pendingAccountImportProcesses', {
-          params: { import_supplier_code: staged.supplier },
-          auth: 'none',
-          step: `list ${which} without a token`,
-        });
+        const res = await ctx.api.call(
+          which === 'all' ? 'allAccountImportProcesses' : 'pendingAccountImportProcesses',
+          {
+            params: { import_supplier_code: staged.supplier },
+            auth: 'none',
+            step: `list ${which} without a token`,
+          },
+        );
         ctx.expect.status(res, 401);
         for (const secret of [staged.ext, imported.ext, imported.number]) {
-          ctx.expect.that(!res.text.includes(secret), `the 401 of the ${which} listing must not contain ${secret}, data of an account of the supplier`, { res });
+          ctx.expect.that(
+            !res.text.includes(secret),
+            `the 401 of the ${which} listing must not contain ${secret}, data of an account of the supplier`,
+            { res },
+          );
         }
       }
-      const open = await ctx.api.call('accountTransferStatus', { params: { import_supplier_code: imported.supplier, external_account_number: imported.ext }, auth: 'none', step: 'status without a token' });
+      const open = await ctx.api.call('accountTransferStatus', {
+        params: { import_supplier_code: imported.supplier, external_account_number: imported.ext },
+        auth: 'none',
+        step: 'status without a token',
+      });
       ctx.expect.status(open, 401);
-      ctx.expect.that(!open.text.includes(imported.number), `the 401 of the status endpoint must not reveal the service_account_number ${imported.number}`, { res: open });
+      ctx.expect.that(
+        !open.text.includes(imported.number),
+        `the 401 of the status endpoint must not reveal the service_account_number ${imported.number}`,
+        { res: open },
+      );
     },
   },
   {
@@ -76,10 +91,19 @@ export default defineRules('auth', [
       const account = ctx.given.account();
       const res = await ctx.api.call('stageAccount', { body: account, auth: 'none', step: 'stage without a token' });
       ctx.expect.status(res, 401);
-      const after = await status(ctx, account.import_supplier, account.external_account_number, 'status with the token');
+      const after = await status(
+        ctx,
+        account.import_supplier,
+        account.external_account_number,
+        'status with the token',
+      );
       ctx.expect.status(after, 404, 'the account was not staged, so no import process exists (§4.3)');
       const pending = await listing(ctx, 'pending', account.import_supplier);
-      ctx.expect.that(!pending.text.includes(account.external_account_number), `the pending listing must not contain ${account.external_account_number}`, { res: pending });
+      ctx.expect.that(
+        !pending.text.includes(account.external_account_number),
+        `the pending listing must not contain ${account.external_account_number}`,
+        { res: pending },
+      );
     },
   },
   {
@@ -112,7 +136,11 @@ export default defineRules('auth', [
             auth: { scheme },
             step: `${e.id} with the token under ${scheme ? `the ${scheme} scheme` : 'no scheme'}`,
           });
-          ctx.expect.status(res, 401, `${e.method} ${e.path} with ${scheme ? `"${scheme} <token>"` : 'the bare token'}`);
+          ctx.expect.status(
+            res,
+            401,
+            `${e.method} ${e.path} with ${scheme ? `"${scheme} <token>"` : 'the bare token'}`,
+          );
         }
       }
     },

@@ -17,8 +17,12 @@ import type { HttpResponse } from '../src/http/client.js';
 import { type EndpointId, model } from '../src/spec/index.js';
 import { accountKey, errorsOf, sampleRequest } from './support.js';
 
-const POST_ENDPOINTS = Object.values(model.endpoints).filter((e) => e.method === 'POST').map((e) => e.id);
-const GET_ENDPOINTS = Object.values(model.endpoints).filter((e) => e.method === 'GET').map((e) => e.id);
+const POST_ENDPOINTS = Object.values(model.endpoints)
+  .filter((e) => e.method === 'POST')
+  .map((e) => e.id);
+const GET_ENDPOINTS = Object.values(model.endpoints)
+  .filter((e) => e.method === 'GET')
+  .map((e) => e.id);
 
 /** A valid request for `endpoint` about an account that exists (staged for process, imported for the §4.2 endpoints). */
 async function validRequest(ctx: RuleContext, endpoint: EndpointId): Promise<Record<string, unknown>> {
@@ -30,7 +34,11 @@ async function validRequest(ctx: RuleContext, endpoint: EndpointId): Promise<Rec
       return sampleRequest(ctx, endpoint).body as Record<string, unknown>;
     case 'processAccount': {
       const a = await ctx.given.staged();
-      return { external_account_number: a.ext, import_supplier_code: a.supplier, operations_team_name: ctx.fixtures.operationsTeam };
+      return {
+        external_account_number: a.ext,
+        import_supplier_code: a.supplier,
+        operations_team_name: ctx.fixtures.operationsTeam,
+      };
     }
     default: {
       const a = await ctx.given.imported();
@@ -55,15 +63,28 @@ function bodies(valid: Record<string, unknown>): { what: string; body?: unknown;
     out.push({ what: `without ${key}`, body: rest });
     out.push({ what: `${key} of the wrong type`, body: { ...valid, [key]: wrongType(dropped) } });
   }
-  out.push({ what: 'an empty object', body: {} }, { what: 'a JSON array', body: [] }, { what: 'a JSON string', body: 'text' }, { what: 'JSON null', body: null });
+  out.push(
+    { what: 'an empty object', body: {} },
+    { what: 'a JSON array', body: [] },
+    { what: 'a JSON string', body: 'text' },
+    { what: 'JSON null', body: null },
+  );
   out.push({ what: 'malformed JSON', rawBody: '{"import_supplier": ' });
   return out;
 }
 
 function noServerError(ctx: RuleContext, res: HttpResponse, what: string) {
   // 502–504 say a gateway could not reach the service, which says nothing of how it treats input.
-  if ([502, 503, 504].includes(res.status)) throw new PreconditionError(`${what}: the target was unavailable (${res.status}), so the answer to bad input could not be seen`, res.exchange.seq);
-  ctx.expect.that(res.status < 500, `${what} got ${res.status}: bad input is a validation error (400 on any endpoint, §7.2), never a 5xx`, { res, expected: '< 500', actual: res.status });
+  if ([502, 503, 504].includes(res.status))
+    throw new PreconditionError(
+      `${what}: the target was unavailable (${res.status}), so the answer to bad input could not be seen`,
+      res.exchange.seq,
+    );
+  ctx.expect.that(
+    res.status < 500,
+    `${what} got ${res.status}: bad input is a validation error (400 on any endpoint, §7.2), never a 5xx`,
+    { res, expected: '< 500', actual: res.status },
+  );
 }
 
 const perPost: RuleInput[] = POST_ENDPOINTS.map((endpoint) => ({
@@ -76,7 +97,12 @@ const perPost: RuleInput[] = POST_ENDPOINTS.map((endpoint) => ({
   async check(ctx: RuleContext) {
     const valid = await validRequest(ctx, endpoint);
     for (const { what, body, rawBody } of bodies(valid)) {
-      const res = await ctx.api.call(endpoint, rawBody !== undefined ? { rawBody, headers: { 'content-type': 'application/json' }, step: what } : { body, step: what });
+      const res = await ctx.api.call(
+        endpoint,
+        rawBody !== undefined
+          ? { rawBody, headers: { 'content-type': 'application/json' }, step: what }
+          : { body, step: what },
+      );
       noServerError(ctx, res, `${endpoint} with ${what}`);
     }
   },
@@ -91,7 +117,10 @@ const perGet: RuleInput = {
   async check(ctx: RuleContext) {
     for (const endpoint of GET_ENDPOINTS) {
       for (const odd of ['no such supplier ñ ✓', '..', '%', "' OR 1=1 --", 'x'.repeat(300)]) {
-        const res = await ctx.api.call(endpoint, { params: { import_supplier_code: odd, external_account_number: odd }, step: `${endpoint} for ${JSON.stringify(odd.slice(0, 20))}` });
+        const res = await ctx.api.call(endpoint, {
+          params: { import_supplier_code: odd, external_account_number: odd },
+          step: `${endpoint} for ${JSON.stringify(odd.slice(0, 20))}`,
+        });
         noServerError(ctx, res, `${endpoint} for ${JSON.stringify(odd.slice(0, 20))}`);
       }
     }
@@ -101,24 +130,46 @@ const perGet: RuleInput = {
 export default defineRules('errors', [...perPost, perGet], { tags: ['errors'] });
 
 /** §7.1: a field error of the agreements and supply-points endpoints is reported under non_field_errors. */
-export const additionsErrorRules: Rule[] = defineRules('additions', (['agreements', 'supply-points'] as const).map((name): RuleInput => ({
-  id: `additions.${name}.field-error-under-non-field-errors`,
-  spec: '§7.1 (the agreements, supply-points … endpoints report validation errors under non_field_errors)',
-  // MUST with the weakest certain assertion: some errors item is under non_field_errors (the
-  // SHOULD rule additions.*.non-field-errors-only asks that every one is).
-  level: 'MUST',
-  title: `A field error of the configured ${name} payload (impossible dates) is reported under non_field_errors`,
-  needs: ['ongoingSupplier', 'operationsTeam', name === 'agreements' ? 'agreementsPayload' : 'supplyPointsPayload'],
-  endpoints: [name === 'agreements' ? 'createAgreements' : 'createSupplyPoints'],
-  async check(ctx: RuleContext) {
-    const a = await ctx.given.imported();
-    const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
-    const body = fillTemplate(template, { import_supplier: a.supplier, external_account_number: a.ext, supply_point_identifier: a.payload.supply_addresses![0].supply_points![0].identifier!, new_supply_point_identifier: ctx.ids.supplyPointIdentifier() });
-    const broken = JSON.parse(JSON.stringify(body).replace(/"\d{4}-\d{2}-\d{2}"/g, '"2023-02-30"'));
-    if (JSON.stringify(broken) === JSON.stringify(body)) ctx.skip(`the configured ${name} payload has no date to break`, `fixtures.payloads.${name.replace('-', '_')}`);
-    const res = await ctx.api.call(name === 'agreements' ? 'createAgreements' : 'createSupplyPoints', { body: broken, step: 'the configured payload with impossible dates' });
-    ctx.expect.status(res, 400, 'impossible dates (§2.1) are a validation error');
-    const { attrs } = errorsOf(res);
-    ctx.expect.that(attrs.includes('non_field_errors'), `the validation errors must be reported under non_field_errors, got attrs ${JSON.stringify(attrs)}`, { res, expected: 'non_field_errors', actual: attrs });
-  },
-})), { tags: ['additions'] });
+export const additionsErrorRules: Rule[] = defineRules(
+  'additions',
+  (['agreements', 'supply-points'] as const).map(
+    (name): RuleInput => ({
+      id: `additions.${name}.field-error-under-non-field-errors`,
+      spec: '§7.1 (the agreements, supply-points … endpoints report validation errors under non_field_errors)',
+      // MUST with the weakest certain assertion: some errors item is under non_field_errors (the
+      // SHOULD rule additions.*.non-field-errors-only asks that every one is).
+      level: 'MUST',
+      title: `A field error of the configured ${name} payload (impossible dates) is reported under non_field_errors`,
+      needs: ['ongoingSupplier', 'operationsTeam', name === 'agreements' ? 'agreementsPayload' : 'supplyPointsPayload'],
+      endpoints: [name === 'agreements' ? 'createAgreements' : 'createSupplyPoints'],
+      async check(ctx: RuleContext) {
+        const a = await ctx.given.imported();
+        const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
+        const body = fillTemplate(template, {
+          import_supplier: a.supplier,
+          external_account_number: a.ext,
+          supply_point_identifier: a.payload.supply_addresses![0].supply_points![0].identifier!,
+          new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
+        });
+        const broken = JSON.parse(JSON.stringify(body).replace(/"\d{4}-\d{2}-\d{2}"/g, '"2023-02-30"'));
+        if (JSON.stringify(broken) === JSON.stringify(body))
+          ctx.skip(
+            `the configured ${name} payload has no date to break`,
+            `fixtures.payloads.${name.replace('-', '_')}`,
+          );
+        const res = await ctx.api.call(name === 'agreements' ? 'createAgreements' : 'createSupplyPoints', {
+          body: broken,
+          step: 'the configured payload with impossible dates',
+        });
+        ctx.expect.status(res, 400, 'impossible dates (§2.1) are a validation error');
+        const { attrs } = errorsOf(res);
+        ctx.expect.that(
+          attrs.includes('non_field_errors'),
+          `the validation errors must be reported under non_field_errors, got attrs ${JSON.stringify(attrs)}`,
+          { res, expected: 'non_field_errors', actual: attrs },
+        );
+      },
+    }),
+  ),
+  { tags: ['additions'] },
+);

@@ -18,7 +18,8 @@ import { errorsOf, status } from './support.js';
 /** A response with the account's own identifiers replaced, so answers about two accounts compare. */
 function shape(res: HttpResponse, names: Record<string, string>): string {
   let text = res.text;
-  for (const [value, placeholder] of Object.entries(names).sort((a, b) => b[0].length - a[0].length)) text = text.split(value).join(placeholder);
+  for (const [value, placeholder] of Object.entries(names).sort((a, b) => b[0].length - a[0].length))
+    text = text.split(value).join(placeholder);
   return `${res.status} ${text}`;
 }
 
@@ -36,13 +37,19 @@ async function nothingCreated(ctx: RuleContext, supplier: string, ext: string) {
   if (res.status === 404) return;
   ctx.expect.status(res, [200, 404]);
   const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
-  ctx.expect.equal([body.status, body.service_account_number], ['UNKNOWN', ''], 'a dry run creates nothing (§4.1 process rule 2)', res);
+  ctx.expect.equal(
+    [body.status, body.service_account_number],
+    ['UNKNOWN', ''],
+    'a dry run creates nothing (§4.1 process rule 2)',
+    res,
+  );
 }
 
 /** §2.2: a dry run for an account of a Paused or Complete supplier would fail, so it is not answered "would succeed". */
 function dryRunChecksSupplier(state: 'paused' | 'complete'): RuleInput {
   const supplierNeed = state === 'paused' ? ('pausedSupplier' as const) : ('completeSupplier' as const);
-  const accountNeed = state === 'paused' ? ('pausedSupplierStagedAccount' as const) : ('completeSupplierStagedAccount' as const);
+  const accountNeed =
+    state === 'paused' ? ('pausedSupplierStagedAccount' as const) : ('completeSupplierStagedAccount' as const);
   const name = state === 'paused' ? 'Paused' : 'Complete';
   return {
     id: `migration.process.dry-run-checks-${state}-supplier`,
@@ -55,10 +62,19 @@ function dryRunChecksSupplier(state: 'paused' | 'complete'): RuleInput {
       const supplier = ctx.fixtures[supplierNeed];
       const ext = ctx.fixtures[accountNeed];
       const good = await wouldSucceed(ctx);
-      const res = await ctx.given.process(supplier, ext, { dry_run: true }, `a dry run for the ${state} supplier's staged account`);
-      ctx.expect.refused(res, `a dry run for an account of a ${name} supplier (§2.2: accounts that try to migrate get an error)`);
+      const res = await ctx.given.process(
+        supplier,
+        ext,
+        { dry_run: true },
+        `a dry run for the ${state} supplier's staged account`,
+      );
+      ctx.expect.refused(
+        res,
+        `a dry run for an account of a ${name} supplier (§2.2: accounts that try to migrate get an error)`,
+      );
       ctx.expect.that(
-        shape(res, { [supplier]: '<supplier>', [ext]: '<account>' }) !== shape(good.res, { [good.supplier]: '<supplier>', [good.ext]: '<account>' }),
+        shape(res, { [supplier]: '<supplier>', [ext]: '<account>' }) !==
+          shape(good.res, { [good.supplier]: '<supplier>', [good.ext]: '<account>' }),
         `a dry run for a ${name} supplier's account got the very answer of a dry run that would succeed (${res.status} ${res.text.slice(0, 160)}): the supplier was not checked (§4.1 process rule 2 runs the full creation)`,
         { res, actual: res.text.slice(0, 300), expected: 'an answer other than "would succeed"' },
       );
@@ -67,77 +83,101 @@ function dryRunChecksSupplier(state: 'paused' | 'complete'): RuleInput {
   };
 }
 
-export default defineRules('migration', [
-  {
-    id: 'migration.process.dry-run-supported',
-    spec: '§4.1 (dry_run: boolean, optional), §4.1 process rule 2',
-    level: 'MUST',
-    title: 'dry_run: true is accepted as a documented field: the 400 of a dry run that would succeed reports no validation error on dry_run',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['processAccount'],
-    async check(ctx) {
-      const { res, supplier, ext } = await wouldSucceed(ctx);
-      const { attrs } = errorsOf(res);
-      ctx.expect.that(!attrs.some((a) => a === 'dry_run' || a.startsWith('dry_run.')), `dry_run is a documented boolean (§4.1), but the dry run was refused as invalid input at ${JSON.stringify(attrs)}`, { res, actual: attrs });
-      await nothingCreated(ctx, supplier, ext);
+export default defineRules(
+  'migration',
+  [
+    {
+      id: 'migration.process.dry-run-supported',
+      spec: '§4.1 (dry_run: boolean, optional), §4.1 process rule 2',
+      level: 'MUST',
+      title:
+        'dry_run: true is accepted as a documented field: the 400 of a dry run that would succeed reports no validation error on dry_run',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      endpoints: ['processAccount'],
+      async check(ctx) {
+        const { res, supplier, ext } = await wouldSucceed(ctx);
+        const { attrs } = errorsOf(res);
+        ctx.expect.that(
+          !attrs.some((a) => a === 'dry_run' || a.startsWith('dry_run.')),
+          `dry_run is a documented boolean (§4.1), but the dry run was refused as invalid input at ${JSON.stringify(attrs)}`,
+          { res, actual: attrs },
+        );
+        await nothingCreated(ctx, supplier, ext);
+      },
     },
-  },
-  {
-    id: 'migration.process.dry-run-checks-team',
-    spec: '§4.1 process rules 1 and 2 (the full creation runs)',
-    level: 'MUST',
-    title: 'A dry run with an operations team that does not exist is refused, not answered as a dry run that would succeed',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['processAccount'],
-    async check(ctx) {
-      const a = await ctx.given.staged();
-      const bad = await ctx.given.process(a.supplier, a.ext, { dry_run: true, operations_team_name: `No such team ${ctx.ids.namespace}` }, 'a dry run with an unknown team');
-      ctx.expect.refused(bad, 'a dry run with an unknown team');
-      const good = await ctx.given.process(a.supplier, a.ext, { dry_run: true }, 'the same dry run with the team that exists');
-      ctx.expect.status(good, 400, 'a dry run that would succeed (§4.1 process rule 2)');
-      ctx.expect.that(
-        shape(bad, {}) !== shape(good, {}),
-        `the dry run with an unknown team got the very answer of the dry run that would succeed (${bad.status} ${bad.text.slice(0, 160)}): the team was not checked (§4.1 process rule 1; rule 2 runs the full creation)`,
-        { res: bad, actual: bad.text.slice(0, 300), expected: 'an answer other than "would succeed"' },
-      );
-      await nothingCreated(ctx, a.supplier, a.ext);
+    {
+      id: 'migration.process.dry-run-checks-team',
+      spec: '§4.1 process rules 1 and 2 (the full creation runs)',
+      level: 'MUST',
+      title:
+        'A dry run with an operations team that does not exist is refused, not answered as a dry run that would succeed',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      endpoints: ['processAccount'],
+      async check(ctx) {
+        const a = await ctx.given.staged();
+        const bad = await ctx.given.process(
+          a.supplier,
+          a.ext,
+          { dry_run: true, operations_team_name: `No such team ${ctx.ids.namespace}` },
+          'a dry run with an unknown team',
+        );
+        ctx.expect.refused(bad, 'a dry run with an unknown team');
+        const good = await ctx.given.process(
+          a.supplier,
+          a.ext,
+          { dry_run: true },
+          'the same dry run with the team that exists',
+        );
+        ctx.expect.status(good, 400, 'a dry run that would succeed (§4.1 process rule 2)');
+        ctx.expect.that(
+          shape(bad, {}) !== shape(good, {}),
+          `the dry run with an unknown team got the very answer of the dry run that would succeed (${bad.status} ${bad.text.slice(0, 160)}): the team was not checked (§4.1 process rule 1; rule 2 runs the full creation)`,
+          { res: bad, actual: bad.text.slice(0, 300), expected: 'an answer other than "would succeed"' },
+        );
+        await nothingCreated(ctx, a.supplier, a.ext);
+      },
     },
-  },
-  dryRunChecksSupplier('paused'),
-  dryRunChecksSupplier('complete'),
-  {
-    id: 'migration.process.dry-run-imported-numbers',
-    spec: '§4.1 process rule 3, §3 imported → imported',
-    level: 'MUST',
-    title: 'A dry run for an imported account answers 400 with the external and service account numbers',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['processAccount'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const res = await ctx.given.process(a.supplier, a.ext, { dry_run: true }, 'a dry run for the imported account');
-      ctx.expect.status(res, 400);
-      const body = ctx.expect.body(res, model.AlreadyImportedBody, 'already-imported body');
-      ctx.expect.equal(
-        { external_account_number: body.external_account_number, service_account_number: body.service_account_number },
-        { external_account_number: a.ext, service_account_number: a.number },
-        'the 400 for an already imported account carries both numbers, dry run or not (§4.1 process rule 3)',
-        res,
-      );
+    dryRunChecksSupplier('paused'),
+    dryRunChecksSupplier('complete'),
+    {
+      id: 'migration.process.dry-run-imported-numbers',
+      spec: '§4.1 process rule 3, §3 imported → imported',
+      level: 'MUST',
+      title: 'A dry run for an imported account answers 400 with the external and service account numbers',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      endpoints: ['processAccount'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const res = await ctx.given.process(a.supplier, a.ext, { dry_run: true }, 'a dry run for the imported account');
+        ctx.expect.status(res, 400);
+        const body = ctx.expect.body(res, model.AlreadyImportedBody, 'already-imported body');
+        ctx.expect.equal(
+          {
+            external_account_number: body.external_account_number,
+            service_account_number: body.service_account_number,
+          },
+          { external_account_number: a.ext, service_account_number: a.number },
+          'the 400 for an already imported account carries both numbers, dry run or not (§4.1 process rule 3)',
+          res,
+        );
+      },
     },
-  },
-  {
-    id: 'migration.process.refuses-complete-supplier',
-    spec: '§2.2 (Complete: accounts that try to migrate get an error), §4.1',
-    level: 'MUST',
-    title: 'Processing an account whose supplier was marked Complete after it was staged is refused and creates nothing',
-    needs: ['completeSupplier', 'completeSupplierStagedAccount', 'operationsTeam'],
-    endpoints: ['processAccount'],
-    async check(ctx) {
-      const supplier = ctx.fixtures.completeSupplier;
-      const ext = ctx.fixtures.completeSupplierStagedAccount;
-      const res = await ctx.given.process(supplier, ext, {}, 'process for the complete supplier');
-      ctx.expect.refused(res, 'processing for a Complete supplier');
-      await nothingCreated(ctx, supplier, ext);
+    {
+      id: 'migration.process.refuses-complete-supplier',
+      spec: '§2.2 (Complete: accounts that try to migrate get an error), §4.1',
+      level: 'MUST',
+      title:
+        'Processing an account whose supplier was marked Complete after it was staged is refused and creates nothing',
+      needs: ['completeSupplier', 'completeSupplierStagedAccount', 'operationsTeam'],
+      endpoints: ['processAccount'],
+      async check(ctx) {
+        const supplier = ctx.fixtures.completeSupplier;
+        const ext = ctx.fixtures.completeSupplierStagedAccount;
+        const res = await ctx.given.process(supplier, ext, {}, 'process for the complete supplier');
+        ctx.expect.refused(res, 'processing for a Complete supplier');
+        await nothingCreated(ctx, supplier, ext);
+      },
     },
-  },
-], { tags: ['dry-run'] });
+  ],
+  { tags: ['dry-run'] },
+);

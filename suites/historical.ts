@@ -15,12 +15,18 @@ export function billingDocuments(ctx: RuleContext, a: ImportedAccount, ledgerCod
 }
 
 /** A historical statement from the template (every documented field), fresh, with `overrides`. */
-const statement = (ctx: RuleContext, overrides: Record<string, unknown> = {}) => ctx.fixtures.payloads.item('historical_statements', 'statements', ctx.ids, overrides);
+const statement = (ctx: RuleContext, overrides: Record<string, unknown> = {}) =>
+  ctx.fixtures.payloads.item('historical_statements', 'statements', ctx.ids, overrides);
 
 /** An imported account with two ledgers, so rules can tell "per ledger" from "per account". */
 async function accountWithTwoLedgers(ctx: RuleContext) {
   const account = ctx.given.account();
-  const second = { ...structuredClone(account.ledgers![0]), ledger_code: ctx.ids.other('L'), current_statement_transactions: [], historical_statement_transactions: [] };
+  const second = {
+    ...structuredClone(account.ledgers![0]),
+    ledger_code: ctx.ids.other('L'),
+    current_statement_transactions: [],
+    historical_statement_transactions: [],
+  };
   account.ledgers = [account.ledgers![0], second];
   const a = await ctx.given.imported(account);
   return { a, ledgers: [account.ledgers[0].ledger_code!, second.ledger_code] };
@@ -30,141 +36,225 @@ function post(ctx: RuleContext, body: unknown, step: string): Promise<HttpRespon
   return ctx.api.call('createHistoricalBillingDocuments', { body, step });
 }
 
-export default defineRules('billing', [
-  ...(['PERIOD_BASED', 'ITEM_BASED'] as const).map((type): RuleInput => ({
-    id: `billing.create.${type === 'PERIOD_BASED' ? 'period-based' : 'item-based'}`,
-    spec: '§4.2 historical billing documents',
-    level: 'MUST',
-    title: `${type === 'PERIOD_BASED' ? 'Period-based' : 'Item-based'} historical billing documents are imported: 201`,
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx: RuleContext) {
-      const a = await ctx.given.imported();
-      const res = await post(ctx, billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, type), `import ${type} documents`);
-      ctx.expect.status(res, 201);
+export default defineRules(
+  'billing',
+  [
+    ...(['PERIOD_BASED', 'ITEM_BASED'] as const).map(
+      (type): RuleInput => ({
+        id: `billing.create.${type === 'PERIOD_BASED' ? 'period-based' : 'item-based'}`,
+        spec: '§4.2 historical billing documents',
+        level: 'MUST',
+        title: `${type === 'PERIOD_BASED' ? 'Period-based' : 'Item-based'} historical billing documents are imported: 201`,
+        needs: ['ongoingSupplier', 'operationsTeam'],
+        async check(ctx: RuleContext) {
+          const a = await ctx.given.imported();
+          const res = await post(
+            ctx,
+            billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, type),
+            `import ${type} documents`,
+          );
+          ctx.expect.status(res, 201);
+        },
+      }),
+    ),
+    {
+      id: 'billing.create.empty-body',
+      spec: '§4.2 historical billing documents (201, empty body)',
+      // MUST, asserted as weakly as is certain: an empty body, or a JSON value that carries nothing
+      // ({}, [], null, "") — a framework may serialise "nothing" so; content is what the spec rules out.
+      level: 'MUST',
+      title: 'A historical billing documents import answers with an empty body (no content)',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const res = await post(
+          ctx,
+          billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, 'ITEM_BASED'),
+          'import documents',
+        );
+        ctx.expect.status(res, 201);
+        const text = res.text.trim();
+        const empty = text === '' || ['{}', '[]', 'null', '""'].includes(text.replace(/\s+/g, ''));
+        ctx.expect.that(
+          empty,
+          `the body must be empty (§4.2 "201, empty body"), got ${JSON.stringify(res.text.slice(0, 100))}`,
+          { res },
+        );
+      },
     },
-  })),
-  {
-    id: 'billing.create.empty-body',
-    spec: '§4.2 historical billing documents (201, empty body)',
-    // MUST, asserted as weakly as is certain: an empty body, or a JSON value that carries nothing
-    // ({}, [], null, "") — a framework may serialise "nothing" so; content is what the spec rules out.
-    level: 'MUST',
-    title: 'A historical billing documents import answers with an empty body (no content)',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const res = await post(ctx, billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, 'ITEM_BASED'), 'import documents');
-      ctx.expect.status(res, 201);
-      const text = res.text.trim();
-      const empty = text === '' || ['{}', '[]', 'null', '""'].includes(text.replace(/\s+/g, ''));
-      ctx.expect.that(empty, `the body must be empty (§4.2 "201, empty body"), got ${JSON.stringify(res.text.slice(0, 100))}`, { res });
+    ...(
+      [
+        ['PERIOD_BASED', 'PERIOD_BASED'],
+        ['ITEM_BASED', 'ITEM_BASED'],
+        ['ITEM_BASED', 'PERIOD_BASED'],
+        ['PERIOD_BASED', 'ITEM_BASED'],
+      ] as const
+    ).map(
+      ([first, second]): RuleInput => ({
+        id: `billing.once-per-ledger.${first.split('_')[0].toLowerCase()}-then-${second.split('_')[0].toLowerCase()}`,
+        spec: '§4.2 historical billing documents, §8',
+        level: 'MUST',
+        title: `After a ${first.toLowerCase().replace('_', '-')} import, a second import (${second.toLowerCase().replace('_', '-')}) for the same ledger is refused`,
+        needs: ['ongoingSupplier', 'operationsTeam'],
+        async check(ctx: RuleContext) {
+          const a = await ctx.given.imported();
+          const ledger = a.payload.ledgers![0].ledger_code!;
+          ctx.expect.status(
+            await post(ctx, billingDocuments(ctx, a, ledger, first), `first import (${first})`),
+            201,
+            'the first import',
+          );
+          ctx.expect.refused(
+            await post(ctx, billingDocuments(ctx, a, ledger, second), `second import (${second}) for the same ledger`),
+            'a second import for the same ledger',
+          );
+        },
+      }),
+    ),
+    {
+      id: 'billing.once-per-ledger.other-ledger',
+      spec: '§4.2 historical billing documents, §8',
+      level: 'MUST',
+      title: 'The limit is per ledger: another ledger of the same account can still be imported',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const { a, ledgers } = await accountWithTwoLedgers(ctx);
+        ctx.expect.status(
+          await post(ctx, billingDocuments(ctx, a, ledgers[0], 'PERIOD_BASED'), 'import for the first ledger'),
+          201,
+        );
+        ctx.expect.status(
+          await post(ctx, billingDocuments(ctx, a, ledgers[1], 'PERIOD_BASED'), 'import for the second ledger'),
+          201,
+          'the other ledger has no finalized document yet',
+        );
+      },
     },
-  },
-  ...([['PERIOD_BASED', 'PERIOD_BASED'], ['ITEM_BASED', 'ITEM_BASED'], ['ITEM_BASED', 'PERIOD_BASED'], ['PERIOD_BASED', 'ITEM_BASED']] as const).map(([first, second]): RuleInput => ({
-    id: `billing.once-per-ledger.${first.split('_')[0].toLowerCase()}-then-${second.split('_')[0].toLowerCase()}`,
-    spec: '§4.2 historical billing documents, §8',
-    level: 'MUST',
-    title: `After a ${first.toLowerCase().replace('_', '-')} import, a second import (${second.toLowerCase().replace('_', '-')}) for the same ledger is refused`,
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx: RuleContext) {
-      const a = await ctx.given.imported();
-      const ledger = a.payload.ledgers![0].ledger_code!;
-      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledger, first), `first import (${first})`), 201, 'the first import');
-      ctx.expect.refused(await post(ctx, billingDocuments(ctx, a, ledger, second), `second import (${second}) for the same ledger`), 'a second import for the same ledger');
+    {
+      id: 'billing.invalid-type.refused',
+      spec: '§4.2 historical billing documents, §2.5, §7.2',
+      level: 'MUST',
+      title:
+        'A billing_document_type other than ITEM_BASED or PERIOD_BASED is refused with 400, at the top level and per document',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const ledger = a.payload.ledgers![0].ledger_code!;
+        const top = { ...billingDocuments(ctx, a, ledger, 'ITEM_BASED'), billing_document_type: 'MONTHLY' };
+        ctx.expect.status(await post(ctx, top, 'top-level type MONTHLY'), 400, 'a top-level type MONTHLY');
+        const perDocument = billingDocuments(ctx, a, ledger, 'ITEM_BASED');
+        (perDocument.historical_billing_documents[1] as Record<string, unknown>).billing_document_type = 'MONTHLY';
+        const res = await post(ctx, perDocument, 'document type MONTHLY');
+        ctx.expect.status(res, 400, 'a document of type MONTHLY');
+        const { attrs } = errorsOf(res);
+        const path = 'historical_billing_documents.1.billing_document_type';
+        if (attrs.length)
+          ctx.expect.that(
+            reportsDefectAt('createHistoricalBillingDocuments', attrs, path),
+            `the error should point at ${expectedAttr('createHistoricalBillingDocuments', path)}, got ${JSON.stringify(attrs)}`,
+            { res },
+          );
+        ctx.expect.status(
+          await post(ctx, billingDocuments(ctx, a, ledger, 'ITEM_BASED'), 'a valid import afterwards'),
+          201,
+          'refused imports do not use up the ledger',
+        );
+      },
     },
-  })),
-  {
-    id: 'billing.once-per-ledger.other-ledger',
-    spec: '§4.2 historical billing documents, §8',
-    level: 'MUST',
-    title: 'The limit is per ledger: another ledger of the same account can still be imported',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const { a, ledgers } = await accountWithTwoLedgers(ctx);
-      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledgers[0], 'PERIOD_BASED'), 'import for the first ledger'), 201);
-      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledgers[1], 'PERIOD_BASED'), 'import for the second ledger'), 201, 'the other ledger has no finalized document yet');
-    },
-  },
-  {
-    id: 'billing.invalid-type.refused',
-    spec: '§4.2 historical billing documents, §2.5, §7.2',
-    level: 'MUST',
-    title: 'A billing_document_type other than ITEM_BASED or PERIOD_BASED is refused with 400, at the top level and per document',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const ledger = a.payload.ledgers![0].ledger_code!;
-      const top = { ...billingDocuments(ctx, a, ledger, 'ITEM_BASED'), billing_document_type: 'MONTHLY' };
-      ctx.expect.status(await post(ctx, top, 'top-level type MONTHLY'), 400, 'a top-level type MONTHLY');
-      const perDocument = billingDocuments(ctx, a, ledger, 'ITEM_BASED');
-      (perDocument.historical_billing_documents[1] as Record<string, unknown>).billing_document_type = 'MONTHLY';
-      const res = await post(ctx, perDocument, 'document type MONTHLY');
-      ctx.expect.status(res, 400, 'a document of type MONTHLY');
-      const { attrs } = errorsOf(res);
-      const path = 'historical_billing_documents.1.billing_document_type';
-      if (attrs.length) ctx.expect.that(reportsDefectAt('createHistoricalBillingDocuments', attrs, path), `the error should point at ${expectedAttr('createHistoricalBillingDocuments', path)}, got ${JSON.stringify(attrs)}`, { res });
-      ctx.expect.status(await post(ctx, billingDocuments(ctx, a, ledger, 'ITEM_BASED'), 'a valid import afterwards'), 201, 'refused imports do not use up the ledger');
-    },
-  },
-], { endpoints: ['createHistoricalBillingDocuments'], tags: ['billing-documents'] });
+  ],
+  { endpoints: ['createHistoricalBillingDocuments'], tags: ['billing-documents'] },
+);
 
-export const statementRules = defineRules('statements', [
-  {
-    id: 'statements.create.accepted',
-    spec: '§4.2 historical statements, §2.6',
-    level: 'MUST',
-    title: 'Historical statements are imported: 201 (or 200, which the spec also states) with the validated data',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const statements = [statement(ctx), statement(ctx, { bill_period_from_date: '2023-12-01', bill_period_to_date: '2023-12-31', issued_date: '2024-01-04', number: 'F2024-0001', statement_path: undefined })];
-      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements }, step: 'import two statements' });
-      ctx.expect.status(res, [201, 200]);
-      ctx.expect.body(res, model.ValidatedStatements, 'validated data');
-      ctx.observe(`answered ${res.status}`);
+export const statementRules = defineRules(
+  'statements',
+  [
+    {
+      id: 'statements.create.accepted',
+      spec: '§4.2 historical statements, §2.6',
+      level: 'MUST',
+      title: 'Historical statements are imported: 201 (or 200, which the spec also states) with the validated data',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const statements = [
+          statement(ctx),
+          statement(ctx, {
+            bill_period_from_date: '2023-12-01',
+            bill_period_to_date: '2023-12-31',
+            issued_date: '2024-01-04',
+            number: 'F2024-0001',
+            statement_path: undefined,
+          }),
+        ];
+        const res = await ctx.api.call('createHistoricalStatements', {
+          body: { ...accountKey(a.supplier, a.ext), statements },
+          step: 'import two statements',
+        });
+        ctx.expect.status(res, [201, 200]);
+        ctx.expect.body(res, model.ValidatedStatements, 'validated data');
+        ctx.observe(`answered ${res.status}`);
+      },
     },
-  },
-  {
-    id: 'statements.create.echoes-statements',
-    spec: '§4.2 historical statements (body is the validated data)',
-    // MUST, asserted weakly: "the validated data" may be normalised, but it names the statements sent.
-    level: 'MUST',
-    title: 'The validated data names the statements sent',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const id = ctx.ids.other('S');
-      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_id: id })] }, step: 'import a statement' });
-      ctx.expect.status(res, [201, 200]);
-      ctx.expect.that(res.text.includes(id), `the validated data should name statement ${id}`, { res });
+    {
+      id: 'statements.create.echoes-statements',
+      spec: '§4.2 historical statements (body is the validated data)',
+      // MUST, asserted weakly: "the validated data" may be normalised, but it names the statements sent.
+      level: 'MUST',
+      title: 'The validated data names the statements sent',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const id = ctx.ids.other('S');
+        const res = await ctx.api.call('createHistoricalStatements', {
+          body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_id: id })] },
+          step: 'import a statement',
+        });
+        ctx.expect.status(res, [201, 200]);
+        ctx.expect.that(res.text.includes(id), `the validated data should name statement ${id}`, { res });
+      },
     },
-  },
-  {
-    id: 'statements.statement-path.optional',
-    spec: '§2.6 (statement_path optional)',
-    level: 'MUST',
-    title: 'A historical statement without statement_path is accepted',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_path: undefined })] }, step: 'a statement without statement_path' });
-      ctx.expect.status(res, [201, 200]);
+    {
+      id: 'statements.statement-path.optional',
+      spec: '§2.6 (statement_path optional)',
+      level: 'MUST',
+      title: 'A historical statement without statement_path is accepted',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const res = await ctx.api.call('createHistoricalStatements', {
+          body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_path: undefined })] },
+          step: 'a statement without statement_path',
+        });
+        ctx.expect.status(res, [201, 200]);
+      },
     },
-  },
-  {
-    id: 'statements.invalid.refused',
-    spec: '§2.6, §7.1',
-    level: 'MUST',
-    title: 'A historical statement with a malformed date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const good = statement(ctx);
-      const res = await ctx.api.call('createHistoricalStatements', { body: { ...accountKey(a.supplier, a.ext), statements: [good, { ...good, statement_id: ctx.ids.other('S'), issued_date: '2023-09-31' }] }, step: 'a statement with an impossible date' });
-      ctx.expect.status(res, 400);
-      const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
-      const attrs = body.errors.map((e) => e.attr);
-      ctx.expect.that(reportsDefectAt('createHistoricalStatements', attrs, 'statements.1.issued_date'), `an error must point at ${expectedAttr('createHistoricalStatements', 'statements.1.issued_date')}, got ${JSON.stringify(attrs)}`, { res });
+    {
+      id: 'statements.invalid.refused',
+      spec: '§2.6, §7.1',
+      level: 'MUST',
+      title:
+        'A historical statement with a malformed date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const good = statement(ctx);
+        const res = await ctx.api.call('createHistoricalStatements', {
+          body: {
+            ...accountKey(a.supplier, a.ext),
+            statements: [good, { ...good, statement_id: ctx.ids.other('S'), issued_date: '2023-09-31' }],
+          },
+          step: 'a statement with an impossible date',
+        });
+        ctx.expect.status(res, 400);
+        const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
+        const attrs = body.errors.map((e) => e.attr);
+        ctx.expect.that(
+          reportsDefectAt('createHistoricalStatements', attrs, 'statements.1.issued_date'),
+          `an error must point at ${expectedAttr('createHistoricalStatements', 'statements.1.issued_date')}, got ${JSON.stringify(attrs)}`,
+          { res },
+        );
+      },
     },
-  },
-], { endpoints: ['createHistoricalStatements'], tags: ['statements'] });
+  ],
+  { endpoints: ['createHistoricalStatements'], tags: ['statements'] },
+);

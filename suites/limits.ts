@@ -15,16 +15,36 @@ export default defineRules('limits', [
     async check(ctx) {
       const burst = ctx.fixtures.concurrencyLimit * 3 + 2;
       const accounts = await Promise.all(Array.from({ length: burst }, () => ctx.given.staged()));
-      const body = (a: (typeof accounts)[number]) => ({ external_account_number: a.ext, import_supplier_code: a.supplier, operations_team_name: ctx.fixtures.operationsTeam });
-      const first: HttpResponse[] = await Promise.all(accounts.map((a) => ctx.api.call('processAccount', { body: body(a), step: 'burst of process requests' })));
+      const body = (a: (typeof accounts)[number]) => ({
+        external_account_number: a.ext,
+        import_supplier_code: a.supplier,
+        operations_team_name: ctx.fixtures.operationsTeam,
+      });
+      const first: HttpResponse[] = await Promise.all(
+        accounts.map((a) => ctx.api.call('processAccount', { body: body(a), step: 'burst of process requests' })),
+      );
       const statuses = first.map((r) => r.status);
-      for (const res of first) ctx.expect.status(res, [201, 429], 'each request of the burst is either processed or refused by the limit');
+      for (const res of first)
+        ctx.expect.status(res, [201, 429], 'each request of the burst is either processed or refused by the limit');
       const limited = accounts.filter((_, i) => statuses[i] === 429);
-      ctx.expect.that(limited.length > 0, `${burst} simultaneous process requests with a limit of ${ctx.fixtures.concurrencyLimit} must see at least one 429`, { expected: 'at least one 429', actual: statuses });
+      ctx.expect.that(
+        limited.length > 0,
+        `${burst} simultaneous process requests with a limit of ${ctx.fixtures.concurrencyLimit} must see at least one 429`,
+        { expected: 'at least one 429', actual: statuses },
+      );
       for (const account of limited) {
         // §4.1 rule 4: "The request is retried after other accounts finish" (honouring Retry-After, within the budget).
-        const { res: retried, exhausted } = await ctx.given.processWithRetries(account.supplier, account.ext, {}, 'retry the refused request');
-        ctx.expect.status(retried, 201, `retrying ${account.ext} after other accounts finished${exhausted ? ` (${exhausted})` : ''}`);
+        const { res: retried, exhausted } = await ctx.given.processWithRetries(
+          account.supplier,
+          account.ext,
+          {},
+          'retry the refused request',
+        );
+        ctx.expect.status(
+          retried,
+          201,
+          `retrying ${account.ext} after other accounts finished${exhausted ? ` (${exhausted})` : ''}`,
+        );
         ctx.expect.body(retried, model.ProcessAccountResponse, 'process response');
       }
     },

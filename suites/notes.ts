@@ -6,7 +6,13 @@ import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey, errorsOf } from './support.js';
 
-export type NoteIn = { body?: string; created_at?: string; is_pinned?: boolean; unpin_at?: string; document_paths?: { document_path: string }[] };
+export type NoteIn = {
+  body?: string;
+  created_at?: string;
+  is_pinned?: boolean;
+  unpin_at?: string;
+  document_paths?: { document_path: string }[];
+};
 
 /**
  * A note as the suite sends it: the rule's fields, completed with the notes template's other
@@ -17,12 +23,25 @@ export type NoteIn = { body?: string; created_at?: string; is_pinned?: boolean; 
  */
 export function completeNote(ctx: RuleContext, note: NoteIn): NoteIn {
   if (note.body === undefined) return note;
-  const { body: _body, created_at: _createdAt, ...extras } = ctx.fixtures.payloads.item<NoteIn>('notes', 'notes', ctx.ids);
+  const {
+    body: _body,
+    created_at: _createdAt,
+    ...extras
+  } = ctx.fixtures.payloads.item<NoteIn>('notes', 'notes', ctx.ids);
   return { ...extras, ...note };
 }
 
-async function postNotes(ctx: RuleContext, supplier: string, ext: string, notes: NoteIn[], step: string): Promise<HttpResponse> {
-  return ctx.api.call('createNotes', { body: { ...accountKey(supplier, ext), notes: notes.map((n) => completeNote(ctx, n)) }, step });
+async function postNotes(
+  ctx: RuleContext,
+  supplier: string,
+  ext: string,
+  notes: NoteIn[],
+  step: string,
+): Promise<HttpResponse> {
+  return ctx.api.call('createNotes', {
+    body: { ...accountKey(supplier, ext), notes: notes.map((n) => completeNote(ctx, n)) },
+    step,
+  });
 }
 
 /**
@@ -31,7 +50,8 @@ async function postNotes(ctx: RuleContext, supplier: string, ext: string, notes:
  * by an absent, null or empty body); when bodies cannot tell them apart, in the order given.
  */
 export function alignNotes<R extends { body?: string | null }>(notes: readonly NoteIn[], results: readonly R[]): R[] {
-  const key = (body: string | null | undefined) => (body === undefined || body === null || body === '' ? '\u0000' : body);
+  const key = (body: string | null | undefined) =>
+    body === undefined || body === null || body === '' ? '\u0000' : body;
   const unused = [...results];
   const aligned: R[] = [];
   for (const note of notes) {
@@ -43,7 +63,13 @@ export function alignNotes<R extends { body?: string | null }>(notes: readonly N
 }
 
 /** Posts notes to an account that must take them, and returns the per-note statuses (in the order sent). */
-async function statuses(ctx: RuleContext, supplier: string, ext: string, notes: NoteIn[], step: string): Promise<string[]> {
+async function statuses(
+  ctx: RuleContext,
+  supplier: string,
+  ext: string,
+  notes: NoteIn[],
+  step: string,
+): Promise<string[]> {
   const res = await postNotes(ctx, supplier, ext, notes, step);
   ctx.expect.status(res, 201, step);
   const body = ctx.expect.body(res, model.NotesResponse, 'notes response');
@@ -57,233 +83,370 @@ function instant(value: string): { ms: number; zoned: boolean } {
   return { ms: Date.parse(zoned ? value : `${value}Z`), zoned };
 }
 
-export default defineRules('notes', [
-  {
-    id: 'notes.create.one-result-per-note',
-    spec: '§4.2 notes',
-    level: 'MUST',
-    title: 'Adding notes answers 201 with one {created_at, body, status} per note, each NOTE_CREATION_SUCCESS for new notes',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const notes = [{ body: ctx.ids.noteBody('first') }, { body: ctx.ids.noteBody('second'), created_at: '2024-03-04T05:06:07Z' }, { body: ctx.ids.noteBody('third'), is_pinned: true, unpin_at: '2030-01-01T00:00:00Z' }];
-      const res = await postNotes(ctx, a.supplier, a.ext, notes, 'add three notes');
-      ctx.expect.status(res, 201);
-      const body = ctx.expect.body(res, model.NotesResponse, 'notes response');
-      // The order of the results is not stated: they are matched to the notes by body.
-      const byBody = (xs: { body?: string | null }[]) => xs.map((n) => n.body ?? '').sort();
-      ctx.expect.equal(byBody(body), byBody(notes), 'one result per note, naming its body', res);
-      ctx.expect.equal(body.map((n) => n.status), notes.map(() => 'NOTE_CREATION_SUCCESS'), 'every new note is created', res);
+export default defineRules(
+  'notes',
+  [
+    {
+      id: 'notes.create.one-result-per-note',
+      spec: '§4.2 notes',
+      level: 'MUST',
+      title:
+        'Adding notes answers 201 with one {created_at, body, status} per note, each NOTE_CREATION_SUCCESS for new notes',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const notes = [
+          { body: ctx.ids.noteBody('first') },
+          { body: ctx.ids.noteBody('second'), created_at: '2024-03-04T05:06:07Z' },
+          { body: ctx.ids.noteBody('third'), is_pinned: true, unpin_at: '2030-01-01T00:00:00Z' },
+        ];
+        const res = await postNotes(ctx, a.supplier, a.ext, notes, 'add three notes');
+        ctx.expect.status(res, 201);
+        const body = ctx.expect.body(res, model.NotesResponse, 'notes response');
+        // The order of the results is not stated: they are matched to the notes by body.
+        const byBody = (xs: { body?: string | null }[]) => xs.map((n) => n.body ?? '').sort();
+        ctx.expect.equal(byBody(body), byBody(notes), 'one result per note, naming its body', res);
+        ctx.expect.equal(
+          body.map((n) => n.status),
+          notes.map(() => 'NOTE_CREATION_SUCCESS'),
+          'every new note is created',
+          res,
+        );
+      },
     },
-  },
-  {
-    id: 'notes.create.results-order',
-    spec: '§4.2 notes',
-    level: 'INFO',
-    why: 'The response is an "array of {created_at, body, status}"; that its order follows the notes sent is not stated.',
-    title: 'Whether the results come in the order the notes were sent',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const notes = [{ body: ctx.ids.noteBody('one') }, { body: ctx.ids.noteBody('two') }, { body: ctx.ids.noteBody('three') }];
-      const res = await postNotes(ctx, a.supplier, a.ext, notes, 'add three notes');
-      ctx.expect.status(res, 201);
-      const bodies = ctx.expect.body(res, model.NotesResponse, 'notes response').map((n) => n.body);
-      ctx.observe(JSON.stringify(bodies) === JSON.stringify(notes.map((n) => n.body)) ? 'results in the order sent' : `results in another order: ${JSON.stringify(bodies)}`);
+    {
+      id: 'notes.create.results-order',
+      spec: '§4.2 notes',
+      level: 'INFO',
+      why: 'The response is an "array of {created_at, body, status}"; that its order follows the notes sent is not stated.',
+      title: 'Whether the results come in the order the notes were sent',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const notes = [
+          { body: ctx.ids.noteBody('one') },
+          { body: ctx.ids.noteBody('two') },
+          { body: ctx.ids.noteBody('three') },
+        ];
+        const res = await postNotes(ctx, a.supplier, a.ext, notes, 'add three notes');
+        ctx.expect.status(res, 201);
+        const bodies = ctx.expect.body(res, model.NotesResponse, 'notes response').map((n) => n.body);
+        ctx.observe(
+          JSON.stringify(bodies) === JSON.stringify(notes.map((n) => n.body))
+            ? 'results in the order sent'
+            : `results in another order: ${JSON.stringify(bodies)}`,
+        );
+      },
     },
-  },
-  {
-    id: 'notes.dedup.same-body-and-created-at',
-    spec: '§4.2 notes rule 2',
-    level: 'MUST',
-    title: 'A note with the same body and created_at as a note on the account is not created again',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const note = { body: ctx.ids.noteBody('dedup'), created_at: '2024-01-02T03:04:05Z' };
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [note], 'first time'), ['NOTE_CREATION_SUCCESS'], 'the first note is created');
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [note], 'same body and created_at'), ['NOTE_ALREADY_EXISTS'], 'the same note again');
+    {
+      id: 'notes.dedup.same-body-and-created-at',
+      spec: '§4.2 notes rule 2',
+      level: 'MUST',
+      title: 'A note with the same body and created_at as a note on the account is not created again',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const note = { body: ctx.ids.noteBody('dedup'), created_at: '2024-01-02T03:04:05Z' };
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [note], 'first time'),
+          ['NOTE_CREATION_SUCCESS'],
+          'the first note is created',
+        );
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [note], 'same body and created_at'),
+          ['NOTE_ALREADY_EXISTS'],
+          'the same note again',
+        );
+      },
     },
-  },
-  {
-    id: 'notes.dedup.other-created-at-creates',
-    spec: '§4.2 notes rule 2',
-    level: 'MUST',
-    title: 'A note with the same body but a different created_at is created',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const body = ctx.ids.noteBody('same body');
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2024-01-02T03:04:05Z' }], 'first time'), ['NOTE_CREATION_SUCCESS'], 'the first note');
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2024-01-02T03:04:06Z' }], 'one second later'), ['NOTE_CREATION_SUCCESS'], 'the same body at another created_at is a new note');
+    {
+      id: 'notes.dedup.other-created-at-creates',
+      spec: '§4.2 notes rule 2',
+      level: 'MUST',
+      title: 'A note with the same body but a different created_at is created',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const body = ctx.ids.noteBody('same body');
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2024-01-02T03:04:05Z' }], 'first time'),
+          ['NOTE_CREATION_SUCCESS'],
+          'the first note',
+        );
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2024-01-02T03:04:06Z' }], 'one second later'),
+          ['NOTE_CREATION_SUCCESS'],
+          'the same body at another created_at is a new note',
+        );
+      },
     },
-  },
-  {
-    id: 'notes.dedup.no-created-at-matches-body',
-    spec: '§4.2 notes rule 2',
-    level: 'MUST',
-    title: 'A note sent without created_at matches any note with the same body',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const body = ctx.ids.noteBody('dated earlier');
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2023-06-07T08:09:10Z' }], 'with created_at'), ['NOTE_CREATION_SUCCESS'], 'the first note');
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [{ body }], 'same body without created_at'), ['NOTE_ALREADY_EXISTS'], 'the same body without created_at');
+    {
+      id: 'notes.dedup.no-created-at-matches-body',
+      spec: '§4.2 notes rule 2',
+      level: 'MUST',
+      title: 'A note sent without created_at matches any note with the same body',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const body = ctx.ids.noteBody('dated earlier');
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2023-06-07T08:09:10Z' }], 'with created_at'),
+          ['NOTE_CREATION_SUCCESS'],
+          'the first note',
+        );
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [{ body }], 'same body without created_at'),
+          ['NOTE_ALREADY_EXISTS'],
+          'the same body without created_at',
+        );
+      },
     },
-  },
-  {
-    id: 'notes.dedup.other-body-creates',
-    spec: '§4.2 notes rule 2',
-    level: 'MUST',
-    title: 'A note whose body differs from every note on the account is created',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const body = ctx.ids.noteBody('body');
-      const at = '2024-01-02T03:04:05Z';
-      await statuses(ctx, a.supplier, a.ext, [{ body, created_at: at }], 'first note');
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [{ body: `${body}.`, created_at: at }, { body: body.toUpperCase() }], 'bodies that differ'), ['NOTE_CREATION_SUCCESS', 'NOTE_CREATION_SUCCESS'], 'bodies that differ are new notes');
+    {
+      id: 'notes.dedup.other-body-creates',
+      spec: '§4.2 notes rule 2',
+      level: 'MUST',
+      title: 'A note whose body differs from every note on the account is created',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const body = ctx.ids.noteBody('body');
+        const at = '2024-01-02T03:04:05Z';
+        await statuses(ctx, a.supplier, a.ext, [{ body, created_at: at }], 'first note');
+        ctx.expect.equal(
+          await statuses(
+            ctx,
+            a.supplier,
+            a.ext,
+            [{ body: `${body}.`, created_at: at }, { body: body.toUpperCase() }],
+            'bodies that differ',
+          ),
+          ['NOTE_CREATION_SUCCESS', 'NOTE_CREATION_SUCCESS'],
+          'bodies that differ are new notes',
+        );
+      },
     },
-  },
-  {
-    id: 'notes.dedup.within-one-request',
-    spec: '§4.2 notes rule 2',
-    level: 'SHOULD',
-    why: 'The rule speaks of notes "on the account"; whether a note created earlier in the same request counts depends on processing order, which is not shown.',
-    title: 'Two identical notes in one request create one note',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const note = { body: ctx.ids.noteBody('twice'), created_at: '2024-05-06T07:08:09Z' };
-      // The two results are indistinguishable (same body), and their order is not stated.
-      ctx.expect.equal((await statuses(ctx, a.supplier, a.ext, [note, note], 'the same note twice')).sort(), ['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS'], 'one copy created, the other already exists');
+    {
+      id: 'notes.dedup.within-one-request',
+      spec: '§4.2 notes rule 2',
+      level: 'SHOULD',
+      why: 'The rule speaks of notes "on the account"; whether a note created earlier in the same request counts depends on processing order, which is not shown.',
+      title: 'Two identical notes in one request create one note',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const note = { body: ctx.ids.noteBody('twice'), created_at: '2024-05-06T07:08:09Z' };
+        // The two results are indistinguishable (same body), and their order is not stated.
+        ctx.expect.equal(
+          (await statuses(ctx, a.supplier, a.ext, [note, note], 'the same note twice')).sort(),
+          ['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS'],
+          'one copy created, the other already exists',
+        );
+      },
     },
-  },
-  {
-    id: 'notes.dedup.imported-notes-count',
-    spec: '§4.2 notes rule 2, §2.3, §1',
-    // MUST: §1 states the staged data (§2.3 notes included) is processed into the live account, so its
-    // notes are notes "on the account".
-    level: 'MUST',
-    title: 'A note that came with the account payload counts as a note on the account',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const account = ctx.given.account();
-      const note = { body: ctx.ids.noteBody('migrated'), created_at: '2022-02-03T04:05:06Z' };
-      account.notes = [note];
-      const a = await ctx.given.imported(account);
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [note], 'the migrated note again'), ['NOTE_ALREADY_EXISTS'], 'the migrated note exists');
+    {
+      id: 'notes.dedup.imported-notes-count',
+      spec: '§4.2 notes rule 2, §2.3, §1',
+      // MUST: §1 states the staged data (§2.3 notes included) is processed into the live account, so its
+      // notes are notes "on the account".
+      level: 'MUST',
+      title: 'A note that came with the account payload counts as a note on the account',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const account = ctx.given.account();
+        const note = { body: ctx.ids.noteBody('migrated'), created_at: '2022-02-03T04:05:06Z' };
+        account.notes = [note];
+        const a = await ctx.given.imported(account);
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [note], 'the migrated note again'),
+          ['NOTE_ALREADY_EXISTS'],
+          'the migrated note exists',
+        );
+      },
     },
-  },
-  {
-    id: 'notes.created-at.kept',
-    spec: '§4.2 notes, §2.3 note',
-    level: 'MUST',
-    title: 'A note created with created_at reports that same instant',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const res = await postNotes(ctx, a.supplier, a.ext, [{ body: ctx.ids.noteBody('dated'), created_at: '2021-07-08T09:10:11Z' }], 'add a dated note');
-      ctx.expect.status(res, 201);
-      const [note] = ctx.expect.body(res, model.NotesResponse, 'notes response');
-      const { ms, zoned } = instant(note.created_at);
-      ctx.expect.that(zoned ? ms === Date.parse('2021-07-08T09:10:11Z') : Math.abs(ms - Date.parse('2021-07-08T09:10:11Z')) <= 14 * 3600_000, `created_at ${note.created_at} is not the instant sent (2021-07-08T09:10:11Z)`, { res, expected: '2021-07-08T09:10:11Z', actual: note.created_at });
+    {
+      id: 'notes.created-at.kept',
+      spec: '§4.2 notes, §2.3 note',
+      level: 'MUST',
+      title: 'A note created with created_at reports that same instant',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const res = await postNotes(
+          ctx,
+          a.supplier,
+          a.ext,
+          [{ body: ctx.ids.noteBody('dated'), created_at: '2021-07-08T09:10:11Z' }],
+          'add a dated note',
+        );
+        ctx.expect.status(res, 201);
+        const [note] = ctx.expect.body(res, model.NotesResponse, 'notes response');
+        const { ms, zoned } = instant(note.created_at);
+        ctx.expect.that(
+          zoned
+            ? ms === Date.parse('2021-07-08T09:10:11Z')
+            : Math.abs(ms - Date.parse('2021-07-08T09:10:11Z')) <= 14 * 3600_000,
+          `created_at ${note.created_at} is not the instant sent (2021-07-08T09:10:11Z)`,
+          { res, expected: '2021-07-08T09:10:11Z', actual: note.created_at },
+        );
+      },
     },
-  },
-  {
-    id: 'notes.created-at.defaults-to-now',
-    spec: '§4.2 notes rule 3',
-    level: 'MUST',
-    title: 'A note created without created_at gets the current time',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const before = Date.now();
-      const res = await postNotes(ctx, a.supplier, a.ext, [{ body: ctx.ids.noteBody('undated') }], 'add an undated note');
-      const after = Date.now();
-      ctx.expect.status(res, 201);
-      const [note] = ctx.expect.body(res, model.NotesResponse, 'notes response');
-      const { ms, zoned } = instant(note.created_at);
-      // Clock skew between client and server is tolerated; a zone-less "local time" could be any zone.
-      const slack = zoned ? 5 * 60_000 : 14 * 3600_000;
-      ctx.expect.that(ms >= before - slack - 1000 && ms <= after + slack, `created_at ${note.created_at} is not the current time (${new Date(before).toISOString()})`, { res, actual: note.created_at });
+    {
+      id: 'notes.created-at.defaults-to-now',
+      spec: '§4.2 notes rule 3',
+      level: 'MUST',
+      title: 'A note created without created_at gets the current time',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const before = Date.now();
+        const res = await postNotes(
+          ctx,
+          a.supplier,
+          a.ext,
+          [{ body: ctx.ids.noteBody('undated') }],
+          'add an undated note',
+        );
+        const after = Date.now();
+        ctx.expect.status(res, 201);
+        const [note] = ctx.expect.body(res, model.NotesResponse, 'notes response');
+        const { ms, zoned } = instant(note.created_at);
+        // Clock skew between client and server is tolerated; a zone-less "local time" could be any zone.
+        const slack = zoned ? 5 * 60_000 : 14 * 3600_000;
+        ctx.expect.that(
+          ms >= before - slack - 1000 && ms <= after + slack,
+          `created_at ${note.created_at} is not the current time (${new Date(before).toISOString()})`,
+          { res, actual: note.created_at },
+        );
+      },
     },
-  },
-  {
-    id: 'notes.content.required',
-    spec: '§4.2 notes rule 4, §7.1',
-    level: 'MUST',
-    title: 'A note with neither body nor document_paths is refused with 400, pointing at the note (or under non_field_errors, §7.1)',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      const res = await postNotes(ctx, a.supplier, a.ext, [{ body: ctx.ids.noteBody('fine') }, { is_pinned: true, created_at: '2024-01-01T00:00:00Z' }], 'a note without body or document_paths');
-      ctx.expect.status(res, 400);
-      const { attrs } = errorsOf(res);
-      ctx.expect.that(reportsDefectAt('createNotes', attrs, 'notes.1', true), `an error must point at ${expectedAttr('createNotes', 'notes.1')}, got ${JSON.stringify(attrs)}`, { res, expected: 'notes.1', actual: attrs });
+    {
+      id: 'notes.content.required',
+      spec: '§4.2 notes rule 4, §7.1',
+      level: 'MUST',
+      title:
+        'A note with neither body nor document_paths is refused with 400, pointing at the note (or under non_field_errors, §7.1)',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const res = await postNotes(
+          ctx,
+          a.supplier,
+          a.ext,
+          [{ body: ctx.ids.noteBody('fine') }, { is_pinned: true, created_at: '2024-01-01T00:00:00Z' }],
+          'a note without body or document_paths',
+        );
+        ctx.expect.status(res, 400);
+        const { attrs } = errorsOf(res);
+        ctx.expect.that(
+          reportsDefectAt('createNotes', attrs, 'notes.1', true),
+          `an error must point at ${expectedAttr('createNotes', 'notes.1')}, got ${JSON.stringify(attrs)}`,
+          { res, expected: 'notes.1', actual: attrs },
+        );
+      },
     },
-  },
-  {
-    id: 'notes.content.document-only',
-    spec: '§4.2 notes rules 2 and 4, §2.3 note',
-    level: 'MUST',
-    title: 'A note with document_paths and no body is created on an account that has no body-less note',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      // Rule 2 compares bodies: on an account that already carries a note without body, two absent
-      // bodies may be "the same body" and NOTE_ALREADY_EXISTS is true to it. So the account is
-      // migrated with only the notes of its payload that have a body.
-      const account = ctx.given.account();
-      const bodied = (account.notes ?? []).filter((n) => typeof n.body === 'string' && n.body !== '');
-      if (bodied.length) account.notes = bodied;
-      else delete account.notes;
-      const a = await ctx.given.imported(account);
-      const paths = [{ document_path: `letters/${ctx.ids.other('X')}.pdf` }];
-      ctx.expect.equal(await statuses(ctx, a.supplier, a.ext, [{ document_paths: paths }], 'a document-only note'), ['NOTE_CREATION_SUCCESS'], 'the document-only note is created');
+    {
+      id: 'notes.content.document-only',
+      spec: '§4.2 notes rules 2 and 4, §2.3 note',
+      level: 'MUST',
+      title: 'A note with document_paths and no body is created on an account that has no body-less note',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        // Rule 2 compares bodies: on an account that already carries a note without body, two absent
+        // bodies may be "the same body" and NOTE_ALREADY_EXISTS is true to it. So the account is
+        // migrated with only the notes of its payload that have a body.
+        const account = ctx.given.account();
+        const bodied = (account.notes ?? []).filter((n) => typeof n.body === 'string' && n.body !== '');
+        if (bodied.length) account.notes = bodied;
+        else delete account.notes;
+        const a = await ctx.given.imported(account);
+        const paths = [{ document_path: `letters/${ctx.ids.other('X')}.pdf` }];
+        ctx.expect.equal(
+          await statuses(ctx, a.supplier, a.ext, [{ document_paths: paths }], 'a document-only note'),
+          ['NOTE_CREATION_SUCCESS'],
+          'the document-only note is created',
+        );
+      },
     },
-  },
-  {
-    id: 'notes.404.staged-only',
-    spec: '§4.2 notes rule 1, §7.2',
-    level: 'MUST',
-    title: 'Notes for an account that is staged but not imported answer 404',
-    needs: ['ongoingSupplier'],
-    async check(ctx) {
-      const a = await ctx.given.staged();
-      ctx.expect.status(await postNotes(ctx, a.supplier, a.ext, [{ body: ctx.ids.noteBody('too early') }], 'notes for a staged account'), 404);
+    {
+      id: 'notes.404.staged-only',
+      spec: '§4.2 notes rule 1, §7.2',
+      level: 'MUST',
+      title: 'Notes for an account that is staged but not imported answer 404',
+      needs: ['ongoingSupplier'],
+      async check(ctx) {
+        const a = await ctx.given.staged();
+        ctx.expect.status(
+          await postNotes(
+            ctx,
+            a.supplier,
+            a.ext,
+            [{ body: ctx.ids.noteBody('too early') }],
+            'notes for a staged account',
+          ),
+          404,
+        );
+      },
     },
-  },
-  {
-    id: 'notes.404.wrong-supplier',
-    spec: '§4.2 notes rule 5, §7.2',
-    level: 'MUST',
-    title: 'Notes with a wrong supplier code answer 404',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      ctx.expect.status(await postNotes(ctx, `${a.supplier}-${ctx.ids.other('X')}`, a.ext, [{ body: ctx.ids.noteBody('x') }], 'notes with a wrong supplier code'), 404);
+    {
+      id: 'notes.404.wrong-supplier',
+      spec: '§4.2 notes rule 5, §7.2',
+      level: 'MUST',
+      title: 'Notes with a wrong supplier code answer 404',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        ctx.expect.status(
+          await postNotes(
+            ctx,
+            `${a.supplier}-${ctx.ids.other('X')}`,
+            a.ext,
+            [{ body: ctx.ids.noteBody('x') }],
+            'notes with a wrong supplier code',
+          ),
+          404,
+        );
+      },
     },
-  },
-  {
-    id: 'notes.404.wrong-supplier-existing',
-    spec: '§4.2 notes rule 5, §7.2',
-    level: 'MUST',
-    title: 'Notes naming another existing supplier answer 404 (accounts belong to their supplier)',
-    needs: ['ongoingSupplier', 'otherOngoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      ctx.expect.status(await postNotes(ctx, ctx.fixtures.otherOngoingSupplier, a.ext, [{ body: ctx.ids.noteBody('x') }], 'notes under the other supplier'), 404);
+    {
+      id: 'notes.404.wrong-supplier-existing',
+      spec: '§4.2 notes rule 5, §7.2',
+      level: 'MUST',
+      title: 'Notes naming another existing supplier answer 404 (accounts belong to their supplier)',
+      needs: ['ongoingSupplier', 'otherOngoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        ctx.expect.status(
+          await postNotes(
+            ctx,
+            ctx.fixtures.otherOngoingSupplier,
+            a.ext,
+            [{ body: ctx.ids.noteBody('x') }],
+            'notes under the other supplier',
+          ),
+          404,
+        );
+      },
     },
-  },
-  {
-    id: 'notes.404.wrong-number',
-    spec: '§4.2 notes rule 5, §7.2',
-    level: 'MUST',
-    title: 'Notes with a wrong external account number answer 404',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      ctx.expect.status(await postNotes(ctx, a.supplier, `${a.ext}-X`, [{ body: ctx.ids.noteBody('x') }], 'notes with a wrong external number'), 404);
+    {
+      id: 'notes.404.wrong-number',
+      spec: '§4.2 notes rule 5, §7.2',
+      level: 'MUST',
+      title: 'Notes with a wrong external account number answer 404',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        ctx.expect.status(
+          await postNotes(
+            ctx,
+            a.supplier,
+            `${a.ext}-X`,
+            [{ body: ctx.ids.noteBody('x') }],
+            'notes with a wrong external number',
+          ),
+          404,
+        );
+      },
     },
-  },
-], { endpoints: ['createNotes'], tags: ['notes'] });
+  ],
+  { endpoints: ['createNotes'], tags: ['notes'] },
+);

@@ -33,7 +33,12 @@ export function readable(value: unknown): unknown {
   return { steps: (ran.length ? ran : wrappers).map((w) => String(w.cmd)) };
 }
 
-export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, timeLimitMs = TIME_LIMIT_MS): Promise<void> {
+export async function checkProperty<T>(
+  ctx: RuleContext,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  timeLimitMs = TIME_LIMIT_MS,
+): Promise<void> {
   let broken: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (broken) throw broken;
@@ -45,13 +50,24 @@ export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary
     }
   });
   const { numRuns, seed, path } = ctx.property;
-  const result = await fc.check(property, { seed, numRuns, ...(path ? { path } : {}), interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false });
+  const result = await fc.check(property, {
+    seed,
+    numRuns,
+    ...(path ? { path } : {}),
+    interruptAfterTimeLimit: timeLimitMs,
+    markInterruptAsFailure: false,
+  });
   // A replay (--path) runs exactly the one case it names.
   const asked = path ? 1 : numRuns;
   const limit = timeLimitMs >= 1000 ? `${Math.round(timeLimitMs / 1000)} s` : `${timeLimitMs} ms`;
-  ctx.observe(`${result.numRuns} of ${asked} generated case(s) ran${result.interrupted ? ` before the ${limit} time limit cut the property off` : ''}`);
+  ctx.observe(
+    `${result.numRuns} of ${asked} generated case(s) ran${result.interrupted ? ` before the ${limit} time limit cut the property off` : ''}`,
+  );
   if (!result.failed) {
-    if (result.numRuns < asked) throw new NotJudged(`only ${result.numRuns} of the ${asked} cases asked for ran within the property's ${limit} time limit, and they passed`);
+    if (result.numRuns < asked)
+      throw new NotJudged(
+        `only ${result.numRuns} of the ${asked} cases asked for ran within the property's ${limit} time limit, and they passed`,
+      );
     return;
   }
   const error = result.errorInstance;
@@ -59,6 +75,7 @@ export async function checkProperty<T>(ctx: RuleContext, arbitrary: fc.Arbitrary
   if (broken) throw broken;
   ctx.counterexample({ seed: result.seed, path: result.counterexamplePath ?? '', value, shrinks: result.numShrinks });
   const where = `counterexample (seed ${result.seed}, path ${result.counterexamplePath}, ${result.numShrinks} shrinks): ${short(value)}`;
-  if (error instanceof RuleFailure) throw new RuleFailure({ ...error.detail, message: `${error.detail.message} — ${where}` });
+  if (error instanceof RuleFailure)
+    throw new RuleFailure({ ...error.detail, message: `${error.detail.message} — ${where}` });
   throw error instanceof Error ? error : new Error(String(error));
 }

@@ -27,118 +27,219 @@ async function rounds(ctx: RuleContext, what: string, round: (n: number) => Prom
   const started = Date.now();
   let n = 0;
   while (n < RACE_ROUNDS && (n === 0 || Date.now() - started < RACE_BUDGET_MS)) await round(++n);
-  ctx.observe(`${n} round(s) of ${RACE_WIDTH} simultaneous ${what}: no duplicate seen. Absence of a duplicate in a few rounds is not proof that the check and the write are atomic.`);
+  ctx.observe(
+    `${n} round(s) of ${RACE_WIDTH} simultaneous ${what}: no duplicate seen. Absence of a duplicate in a few rounds is not proof that the check and the write are atomic.`,
+  );
 }
 
 /** Sends `send` RACE_WIDTH times at once. */
-const together = <T>(send: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: RACE_WIDTH }, (_, i) => send(i)));
+const together = <T>(send: (i: number) => Promise<T>): Promise<T[]> =>
+  Promise.all(Array.from({ length: RACE_WIDTH }, (_, i) => send(i)));
 
 const statusesOf = (responses: HttpResponse[]) => responses.map((r) => r.status).join(', ');
 
-export default defineRules('races', [
-  {
-    id: 'races.process.one-account',
-    spec: '§3 (staged → imported; imported → 400), §4.1 process rules 3 and 4',
-    level: 'MUST',
-    title: 'Processing one staged account with several simultaneous requests creates one account: one 201, one service_account_number, and status and listing agree',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['processAccount', 'accountTransferStatus', 'allAccountImportProcesses'],
-    async check(ctx) {
-      await rounds(ctx, 'process requests for one staged account', async (n) => {
-        const a = await ctx.given.staged();
-        const responses = await together((i) => ctx.given.process(a.supplier, a.ext, {}, `round ${n}: process request ${i + 1} of ${RACE_WIDTH}, sent together`));
-        const created = responses.filter((r) => r.status === 201);
-        const numbers = new Set(created.map((r) => (r.isJson ? (r.json() as { service_account_number?: unknown }).service_account_number : undefined)));
-        ctx.expect.that(created.length <= 1, `round ${n}: ${created.length} of ${RACE_WIDTH} simultaneous process requests for ${a.ext} answered 201 (numbers ${JSON.stringify([...numbers])}); one staged account is imported once (§3: an imported account answers 400)`, {
-          res: created[1], expected: 'one 201', actual: statusesOf(responses),
-        });
-        if (created.length === 0) {
-          if (responses.some((r) => r.status === 429)) throw new PreconditionError(`round ${n}: the §8 limit still answered 429 after the retry budget (${statusesOf(responses)})`);
-          // None was created, so nothing was duplicated; the status must then show no account either.
-          const res = await status(ctx, a.supplier, a.ext, `round ${n}: status after no request succeeded`);
+export default defineRules(
+  'races',
+  [
+    {
+      id: 'races.process.one-account',
+      spec: '§3 (staged → imported; imported → 400), §4.1 process rules 3 and 4',
+      level: 'MUST',
+      title:
+        'Processing one staged account with several simultaneous requests creates one account: one 201, one service_account_number, and status and listing agree',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      endpoints: ['processAccount', 'accountTransferStatus', 'allAccountImportProcesses'],
+      async check(ctx) {
+        await rounds(ctx, 'process requests for one staged account', async (n) => {
+          const a = await ctx.given.staged();
+          const responses = await together((i) =>
+            ctx.given.process(
+              a.supplier,
+              a.ext,
+              {},
+              `round ${n}: process request ${i + 1} of ${RACE_WIDTH}, sent together`,
+            ),
+          );
+          const created = responses.filter((r) => r.status === 201);
+          const numbers = new Set(
+            created.map((r) =>
+              r.isJson ? (r.json() as { service_account_number?: unknown }).service_account_number : undefined,
+            ),
+          );
+          ctx.expect.that(
+            created.length <= 1,
+            `round ${n}: ${created.length} of ${RACE_WIDTH} simultaneous process requests for ${a.ext} answered 201 (numbers ${JSON.stringify([...numbers])}); one staged account is imported once (§3: an imported account answers 400)`,
+            {
+              res: created[1],
+              expected: 'one 201',
+              actual: statusesOf(responses),
+            },
+          );
+          if (created.length === 0) {
+            if (responses.some((r) => r.status === 429))
+              throw new PreconditionError(
+                `round ${n}: the §8 limit still answered 429 after the retry budget (${statusesOf(responses)})`,
+              );
+            // None was created, so nothing was duplicated; the status must then show no account either.
+            const res = await status(ctx, a.supplier, a.ext, `round ${n}: status after no request succeeded`);
+            ctx.expect.status(res, 200);
+            ctx.expect.equal(
+              ctx.expect.body(res, model.AccountTransferStatus, 'status').service_account_number,
+              '',
+              `round ${n}: no process request answered 201, so no account may exist`,
+              res,
+            );
+            return;
+          }
+          const number = ctx.expect.body(
+            created[0],
+            model.ProcessAccountResponse,
+            'process response',
+          ).service_account_number;
+          for (const r of responses) {
+            const other =
+              r.status === 400 && r.isJson
+                ? (r.json() as { service_account_number?: unknown }).service_account_number
+                : undefined;
+            ctx.expect.that(
+              other === undefined || other === number,
+              `round ${n}: a simultaneous request was told the account was imported as ${JSON.stringify(other)}, but the 201 created ${number} (§4.1 process rule 3)`,
+              { res: r, expected: number, actual: other },
+            );
+          }
+          const res = await status(ctx, a.supplier, a.ext, `round ${n}: status afterwards`);
           ctx.expect.status(res, 200);
-          ctx.expect.equal(ctx.expect.body(res, model.AccountTransferStatus, 'status').service_account_number, '', `round ${n}: no process request answered 201, so no account may exist`, res);
-          return;
-        }
-        const number = ctx.expect.body(created[0], model.ProcessAccountResponse, 'process response').service_account_number;
-        for (const r of responses) {
-          const other = r.status === 400 && r.isJson ? (r.json() as { service_account_number?: unknown }).service_account_number : undefined;
-          ctx.expect.that(other === undefined || other === number, `round ${n}: a simultaneous request was told the account was imported as ${JSON.stringify(other)}, but the 201 created ${number} (§4.1 process rule 3)`, { res: r, expected: number, actual: other });
-        }
-        const res = await status(ctx, a.supplier, a.ext, `round ${n}: status afterwards`);
-        ctx.expect.status(res, 200);
-        const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
-        ctx.expect.equal([body.status, body.service_account_number], ['COMPLETED', number], `round ${n}: the status names the one account created`, res);
-        const all = await listing(ctx, 'all', a.supplier, `round ${n}: all listing afterwards`);
-        ctx.expect.status(all, 200);
-        const records = recordsFor(ctx.expect.body(all, model.AllAccountImportProcesses, 'all listing'), a.ext);
-        ctx.expect.equal(records.map((r) => r.service_account_number), [number], `round ${n}: the all listing shows ${a.ext} once, with the number created`, all);
-      });
+          const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
+          ctx.expect.equal(
+            [body.status, body.service_account_number],
+            ['COMPLETED', number],
+            `round ${n}: the status names the one account created`,
+            res,
+          );
+          const all = await listing(ctx, 'all', a.supplier, `round ${n}: all listing afterwards`);
+          ctx.expect.status(all, 200);
+          const records = recordsFor(ctx.expect.body(all, model.AllAccountImportProcesses, 'all listing'), a.ext);
+          ctx.expect.equal(
+            records.map((r) => r.service_account_number),
+            [number],
+            `round ${n}: the all listing shows ${a.ext} once, with the number created`,
+            all,
+          );
+        });
+      },
     },
-  },
-  {
-    id: 'races.notes.one-note',
-    spec: '§4.2 notes rule 2',
-    level: 'MUST',
-    title: 'The same note sent in several simultaneous requests is created once: one NOTE_CREATION_SUCCESS, the others NOTE_ALREADY_EXISTS',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['createNotes'],
-    async check(ctx) {
-      const a = await ctx.given.imported();
-      await rounds(ctx, 'notes requests with the same note', async (n) => {
-        const note = { body: ctx.ids.noteBody(`race ${n}`), created_at: `2023-0${n}-04T05:06:07Z` };
-        const responses = await together((i) =>
-          ctx.api.call('createNotes', { body: { ...accountKey(a.supplier, a.ext), notes: [note] }, step: `round ${n}: request ${i + 1} of ${RACE_WIDTH}, sent together` }));
-        const statuses: string[] = [];
-        for (const r of responses) {
-          ctx.expect.status(r, 201, `round ${n}: a notes request`);
-          statuses.push(...ctx.expect.body(r, model.NotesResponse, 'notes response').map((x) => x.status));
-        }
-        const created = statuses.filter((s) => s === 'NOTE_CREATION_SUCCESS').length;
-        ctx.expect.equal(created, 1, `round ${n}: NOTE_CREATION_SUCCESS results for one note sent ${RACE_WIDTH} times at once (statuses ${statuses.join(', ')})`, responses[0]);
-      });
-    },
-  },
-  {
-    id: 'races.billing.one-import',
-    spec: '§4.2 historical billing documents (usable once per ledger), §8',
-    level: 'MUST',
-    title: 'Several simultaneous historical billing document imports for one ledger: exactly one is accepted (201), the others are refused',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['createHistoricalBillingDocuments'],
-    async check(ctx) {
-      await rounds(ctx, 'billing document imports for one ledger', async (n) => {
+    {
+      id: 'races.notes.one-note',
+      spec: '§4.2 notes rule 2',
+      level: 'MUST',
+      title:
+        'The same note sent in several simultaneous requests is created once: one NOTE_CREATION_SUCCESS, the others NOTE_ALREADY_EXISTS',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      endpoints: ['createNotes'],
+      async check(ctx) {
         const a = await ctx.given.imported();
-        const ledger = a.payload.ledgers![0].ledger_code!;
-        const responses = await together((i) =>
-          ctx.api.call('createHistoricalBillingDocuments', { body: billingDocuments(ctx, a, ledger, 'ITEM_BASED'), step: `round ${n}: import ${i + 1} of ${RACE_WIDTH} for ledger ${ledger}, sent together` }));
-        const accepted = responses.filter((r) => r.status === 201);
-        ctx.expect.that(accepted.length <= 1, `round ${n}: ${accepted.length} of ${RACE_WIDTH} simultaneous imports for ledger ${ledger} were accepted (${statusesOf(responses)}); the import is usable once per ledger`, {
-          res: accepted[1], expected: 'one 201', actual: statusesOf(responses),
+        await rounds(ctx, 'notes requests with the same note', async (n) => {
+          const note = { body: ctx.ids.noteBody(`race ${n}`), created_at: `2023-0${n}-04T05:06:07Z` };
+          const responses = await together((i) =>
+            ctx.api.call('createNotes', {
+              body: { ...accountKey(a.supplier, a.ext), notes: [note] },
+              step: `round ${n}: request ${i + 1} of ${RACE_WIDTH}, sent together`,
+            }),
+          );
+          const statuses: string[] = [];
+          for (const r of responses) {
+            ctx.expect.status(r, 201, `round ${n}: a notes request`);
+            statuses.push(...ctx.expect.body(r, model.NotesResponse, 'notes response').map((x) => x.status));
+          }
+          const created = statuses.filter((s) => s === 'NOTE_CREATION_SUCCESS').length;
+          ctx.expect.equal(
+            created,
+            1,
+            `round ${n}: NOTE_CREATION_SUCCESS results for one note sent ${RACE_WIDTH} times at once (statuses ${statuses.join(', ')})`,
+            responses[0],
+          );
         });
-        ctx.expect.equal(accepted.length, 1, `round ${n}: one of the simultaneous imports for a ledger without documents is accepted (${statusesOf(responses)})`, responses[0]);
-        for (const r of responses) if (r.status !== 201) ctx.expect.refused(r, `round ${n}: a second import for ledger ${ledger}`);
-      });
+      },
     },
-  },
-  {
-    id: 'races.business.one-business',
-    spec: '§2.8 (a business is unique by its external identifier together with key attributes), §4.4',
-    level: 'MUST',
-    title: 'The same business sent in several simultaneous requests is created once: every success names one service_business_id',
-    needs: ['ongoingSupplier'],
-    endpoints: ['createBusiness'],
-    async check(ctx) {
-      await rounds(ctx, 'requests creating the same business', async (n) => {
-        const payload = ctx.given.businessPayload(2);
-        const responses = await together((i) => ctx.api.call('createBusiness', { body: payload, step: `round ${n}: request ${i + 1} of ${RACE_WIDTH}, sent together` }));
-        const succeeded = responses.filter((r) => r.status >= 200 && r.status < 300);
-        ctx.expect.that(succeeded.some((r) => r.status === 201), `round ${n}: one of the simultaneous requests creates the business (201), got ${statusesOf(responses)}`, { res: responses[0] });
-        const ids = new Set(succeeded.map((r) => (r.isJson ? (r.json() as { service_business_id?: unknown }).service_business_id : undefined)));
-        ctx.expect.that(ids.size === 1, `round ${n}: one business sent ${RACE_WIDTH} times at once was created as ${ids.size} businesses (service_business_id ${JSON.stringify([...ids])}); a business is unique by its external identifier and key attributes (§2.8)`, {
-          res: succeeded[1], expected: 'one service_business_id', actual: [...ids],
+    {
+      id: 'races.billing.one-import',
+      spec: '§4.2 historical billing documents (usable once per ledger), §8',
+      level: 'MUST',
+      title:
+        'Several simultaneous historical billing document imports for one ledger: exactly one is accepted (201), the others are refused',
+      needs: ['ongoingSupplier', 'operationsTeam'],
+      endpoints: ['createHistoricalBillingDocuments'],
+      async check(ctx) {
+        await rounds(ctx, 'billing document imports for one ledger', async (n) => {
+          const a = await ctx.given.imported();
+          const ledger = a.payload.ledgers![0].ledger_code!;
+          const responses = await together((i) =>
+            ctx.api.call('createHistoricalBillingDocuments', {
+              body: billingDocuments(ctx, a, ledger, 'ITEM_BASED'),
+              step: `round ${n}: import ${i + 1} of ${RACE_WIDTH} for ledger ${ledger}, sent together`,
+            }),
+          );
+          const accepted = responses.filter((r) => r.status === 201);
+          ctx.expect.that(
+            accepted.length <= 1,
+            `round ${n}: ${accepted.length} of ${RACE_WIDTH} simultaneous imports for ledger ${ledger} were accepted (${statusesOf(responses)}); the import is usable once per ledger`,
+            {
+              res: accepted[1],
+              expected: 'one 201',
+              actual: statusesOf(responses),
+            },
+          );
+          ctx.expect.equal(
+            accepted.length,
+            1,
+            `round ${n}: one of the simultaneous imports for a ledger without documents is accepted (${statusesOf(responses)})`,
+            responses[0],
+          );
+          for (const r of responses)
+            if (r.status !== 201) ctx.expect.refused(r, `round ${n}: a second import for ledger ${ledger}`);
         });
-      });
+      },
     },
-  },
-], { tags: ['races'] });
+    {
+      id: 'races.business.one-business',
+      spec: '§2.8 (a business is unique by its external identifier together with key attributes), §4.4',
+      level: 'MUST',
+      title:
+        'The same business sent in several simultaneous requests is created once: every success names one service_business_id',
+      needs: ['ongoingSupplier'],
+      endpoints: ['createBusiness'],
+      async check(ctx) {
+        await rounds(ctx, 'requests creating the same business', async (n) => {
+          const payload = ctx.given.businessPayload(2);
+          const responses = await together((i) =>
+            ctx.api.call('createBusiness', {
+              body: payload,
+              step: `round ${n}: request ${i + 1} of ${RACE_WIDTH}, sent together`,
+            }),
+          );
+          const succeeded = responses.filter((r) => r.status >= 200 && r.status < 300);
+          ctx.expect.that(
+            succeeded.some((r) => r.status === 201),
+            `round ${n}: one of the simultaneous requests creates the business (201), got ${statusesOf(responses)}`,
+            { res: responses[0] },
+          );
+          const ids = new Set(
+            succeeded.map((r) =>
+              r.isJson ? (r.json() as { service_business_id?: unknown }).service_business_id : undefined,
+            ),
+          );
+          ctx.expect.that(
+            ids.size === 1,
+            `round ${n}: one business sent ${RACE_WIDTH} times at once was created as ${ids.size} businesses (service_business_id ${JSON.stringify([...ids])}); a business is unique by its external identifier and key attributes (§2.8)`,
+            {
+              res: succeeded[1],
+              expected: 'one service_business_id',
+              actual: [...ids],
+            },
+          );
+        });
+      },
+    },
+  ],
+  { tags: ['races'] },
+);

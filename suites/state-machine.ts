@@ -37,11 +37,17 @@ const SLOTS = 2;
 const isClientError = (status: number) => status >= 400 && status < 500;
 
 class Validate implements Command {
-  constructor(readonly slot: number, readonly valid: boolean) {}
+  constructor(
+    readonly slot: number,
+    readonly valid: boolean,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const phase = m.slots[this.slot].phase;
-    const res = await r.ctx.api.call('validateAccount', { body: payload(r, this.slot, this.valid), step: this.toString() });
+    const res = await r.ctx.api.call('validateAccount', {
+      body: payload(r, this.slot, this.valid),
+      step: this.toString(),
+    });
     // §7.2: a validation error is a 400 on any endpoint. What validate answers for a valid payload of
     // an account already imported is not stated (§3 lists stage and process only): not judged.
     if (!this.valid) r.ctx.expect.status(res, 400, this.toString());
@@ -51,11 +57,17 @@ class Validate implements Command {
 }
 
 class Stage implements Command {
-  constructor(readonly slot: number, readonly valid: boolean) {}
+  constructor(
+    readonly slot: number,
+    readonly valid: boolean,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const s = m.slots[this.slot];
-    const res = await r.ctx.api.call('stageAccount', { body: payload(r, this.slot, this.valid), step: this.toString() });
+    const res = await r.ctx.api.call('stageAccount', {
+      body: payload(r, this.slot, this.valid),
+      step: this.toString(),
+    });
     // §3: none → staged (201), staged → staged (200), imported → 400; an invalid payload is 400 anywhere.
     const expected = !this.valid || s.phase === 'imported' ? 400 : s.phase === 'none' ? 201 : 200;
     r.ctx.expect.status(res, expected, `${this.toString()} in state ${s.phase}`);
@@ -65,12 +77,20 @@ class Stage implements Command {
 }
 
 class Process implements Command {
-  constructor(readonly slot: number, readonly mode: 'real' | 'dry-run' | 'unknown-team') {}
+  constructor(
+    readonly slot: number,
+    readonly mode: 'real' | 'dry-run' | 'unknown-team',
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const s = m.slots[this.slot];
     const { import_supplier, external_account_number } = r.accounts[this.slot];
-    const extra = this.mode === 'dry-run' ? { dry_run: true } : this.mode === 'unknown-team' ? { operations_team_name: `Nobody ${r.ctx.ids.namespace}` } : {};
+    const extra =
+      this.mode === 'dry-run'
+        ? { dry_run: true }
+        : this.mode === 'unknown-team'
+          ? { operations_team_name: `Nobody ${r.ctx.ids.namespace}` }
+          : {};
     const res = await r.ctx.given.process(import_supplier, external_account_number, extra, this.toString());
     const where = `${this.toString()} in state ${s.phase}`;
     if (s.phase === 'staged' && this.mode === 'real') {
@@ -81,11 +101,20 @@ class Process implements Command {
       // §3 imported row and §4.1 rule 3: 400 with both numbers.
       r.ctx.expect.status(res, 400, where);
       const body = r.ctx.expect.body(res, model.AlreadyImportedBody, 'already imported');
-      r.ctx.expect.equal([body.external_account_number, body.service_account_number], [external_account_number, s.number], `${where}: the numbers of the imported account`, res);
+      r.ctx.expect.equal(
+        [body.external_account_number, body.service_account_number],
+        [external_account_number, s.number],
+        `${where}: the numbers of the imported account`,
+        res,
+      );
     } else if (s.phase === 'staged' && this.mode === 'dry-run') {
       r.ctx.expect.status(res, 400, where); // §4.1 rule 2
     } else {
-      r.ctx.expect.that(isClientError(res.status), `${where} must be refused with a 4xx, got ${res.status}`, { res, expected: '4xx', actual: res.status });
+      r.ctx.expect.that(isClientError(res.status), `${where} must be refused with a 4xx, got ${res.status}`, {
+        res,
+        expected: '4xx',
+        actual: res.status,
+      });
     }
   }
   toString = () => `process(${this.slot}, ${this.mode})`;
@@ -102,7 +131,12 @@ class Status implements Command {
     r.ctx.expect.status(res, 200, this.toString());
     const body = r.ctx.expect.body(res, model.AccountTransferStatus, 'status');
     const expected = s.phase === 'imported' ? ['COMPLETED', s.number] : ['UNKNOWN', ''];
-    r.ctx.expect.equal([body.status, body.service_account_number], expected, `${this.toString()} in state ${s.phase}`, res);
+    r.ctx.expect.equal(
+      [body.status, body.service_account_number],
+      expected,
+      `${this.toString()} in state ${s.phase}`,
+      res,
+    );
   }
   toString = () => `status(${this.slot})`;
 }
@@ -117,27 +151,51 @@ class List implements Command {
     m.slots.forEach((s, i) => {
       const records = recordsFor(body, r.accounts[i].external_account_number);
       const shown = this.which === 'pending' ? s.phase === 'staged' : s.phase !== 'none';
-      r.ctx.expect.equal(records.length, shown ? 1 : 0, `${this.toString()}: account ${i} (${s.phase}) is listed ${shown ? 'once' : 'not at all'}`, res);
+      r.ctx.expect.equal(
+        records.length,
+        shown ? 1 : 0,
+        `${this.toString()}: account ${i} (${s.phase}) is listed ${shown ? 'once' : 'not at all'}`,
+        res,
+      );
       if (!shown) return;
       const number = s.phase === 'imported' ? s.number : null;
-      r.ctx.expect.equal(records[0].service_account_number, number, `${this.toString()}: service_account_number of account ${i} (${s.phase})`, res);
-      r.ctx.expect.that((records[0].account_created_at === null) === (number === null), `${this.toString()}: account_created_at of account ${i} is null exactly while it is pending`, { res, actual: records[0] });
+      r.ctx.expect.equal(
+        records[0].service_account_number,
+        number,
+        `${this.toString()}: service_account_number of account ${i} (${s.phase})`,
+        res,
+      );
+      r.ctx.expect.that(
+        (records[0].account_created_at === null) === (number === null),
+        `${this.toString()}: account_created_at of account ${i} is null exactly while it is pending`,
+        { res, actual: records[0] },
+      );
     });
   }
   toString = () => `list(${this.which})`;
 }
 
 class AddNote implements Command {
-  constructor(readonly slot: number, readonly body: number, readonly createdAt?: string) {}
+  constructor(
+    readonly slot: number,
+    readonly body: number,
+    readonly createdAt?: string,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const s = m.slots[this.slot];
     const { import_supplier, external_account_number } = r.accounts[this.slot];
     const note = { body: r.noteBodies[this.body], ...(this.createdAt ? { created_at: this.createdAt } : {}) };
-    const res = await r.ctx.api.call('createNotes', { body: { ...accountKey(import_supplier, external_account_number), notes: [note] }, step: this.toString() });
-    if (s.phase !== 'imported') return r.ctx.expect.status(res, 404, `${this.toString()}: the account is ${s.phase} (§4.2 notes rule 1)`);
+    const res = await r.ctx.api.call('createNotes', {
+      body: { ...accountKey(import_supplier, external_account_number), notes: [note] },
+      step: this.toString(),
+    });
+    if (s.phase !== 'imported')
+      return r.ctx.expect.status(res, 404, `${this.toString()}: the account is ${s.phase} (§4.2 notes rule 1)`);
     r.ctx.expect.status(res, 201, this.toString());
-    const exists = s.notes.some((n) => n.body === note.body && (note.created_at === undefined || n.createdAt === note.created_at));
+    const exists = s.notes.some(
+      (n) => n.body === note.body && (note.created_at === undefined || n.createdAt === note.created_at),
+    );
     if (!exists) s.notes.push({ body: note.body, createdAt: note.created_at });
     const [result] = r.ctx.expect.body(res, model.NotesResponse, 'notes response');
     r.ctx.expect.equal(result?.status, exists ? 'NOTE_ALREADY_EXISTS' : 'NOTE_CREATION_SUCCESS', this.toString(), res);
@@ -146,19 +204,36 @@ class AddNote implements Command {
 }
 
 class AddTransaction implements Command {
-  constructor(readonly slot: number, readonly id: number) {}
+  constructor(
+    readonly slot: number,
+    readonly id: number,
+  ) {}
   // Only imported accounts: what other data endpoints answer for other accounts is a reading (SHOULD).
   check = (m: Readonly<Model>) => m.slots[this.slot].phase === 'imported';
   async run(m: Model, r: Real) {
     const s = m.slots[this.slot];
     const { import_supplier, external_account_number } = r.accounts[this.slot];
-    const transaction = { transaction_id: r.transactionIds[this.id], transaction_date: today(), amount: '5.00', type: 'CHARGE', reason: 'IMPORTED_CHARGE' };
-    const res = await r.ctx.api.call('createTransactions', { body: { ...accountKey(import_supplier, external_account_number), transactions: [transaction] }, step: this.toString() });
+    const transaction = {
+      transaction_id: r.transactionIds[this.id],
+      transaction_date: today(),
+      amount: '5.00',
+      type: 'CHARGE',
+      reason: 'IMPORTED_CHARGE',
+    };
+    const res = await r.ctx.api.call('createTransactions', {
+      body: { ...accountKey(import_supplier, external_account_number), transactions: [transaction] },
+      step: this.toString(),
+    });
     r.ctx.expect.status(res, 201, this.toString());
     const exists = s.transactions.has(transaction.transaction_id);
     s.transactions.add(transaction.transaction_id);
     const [result] = r.ctx.expect.body(res, model.TransactionsResponse, 'transactions response').results;
-    r.ctx.expect.equal(result?.status, exists ? 'TRANSACTION_ALREADY_EXISTS' : 'TRANSACTION_ADDED_TO_ACCOUNT', this.toString(), res);
+    r.ctx.expect.equal(
+      result?.status,
+      exists ? 'TRANSACTION_ALREADY_EXISTS' : 'TRANSACTION_ADDED_TO_ACCOUNT',
+      this.toString(),
+      res,
+    );
   }
   toString = () => `transaction(${this.slot}, id ${this.id})`;
 }
@@ -180,11 +255,19 @@ const commands = fc.commands(
     slot.map((s) => new Stage(s, true)),
     slot.map((s) => new Stage(s, true)),
     fc.tuple(slot, fc.boolean()).map(([s, v]) => new Stage(s, v)),
-    fc.tuple(slot, fc.constantFrom<'real' | 'dry-run' | 'unknown-team'>('real', 'dry-run', 'dry-run', 'unknown-team')).map(([s, mode]) => new Process(s, mode)),
+    fc
+      .tuple(slot, fc.constantFrom<'real' | 'dry-run' | 'unknown-team'>('real', 'dry-run', 'dry-run', 'unknown-team'))
+      .map(([s, mode]) => new Process(s, mode)),
     slot.map((s) => new Process(s, 'real')),
     slot.map((s) => new Status(s)),
     fc.constantFrom<'pending' | 'all'>('pending', 'all').map((w) => new List(w)),
-    fc.tuple(slot, fc.nat({ max: 1 }), fc.option(fc.constantFrom('2023-05-06T07:08:09Z', '2023-05-06T07:08:10Z'), { nil: undefined })).map(([s, b, at]) => new AddNote(s, b, at)),
+    fc
+      .tuple(
+        slot,
+        fc.nat({ max: 1 }),
+        fc.option(fc.constantFrom('2023-05-06T07:08:09Z', '2023-05-06T07:08:10Z'), { nil: undefined }),
+      )
+      .map(([s, b, at]) => new AddNote(s, b, at)),
     fc.tuple(slot, fc.nat({ max: 2 })).map(([s, id]) => new AddTransaction(s, id)),
   ],
   { maxCommands: 16, size: 'medium' },
@@ -195,15 +278,27 @@ export default defineRules('stateful', [
     id: 'stateful.state-machine',
     spec: '§3, §4.1, §4.3, §4.2 notes rules 1-2, §4.2 transactions',
     level: 'MUST',
-    title: 'Any sequence of validate, stage, process, status, listings, notes and transactions behaves as the §3 state table says',
+    title:
+      'Any sequence of validate, stage, process, status, listings, notes and transactions behaves as the §3 state table says',
     needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['validateAccount', 'stageAccount', 'processAccount', 'accountTransferStatus', 'allAccountImportProcesses', 'pendingAccountImportProcesses', 'createNotes', 'createTransactions'],
+    endpoints: [
+      'validateAccount',
+      'stageAccount',
+      'processAccount',
+      'accountTransferStatus',
+      'allAccountImportProcesses',
+      'pendingAccountImportProcesses',
+      'createNotes',
+      'createTransactions',
+    ],
     tags: ['properties', 'stateful'],
     property: true,
     async check(ctx) {
       await checkProperty(ctx, commands, async (sequence) => {
         const setup = () => ({
-          model: { slots: Array.from({ length: SLOTS }, (): Slot => ({ phase: 'none', notes: [], transactions: new Set() })) },
+          model: {
+            slots: Array.from({ length: SLOTS }, (): Slot => ({ phase: 'none', notes: [], transactions: new Set() })),
+          },
           real: {
             ctx,
             accounts: Array.from({ length: SLOTS }, () => {

@@ -15,7 +15,12 @@ export default defineRules('status', [
     needs: ['ongoingSupplier'],
     endpoints: ['accountTransferStatus'],
     async check(ctx) {
-      const res = await status(ctx, ctx.fixtures.ongoingSupplier, ctx.ids.externalAccountNumber(), 'status of an account never staged');
+      const res = await status(
+        ctx,
+        ctx.fixtures.ongoingSupplier,
+        ctx.ids.externalAccountNumber(),
+        'status of an account never staged',
+      );
       ctx.expect.status(res, 404);
     },
   },
@@ -31,7 +36,12 @@ export default defineRules('status', [
       const res = await status(ctx, account.supplier, account.ext, 'status of the staged account');
       ctx.expect.status(res, 200);
       const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
-      ctx.expect.equal([body.status, body.service_account_number], ['UNKNOWN', ''], 'status and number before the account exists', res);
+      ctx.expect.equal(
+        [body.status, body.service_account_number],
+        ['UNKNOWN', ''],
+        'status and number before the account exists',
+        res,
+      );
     },
   },
   {
@@ -55,7 +65,11 @@ export default defineRules('status', [
         await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
       }
       ctx.expect.status(await processing, 201, 'the process');
-      ctx.observe(seen.has('IN_PROGRESS') ? 'IN_PROGRESS was observed while the process request ran' : `IN_PROGRESS was not observed (statuses seen: ${[...seen].join(', ') || 'none'}); processing may be too fast to observe`);
+      ctx.observe(
+        seen.has('IN_PROGRESS')
+          ? 'IN_PROGRESS was observed while the process request ran'
+          : `IN_PROGRESS was not observed (statuses seen: ${[...seen].join(', ') || 'none'}); processing may be too fast to observe`,
+      );
     },
   },
   {
@@ -69,8 +83,23 @@ export default defineRules('status', [
       const account = await ctx.given.staged();
       const res = await listing(ctx, 'pending', account.supplier, 'pending listing');
       ctx.expect.status(res, 200);
-      const records = recordsFor(ctx.expect.body(res, model.PendingAccountImportProcesses, 'pending listing'), account.ext);
-      ctx.expect.equal(records, [{ ...records[0], external_account_number: account.ext, service_account_number: null, account_created_at: null }], `the pending listing shows ${account.ext} once, with nulls`, res);
+      const records = recordsFor(
+        ctx.expect.body(res, model.PendingAccountImportProcesses, 'pending listing'),
+        account.ext,
+      );
+      ctx.expect.equal(
+        records,
+        [
+          {
+            ...records[0],
+            external_account_number: account.ext,
+            service_account_number: null,
+            account_created_at: null,
+          },
+        ],
+        `the pending listing shows ${account.ext} once, with nulls`,
+        res,
+      );
     },
   },
   {
@@ -85,7 +114,19 @@ export default defineRules('status', [
       const res = await listing(ctx, 'all', account.supplier, 'all listing');
       ctx.expect.status(res, 200);
       const records = recordsFor(ctx.expect.body(res, model.AllAccountImportProcesses, 'all listing'), account.ext);
-      ctx.expect.equal(records, [{ ...records[0], external_account_number: account.ext, service_account_number: null, account_created_at: null }], `the all listing shows ${account.ext} once, with nulls`, res);
+      ctx.expect.equal(
+        records,
+        [
+          {
+            ...records[0],
+            external_account_number: account.ext,
+            service_account_number: null,
+            account_created_at: null,
+          },
+        ],
+        `the all listing shows ${account.ext} once, with nulls`,
+        res,
+      );
     },
   },
   {
@@ -103,7 +144,7 @@ export default defineRules('status', [
     id: 'status.listing-imported-excludes-pending',
     spec: '§4.3',
     level: 'SHOULD',
-    why: 'The imported listing\'s body is not shown; that it leaves out pending accounts is what its name says.',
+    why: "The imported listing's body is not shown; that it leaves out pending accounts is what its name says.",
     title: 'The imported listing does not show an account that is only staged',
     needs: ['ongoingSupplier'],
     endpoints: ['importedAccountImportProcesses'],
@@ -111,16 +152,25 @@ export default defineRules('status', [
       const account = await ctx.given.staged();
       const res = await listing(ctx, 'imported', account.supplier, 'imported listing');
       ctx.expect.status(res, 200);
-      ctx.expect.that(!res.text.includes(account.ext), `the imported listing should not show the staged-only account ${account.ext}`, { res });
+      ctx.expect.that(
+        !res.text.includes(account.ext),
+        `the imported listing should not show the staged-only account ${account.ext}`,
+        { res },
+      );
     },
   },
   {
     id: 'status.listings-per-supplier',
     spec: '§4.3, §1',
     level: 'MUST',
-    title: 'The listings and the status endpoint of one supplier never show another supplier\'s accounts',
+    title: "The listings and the status endpoint of one supplier never show another supplier's accounts",
     needs: ['ongoingSupplier', 'otherOngoingSupplier', 'operationsTeam'],
-    endpoints: ['allAccountImportProcesses', 'pendingAccountImportProcesses', 'importedAccountImportProcesses', 'accountTransferStatus'],
+    endpoints: [
+      'allAccountImportProcesses',
+      'pendingAccountImportProcesses',
+      'importedAccountImportProcesses',
+      'accountTransferStatus',
+    ],
     async check(ctx) {
       const staged = await ctx.given.staged();
       const imported = await ctx.given.imported();
@@ -128,10 +178,19 @@ export default defineRules('status', [
       for (const which of ['all', 'pending', 'imported'] as const) {
         const res = await listing(ctx, which, other, `${which} listing of the other supplier`);
         ctx.expect.status(res, 200);
-        for (const ext of [staged.ext, imported.ext]) ctx.expect.that(!res.text.includes(ext), `the ${which} listing of ${other} must not show ${ext}, an account of ${staged.supplier}`, { res });
+        for (const ext of [staged.ext, imported.ext])
+          ctx.expect.that(
+            !res.text.includes(ext),
+            `the ${which} listing of ${other} must not show ${ext}, an account of ${staged.supplier}`,
+            { res },
+          );
       }
       for (const ext of [staged.ext, imported.ext]) {
-        ctx.expect.status(await status(ctx, other, ext, `status of ${ext} under the other supplier`), 404, `no import process of ${other} is named ${ext}`);
+        ctx.expect.status(
+          await status(ctx, other, ext, `status of ${ext} under the other supplier`),
+          404,
+          `no import process of ${other} is named ${ext}`,
+        );
       }
     },
   },

@@ -16,11 +16,20 @@ export const today = () => new Date().toISOString().slice(0, 10);
  * its first), with a fresh id, dated today (inside any open statement period), `extra` applied.
  */
 export function transaction(ctx: RuleContext, extra: Record<string, unknown> = {}) {
-  const template = ctx.fixtures.payloads.item<Record<string, unknown>>('transactions', 'transactions', ctx.ids, { transaction_date: today(), ...extra }, (t) => t.type === 'CHARGE');
+  const template = ctx.fixtures.payloads.item<Record<string, unknown>>(
+    'transactions',
+    'transactions',
+    ctx.ids,
+    { transaction_date: today(), ...extra },
+    (t) => t.type === 'CHARGE',
+  );
   return template as { transaction_id: string; transaction_date: string; type: string } & Record<string, unknown>;
 }
 
-export const accountKey = (supplier: string, ext: string) => ({ import_supplier: supplier, external_account_number: ext });
+export const accountKey = (supplier: string, ext: string) => ({
+  import_supplier: supplier,
+  external_account_number: ext,
+});
 
 /**
  * A request for `endpoint` that is valid in every respect except that it names an account or a
@@ -37,25 +46,58 @@ export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptio
     case 'stageAccount':
       return { body: ctx.given.account(supplier) };
     case 'processAccount':
-      return { body: { external_account_number: ext, import_supplier_code: supplier, operations_team_name: ctx.fixtures.config.operations_team ?? 'team' } };
+      return {
+        body: {
+          external_account_number: ext,
+          import_supplier_code: supplier,
+          operations_team_name: ctx.fixtures.config.operations_team ?? 'team',
+        },
+      };
     case 'createNotes':
       return { body: { ...key, notes: [ctx.fixtures.payloads.item('notes', 'notes', ctx.ids)] } };
     case 'createAgreements':
-      return { body: ctx.fixtures.payloads.configured('agreements') ? fillTemplate(ctx.fixtures.agreementsPayload, { ...key, supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
+      return {
+        body: ctx.fixtures.payloads.configured('agreements')
+          ? fillTemplate(ctx.fixtures.agreementsPayload, {
+              ...key,
+              supply_point_identifier: ctx.ids.supplyPointIdentifier(),
+            })
+          : key,
+      };
     case 'createSupplyPoints':
-      return { body: ctx.fixtures.payloads.configured('supply_points') ? fillTemplate(ctx.fixtures.supplyPointsPayload, { ...key, new_supply_point_identifier: ctx.ids.supplyPointIdentifier() }) : key };
+      return {
+        body: ctx.fixtures.payloads.configured('supply_points')
+          ? fillTemplate(ctx.fixtures.supplyPointsPayload, {
+              ...key,
+              new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
+            })
+          : key,
+      };
     case 'createTransactions':
       return { body: { ...key, transactions: [transaction(ctx)] } };
     case 'createHistoricalBillingDocuments':
-      return { body: ctx.fixtures.payloads.request('historical_billing_documents', ctx.ids, { ...key, ledger_code: ctx.ids.other('L') }) };
+      return {
+        body: ctx.fixtures.payloads.request('historical_billing_documents', ctx.ids, {
+          ...key,
+          ledger_code: ctx.ids.other('L'),
+        }),
+      };
     case 'createHistoricalStatements':
       return { body: ctx.fixtures.payloads.request('historical_statements', ctx.ids, key) };
     case 'createPaymentInstruction':
-      return { body: ctx.fixtures.payloads.request('payment_instruction', ctx.ids, { ...key, ...vendorInstruction(ctx) }) };
+      return {
+        body: ctx.fixtures.payloads.request('payment_instruction', ctx.ids, { ...key, ...vendorInstruction(ctx) }),
+      };
     case 'createBusiness':
       return { body: ctx.given.businessPayload(1, supplier) };
     case 'createBusinessPaymentInstruction':
-      return { body: ctx.fixtures.payloads.request('business_payment_instruction', ctx.ids, { import_supplier_code: supplier, external_business_identifier: ctx.ids.businessIdentifier(), ...vendorInstruction(ctx) }) };
+      return {
+        body: ctx.fixtures.payloads.request('business_payment_instruction', ctx.ids, {
+          import_supplier_code: supplier,
+          external_business_identifier: ctx.ids.businessIdentifier(),
+          ...vendorInstruction(ctx),
+        }),
+      };
     case 'accountTransferStatus':
     case 'allAccountImportProcesses':
     case 'pendingAccountImportProcesses':
@@ -89,7 +131,9 @@ export function listing(ctx: RuleContext, which: Listing, supplier: string, step
 
 /** The records of a documented listing (all, pending) that are about `ext`. */
 export function recordsFor(body: unknown, ext: string): ProcessRecord[] {
-  return Array.isArray(body) ? (body as ProcessRecord[]).filter((r) => r && typeof r === 'object' && r.external_account_number === ext) : [];
+  return Array.isArray(body)
+    ? (body as ProcessRecord[]).filter((r) => r && typeof r === 'object' && r.external_account_number === ext)
+    : [];
 }
 
 /** Whether `value` appears anywhere in a JSON value: for the imported listing, whose body is not shown. */
@@ -101,7 +145,10 @@ export function mentions(body: unknown, value: string): boolean {
 }
 
 export function status(ctx: RuleContext, supplier: string, ext: string, step?: string): Promise<HttpResponse> {
-  return ctx.api.call('accountTransferStatus', { params: { import_supplier_code: supplier, external_account_number: ext }, step });
+  return ctx.api.call('accountTransferStatus', {
+    params: { import_supplier_code: supplier, external_account_number: ext },
+    step,
+  });
 }
 
 /** Sets a value at a dot path (`customers.1.email`) inside a payload, creating nothing. */

@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FIXTURES_DIR, fixtureCatalogue, loadFixture } from '../src/fixtures.js';
 import { missingDocumentedFields, model, strictModel, TransactionType } from '../src/spec/index.js';
 import { ReferenceAgreementsRequest, ReferenceSupplyPointsRequest } from '../reference/handlers/additions.js';
@@ -17,7 +17,8 @@ function issuesOf(result: { success: boolean; error?: z.ZodError }): string {
   return result.success ? '' : JSON.stringify(result.error!.issues, null, 2);
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // --- helpers over all fixtures -------------------------------------------------------------------
 
@@ -35,7 +36,12 @@ const allObjects = () =>
 function jsonFilesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.json'))
-    .map((file) => file.split('\\').join('/').replace(/\.json$/, ''))
+    .map((file) =>
+      file
+        .split('\\')
+        .join('/')
+        .replace(/\.json$/, ''),
+    )
     .sort();
 }
 
@@ -54,13 +60,16 @@ describe('fixture loader', () => {
 });
 
 describe('fixture catalogue', () => {
-  it.each(fixtureCatalogue.map((entry) => [entry.name, entry] as const))('%s validates against model and strictModel', (_name, entry) => {
-    const fixture = loadFixture(entry.name);
-    const documented = (model[entry.schema] as z.ZodType).safeParse(fixture);
-    expect(documented.success, `model.${entry.schema}: ${issuesOf(documented)}`).toBe(true);
-    const strict = (strictModel[entry.schema] as z.ZodType).safeParse(fixture);
-    expect(strict.success, `strictModel.${entry.schema}: ${issuesOf(strict)}`).toBe(true);
-  });
+  it.each(fixtureCatalogue.map((entry) => [entry.name, entry] as const))(
+    '%s validates against model and strictModel',
+    (_name, entry) => {
+      const fixture = loadFixture(entry.name);
+      const documented = (model[entry.schema] as z.ZodType).safeParse(fixture);
+      expect(documented.success, `model.${entry.schema}: ${issuesOf(documented)}`).toBe(true);
+      const strict = (strictModel[entry.schema] as z.ZodType).safeParse(fixture);
+      expect(strict.success, `strictModel.${entry.schema}: ${issuesOf(strict)}`).toBe(true);
+    },
+  );
 
   it('addition fixtures validate against the reference server shapes', () => {
     const agreements = ReferenceAgreementsRequest.safeParse(loadFixture('additions/agreements'));
@@ -91,26 +100,45 @@ describe('field coverage', () => {
   // Maximal canonical payloads: an implementation may require any documented field (§2.3, §4:
   // required flags not shown), so every payload the suite sends by default carries every one of
   // them in every element of every array — fields the spec ties to a condition under it.
-  it.each(fixtureCatalogue.filter((f) => f.name !== 'accounts/minimal' && !f.name.startsWith('additions/')).map((f) => [f.name, f] as const))(
-    '%s carries every documented field in every element',
-    (_name, entry) => {
-      expect(missingDocumentedFields(loadFixture(entry.name), model[entry.schema] as z.ZodType)).toEqual([]);
-    },
-  );
+  it.each(
+    fixtureCatalogue
+      .filter((f) => f.name !== 'accounts/minimal' && !f.name.startsWith('additions/'))
+      .map((f) => [f.name, f] as const),
+  )('%s carries every documented field in every element', (_name, entry) => {
+    expect(missingDocumentedFields(loadFixture(entry.name), model[entry.schema] as z.ZodType)).toEqual([]);
+  });
 
   it('the completeness checker names a second customer without account_roles, and a SUPPLY_CHARGE field only on SUPPLY_CHARGE', () => {
     const account = loadFixture<{ customers: Json[] }>('accounts/electricity');
     delete account.customers[1].account_roles;
     expect(missingDocumentedFields(account, model.AccountPayload)).toEqual(['customers.1.account_roles']);
-    const charge = { transaction_id: 'T', transaction_date: '2024-01-01', amount: 1, type: 'CHARGE', reason: 'R', payment_type: 'P', reference: 'X', display_note: 'd', note: 'n' };
+    const charge = {
+      transaction_id: 'T',
+      transaction_date: '2024-01-01',
+      amount: 1,
+      type: 'CHARGE',
+      reason: 'R',
+      payment_type: 'P',
+      reference: 'X',
+      display_note: 'd',
+      note: 'n',
+    };
     expect(missingDocumentedFields(charge, model.Transaction)).toEqual([]);
-    expect(missingDocumentedFields({ ...charge, type: 'SUPPLY_CHARGE' }, model.Transaction)).toEqual(['product_code', 'line_items', 'tax_items']);
+    expect(missingDocumentedFields({ ...charge, type: 'SUPPLY_CHARGE' }, model.Transaction)).toEqual([
+      'product_code',
+      'line_items',
+      'tax_items',
+    ]);
   });
 
   it('the completeness checker reports a field removed deep inside an account', () => {
-    const account = loadFixture<{ supply_addresses: { supply_points: { agreements: Json[] }[] }[] }>('accounts/electricity');
+    const account = loadFixture<{ supply_addresses: { supply_points: { agreements: Json[] }[] }[] }>(
+      'accounts/electricity',
+    );
     delete account.supply_addresses[0].supply_points[0].agreements[0].atr_type;
-    expect(missingDocumentedFields(account, model.AccountPayload)).toEqual(['supply_addresses.0.supply_points.0.agreements.0.atr_type']);
+    expect(missingDocumentedFields(account, model.AccountPayload)).toEqual([
+      'supply_addresses.0.supply_points.0.agreements.0.atr_type',
+    ]);
   });
 
   it('the electricity account has every documented field, down to every listed sub-object', () => {
@@ -166,7 +194,14 @@ describe('fixture data consistency', () => {
   });
 
   it('money amounts have at most two decimals', () => {
-    const moneyKeys = ['amount', 'net_amount', 'gross_amount', 'last_statement_balance', 'ledger_balance', 'value_taxed'];
+    const moneyKeys = [
+      'amount',
+      'net_amount',
+      'gross_amount',
+      'last_statement_balance',
+      'ledger_balance',
+      'value_taxed',
+    ];
     const bad = allObjects().flatMap(({ fixture, path, object }) =>
       moneyKeys
         .filter((key) => key in object && !/^-?\d+(\.\d{1,2})?$/.test(String(object[key])))
@@ -177,7 +212,9 @@ describe('fixture data consistency', () => {
 
   it('supply point identifiers are CUPS-like', () => {
     const identifiers = allObjects().flatMap(({ object }) =>
-      [object.supply_type !== undefined ? object.identifier : undefined, object.supply_point_identifier].filter((v) => v !== undefined),
+      [object.supply_type !== undefined ? object.identifier : undefined, object.supply_point_identifier].filter(
+        (v) => v !== undefined,
+      ),
     );
     expect(identifiers.length).toBeGreaterThanOrEqual(4);
     expect(identifiers.filter((id) => typeof id !== 'string' || !/^ES\d{16}[A-Z]{2}$/.test(id))).toEqual([]);
@@ -187,18 +224,27 @@ describe('fixture data consistency', () => {
     const account = loadFixture<{ ledgers: { last_statement_closing_date: string }[] }>('accounts/electricity');
     const closing = account.ledgers[0].last_statement_closing_date;
     const request = loadFixture<{ transactions: { transaction_date: string }[] }>('transactions/all-types');
-    expect(request.transactions.filter((tx) => !(tx.transaction_date > closing && tx.transaction_date <= '2024-06-30'))).toEqual([]);
+    expect(
+      request.transactions.filter((tx) => !(tx.transaction_date > closing && tx.transaction_date <= '2024-06-30')),
+    ).toEqual([]);
   });
 
   it('cross-fixture links point at things the other fixtures create', () => {
-    const electricity = loadFixture<{ business: { business_contract_identifier: string }; supply_addresses: { supply_points: { identifier: string }[] }[] }>(
-      'accounts/electricity',
-    );
+    const electricity = loadFixture<{
+      business: { business_contract_identifier: string };
+      supply_addresses: { supply_points: { identifier: string }[] }[];
+    }>('accounts/electricity');
     const business = loadFixture<{ business: { business_contracts: { identifier: string }[] } }>('business/business');
-    expect(business.business.business_contracts.map((c) => c.identifier)).toContain(electricity.business.business_contract_identifier);
+    expect(business.business.business_contracts.map((c) => c.identifier)).toContain(
+      electricity.business.business_contract_identifier,
+    );
     const points = electricity.supply_addresses.flatMap((g) => g.supply_points.map((p) => p.identifier));
-    expect(points).toContain(loadFixture<{ supply_point_identifier: string }>('additions/agreements').supply_point_identifier);
-    const added = loadFixture<{ supply_points: { identifier: string }[] }>('additions/supply-points').supply_points.map((p) => p.identifier);
+    expect(points).toContain(
+      loadFixture<{ supply_point_identifier: string }>('additions/agreements').supply_point_identifier,
+    );
+    const added = loadFixture<{ supply_points: { identifier: string }[] }>('additions/supply-points').supply_points.map(
+      (p) => p.identifier,
+    );
     expect(added.filter((id) => points.includes(id))).toEqual([]);
   });
 });
@@ -214,7 +260,10 @@ describe('fixtures against the reference server', () => {
     await server?.close();
   });
 
-  async function post(path: string, body: unknown): Promise<{ status: number; text: string; json: any; report: string }> {
+  async function post(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; text: string; json: any; report: string }> {
     const response = await fetch(`${server.url}/v1/data-import/${path}`, {
       method: 'POST',
       headers: { Authorization: `Token ${DEFAULT_TOKEN}`, 'content-type': 'application/json' },
@@ -227,7 +276,12 @@ describe('fixtures against the reference server', () => {
     } catch {
       json = undefined;
     }
-    return { status: response.status, text, json, report: `POST /v1/data-import/${path} -> ${response.status}: ${text}` };
+    return {
+      status: response.status,
+      text,
+      json,
+      report: `POST /v1/data-import/${path} -> ${response.status}: ${text}`,
+    };
   }
 
   it('creates the business', async () => {
@@ -249,7 +303,10 @@ describe('fixtures against the reference server', () => {
       operations_team_name: 'Migrations',
     });
     expect(processed.status, processed.report).toBe(201);
-    expect(typeof processed.json?.service_account_number === 'string' && processed.json.service_account_number !== '', processed.report).toBe(true);
+    expect(
+      typeof processed.json?.service_account_number === 'string' && processed.json.service_account_number !== '',
+      processed.report,
+    ).toBe(true);
   });
 
   it('adds the notes', async () => {
@@ -262,18 +319,27 @@ describe('fixtures against the reference server', () => {
   });
 
   it('adds the transactions without moving any of them', async () => {
-    const request = loadFixture<{ transactions: { transaction_id: string; transaction_date: string }[] }>('transactions/all-types');
+    const request = loadFixture<{ transactions: { transaction_id: string; transaction_date: string }[] }>(
+      'transactions/all-types',
+    );
     const res = await post('transactions/create/', request);
     expect(res.status, res.report).toBe(201);
     const results: { status: string; transaction_data: Json }[] = res.json?.results ?? [];
-    expect(results.map((r) => r.status), res.report).toEqual(request.transactions.map(() => 'TRANSACTION_ADDED_TO_ACCOUNT'));
-    expect(results.map((r) => [r.transaction_data.transaction_id, r.transaction_data.transaction_date]), res.report).toEqual(
-      request.transactions.map((tx) => [tx.transaction_id, tx.transaction_date]),
-    );
+    expect(
+      results.map((r) => r.status),
+      res.report,
+    ).toEqual(request.transactions.map(() => 'TRANSACTION_ADDED_TO_ACCOUNT'));
+    expect(
+      results.map((r) => [r.transaction_data.transaction_id, r.transaction_data.transaction_date]),
+      res.report,
+    ).toEqual(request.transactions.map((tx) => [tx.transaction_id, tx.transaction_date]));
   });
 
   it.each(['period-based', 'item-based'])('adds the %s historical billing documents', async (which) => {
-    const res = await post('historical-billing-documents/create/', loadFixture(`historical-billing-documents/${which}`));
+    const res = await post(
+      'historical-billing-documents/create/',
+      loadFixture(`historical-billing-documents/${which}`),
+    );
     expect(res.status, res.report).toBe(201);
     expect(res.text, res.report).toBe('');
   });

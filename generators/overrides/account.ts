@@ -6,8 +6,26 @@ import fc from 'fast-check';
 import { addDays, addMonths, dateTime, dayBetween, endOfMonth, officeHours } from '../calendar.js';
 import type { ObjectRule } from '../from-model.js';
 import {
-  ANNUAL_CONSUMPTION, DOCUMENT_NAMES, MONTHLY_FEE_CENTS, NOTE_BODIES, STREET_FIELDS, SUPPLY, type SupplyKind,
-  addressLine, cups, dniArb, emailOf, euros, fullName, landline, maxPower, mobile, person, place, round2, street,
+  ANNUAL_CONSUMPTION,
+  DOCUMENT_NAMES,
+  MONTHLY_FEE_CENTS,
+  NOTE_BODIES,
+  STREET_FIELDS,
+  SUPPLY,
+  type SupplyKind,
+  addressLine,
+  cups,
+  dniArb,
+  emailOf,
+  euros,
+  fullName,
+  landline,
+  maxPower,
+  mobile,
+  person,
+  place,
+  round2,
+  street,
 } from '../spanish.js';
 import { type Context, list, pad } from './context.js';
 
@@ -39,9 +57,14 @@ const account: ObjectRule<Context> = {
     const line = addressLine((address?.structured_street_address ?? {}) as Record<string, string>);
     return {
       ...value,
-      ...(holder?.given_name !== undefined && holder.family_name !== undefined && { billing_name: `${holder.given_name} ${holder.family_name}` }),
+      ...(holder?.given_name !== undefined &&
+        holder.family_name !== undefined && { billing_name: `${holder.given_name} ${holder.family_name}` }),
       ...(line !== undefined && { billing_address1: line }),
-      ...(address?.locality !== undefined && address.postal_code !== undefined && { billing_address4: address.locality, billing_postcode: address.postal_code }),
+      ...(address?.locality !== undefined &&
+        address.postal_code !== undefined && {
+          billing_address4: address.locality,
+          billing_postcode: address.postal_code,
+        }),
     };
   },
   // An energy account supplies something; the `supply` option would mean nothing without supply points.
@@ -91,15 +114,19 @@ const readingMonths = (kind: SupplyKind | undefined): number => (kind === 'GAS' 
 const supplyPoint: ObjectRule<Context> = {
   narrow: (s) =>
     supplyKind(s).chain((kind) =>
-      fc.record({
-        tariff: fc.constantFrom(...SUPPLY[kind].tariffs),
-        meter: fc.tuple(fc.constantFrom(...SUPPLY[kind].meterPrefixes), fc.integer({ min: 0, max: 99_999_999 })).map(([prefix, n]) => `${prefix}${pad(n, kind === 'GAS' ? 8 : 10)}`),
-        billedMonthsAgo: fc.integer({ min: 0, max: 1 }),
-        renewedMonthsAgo: fc.integer({ min: 0, max: 11 }),
-      }).map(({ tariff, meter, billedMonthsAgo, renewedMonthsAgo }) => {
-        const billedTo = endOfMonth(addMonths(s.anchor, -billedMonthsAgo));
-        return { kind, tariff, meter, billedTo, agreementsFrom: addMonths(billedTo, -renewedMonthsAgo) };
-      }),
+      fc
+        .record({
+          tariff: fc.constantFrom(...SUPPLY[kind].tariffs),
+          meter: fc
+            .tuple(fc.constantFrom(...SUPPLY[kind].meterPrefixes), fc.integer({ min: 0, max: 99_999_999 }))
+            .map(([prefix, n]) => `${prefix}${pad(n, kind === 'GAS' ? 8 : 10)}`),
+          billedMonthsAgo: fc.integer({ min: 0, max: 1 }),
+          renewedMonthsAgo: fc.integer({ min: 0, max: 11 }),
+        })
+        .map(({ tariff, meter, billedMonthsAgo, renewedMonthsAgo }) => {
+          const billedTo = endOfMonth(addMonths(s.anchor, -billedMonthsAgo));
+          return { kind, tariff, meter, billedTo, agreementsFrom: addMonths(billedTo, -renewedMonthsAgo) };
+        }),
     ),
   joint: {
     fields: ['identifier', 'distributor_ree_code', 'supply_type', 'supply_start_date', 'last_billed_to_date', 'atr'],
@@ -107,20 +134,27 @@ const supplyPoint: ObjectRule<Context> = {
       const kind = s.kind!;
       const movedIn = s.movedIn ?? addDays(s.anchor, -4 * 365);
       // The position in the payload ends the CUPS digits, so two points of one account never share one.
-      const position = s.at.filter((p): p is number => typeof p === 'number').map((i) => pad(i, 2)).join('').slice(-4).padStart(4, '0');
-      return fc.record({
-        distributor: fc.constantFrom(...SUPPLY[kind].distributors),
-        digits: fc.integer({ min: 0, max: 99_999_999 }),
-        start: dayBetween(movedIn, addDays(movedIn, 90)),
-        atr: fc.integer({ min: 0, max: 999_999 }),
-      }).map(({ distributor, digits, start, atr }) => ({
-        identifier: cups(distributor, `${pad(digits, 8)}${position}`),
-        distributor_ree_code: distributor,
-        supply_type: kind,
-        supply_start_date: start,
-        last_billed_to_date: s.billedTo,
-        atr: `ATR-${distributor}-${start.slice(0, 4)}-${pad(atr, 6)}`,
-      }));
+      const position = s.at
+        .filter((p): p is number => typeof p === 'number')
+        .map((i) => pad(i, 2))
+        .join('')
+        .slice(-4)
+        .padStart(4, '0');
+      return fc
+        .record({
+          distributor: fc.constantFrom(...SUPPLY[kind].distributors),
+          digits: fc.integer({ min: 0, max: 99_999_999 }),
+          start: dayBetween(movedIn, addDays(movedIn, 90)),
+          atr: fc.integer({ min: 0, max: 999_999 }),
+        })
+        .map(({ distributor, digits, start, atr }) => ({
+          identifier: cups(distributor, `${pad(digits, 8)}${position}`),
+          distributor_ree_code: distributor,
+          supply_type: kind,
+          supply_start_date: start,
+          last_billed_to_date: s.billedTo,
+          atr: `ATR-${distributor}-${start.slice(0, 4)}-${pad(atr, 6)}`,
+        }));
     },
   },
   // Items are generated newest first (the n-th goes n periods back); lists read oldest first.
@@ -135,27 +169,37 @@ const supplyPoint: ObjectRule<Context> = {
 const agreement: ObjectRule<Context> = {
   // One agreement a year, back to back: the latest covers the last billed day, the n-th starts n years before it.
   joint: {
-    fields: ['tariff_code', 'effective_from', 'effective_to', 'params', 'contractual_max_power', 'annual_consumption', 'estimated_monthly_fee_in_cents'],
+    fields: [
+      'tariff_code',
+      'effective_from',
+      'effective_to',
+      'params',
+      'contractual_max_power',
+      'annual_consumption',
+      'estimated_monthly_fee_in_cents',
+    ],
     values: (s) => {
       const tariff = s.tariff!;
       const from = addMonths(s.agreementsFrom!, -12 * s.index);
       const [minKwh, maxKwh] = ANNUAL_CONSUMPTION[tariff];
       const [minFee, maxFee] = MONTHLY_FEE_CENTS[tariff];
-      return fc.record({
-        power: maxPower(tariff),
-        annual: fc.integer({ min: minKwh, max: maxKwh }),
-        fee: fc.integer({ min: minFee, max: maxFee }),
-        availability: fc.constantFrom(0, 0.05, 0.1),
-        consumption: fc.constantFrom(0, 0.05, 0.1),
-      }).map(({ power, annual, fee, availability, consumption }) => ({
-        tariff_code: tariff,
-        effective_from: from,
-        effective_to: addDays(addMonths(from, 12), -1),
-        params: { availability_discount: availability, consumption_discount: consumption },
-        contractual_max_power: power,
-        annual_consumption: String(annual),
-        estimated_monthly_fee_in_cents: fee,
-      }));
+      return fc
+        .record({
+          power: maxPower(tariff),
+          annual: fc.integer({ min: minKwh, max: maxKwh }),
+          fee: fc.integer({ min: minFee, max: maxFee }),
+          availability: fc.constantFrom(0, 0.05, 0.1),
+          consumption: fc.constantFrom(0, 0.05, 0.1),
+        })
+        .map(({ power, annual, fee, availability, consumption }) => ({
+          tariff_code: tariff,
+          effective_from: from,
+          effective_to: addDays(addMonths(from, 12), -1),
+          params: { availability_discount: availability, consumption_discount: consumption },
+          contractual_max_power: power,
+          annual_consumption: String(annual),
+          estimated_monthly_fee_in_cents: fee,
+        }));
     },
   },
 };
@@ -168,16 +212,21 @@ const reading: ObjectRule<Context> = {
       const months = readingMonths(s.kind);
       const start = addMonths(addDays(s.billedTo!, 1), -months * (s.index + 1));
       const [minKwh, maxKwh] = ANNUAL_CONSUMPTION[s.tariff!];
-      return fc.record({
-        centsOfKwh: fc.integer({ min: Math.round((minKwh * 100 * months) / 12), max: Math.round((maxKwh * 100 * months) / 12) }),
-        source: fc.constantFrom(1, 2),
-      }).map(({ centsOfKwh, source }) => ({
-        meter_serial_number: s.meter,
-        interval_start: dateTime(start),
-        interval_end: dateTime(addMonths(start, months)),
-        consumption_delta: (centsOfKwh / 100).toFixed(2),
-        source,
-      }));
+      return fc
+        .record({
+          centsOfKwh: fc.integer({
+            min: Math.round((minKwh * 100 * months) / 12),
+            max: Math.round((maxKwh * 100 * months) / 12),
+          }),
+          source: fc.constantFrom(1, 2),
+        })
+        .map(({ centsOfKwh, source }) => ({
+          meter_serial_number: s.meter,
+          interval_start: dateTime(start),
+          interval_end: dateTime(addMonths(start, months)),
+          consumption_delta: (centsOfKwh / 100).toFixed(2),
+          source,
+        }));
     },
   },
 };
@@ -207,7 +256,13 @@ const note: ObjectRule<Context> = {
   joint: {
     fields: ['body', 'created_at', 'is_pinned', 'unpin_at'],
     values: (s) =>
-      fc.record({ day: dayBetween(addDays(s.anchor, -365), s.anchor), time: officeHours, pinnedFor: fc.integer({ min: 15, max: 90 }), pinned: s.complete ? fc.constant(true) : fc.boolean() })
+      fc
+        .record({
+          day: dayBetween(addDays(s.anchor, -365), s.anchor),
+          time: officeHours,
+          pinnedFor: fc.integer({ min: 15, max: 90 }),
+          pinned: s.complete ? fc.constant(true) : fc.boolean(),
+        })
         .map(({ day, time, pinnedFor, pinned }) => ({
           body: NOTE_BODIES[(s.serial + s.index) % NOTE_BODIES.length],
           created_at: dateTime(day, time),
@@ -228,7 +283,10 @@ const documentReference: ObjectRule<Context> = {
   // §2.1: the path is relative to the supplier's root; a leading slash is accepted.
   joint: {
     fields: ['document_path'],
-    values: (s) => fc.boolean().map((slash) => ({ document_path: `${slash ? '/' : ''}documents/${s.serial}/${DOCUMENT_NAMES[(s.index + s.serial) % DOCUMENT_NAMES.length]}` })),
+    values: (s) =>
+      fc.boolean().map((slash) => ({
+        document_path: `${slash ? '/' : ''}documents/${s.serial}/${DOCUMENT_NAMES[(s.index + s.serial) % DOCUMENT_NAMES.length]}`,
+      })),
   },
 };
 
@@ -262,11 +320,26 @@ const metadata: ObjectRule<Context> = {
   joint: {
     fields: ['key', 'value'],
     values: (s) =>
-      fc.record({ electronicInvoice: fc.boolean(), email: fc.boolean(), sms: fc.boolean(), day: dayBetween(addDays(s.anchor, -700), s.anchor) }).map((m) =>
-        s.index % 2 === 0
-          ? { key: 'legacy_customer', value: { system: 'SIGE', customer_id: s.serial, segment: 'residencial', e_invoice: m.electronicInvoice } }
-          : { key: 'marketing_consent', value: { email: m.email, sms: m.sms, updated_at: dateTime(m.day) } },
-      ),
+      fc
+        .record({
+          electronicInvoice: fc.boolean(),
+          email: fc.boolean(),
+          sms: fc.boolean(),
+          day: dayBetween(addDays(s.anchor, -700), s.anchor),
+        })
+        .map((m) =>
+          s.index % 2 === 0
+            ? {
+                key: 'legacy_customer',
+                value: {
+                  system: 'SIGE',
+                  customer_id: s.serial,
+                  segment: 'residencial',
+                  e_invoice: m.electronicInvoice,
+                },
+              }
+            : { key: 'marketing_consent', value: { email: m.email, sms: m.sms, updated_at: dateTime(m.day) } },
+        ),
   },
 };
 
@@ -275,16 +348,19 @@ const reference: ObjectRule<Context> = {
     fields: ['namespace', 'value'],
     values: (s) =>
       fc.constant(
-        s.index % 2 === 0 ? { namespace: 'legacy_account_id', value: `CLI-${pad(s.serial, 7)}` } : { namespace: 'legacy_contract_id', value: `CTR-${s.serial}-01` },
+        s.index % 2 === 0
+          ? { namespace: 'legacy_account_id', value: `CLI-${pad(s.serial, 7)}` }
+          : { namespace: 'legacy_contract_id', value: `CTR-${s.serial}-01` },
       ),
   },
 };
 
-
 export const accountRules: Readonly<Record<string, ObjectRule<Context>>> = {
   '§2.3 account payload': account,
   '§2.3 customer': customer,
-  '§2.3 supply_address': { joint: { fields: ['locality', 'administrative_area', 'postal_code', 'country'], values: () => place } },
+  '§2.3 supply_address': {
+    joint: { fields: ['locality', 'administrative_area', 'postal_code', 'country'], values: () => place },
+  },
   '§2.3 supply_address.structured_street_address': { joint: { fields: STREET_FIELDS, values: () => street } },
   '§2.3 supply address group': supplyAddressGroup,
   '§2.3 supply point': supplyPoint,

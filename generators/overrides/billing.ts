@@ -14,7 +14,13 @@ const inside = (s: Context, field: string): boolean => s.at.includes(field);
 function placeCode(at: readonly (string | number)[]): string {
   const parts: string[] = [];
   at.forEach((part, i) => {
-    if (typeof part === 'number') parts.push(`${String(at[i - 1]).split('_').map((w) => w[0].toUpperCase()).join('')}${part + 1}`);
+    if (typeof part === 'number')
+      parts.push(
+        `${String(at[i - 1])
+          .split('_')
+          .map((w) => w[0].toUpperCase())
+          .join('')}${part + 1}`,
+      );
   });
   return parts.join('-');
 }
@@ -62,7 +68,10 @@ const TRANSACTION_STYLE: Readonly<Record<TransactionKind, TransactionStyle>> = {
     paymentTypes: ['DD_REGULAR_COLLECTION'],
     cents: [1_500, 25_000],
     reference: 'CARGO',
-    displayNotes: (kind, day) => [`Factura de ${KIND_WORD[kind]} de ${monthName(day)}`, 'Cargo por envío de factura en papel'],
+    displayNotes: (kind, day) => [
+      `Factura de ${KIND_WORD[kind]} de ${monthName(day)}`,
+      'Cargo por envío de factura en papel',
+    ],
     notes: ['Importado del sistema anterior', 'Solicitado por la titular'],
   },
   CREDIT: {
@@ -70,12 +79,23 @@ const TRANSACTION_STYLE: Readonly<Record<TransactionKind, TransactionStyle>> = {
     paymentTypes: ['DIRECT_CREDIT'],
     cents: [500, 5_000],
     reference: 'ABONO',
-    displayNotes: () => ['Abono de bienvenida', 'Compensación por interrupción del suministro', 'Abono por lectura estimada corregida'],
+    displayNotes: () => [
+      'Abono de bienvenida',
+      'Compensación por interrupción del suministro',
+      'Abono por lectura estimada corregida',
+    ],
     notes: ['Promoción de bienvenida tras la migración', 'Importado del sistema anterior'],
   },
   PAYMENT: {
     reasons: ['ACCOUNT_CHARGE_PAYMENT'],
-    paymentTypes: ['DD_REGULAR_COLLECTION', 'DD_FINAL_COLLECTION', 'CREDIT_CARD', 'DEBIT_CARD', 'CHEQUE', 'DIRECT_CREDIT'],
+    paymentTypes: [
+      'DD_REGULAR_COLLECTION',
+      'DD_FINAL_COLLECTION',
+      'CREDIT_CARD',
+      'DEBIT_CARD',
+      'CHEQUE',
+      'DIRECT_CREDIT',
+    ],
     cents: [1_500, 25_000],
     reference: 'SEPA',
     displayNotes: (_, day) => [`Pago de la factura de ${monthName(addMonths(day, -1))}`, 'Pago del saldo pendiente'],
@@ -110,40 +130,61 @@ const transaction: ObjectRule<Context> = {
       kind: fc.constantFrom(...(s.kind ? [s.kind] : s.kinds)),
     }),
   joint: {
-    fields: ['transaction_id', 'transaction_date', 'amount', 'type', 'reason', 'payment_type', 'reference', 'display_note', 'note', 'product_code'],
+    fields: [
+      'transaction_id',
+      'transaction_date',
+      'amount',
+      'type',
+      'reason',
+      'payment_type',
+      'reference',
+      'display_note',
+      'note',
+      'product_code',
+    ],
     values: (s) => {
       const style = TRANSACTION_STYLE[s.type!];
       const day = s.day!;
       const kind = s.kind!;
-      return fc.record({
-        amount: euros(...style.cents),
-        asText: fc.boolean(),
-        reason: fc.constantFrom(...style.reasons),
-        paymentType: fc.constantFrom(...style.paymentTypes),
-        reference: fc.integer({ min: 0, max: 9_999_999 }),
-        displayNote: fc.constantFrom(...style.displayNotes(kind, day)),
-        note: fc.constantFrom(...style.notes),
-        tariff: fc.constantFrom(...SUPPLY[kind].tariffs),
-      }).map((t) => ({
-        transaction_id: `TX-${s.serial}-${placeCode(s.at)}`,
-        transaction_date: day,
-        // §2.4: "number or decimal string"; both forms are sent.
-        amount: t.asText ? t.amount.toFixed(2) : t.amount,
-        type: s.type,
-        reason: t.reason,
-        payment_type: t.paymentType,
-        reference: s.type === 'SUPPLY_CHARGE' ? `F${day.slice(0, 4)}-${pad(t.reference % 1_000_000, 6)}` : `${style.reference}-${day.slice(0, 7)}-${pad(t.reference, 7)}`,
-        display_note: t.displayNote,
-        note: t.note,
-        product_code: `${kind === 'GAS' ? 'GAS' : 'ELEC'}-${t.tariff}-FIJO-${day.slice(0, 4)}`,
-      }));
+      return fc
+        .record({
+          amount: euros(...style.cents),
+          asText: fc.boolean(),
+          reason: fc.constantFrom(...style.reasons),
+          paymentType: fc.constantFrom(...style.paymentTypes),
+          reference: fc.integer({ min: 0, max: 9_999_999 }),
+          displayNote: fc.constantFrom(...style.displayNotes(kind, day)),
+          note: fc.constantFrom(...style.notes),
+          tariff: fc.constantFrom(...SUPPLY[kind].tariffs),
+        })
+        .map((t) => ({
+          transaction_id: `TX-${s.serial}-${placeCode(s.at)}`,
+          transaction_date: day,
+          // §2.4: "number or decimal string"; both forms are sent.
+          amount: t.asText ? t.amount.toFixed(2) : t.amount,
+          type: s.type,
+          reason: t.reason,
+          payment_type: t.paymentType,
+          reference:
+            s.type === 'SUPPLY_CHARGE'
+              ? `F${day.slice(0, 4)}-${pad(t.reference % 1_000_000, 6)}`
+              : `${style.reference}-${day.slice(0, 7)}-${pad(t.reference, 7)}`,
+          display_note: t.displayNote,
+          note: t.note,
+          product_code: `${kind === 'GAS' ? 'GAS' : 'ELEC'}-${t.tariff}-FIJO-${day.slice(0, 4)}`,
+        }));
     },
   },
   absent: (s) => (s.type === 'SUPPLY_CHARGE' ? [] : SUPPLY_CHARGE_ONLY),
   finish: (value, s) => {
     if (s.type !== 'SUPPLY_CHARGE') return value;
     // The charge is its lines plus their taxes.
-    const net = round2(list(value.line_items).reduce((sum, line) => sum + (typeof line.net_amount === 'number' ? line.net_amount : 0), 0));
+    const net = round2(
+      list(value.line_items).reduce(
+        (sum, line) => sum + (typeof line.net_amount === 'number' ? line.net_amount : 0),
+        0,
+      ),
+    );
     const taxes = list(value.tax_items).map((tax) => ({
       ...tax,
       ...('value_taxed' in tax && { value_taxed: net }),
@@ -163,13 +204,22 @@ const lineItem: ObjectRule<Context> = {
     values: (s) => {
       const start = addMonths(s.day!, -(s.index + 1));
       const periods = s.kind === 'GAS' ? 1 : 3;
-      return fc.record({
-        units: fc.array(fc.integer({ min: 20, max: 300 }), { minLength: periods, maxLength: periods }),
-        price: euros(10, 25),
-      }).map(({ units, price }) => {
-        const total = units.reduce((a, b) => a + b, 0);
-        return { start_date: start, end_date: endOfMonth(start), units, number_of_units: total, price_per_unit: price, net_amount: round2(total * price) };
-      });
+      return fc
+        .record({
+          units: fc.array(fc.integer({ min: 20, max: 300 }), { minLength: periods, maxLength: periods }),
+          price: euros(10, 25),
+        })
+        .map(({ units, price }) => {
+          const total = units.reduce((a, b) => a + b, 0);
+          return {
+            start_date: start,
+            end_date: endOfMonth(start),
+            units,
+            number_of_units: total,
+            price_per_unit: price,
+            net_amount: round2(total * price),
+          };
+        });
     },
   },
 };
@@ -204,11 +254,19 @@ const billingDocument: ObjectRule<Context> = {
         period: [from, to] as const,
         issued,
         types: ['CHARGE', 'SUPPLY_CHARGE'] as const,
-        window: (s.documentType === 'PERIOD_BASED' ? [to, to] : [addDays(issued, -5), addDays(issued, -1)]) as readonly [string, string],
+        window: (s.documentType === 'PERIOD_BASED'
+          ? [to, to]
+          : [addDays(issued, -5), addDays(issued, -1)]) as readonly [string, string],
       };
     }),
   joint: {
-    fields: ['billing_document_identifier', 'billing_document_type', 'issued_date', 'bill_period_from_date', 'bill_period_to_date'],
+    fields: [
+      'billing_document_identifier',
+      'billing_document_type',
+      'issued_date',
+      'bill_period_from_date',
+      'bill_period_to_date',
+    ],
     values: (s) =>
       fc.constant({
         billing_document_identifier: `F${s.issued!.slice(0, 4)}-${s.serial}${pad(s.index + 1, 2)}`,
@@ -225,7 +283,15 @@ const billingDocument: ObjectRule<Context> = {
 
 const historicalStatement: ObjectRule<Context> = {
   joint: {
-    fields: ['bill_period_from_date', 'bill_period_to_date', 'statement_id', 'issued_date', 'number', 'gross_amount', 'statement_path'],
+    fields: [
+      'bill_period_from_date',
+      'bill_period_to_date',
+      'statement_id',
+      'issued_date',
+      'number',
+      'gross_amount',
+      'statement_path',
+    ],
     values: (s) => {
       const from = addMonths(s.anchor, s.index - 2);
       const to = endOfMonth(from);
@@ -241,7 +307,6 @@ const historicalStatement: ObjectRule<Context> = {
     },
   },
 };
-
 
 export const billingRules: Readonly<Record<string, ObjectRule<Context>>> = {
   '§2.3 ledger': ledger,

@@ -9,11 +9,13 @@ const business: ObjectRule<Context> = {
   joint: {
     fields: ['business_type', 'company_number', 'company_name'],
     values: () =>
-      fc.record({ name: fc.constantFrom(...COMPANY_NAMES), number: fc.integer({ min: 0, max: 9_999_999 }) }).map(({ name, number }) => ({
-        business_type: 'LIMITED_COMPANY',
-        company_number: cif(number),
-        company_name: `${name}, S.L.`,
-      })),
+      fc
+        .record({ name: fc.constantFrom(...COMPANY_NAMES), number: fc.integer({ min: 0, max: 9_999_999 }) })
+        .map(({ name, number }) => ({
+          business_type: 'LIMITED_COMPANY',
+          company_number: cif(number),
+          company_name: `${name}, S.L.`,
+        })),
   },
 };
 
@@ -21,14 +23,22 @@ const businessDetail: ObjectRule<Context> = {
   joint: {
     fields: ['key', 'value'],
     values: (s) =>
-      fc.tuple(place, street, fc.constantFrom('Hostelería', 'Comercio minorista', 'Construcción', 'Servicios sanitarios'), landline).map(([where, st, sector, phone]) =>
-        [
-          { key: 'registered_address', value: `${addressLine(st)}, ${where.postal_code} ${where.locality}` },
-          { key: 'sector', value: sector },
-          { key: 'contact_email', value: `administracion@empresa${s.serial}.example.com` },
-          { key: 'contact_phone', value: phone },
-        ][s.index % 4],
-      ),
+      fc
+        .tuple(
+          place,
+          street,
+          fc.constantFrom('Hostelería', 'Comercio minorista', 'Construcción', 'Servicios sanitarios'),
+          landline,
+        )
+        .map(
+          ([where, st, sector, phone]) =>
+            [
+              { key: 'registered_address', value: `${addressLine(st)}, ${where.postal_code} ${where.locality}` },
+              { key: 'sector', value: sector },
+              { key: 'contact_email', value: `administracion@empresa${s.serial}.example.com` },
+              { key: 'contact_phone', value: phone },
+            ][s.index % 4],
+        ),
   },
 };
 
@@ -51,16 +61,17 @@ const contractVersion: ObjectRule<Context> = {
   joint: {
     fields: ['applicable_at_date', 'terms'],
     values: (s) =>
-      fc.record({ price: fc.integer({ min: 1100, max: 1500 }), days: fc.constantFrom(30, 45, 60) }).map(({ price, days }) => ({
-        applicable_at_date: addMonths(s.validFrom!, 6 * s.index),
-        terms: [
-          { term: 'ENERGY_PRICE', tariff_code: '2.0TD', eur_per_kwh: price / 10_000 },
-          { term: 'PAYMENT_DAYS', days },
-        ],
-      })),
+      fc
+        .record({ price: fc.integer({ min: 1100, max: 1500 }), days: fc.constantFrom(30, 45, 60) })
+        .map(({ price, days }) => ({
+          applicable_at_date: addMonths(s.validFrom!, 6 * s.index),
+          terms: [
+            { term: 'ENERGY_PRICE', tariff_code: '2.0TD', eur_per_kwh: price / 10_000 },
+            { term: 'PAYMENT_DAYS', days },
+          ],
+        })),
   },
 };
-
 
 export const businessRules: Readonly<Record<string, ObjectRule<Context>>> = {
   '§2.8 business': business,

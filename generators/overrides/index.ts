@@ -57,10 +57,11 @@ export const rules: Rules<Context> = {
   },
   formats: {
     date: (s) => dayBetween(addDays(s.anchor, -365), s.anchor),
-    datetime: (s) => fc.tuple(dayBetween(addDays(s.anchor, -365), s.anchor), officeHours).map(([day, time]) => dateTime(day, time)),
+    datetime: (s) =>
+      fc.tuple(dayBetween(addDays(s.anchor, -365), s.anchor), officeHours).map(([day, time]) => dateTime(day, time)),
     email: (s) => person.map((p) => emailOf(p, s.index)),
     phone: () => mobile,
     decimal: () => euros(100, 100_000).map((n) => n.toFixed(2)),
   },
-  length: (field, s) => (field === 'supply_points' && s.kinds.length > 1 ? [2, 3] : LENGTHS[field] ?? [1, 3]),
+  length: (field, s) => (field === 'supply_points' && s.kinds.length > 1 ? [2, 3] : (LENGTHS[field] ?? [1, 3])),
 };

@@ -30,8 +30,16 @@ export class ActiveFaults {
     }, handler);
   }
 
-  authenticate(endpoint: EndpointId | undefined, authorization: string | undefined, faithful: boolean, env: Parameters<NonNullable<FaultBehaviour['authenticate']>>[3]): boolean {
-    return this.behaviours.reduce((ok, b) => (b.authenticate ? b.authenticate(endpoint, authorization, ok, env) : ok), faithful);
+  authenticate(
+    endpoint: EndpointId | undefined,
+    authorization: string | undefined,
+    faithful: boolean,
+    env: Parameters<NonNullable<FaultBehaviour['authenticate']>>[3],
+  ): boolean {
+    return this.behaviours.reduce(
+      (ok, b) => (b.authenticate ? b.authenticate(endpoint, authorization, ok, env) : ok),
+      faithful,
+    );
   }
 
   /** The validation errors that remain once lenient faults have looked away. */

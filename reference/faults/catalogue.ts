@@ -41,6 +41,9 @@ export function faultById(id: string): FaultDefinition | undefined {
 /** The hooks of the named faults; an unknown id is an error that lists the known ones. */
 export function createFaults(ids: readonly string[]): ActiveFaults {
   const unknown = ids.filter((id) => !faultById(id));
-  if (unknown.length) throw new Error(`Unknown fault ${unknown.join(', ')}; see "conformance faults" for the ${FAULTS.length} known faults.`);
+  if (unknown.length)
+    throw new Error(
+      `Unknown fault ${unknown.join(', ')}; see "conformance faults" for the ${FAULTS.length} known faults.`,
+    );
   return new ActiveFaults(ids.map((id) => faultById(id)!.create()));
 }

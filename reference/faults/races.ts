@@ -22,13 +22,15 @@ export const raceFaults: FaultDefinition[] = [
       id: 'races.process-twice',
       spec: '§3 (staged → imported once; imported → 400), §4.1 process rule 3',
       subtle: true,
-      description: 'Process checks that the account is not imported, waits, then creates it: simultaneous requests import one account twice.',
+      description:
+        'Process checks that the account is not imported, waits, then creates it: simultaneous requests import one account twice.',
     },
     {
       around: {
         processAccount: async (req, env, next) => {
           const b = body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
-          const read = (): ImportProcess | undefined => env.store.process(b.import_supplier_code ?? '', b.external_account_number ?? '');
+          const read = (): ImportProcess | undefined =>
+            env.store.process(b.import_supplier_code ?? '', b.external_account_number ?? '');
           const before = read();
           const seen = before ? { account: before.account, inProgress: before.inProgress } : undefined;
           await delay(CHECK_TO_WRITE_MS);
@@ -48,13 +50,15 @@ export const raceFaults: FaultDefinition[] = [
       id: 'races.note-twice',
       spec: '§4.2 notes rule 2',
       subtle: true,
-      description: 'Notes are checked for duplicates, then written after a wait: the same note sent twice at once is created twice.',
+      description:
+        'Notes are checked for duplicates, then written after a wait: the same note sent twice at once is created twice.',
     },
     {
       around: {
         createNotes: async (req, env, next) => {
           const b = body<AccountKey>(req.body);
-          const account = (): Account | undefined => env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '');
+          const account = (): Account | undefined =>
+            env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '');
           const seen = account()?.notes.length;
           await delay(CHECK_TO_WRITE_MS);
           const a = account();
@@ -75,13 +79,17 @@ export const raceFaults: FaultDefinition[] = [
       id: 'races.billing-twice',
       spec: '§4.2 historical billing documents (usable once per ledger), §8',
       subtle: true,
-      description: 'The ledger is checked for a finalized billing document, then written after a wait: two imports sent at once are both accepted.',
+      description:
+        'The ledger is checked for a finalized billing document, then written after a wait: two imports sent at once are both accepted.',
     },
     {
       around: {
         createHistoricalBillingDocuments: async (req, env, next) => {
           const b = body<AccountKey & { ledger_code?: string }>(req.body);
-          const ledger = () => env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '')?.ledgers.get(b.ledger_code ?? '');
+          const ledger = () =>
+            env.store
+              .importedAccount(b.import_supplier ?? '', b.external_account_number ?? '')
+              ?.ledgers.get(b.ledger_code ?? '');
           const seen = ledger()?.hasFinalizedBillingDocument;
           await delay(CHECK_TO_WRITE_MS);
           const l = ledger();
@@ -96,7 +104,8 @@ export const raceFaults: FaultDefinition[] = [
       id: 'races.business-twice',
       spec: '§2.8 (a business is unique by its external identifier and key attributes)',
       subtle: true,
-      description: 'A business is checked for uniqueness, then created after a wait: the same business sent twice at once is created twice.',
+      description:
+        'A business is checked for uniqueness, then created after a wait: the same business sent twice at once is created twice.',
     },
     {
       around: {
@@ -115,7 +124,8 @@ export const raceFaults: FaultDefinition[] = [
           } finally {
             const created: Business[] = store.businesses.splice(seenBusinesses);
             store.businesses.push(...laterBusinesses, ...created);
-            for (const [id, business] of laterContracts) if (!store.contracts.has(id)) store.contracts.set(id, business);
+            for (const [id, business] of laterContracts)
+              if (!store.contracts.has(id)) store.contracts.set(id, business);
             // A database hands the second row its own id, as the store's numbering would not here.
             for (const business of created) {
               if (store.businesses.some((other) => other !== business && other.id === business.id)) {

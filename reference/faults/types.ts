@@ -16,7 +16,12 @@ export type Around = (req: HandlerRequest, env: ServerEnv, next: Next) => Reply 
 export interface FaultBehaviour {
   around?: Partial<Record<EndpointId, Around>>;
   /** Decides authentication instead of the faithful check (which it receives). */
-  authenticate?: (endpoint: EndpointId | undefined, authorization: string | undefined, faithful: boolean, env: ServerEnv) => boolean;
+  authenticate?: (
+    endpoint: EndpointId | undefined,
+    authorization: string | undefined,
+    faithful: boolean,
+    env: ServerEnv,
+  ) => boolean;
   /** Validation leniency: validation errors this returns true for are not reported (the input is accepted). */
   ignoreIssue?: (issue: ErrorItem) => boolean;
   /** Named deviations the faithful handlers check where a wrapper would not be honest (see flags.ts). */

@@ -36,7 +36,8 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
     errors.push(fieldError('account_type', 'invalid_choice', `Accepted account types: ${types.join(', ')}.`));
   }
   for (const field of env.choices.requiredAccountFields) {
-    for (const attr of missingAt(account, field.split('.'))) errors.push(fieldError(attr, 'required', 'This field is required.'));
+    for (const attr of missingAt(account, field.split('.')))
+      errors.push(fieldError(attr, 'required', 'This field is required.'));
   }
   errors.push(...dateRangeErrors(account));
   const remaining = env.faults.filterErrors(errors);
@@ -47,7 +48,8 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
 function missingAt(node: unknown, parts: string[], at: string[] = []): string[] {
   if (parts.length === 0) return node === undefined ? [at.join('.')] : [];
   const [head, ...rest] = parts;
-  if (head === '*') return Array.isArray(node) ? node.flatMap((item, i) => missingAt(item, rest, [...at, String(i)])) : [];
+  if (head === '*')
+    return Array.isArray(node) ? node.flatMap((item, i) => missingAt(item, rest, [...at, String(i)])) : [];
   if (node === null || typeof node !== 'object') return at.length === 0 ? [head] : [];
   return missingAt((node as Record<string, unknown>)[head], rest, [...at, head]);
 }
@@ -56,7 +58,8 @@ function missingAt(node: unknown, parts: string[], at: string[] = []): string[] 
 function dateRangeErrors(account: AccountPayload): ErrorItem[] {
   const errors: ErrorItem[] = [];
   // Lenient faults can let through data of the wrong shape, so nothing here trusts the types.
-  const list = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : []);
+  const list = (value: unknown): Record<string, unknown>[] =>
+    Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
   const check = (item: Record<string, unknown>, path: string, from: string, to: string, strict: boolean) => {
     const a = item[from];
     const b = item[to];
@@ -67,12 +70,18 @@ function dateRangeErrors(account: AccountPayload): ErrorItem[] {
   list(account.supply_addresses).forEach((group, g) =>
     list(group.supply_points).forEach((point, p) => {
       const at = `supply_addresses.${g}.supply_points.${p}`;
-      list(point.agreements).forEach((a, i) => check(a, `${at}.agreements.${i}`, 'effective_from', 'effective_to', false));
+      list(point.agreements).forEach((a, i) =>
+        check(a, `${at}.agreements.${i}`, 'effective_from', 'effective_to', false),
+      );
       list(point.readings).forEach((r, i) => check(r, `${at}.readings.${i}`, 'interval_start', 'interval_end', true));
-      list(point.billable_items).forEach((b, i) => check(b, `${at}.billable_items.${i}`, 'interval_start', 'interval_end', false));
+      list(point.billable_items).forEach((b, i) =>
+        check(b, `${at}.billable_items.${i}`, 'interval_start', 'interval_end', false),
+      );
     }),
   );
-  list(account.statements).forEach((s, i) => check(s, `statements.${i}`, 'bill_period_from_date', 'bill_period_to_date', false));
+  list(account.statements).forEach((s, i) =>
+    check(s, `statements.${i}`, 'bill_period_from_date', 'bill_period_to_date', false),
+  );
   return errors;
 }
 
@@ -95,9 +104,14 @@ export const stageAccount: Handler = (req, env) => {
   const { store, choices } = env;
   const supplier = store.suppliers.get(payload.import_supplier)!;
   const existing = store.process(payload.import_supplier, payload.external_account_number);
-  if (supplier.status !== 'Ongoing' && !statusFaultAllows(env, supplier.status, !!existing)) return choices.stagingRefused(supplier.status);
+  if (supplier.status !== 'Ongoing' && !statusFaultAllows(env, supplier.status, !!existing))
+    return choices.stagingRefused(supplier.status);
   if (existing?.account) return choices.alreadyImported(payload.external_account_number, existing.account.number);
-  if (store.isSkipped(payload.import_supplier, payload.external_account_number) && !env.faults.has('stage.skipped-allowed')) return choices.stagingRefused('skipped');
+  if (
+    store.isSkipped(payload.import_supplier, payload.external_account_number) &&
+    !env.faults.has('stage.skipped-allowed')
+  )
+    return choices.stagingRefused('skipped');
   if (existing?.inProgress) return choices.processRefused('in_progress');
 
   const body = { import_supplier: payload.import_supplier, external_account_number: payload.external_account_number };
@@ -105,7 +119,13 @@ export const stageAccount: Handler = (req, env) => {
     existing.payload = payload; // §3: staged again, data replaced
     return reply(200, body);
   }
-  store.putProcess({ supplier: payload.import_supplier, externalAccountNumber: payload.external_account_number, payload, inProgress: false, account: null });
+  store.putProcess({
+    supplier: payload.import_supplier,
+    externalAccountNumber: payload.external_account_number,
+    payload,
+    inProgress: false,
+    account: null,
+  });
   return reply(201, body);
 };
 
@@ -114,13 +134,18 @@ export const processAccount: Handler = async (req, env) => {
   if (isReply(request)) return request;
   const { store, choices } = env;
   const supplier = store.suppliers.get(request.import_supplier_code);
-  if (!supplier) return validationError([fieldError('import_supplier_code', 'does_not_exist', 'No import supplier with this code.')]);
+  if (!supplier)
+    return validationError([
+      fieldError('import_supplier_code', 'does_not_exist', 'No import supplier with this code.'),
+    ]);
 
   const process = store.process(request.import_supplier_code, request.external_account_number);
   if (!process) return choices.processRefused('not_staged');
   if (process.account) return choices.alreadyImported(process.externalAccountNumber, process.account.number);
-  if (supplier.status !== 'Ongoing' && !env.faults.has('process.paused-allowed')) return choices.stagingRefused(supplier.status);
-  if (!store.operationsTeams.has(request.operations_team_name) && !env.faults.has('process.team-unchecked')) return choices.processRefused('team');
+  if (supplier.status !== 'Ongoing' && !env.faults.has('process.paused-allowed'))
+    return choices.stagingRefused(supplier.status);
+  if (!store.operationsTeams.has(request.operations_team_name) && !env.faults.has('process.team-unchecked'))
+    return choices.processRefused('team');
   if (process.inProgress) return choices.processRefused('in_progress');
   const limit = store.settings.concurrencyLimit;
   if (limit !== null && store.processing >= limit && !env.faults.has('process.no-concurrency-limit')) {
@@ -158,7 +183,10 @@ function buildAccount(process: ImportProcess, env: ServerEnv): Account {
       hasFinalizedBillingDocument: false,
       lastStatementClosingDate: ledger.last_statement_closing_date,
     });
-    for (const tx of [...(ledger.current_statement_transactions ?? []), ...(ledger.historical_statement_transactions ?? [])]) {
+    for (const tx of [
+      ...(ledger.current_statement_transactions ?? []),
+      ...(ledger.historical_statement_transactions ?? []),
+    ]) {
       transactions.push(tx);
       if (tx.transaction_id !== undefined) transactionIds.add(tx.transaction_id);
     }
@@ -166,7 +194,8 @@ function buildAccount(process: ImportProcess, env: ServerEnv): Account {
   const supplyPoints = new Map<string, { identifier: string; agreements: unknown[] }>();
   for (const group of payload.supply_addresses ?? []) {
     for (const point of group.supply_points ?? []) {
-      if (point.identifier !== undefined) supplyPoints.set(point.identifier, { identifier: point.identifier, agreements: [...(point.agreements ?? [])] });
+      if (point.identifier !== undefined)
+        supplyPoints.set(point.identifier, { identifier: point.identifier, agreements: [...(point.agreements ?? [])] });
     }
   }
   return {

@@ -5,9 +5,18 @@
  */
 import { z } from 'zod';
 import { strictModel } from '../../src/spec/index.js';
-import { type Reply } from '../reply.js';
+import type { Reply } from '../reply.js';
 import { asNonFieldErrors, validationError } from '../validation.js';
-import { type Handler, type ServerEnv, accountLookedUpFirst, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
+import {
+  type Handler,
+  type ServerEnv,
+  accountLookedUpFirst,
+  checkBody,
+  fieldError,
+  importedAccountOr404,
+  isReply,
+  reply,
+} from './shared.js';
 
 /** Reference shape: agreements for one existing supply point of the account. */
 export const ReferenceAgreementsRequest = strictModel.AgreementsRequest.extend({
@@ -17,7 +26,9 @@ export const ReferenceAgreementsRequest = strictModel.AgreementsRequest.extend({
 
 /** The variant's shape: agreements grouped under the supply points they belong to. */
 export const NestedAgreementsRequest = strictModel.AgreementsRequest.extend({
-  supply_points: z.array(z.strictObject({ identifier: z.string().min(1), agreements: z.array(strictModel.Agreement).min(1) })).min(1),
+  supply_points: z
+    .array(z.strictObject({ identifier: z.string().min(1), agreements: z.array(strictModel.Agreement).min(1) }))
+    .min(1),
 }).strict();
 
 /** Reference shape: new supply points for the account. */
@@ -38,7 +49,9 @@ export const createAgreements: Handler = (req, env) => {
       ? parseNonField(NestedAgreementsRequest, req.body, env)
       : (() => {
           const r = parseNonField(ReferenceAgreementsRequest, req.body, env);
-          return isReply(r) ? r : { ...r, supply_points: [{ identifier: r.supply_point_identifier, agreements: r.agreements }] };
+          return isReply(r)
+            ? r
+            : { ...r, supply_points: [{ identifier: r.supply_point_identifier, agreements: r.agreements }] };
         })();
   if (isReply(request)) return request;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
@@ -46,8 +59,11 @@ export const createAgreements: Handler = (req, env) => {
   const points = request.supply_points.map((p) => account.supplyPoints.get(p.identifier));
   const missing = points.findIndex((p) => !p);
   if (missing >= 0) {
-    const attr = env.choices.agreementsShape === 'nested' ? `supply_points.${missing}.identifier` : 'supply_point_identifier';
-    return validationError(asNonFieldErrors([fieldError(attr, 'does_not_exist', 'The account has no supply point with this identifier.')]));
+    const attr =
+      env.choices.agreementsShape === 'nested' ? `supply_points.${missing}.identifier` : 'supply_point_identifier';
+    return validationError(
+      asNonFieldErrors([fieldError(attr, 'does_not_exist', 'The account has no supply point with this identifier.')]),
+    );
   }
   // One by one: spreading a 100k-item list into push() overflows the stack.
   request.supply_points.forEach((p, i) => {
@@ -68,10 +84,21 @@ export const createSupplyPoints: Handler = (req, env) => {
   const earlier = new Set<string>();
   const clash = identifiers.findIndex((id) => account.supplyPoints.has(id) || earlier.size === earlier.add(id).size);
   if (clash >= 0) {
-    return validationError(asNonFieldErrors([fieldError(`supply_points.${clash}.identifier`, 'unique', 'The account already has a supply point with this identifier.')]));
+    return validationError(
+      asNonFieldErrors([
+        fieldError(
+          `supply_points.${clash}.identifier`,
+          'unique',
+          'The account already has a supply point with this identifier.',
+        ),
+      ]),
+    );
   }
   for (const point of request.supply_points) {
-    account.supplyPoints.set(point.identifier!, { identifier: point.identifier!, agreements: [...(point.agreements ?? [])] });
+    account.supplyPoints.set(point.identifier!, {
+      identifier: point.identifier!,
+      agreements: [...(point.agreements ?? [])],
+    });
   }
   return reply(201);
 };

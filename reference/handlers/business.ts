@@ -9,13 +9,17 @@ export const createBusiness: Handler = (req, env) => {
   if (isReply(request)) return request;
   const { store, choices } = env;
   if (!store.suppliers.has(request.import_supplier_code)) {
-    return validationError([fieldError('import_supplier_code', 'does_not_exist', 'No import supplier with this code.')]);
+    return validationError([
+      fieldError('import_supplier_code', 'does_not_exist', 'No import supplier with this code.'),
+    ]);
   }
   const details = request.business!;
   // §2.8: the full list of business_type values is not shown; the operator may restrict them.
   const types = store.settings.businessTypes;
   if (types && details.business_type !== undefined && !types.includes(details.business_type)) {
-    return validationError([fieldError('business.business_type', 'invalid_choice', `Accepted business types: ${types.join(', ')}.`)]);
+    return validationError([
+      fieldError('business.business_type', 'invalid_choice', `Accepted business types: ${types.join(', ')}.`),
+    ]);
   }
   // §2.8: "A business is unique by its external identifier together with key attributes (name, number, type)."
   const existing = store.businesses.find(
@@ -35,7 +39,13 @@ export const createBusiness: Handler = (req, env) => {
   const earlier = new Set<string>();
   identifiers.forEach((id, i) => {
     if (store.contracts.has(id) || earlier.size === earlier.add(id).size) {
-      clashes.push(fieldError(`business.business_contracts.${i}.identifier`, 'unique', 'A business contract with this identifier already exists.'));
+      clashes.push(
+        fieldError(
+          `business.business_contracts.${i}.identifier`,
+          'unique',
+          'A business contract with this identifier already exists.',
+        ),
+      );
     }
   });
   if (clashes.length) return validationError(clashes);

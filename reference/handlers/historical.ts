@@ -1,7 +1,15 @@
 /** §4.2 historical billing documents (once per ledger, §8) and historical statements. */
 import { strictModel } from '../../src/spec/index.js';
 import { validationError } from '../validation.js';
-import { type Handler, accountLookedUpFirst, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+import {
+  type Handler,
+  accountLookedUpFirst,
+  fieldError,
+  importedAccountOr404,
+  isReply,
+  parseBody,
+  reply,
+} from './shared.js';
 
 export const createHistoricalBillingDocuments: Handler = (req, env) => {
   const early = accountLookedUpFirst(req.body, env);
@@ -17,7 +25,8 @@ export const createHistoricalBillingDocuments: Handler = (req, env) => {
     ledger = { code: request.ledger_code!, hasFinalizedBillingDocument: false };
     account.ledgers.set(ledger.code, ledger);
   }
-  if (!ledger) return validationError([fieldError('ledger_code', 'does_not_exist', 'The account has no ledger with this code.')]);
+  if (!ledger)
+    return validationError([fieldError('ledger_code', 'does_not_exist', 'The account has no ledger with this code.')]);
   // §4.2, §8: usable once per ledger; refused when the ledger already has a finalized billing document.
   if (ledger.hasFinalizedBillingDocument) return env.choices.ledgerAlreadyFinalized(ledger.code);
 

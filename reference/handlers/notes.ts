@@ -4,7 +4,12 @@ import { formatDateTime, yieldToOthers } from '../clock.js';
 import type { StoredNote } from '../store.js';
 import { type Handler, accountLookedUpFirst, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
 
-type IncomingNote = { body?: string; created_at?: string; is_pinned?: boolean; document_paths?: { document_path?: string }[] };
+type IncomingNote = {
+  body?: string;
+  created_at?: string;
+  is_pinned?: boolean;
+  document_paths?: { document_path?: string }[];
+};
 
 /**
  * §4.2 notes rule 2: "A note is created only if no note on the account has the same body and, when
@@ -38,7 +43,8 @@ interface NoteIndex {
 type Bodyless = 'document_paths' | 'body';
 
 /** The key of `sameNote`'s comparison: the body, or for a note without body its document paths (or nothing, by choice). */
-const noteKey = (body: string | null, paths: readonly string[], bodyless: Bodyless) => (body !== null ? `b${body}` : bodyless === 'body' ? 'n' : `p${JSON.stringify(paths)}`);
+const noteKey = (body: string | null, paths: readonly string[], bodyless: Bodyless) =>
+  body !== null ? `b${body}` : bodyless === 'body' ? 'n' : `p${JSON.stringify(paths)}`;
 
 const indexes = new WeakMap<StoredNote[], NoteIndex>();
 
@@ -49,7 +55,12 @@ const indexes = new WeakMap<StoredNote[], NoteIndex>();
  */
 function noteIndex(notes: StoredNote[], bodyless: Bodyless): NoteIndex {
   let index = indexes.get(notes);
-  if (!index || index.bodyless !== bodyless || index.indexed > notes.length || (index.indexed > 0 && notes[index.indexed - 1] !== index.last)) {
+  if (
+    !index ||
+    index.bodyless !== bodyless ||
+    index.indexed > notes.length ||
+    (index.indexed > 0 && notes[index.indexed - 1] !== index.last)
+  ) {
     index = { notes, bodyless, indexed: 0, groups: new Map() };
     indexes.set(notes, index);
   }
@@ -72,7 +83,13 @@ function remember(index: NoteIndex, note: StoredNote): void {
 /** The first note of the account that `sameNote` matches, found by key instead of by a scan. */
 function findSameNote(index: NoteIndex, note: IncomingNote): StoredNote | undefined {
   const body = note.body ?? null;
-  const group = index.groups.get(noteKey(body, (note.document_paths ?? []).map((d) => d.document_path ?? ''), index.bodyless));
+  const group = index.groups.get(
+    noteKey(
+      body,
+      (note.document_paths ?? []).map((d) => d.document_path ?? ''),
+      index.bodyless,
+    ),
+  );
   if (!group) return undefined;
   return note.created_at === undefined ? group.first : group.byCreatedAt.get(note.created_at);
 }

@@ -1,7 +1,16 @@
 /** §2.7, §4.2, §4.4: payment instructions for an account and for a business, checked upstream. */
 import { strictModel } from '../../src/spec/index.js';
 import { validationError } from '../validation.js';
-import { type Handler, accountLookedUpFirst, checkWithVendor, fieldError, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+import {
+  type Handler,
+  accountLookedUpFirst,
+  checkWithVendor,
+  fieldError,
+  importedAccountOr404,
+  isReply,
+  parseBody,
+  reply,
+} from './shared.js';
 
 export const createPaymentInstruction: Handler = (req, env) => {
   const early = accountLookedUpFirst(req.body, env);
@@ -22,7 +31,9 @@ export const createBusinessPaymentInstruction: Handler = (req, env) => {
   const business = env.store.business(request.import_supplier_code, request.external_business_identifier);
   if (!business) {
     return env.choices.unknownBusiness === 'validation'
-      ? validationError([fieldError('external_business_identifier', 'does_not_exist', 'No business with this external identifier.')])
+      ? validationError([
+          fieldError('external_business_identifier', 'does_not_exist', 'No business with this external identifier.'),
+        ])
       : env.choices.notFound('No business with this external identifier for this import supplier.');
   }
   // Listed accounts must be accounts of the supplier that exist (not shown; the reference reads it so).
@@ -30,7 +41,15 @@ export const createBusinessPaymentInstruction: Handler = (req, env) => {
     .map((a, i) => ({ i, number: a.external_account_number! }))
     .filter(({ number }) => !env.store.importedAccount(request.import_supplier_code, number));
   if (unknown.length) {
-    return validationError(unknown.map(({ i }) => fieldError(`accounts.${i}.external_account_number`, 'does_not_exist', 'No imported account with this external number.')));
+    return validationError(
+      unknown.map(({ i }) =>
+        fieldError(
+          `accounts.${i}.external_account_number`,
+          'does_not_exist',
+          'No imported account with this external number.',
+        ),
+      ),
+    );
   }
   const refused = checkWithVendor(env, request);
   if (refused) return refused;

@@ -7,7 +7,14 @@ import type { Choices } from '../choices.js';
 import type { ActiveFaults } from '../faults/active.js';
 import { reply, type Reply } from '../reply.js';
 import type { Account, ReferenceStore } from '../store.js';
-import { type ErrorItem, type FailureSummary, type Validated, INVALID_INPUT, validate, validationError } from '../validation.js';
+import {
+  type ErrorItem,
+  type FailureSummary,
+  type Validated,
+  INVALID_INPUT,
+  validate,
+  validationError,
+} from '../validation.js';
 
 export interface ServerEnv {
   store: ReferenceStore;
@@ -39,7 +46,11 @@ export function checkBody<S extends z.ZodType>(schema: S, body: unknown, env: Se
   // The errors this server reports: its faults and its legal leniencies drop some kinds.
   const counts = (e: ErrorItem) =>
     (choices.refuseUndocumentedFields || e.code !== 'unknown_field') &&
-    !(choices.acceptIsoDatetimeVariants && e.code === 'invalid_datetime' && ZonedIsoDatetime.safeParse(valueAt(body, e.attr)).success);
+    !(
+      choices.acceptIsoDatetimeVariants &&
+      e.code === 'invalid_datetime' &&
+      ZonedIsoDatetime.safeParse(valueAt(body, e.attr)).success
+    );
   const result = validate(schema, body, (e) => counts(e) && env.faults.filterErrors([e]).length > 0);
   const errors = [...(result.ok ? [] : result.errors), ...vocabularyErrors(body, env)];
   if (errors.length === 0) return result.ok ? result : { ok: true, data: body as z.output<S> };
@@ -69,8 +80,10 @@ function vocabularyErrors(body: unknown, env: ServerEnv): ErrorItem[] {
     else if (node && typeof node === 'object') {
       const obj = node as Record<string, unknown>;
       if ('transaction_id' in obj) {
-        if (typeof obj.reason === 'string' && !seen.transactionReasons.includes(obj.reason as never)) errors.push(fieldError([...path, 'reason'].join('.'), 'invalid_choice', 'Unknown reason.'));
-        if (typeof obj.payment_type === 'string' && !seen.paymentTypes.includes(obj.payment_type as never)) errors.push(fieldError([...path, 'payment_type'].join('.'), 'invalid_choice', 'Unknown payment type.'));
+        if (typeof obj.reason === 'string' && !seen.transactionReasons.includes(obj.reason as never))
+          errors.push(fieldError([...path, 'reason'].join('.'), 'invalid_choice', 'Unknown reason.'));
+        if (typeof obj.payment_type === 'string' && !seen.paymentTypes.includes(obj.payment_type as never))
+          errors.push(fieldError([...path, 'payment_type'].join('.'), 'invalid_choice', 'Unknown payment type.'));
       }
       for (const [k, v] of Object.entries(obj)) walk(v, [...path, k]);
     }
@@ -80,7 +93,12 @@ function vocabularyErrors(body: unknown, env: ServerEnv): ErrorItem[] {
 }
 
 /** Validates and, on failure, answers with the §7.1 body. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown, env: ServerEnv, summary: FailureSummary = INVALID_INPUT): z.output<S> | Reply {
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  env: ServerEnv,
+  summary: FailureSummary = INVALID_INPUT,
+): z.output<S> | Reply {
   const result = checkBody(schema, body, env);
   return result.ok ? result.data : validationError(result.errors, summary);
 }
@@ -88,7 +106,9 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, env: Se
 /** §4.2: the data-adding endpoints need an imported account; staged-only or unknown gives 404. */
 export function importedAccountOr404(env: ServerEnv, supplier: string, externalAccountNumber: string): Account | Reply {
   const account = env.store.importedAccount(supplier, externalAccountNumber);
-  return account ?? env.choices.notFound('No imported account exists for this import supplier and external account number.');
+  return (
+    account ?? env.choices.notFound('No imported account exists for this import supplier and external account number.')
+  );
 }
 
 /**
@@ -96,7 +116,11 @@ export function importedAccountOr404(env: ServerEnv, supplier: string, externalA
  * account by its key (§4.2) gets the 404 of an account that is not imported before any validation.
  * A body without a readable key is left to validation.
  */
-export function accountLookedUpFirst(body: unknown, env: ServerEnv, key: 'import_supplier' | 'import_supplier_code' = 'import_supplier'): Reply | null {
+export function accountLookedUpFirst(
+  body: unknown,
+  env: ServerEnv,
+  key: 'import_supplier' | 'import_supplier_code' = 'import_supplier',
+): Reply | null {
   if (!env.choices.accountLookupFirst || body === null || typeof body !== 'object' || Array.isArray(body)) return null;
   const { [key]: supplier, external_account_number: ext } = body as Record<string, unknown>;
   if (typeof supplier !== 'string' || typeof ext !== 'string') return null;
@@ -110,15 +134,26 @@ export const fieldError = (attr: string, code: string, detail: string): ErrorIte
  * §2.7: the service asks the upstream vendor whether the instruction exists. Persistent trouble is a
  * 400 (not retried as is), intermittent trouble a 500 (retried as is).
  */
-export function checkWithVendor(env: ServerEnv, request: { vendor: string; reference: string; type?: string }): Reply | null {
+export function checkWithVendor(
+  env: ServerEnv,
+  request: { vendor: string; reference: string; type?: string },
+): Reply | null {
   const instruction = env.store.vendorInstruction(request.vendor, request.reference);
   if (!instruction) {
-    return validationError([fieldError('reference', 'payment_instruction_not_found', 'The payment vendor has no instruction with this reference.')]);
+    return validationError([
+      fieldError(
+        'reference',
+        'payment_instruction_not_found',
+        'The payment vendor has no instruction with this reference.',
+      ),
+    ]);
   }
   if (instruction.behaviour === 'persistent_failure') return env.choices.vendorPersistentFailure();
   if (instruction.behaviour === 'intermittent_failure') return env.choices.vendorIntermittentFailure();
   if (instruction.type !== undefined && request.type !== undefined && instruction.type !== request.type) {
-    return validationError([fieldError('type', 'does_not_match_vendor', 'The instruction has another type at the payment vendor.')]);
+    return validationError([
+      fieldError('type', 'does_not_match_vendor', 'The instruction has another type at the payment vendor.'),
+    ]);
   }
   return null;
 }

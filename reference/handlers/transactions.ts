@@ -3,7 +3,16 @@ import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import { type ErrorItem, capErrors, validationError } from '../validation.js';
 import { openStatementPeriod } from './account-migration.js';
-import { type Handler, type ServerEnv, accountLookedUpFirst, checkBody, fieldError, importedAccountOr404, isReply, reply } from './shared.js';
+import {
+  type Handler,
+  type ServerEnv,
+  accountLookedUpFirst,
+  checkBody,
+  fieldError,
+  importedAccountOr404,
+  isReply,
+  reply,
+} from './shared.js';
 
 const LENIENT = { true: new Set(['true', '1']), false: new Set(['false', '0']) };
 
@@ -11,7 +20,8 @@ const LENIENT = { true: new Set(['true', '1']), false: new Set(['false', '0']) }
 function booleanParam(query: URLSearchParams, name: string, env: ServerEnv): boolean | Error {
   const raw = query.get(name);
   if (raw === null) return true;
-  if (env.choices.booleanSpellings === 'exact') return raw === 'true' ? true : raw === 'false' ? false : new Error(name);
+  if (env.choices.booleanSpellings === 'exact')
+    return raw === 'true' ? true : raw === 'false' ? false : new Error(name);
   const value = raw.toLowerCase();
   if (LENIENT.true.has(value)) return true;
   if (LENIENT.false.has(value)) return false;
@@ -27,7 +37,13 @@ function invalidTransactions(errors: ErrorItem[], body: unknown, env: ServerEnv)
   const index = Number(/^transactions\.(\d+)/.exec(errors[0]?.attr ?? '')?.[1]);
   const transactions = (body as { transactions?: unknown[] } | null)?.transactions;
   const data = Number.isInteger(index) && Array.isArray(transactions) ? transactions[index] : body;
-  return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: capErrors(errors).map((e) => `${e.attr}: ${e.detail}`).join(' '), transaction_data: data ?? {} });
+  return reply(400, {
+    status: 'TRANSACTION_IMPORT_ERROR',
+    error_detail: capErrors(errors)
+      .map((e) => `${e.attr}: ${e.detail}`)
+      .join(' '),
+    transaction_data: data ?? {},
+  });
 }
 
 export const createTransactions: Handler = (req, env) => {
@@ -36,7 +52,8 @@ export const createTransactions: Handler = (req, env) => {
   const checkPreviouslyAdded = booleanParam(req.query, 'check_previously_added', env);
   const forceAdd = booleanParam(req.query, 'force_add_to_current_statement', env);
   const badParams = [checkPreviouslyAdded, forceAdd].filter((v): v is Error => v instanceof Error);
-  if (badParams.length) return validationError(badParams.map((e) => fieldError(e.message, 'invalid_boolean', 'Must be true or false.')));
+  if (badParams.length)
+    return validationError(badParams.map((e) => fieldError(e.message, 'invalid_boolean', 'Must be true or false.')));
 
   const checked = checkBody(strictModel.TransactionsRequest, req.body, env);
   if (!checked.ok) return invalidTransactions(checked.errors, req.body, env);
@@ -50,8 +67,8 @@ export const createTransactions: Handler = (req, env) => {
     account.transactionIds.add(tx.transaction_id!);
   };
   const period = openStatementPeriod(account, env);
-  const openFrom = period.from;
-  const outside = (date: string) => (period.from !== null && date < period.from) || (period.to !== null && date > period.to);
+  const outside = (date: string) =>
+    (period.from !== null && date < period.from) || (period.to !== null && date > period.to);
   // Ids added by this request, looked up next to the account's own: no copy of a set that may hold millions.
   const addedIds = new Set<string>();
   const seen = { has: (id: string) => account.transactionIds.has(id) || addedIds.has(id) };
@@ -67,7 +84,11 @@ export const createTransactions: Handler = (req, env) => {
     // Not checked, and the choice is that a duplicate is refused anyway (a unique constraint).
     if (!checkPreviouslyAdded && seen.has(id) && env.choices.uncheckedDuplicateTransaction === 'refuse') {
       if (!env.choices.atomicTransactionRequests) for (const t of added) record(t);
-      return reply(400, { status: 'TRANSACTION_IMPORT_ERROR', error_detail: `Transaction ${id} was already added.`, transaction_data: tx });
+      return reply(400, {
+        status: 'TRANSACTION_IMPORT_ERROR',
+        error_detail: `Transaction ${id} was already added.`,
+        transaction_data: tx,
+      });
     }
     let stored: Transaction & { description?: string } = tx;
     if (outside(tx.transaction_date!)) {
@@ -84,12 +105,18 @@ export const createTransactions: Handler = (req, env) => {
       // §4.2 force_add_to_current_statement: move the date inside, describe it, pin a note.
       const inside = period.from !== null && tx.transaction_date! < period.from ? period.from : period.to!;
       stored = { ...tx, transaction_date: inside };
-      if (env.choices.forcedTransactionDescription) stored.description = `Dated ${tx.transaction_date}; moved into the open statement period (${inside}).`;
-      pinnedNotes.push(`Transaction ${id} dated ${tx.transaction_date} was added to the current statement on ${inside}.`);
+      if (env.choices.forcedTransactionDescription)
+        stored.description = `Dated ${tx.transaction_date}; moved into the open statement period (${inside}).`;
+      pinnedNotes.push(
+        `Transaction ${id} dated ${tx.transaction_date} was added to the current statement on ${inside}.`,
+      );
     }
     addedIds.add(id);
     added.push(stored);
-    results.push({ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { ...stored, status: 'TRANSACTION_IMPORT_SUCCESS' } });
+    results.push({
+      status: 'TRANSACTION_ADDED_TO_ACCOUNT',
+      transaction_data: { ...stored, status: 'TRANSACTION_IMPORT_SUCCESS' },
+    });
   }
 
   for (const tx of added) record(tx);

@@ -61,21 +61,34 @@ export async function obtainServiceToken(
   // The same bounds as every other exchange of the run: a size cap (undici stops reading past it,
   // so an endless answer costs no memory), undici's pauses, and one deadline for the whole answer.
   // A proxy or TLS settings come with the run's own dispatcher, built with the same bounds (connection.ts).
-  const own = via.dispatcher ? undefined : new Agent({ maxResponseSize: maxResponseBytes, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
+  const own = via.dispatcher
+    ? undefined
+    : new Agent({
+        maxResponseSize: maxResponseBytes,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        connectTimeout: Math.min(timeoutMs, 10_000),
+      });
   const dispatcher = via.dispatcher ?? own!;
   const started = performance.now();
   try {
     const res = await request(url, {
       method: 'POST',
       headers: { ...via.headers, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: auth.mutation, variables: { apiKey: auth.apiKey }, operationName: 'ObtainServiceToken' }),
+      body: JSON.stringify({
+        query: auth.mutation,
+        variables: { apiKey: auth.apiKey },
+        operationName: 'ObtainServiceToken',
+      }),
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
     status = res.statusCode;
     text = await readWithin(res.body, timeoutMs, started);
   } catch (error) {
-    throw new AuthError(`Could not obtain a token from ${where}: ${whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor)}`);
+    throw new AuthError(
+      `Could not obtain a token from ${where}: ${whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor)}`,
+    );
   } finally {
     void own?.destroy();
   }
@@ -92,15 +105,17 @@ export async function obtainServiceToken(
     return token;
   }
   const errors = (body as { errors?: { message?: unknown }[] }).errors;
-  const reason = Array.isArray(errors) && errors.length
-    ? `errors: ${errors.map((e) => String(e.message)).join('; ')}`
-    : `no string at ${auth.tokenPath} (set auth.token_path)`;
+  const reason =
+    Array.isArray(errors) && errors.length
+      ? `errors: ${errors.map((e) => String(e.message)).join('; ')}`
+      : `no string at ${auth.tokenPath} (set auth.token_path)`;
   throw new AuthError(redactor.text(`${where} answered ${status} without a token: ${reason}`));
 }
 
 /** Why no answer came, in words (never an error code alone, never a secret). */
 function whyNoAnswer(error: unknown, timeoutMs: number, maxResponseBytes: number, redactor: Redactor): string {
-  const aborted = (error as { name?: string }).name === 'TimeoutError' || (error as { name?: string }).name === 'AbortError';
+  const aborted =
+    (error as { name?: string }).name === 'TimeoutError' || (error as { name?: string }).name === 'AbortError';
   const kind = aborted ? 'timeout' : classify(error);
   if (kind === 'timeout') return `no complete answer within ${timeoutMs} ms (--timeout / run.timeout_ms)`;
   if (kind === 'too_large') return `the answer is larger than ${Math.round(maxResponseBytes / 1024 / 1024)} MiB`;

@@ -12,16 +12,33 @@ async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, { json: { type: 'boolean' } } as const, 'faults');
   const { FAULTS } = await import('../../reference/index.js');
   if (values.json) {
-    console.log(JSON.stringify(FAULTS.map(({ id, spec, description, subtle, level, why }) => ({ id, spec, level: level ?? 'MUST', ...(why ? { why } : {}), subtle, description })), null, 2));
+    console.log(
+      JSON.stringify(
+        FAULTS.map(({ id, spec, description, subtle, level, why }) => ({
+          id,
+          spec,
+          level: level ?? 'MUST',
+          ...(why ? { why } : {}),
+          subtle,
+          description,
+        })),
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   const width = Math.max(...FAULTS.map((f) => f.id.length));
   for (const f of FAULTS) {
     const level = f.level === 'SHOULD' ? `  (SHOULD level: ${f.why ?? 'breaks a reading'})` : '';
-    console.log(`${f.id.padEnd(width)}  ${f.subtle ? 'subtle' : '      '}  ${f.spec}\n${' '.repeat(width + 10)}${f.description}${level}`);
+    console.log(
+      `${f.id.padEnd(width)}  ${f.subtle ? 'subtle' : '      '}  ${f.spec}\n${' '.repeat(width + 10)}${f.description}${level}`,
+    );
   }
   const should = FAULTS.filter((f) => f.level === 'SHOULD').length;
-  console.log(`\n${FAULTS.length} faults, ${FAULTS.filter((f) => f.subtle).length} subtle; ${FAULTS.length - should} break a stated rule, ${should} only a reading (SHOULD level)`);
+  console.log(
+    `\n${FAULTS.length} faults, ${FAULTS.filter((f) => f.subtle).length} subtle; ${FAULTS.length - should} break a stated rule, ${should} only a reading (SHOULD level)`,
+  );
   return 0;
 }
 

@@ -21,11 +21,16 @@ async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, options, 'init');
   const file = resolve(values.out ?? 'conformance.config.yaml');
   if (existsSync(file) && !values.force) throw new UsageError(`${file} exists; use --force to overwrite it.`, 'init');
-  const schema = relative(dirname(file), join(packageRoot(), 'schema', 'conformance.config.schema.json')).split('\\').join('/');
+  const schema = relative(dirname(file), join(packageRoot(), 'schema', 'conformance.config.schema.json'))
+    .split('\\')
+    .join('/');
   try {
     writeFileSync(file, starterConfig(schema.startsWith('.') ? schema : `./${schema}`));
   } catch (error) {
-    throw new UsageError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'init');
+    throw new UsageError(
+      `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      'init',
+    );
   }
   console.log(`Wrote ${file}. Set base_url and auth, then run: npx conformance`);
   return 0;

@@ -26,23 +26,34 @@ const options = {
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, options, 'list');
   const format = values.json ? 'json' : (values.format ?? 'table');
-  if (!['table', 'json', 'markdown'].includes(format)) throw new UsageError(`--format must be table, json or markdown, got "${format}".`, 'list');
+  if (!['table', 'json', 'markdown'].includes(format))
+    throw new UsageError(`--format must be table, json or markdown, got "${format}".`, 'list');
   const levels = (values.level ?? []).map((l) => l.toUpperCase());
-  for (const l of levels) if (!['MUST', 'SHOULD', 'INFO'].includes(l)) throw new UsageError(`--level must be MUST, SHOULD or INFO, got "${l}".`, 'list');
+  for (const l of levels)
+    if (!['MUST', 'SHOULD', 'INFO'].includes(l))
+      throw new UsageError(`--level must be MUST, SHOULD or INFO, got "${l}".`, 'list');
 
   const [{ allRules }, { selectRules }, { ruleCatalogue, renderRuleTable }] = await Promise.all([
     import('../../suites/index.js'),
     import('../engine/select.js'),
     import('../engine/catalogue.js'),
   ]);
-  const { rules, unmatched } = selectRules(allRules, { rules: values.rule, sections: values.section, levels: levels as never, tags: values.tag });
+  const { rules, unmatched } = selectRules(allRules, {
+    rules: values.rule,
+    sections: values.section,
+    levels: levels as never,
+    tags: values.tag,
+  });
   if (unmatched.length) throw new UsageError(`Nothing matches ${unmatched.join(', ')}.`, 'list');
   if (format === 'json') console.log(JSON.stringify(ruleCatalogue(rules), null, 2));
   else if (format === 'markdown') {
-    const [{ renderTraceability }, { STATEMENTS }, { specText }] = await Promise.all([import('../engine/traceability.js'), import('../../suites/traceability.js'), import('../spec/sections.js')]);
+    const [{ renderTraceability }, { STATEMENTS }, { specText }] = await Promise.all([
+      import('../engine/traceability.js'),
+      import('../../suites/traceability.js'),
+      import('../spec/sections.js'),
+    ]);
     process.stdout.write(renderTraceability(specText(), STATEMENTS, rules));
-  }
-  else console.log(renderRuleTable(rules));
+  } else console.log(renderRuleTable(rules));
   return 0;
 }
 

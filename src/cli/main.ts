@@ -13,15 +13,42 @@ export interface Command {
 
 /** The commands, with their one-line summaries, so that help never loads a command's code. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  run: { summary: 'check an implementation (the default command)', load: async () => (await import('./run.js')).runCommand },
-  list: { summary: 'list every rule (id, spec section, level, title, needs)', load: async () => (await import('./list.js')).listCommand },
-  init: { summary: 'write a commented starter conformance.config.yaml', load: async () => (await import('./init.js')).initCommand },
-  serve: { summary: 'start the reference server (a faithful mock of the interface)', load: async () => (await import('./serve.js')).serveCommand },
-  openapi: { summary: 'write an OpenAPI 3.1 document of the interface', load: async () => (await import('./openapi.js')).openapiCommand },
-  pact: { summary: 'export or verify a Pact V4 contract of the interface', load: async () => (await import('./pact.js')).pactCommand },
-  faults: { summary: "list the reference server's fault catalogue", load: async () => (await import('./faults.js')).faultsCommand },
-  'merge-reports': { summary: 'merge the reports of CI shards into one set of reports', load: async () => (await import('./merge-reports.js')).mergeReportsCommand },
-  mutation: { summary: 'prove the suite: run it against every fault of the reference server', load: async () => (await import('./mutation.js')).mutationCommand },
+  run: {
+    summary: 'check an implementation (the default command)',
+    load: async () => (await import('./run.js')).runCommand,
+  },
+  list: {
+    summary: 'list every rule (id, spec section, level, title, needs)',
+    load: async () => (await import('./list.js')).listCommand,
+  },
+  init: {
+    summary: 'write a commented starter conformance.config.yaml',
+    load: async () => (await import('./init.js')).initCommand,
+  },
+  serve: {
+    summary: 'start the reference server (a faithful mock of the interface)',
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
+  openapi: {
+    summary: 'write an OpenAPI 3.1 document of the interface',
+    load: async () => (await import('./openapi.js')).openapiCommand,
+  },
+  pact: {
+    summary: 'export or verify a Pact V4 contract of the interface',
+    load: async () => (await import('./pact.js')).pactCommand,
+  },
+  faults: {
+    summary: "list the reference server's fault catalogue",
+    load: async () => (await import('./faults.js')).faultsCommand,
+  },
+  'merge-reports': {
+    summary: 'merge the reports of CI shards into one set of reports',
+    load: async () => (await import('./merge-reports.js')).mergeReportsCommand,
+  },
+  mutation: {
+    summary: 'prove the suite: run it against every fault of the reference server',
+    load: async () => (await import('./mutation.js')).mutationCommand,
+  },
 };
 
 async function mainHelp(): Promise<string> {

@@ -19,8 +19,16 @@ const options = { 'report-dir': { type: 'string' }, reporter: { type: 'string', 
 
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, options, 'merge-reports', true);
-  if (positionals.length === 0) throw new UsageError('Name at least one report directory (or report.json) to merge.', 'merge-reports');
-  const [{ ReportSchema }, { mergeReports }, { writeReports }, { ConsoleReporter }, { REPORT_FORMATS }, { ConfigError }] = await Promise.all([
+  if (positionals.length === 0)
+    throw new UsageError('Name at least one report directory (or report.json) to merge.', 'merge-reports');
+  const [
+    { ReportSchema },
+    { mergeReports },
+    { writeReports },
+    { ConsoleReporter },
+    { REPORT_FORMATS },
+    { ConfigError },
+  ] = await Promise.all([
     import('../report/schema.js'),
     import('../report/merge.js'),
     import('../../reports/index.js'),
@@ -28,8 +36,12 @@ async function run(argv: string[]): Promise<number> {
     import('../config/schema.js'),
     import('../config/errors.js'),
   ]);
-  const formats = (values.reporter?.flatMap((r) => r.split(',')).map((r) => r.trim()) ?? [...REPORT_FORMATS]) as (typeof REPORT_FORMATS)[number][];
-  for (const f of formats) if (!(REPORT_FORMATS as readonly string[]).includes(f)) throw new UsageError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${f}".`, 'merge-reports');
+  const formats = (values.reporter?.flatMap((r) => r.split(',')).map((r) => r.trim()) ?? [
+    ...REPORT_FORMATS,
+  ]) as (typeof REPORT_FORMATS)[number][];
+  for (const f of formats)
+    if (!(REPORT_FORMATS as readonly string[]).includes(f))
+      throw new UsageError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${f}".`, 'merge-reports');
 
   const reports = positionals.map((p) => {
     const file = existsSync(p) && statSync(p).isDirectory() ? join(p, 'report.json') : p;
@@ -37,13 +49,20 @@ async function run(argv: string[]): Promise<number> {
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'merge-reports');
+      throw new UsageError(
+        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        'merge-reports',
+      );
     }
     const parsed = ReportSchema.safeParse(raw);
-    if (!parsed.success) throw new UsageError(`${file} is not a report.json of this tool: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`, 'merge-reports');
+    if (!parsed.success)
+      throw new UsageError(
+        `${file} is not a report.json of this tool: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`,
+        'merge-reports',
+      );
     return { file, report: parsed.data };
   });
-  let merged;
+  let merged: ReturnType<typeof mergeReports>;
   try {
     merged = mergeReports(reports);
   } catch (error) {

@@ -37,7 +37,8 @@ async function run(argv: string[]): Promise<number> {
   const numRuns = intFlag(values['num-runs'], 'num-runs', 1, 10_000, 'mutation');
   const dir = values['report-dir'] ?? 'conformance-report';
   const { faultById } = await import('../../reference/index.js');
-  for (const id of values.fault ?? []) if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'mutation');
+  for (const id of values.fault ?? [])
+    if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'mutation');
   const { runKillMatrix, renderKillMatrixMarkdown } = await import('../mutation/kill-matrix.js');
   const matrix = await runKillMatrix({
     faults: values.fault,
@@ -45,9 +46,21 @@ async function run(argv: string[]): Promise<number> {
     seed,
     numRuns,
     onTask: (r, done, total) => {
-      const name = r.target.kind === 'fault' ? r.target.id : r.target.kind === 'variant' ? `(variant profile ${r.target.profile})` : '(faithful server)';
+      const name =
+        r.target.kind === 'fault'
+          ? r.target.id
+          : r.target.kind === 'variant'
+            ? `(variant profile ${r.target.profile})`
+            : '(faithful server)';
       const must = r.failed.filter((f) => f.level === 'MUST').length;
-      const verdict = r.target.kind === 'fault' ? (r.failed.length ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'} (${must} MUST)` : 'NOT CAUGHT') : r.failed.length + r.errored.length ? `${r.failed.length} failed, ${r.errored.length} errored` : 'clean';
+      const verdict =
+        r.target.kind === 'fault'
+          ? r.failed.length
+            ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'} (${must} MUST)`
+            : 'NOT CAUGHT'
+          : r.failed.length + r.errored.length
+            ? `${r.failed.length} failed, ${r.errored.length} errored`
+            : 'clean';
       process.stdout.write(`[${String(done).padStart(String(total).length)}/${total}] ${name}: ${verdict}\n`);
     },
   });
@@ -55,15 +68,22 @@ async function run(argv: string[]): Promise<number> {
   writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(dir, 'kill-matrix.md'), renderKillMatrixMarkdown(matrix));
   const t = matrix.totals;
-  const servers = [['faithful', matrix.faithful] as const, ...matrix.variants.map((v) => [v.target.kind === 'variant' ? `variant ${v.target.profile}` : '?', v] as const)];
+  const servers = [
+    ['faithful', matrix.faithful] as const,
+    ...matrix.variants.map((v) => [v.target.kind === 'variant' ? `variant ${v.target.profile}` : '?', v] as const),
+  ];
   const dirty = (x: { failed: unknown[]; errored: unknown[] }) => x.failed.length + x.errored.length > 0;
-  console.log(`\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule, ${t.caughtOnlyByShould} only by SHOULD rules; ${t.mustLevel} break a stated rule; ${t.subtle} subtle); ${servers.map(([name, x]) => `${name} ${dirty(x) ? 'NOT clean' : 'clean'}`).join(', ')}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`);
+  console.log(
+    `\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule, ${t.caughtOnlyByShould} only by SHOULD rules; ${t.mustLevel} break a stated rule; ${t.subtle} subtle); ${servers.map(([name, x]) => `${name} ${dirty(x) ? 'NOT clean' : 'clean'}`).join(', ')}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`,
+  );
   for (const [name, target] of servers) {
     for (const f of [...target.failed, ...target.errored]) console.log(`  ${name}: ${f.rule} (${f.level}) ${f.reason}`);
-    for (const f of target.otherReadings ?? []) console.log(`  ${name}: takes the other reading of ${f.rule} (SHOULD, expected): ${f.why}`);
+    for (const f of target.otherReadings ?? [])
+      console.log(`  ${name}: takes the other reading of ${f.rule} (SHOULD, expected): ${f.why}`);
   }
   if (t.missed.length) console.log(`Not caught: ${t.missed.join(', ')}`);
-  if (t.mustLevelCaughtOnlyByShould.length) console.log(`Break a stated rule but caught only by SHOULD rules: ${t.mustLevelCaughtOnlyByShould.join(', ')}`);
+  if (t.mustLevelCaughtOnlyByShould.length)
+    console.log(`Break a stated rule but caught only by SHOULD rules: ${t.mustLevelCaughtOnlyByShould.join(', ')}`);
   console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
   return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
 }

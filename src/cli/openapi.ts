@@ -27,14 +27,16 @@ const options = {
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, options, 'openapi');
   const format = values.format ?? (values.out?.toLowerCase().endsWith('.json') ? 'json' : 'yaml');
-  if (format !== 'yaml' && format !== 'json') throw new UsageError(`--format must be yaml or json, got "${format}".`, 'openapi');
+  if (format !== 'yaml' && format !== 'json')
+    throw new UsageError(`--format must be yaml or json, got "${format}".`, 'openapi');
   if (values.out === '') throw new UsageError('--out needs a file name.', 'openapi');
 
   const { openApiDocument } = await import('../ecosystem/openapi.js');
   const document = openApiDocument();
-  const text = format === 'json'
-    ? `${JSON.stringify(document, null, 2)}\n`
-    : (await import('yaml')).stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
+  const text =
+    format === 'json'
+      ? `${JSON.stringify(document, null, 2)}\n`
+      : (await import('yaml')).stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
 
   if (values.out === undefined) {
     process.stdout.write(text);
@@ -45,9 +47,15 @@ async function run(argv: string[]): Promise<number> {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   } catch (error) {
-    throw new UsageError(`cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'openapi');
+    throw new UsageError(
+      `cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      'openapi',
+    );
   }
-  const operations = Object.values((document as { paths: Record<string, object> }).paths).reduce((n, item) => n + Object.keys(item).length, 0);
+  const operations = Object.values((document as { paths: Record<string, object> }).paths).reduce(
+    (n, item) => n + Object.keys(item).length,
+    0,
+  );
   console.log(`Wrote the OpenAPI 3.1 document (${operations} operations) to ${file}`);
   return EXIT.OK;
 }

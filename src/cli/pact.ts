@@ -60,24 +60,37 @@ async function exportCommand(values: { out?: string; 'log-level'?: LogLevel }, l
   const pact = await loader();
   const { exportContract } = await import('../ecosystem/pact/export.js');
   const { CONSUMER, PROVIDER } = await import('../ecosystem/pact/interactions.js');
-  const result = await exportContract({ dir: resolve(process.cwd(), values.out ?? 'pacts'), pact, logLevel: values['log-level'] });
-  console.log(`Wrote the Pact V4 contract between ${CONSUMER} and ${PROVIDER} (${result.interactions} interactions) to ${result.file}`);
-  for (const left of result.notInContract) console.log(`  not in the contract: ${left.endpoint}${left.case ? ` (${left.case})` : ''} — ${left.reason}`);
+  const result = await exportContract({
+    dir: resolve(process.cwd(), values.out ?? 'pacts'),
+    pact,
+    logLevel: values['log-level'],
+  });
+  console.log(
+    `Wrote the Pact V4 contract between ${CONSUMER} and ${PROVIDER} (${result.interactions} interactions) to ${result.file}`,
+  );
+  for (const left of result.notInContract)
+    console.log(`  not in the contract: ${left.endpoint}${left.case ? ` (${left.case})` : ''} — ${left.reason}`);
   return EXIT.OK;
 }
 
 async function verifyCommand(values: Record<string, string | undefined>, loader: Loader): Promise<number> {
   const pact = await loader();
-  const [{ resolveRun }, { ConfigError }, { verifyContract, describeVerification, TargetUnavailableError }] = await Promise.all([
-    import('../config/resolve.js'),
-    import('../config/errors.js'),
-    import('../ecosystem/pact/verify.js'),
-  ]);
+  const [{ resolveRun }, { ConfigError }, { verifyContract, describeVerification, TargetUnavailableError }] =
+    await Promise.all([
+      import('../config/resolve.js'),
+      import('../config/errors.js'),
+      import('../ecosystem/pact/verify.js'),
+    ]);
   const contractFile = values.pact === undefined ? undefined : resolve(process.cwd(), values.pact);
   if (contractFile && !existsSync(contractFile)) throw new UsageError(`--pact: ${values.pact} does not exist.`, 'pact');
   try {
     const resolved = resolveRun(
-      { 'base-url': values['base-url'], config: values.config, timeout: values.timeout, 'id-prefix': values['id-prefix'] },
+      {
+        'base-url': values['base-url'],
+        config: values.config,
+        timeout: values.timeout,
+        'id-prefix': values['id-prefix'],
+      },
       process.cwd(),
       process.env,
     );
@@ -99,7 +112,9 @@ async function verifyCommand(values: Record<string, string | undefined>, loader:
     if (error instanceof ConfigError) throw new UsageError(error.message, 'pact');
     if (error instanceof TargetUnavailableError) {
       console.error(`conformance: ${error.message}`);
-      console.error('Nothing was verified. Check the base URL and the credentials (auth.token / auth.api_key, CONFORMANCE_TOKEN / CONFORMANCE_API_KEY).');
+      console.error(
+        'Nothing was verified. Check the base URL and the credentials (auth.token / auth.api_key, CONFORMANCE_TOKEN / CONFORMANCE_API_KEY).',
+      );
       return EXIT.UNREACHABLE;
     }
     throw error;
@@ -114,13 +129,23 @@ export function createPactCommand(loader?: Loader): Command {
     async run(argv) {
       const { values, positionals } = parseCommandLine(argv, options, 'pact', true);
       const [sub, ...extra] = positionals;
-      if (sub !== 'export' && sub !== 'verify') throw new UsageError(sub === undefined ? 'Say what to do: pact export or pact verify.' : `Unknown pact command "${sub}": use export or verify.`, 'pact');
+      if (sub !== 'export' && sub !== 'verify')
+        throw new UsageError(
+          sub === undefined
+            ? 'Say what to do: pact export or pact verify.'
+            : `Unknown pact command "${sub}": use export or verify.`,
+          'pact',
+        );
       if (extra.length) throw new UsageError(`Unexpected argument "${extra[0]}".`, 'pact');
       const level = values['log-level'];
-      if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}".`, 'pact');
-      const misplaced = sub === 'export'
-        ? (['base-url', 'config', 'pact', 'id-prefix', 'timeout'] as const).find((k) => values[k] !== undefined)
-        : values.out !== undefined ? 'out' : undefined;
+      if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level))
+        throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}".`, 'pact');
+      const misplaced =
+        sub === 'export'
+          ? (['base-url', 'config', 'pact', 'id-prefix', 'timeout'] as const).find((k) => values[k] !== undefined)
+          : values.out !== undefined
+            ? 'out'
+            : undefined;
       if (misplaced) throw new UsageError(`--${misplaced} is not an option of pact ${sub}.`, 'pact');
       try {
         return sub === 'export'

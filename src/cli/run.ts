@@ -96,7 +96,15 @@ const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replac
 
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, runOptions, 'run');
-  const [{ resolveRun }, { ConfigError }, { loadBaseline }, { runConformance, UnreachableError }, { AuthError }, { ConsoleReporter }, { writeReports }] = await Promise.all([
+  const [
+    { resolveRun },
+    { ConfigError },
+    { loadBaseline },
+    { runConformance, UnreachableError },
+    { AuthError },
+    { ConsoleReporter },
+    { writeReports },
+  ] = await Promise.all([
     import('../config/resolve.js'),
     import('../config/errors.js'),
     import('../engine/baseline.js'),
@@ -110,18 +118,28 @@ async function run(argv: string[]): Promise<number> {
   try {
     const resolved = resolveRun(values, process.cwd(), env);
     if (resolved.report.formats.some((f) => f !== 'console')) {
-      (await import('../report/dir.js')).checkReportDir(resolved.report.dir, values['report-dir'] !== undefined ? '--report-dir' : 'report.dir');
+      (await import('../report/dir.js')).checkReportDir(
+        resolved.report.dir,
+        values['report-dir'] !== undefined ? '--report-dir' : 'report.dir',
+      );
     }
-    if (resolved.options.transport?.insecure) console.error("conformance: --insecure: the target's TLS certificate is not checked; never use this against production.");
+    if (resolved.options.transport?.insecure)
+      console.error(
+        "conformance: --insecure: the target's TLS certificate is not checked; never use this against production.",
+      );
     const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
-    const consoleOut = resolved.report.formats.includes('console') ? new ConsoleReporter({ verbose: values.verbose }) : undefined;
+    const consoleOut = resolved.report.formats.includes('console')
+      ? new ConsoleReporter({ verbose: values.verbose })
+      : undefined;
     const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>
       [
         'npx conformance',
         ...(values['base-url'] ? ['--base-url', shellQuote(values['base-url'])] : []),
         ...(resolved.configFile ? ['--config', shellQuote(values.config ?? 'conformance.config.yaml')] : []),
-        '--rule', shellQuote(ruleId),
-        '--seed', String(seed),
+        '--rule',
+        shellQuote(ruleId),
+        '--seed',
+        String(seed),
         ...(counterexample ? ['--path', counterexample.path] : []),
         ...(values['num-runs'] ? ['--num-runs', values['num-runs']] : []),
       ].join(' ');
@@ -134,12 +152,19 @@ async function run(argv: string[]): Promise<number> {
     if (error instanceof ConfigError) throw new UsageError(error.message, 'run');
     if (error instanceof UnreachableError || error instanceof AuthError) {
       console.error(`conformance: ${error.message}`);
-      console.error('No rule ran. Check the base URL and the credentials (auth.token / auth.api_key, CONFORMANCE_TOKEN / CONFORMANCE_API_KEY).');
+      console.error(
+        'No rule ran. Check the base URL and the credentials (auth.token / auth.api_key, CONFORMANCE_TOKEN / CONFORMANCE_API_KEY).',
+      );
       // Every report format still says so, for CI jobs that collect them.
       const report = (error as { report?: Parameters<typeof writeReports>[0] }).report;
       if (report) {
         const resolved = resolveRun(values, process.cwd(), env);
-        const written = await writeReports(report, resolved.report.dir, resolved.report.formats.filter((f) => f !== 'console'), env);
+        const written = await writeReports(
+          report,
+          resolved.report.dir,
+          resolved.report.formats.filter((f) => f !== 'console'),
+          env,
+        );
         if (written.length) console.error(`Reports: ${written.map((w) => w.file).join(', ')}`);
       }
       return EXIT.UNREACHABLE;

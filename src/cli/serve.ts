@@ -62,7 +62,10 @@ function loadSeed(value: string | undefined): unknown {
   try {
     text = readFileSync(value, 'utf8');
   } catch (error) {
-    throw new UsageError(`--seed: cannot read "${value}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, 'serve');
+    throw new UsageError(
+      `--seed: cannot read "${value}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+      'serve',
+    );
   }
   try {
     return parseYaml(text) as unknown; // YAML is a superset of JSON
@@ -79,13 +82,31 @@ async function run(argv: string[]): Promise<number> {
   const latency = intFlag(values.latency, 'latency', 0, 60_000, 'serve');
   const seedInput = loadSeed(values.seed);
 
-  const { startReferenceServer, SeedDocument, DEFAULT_TOKEN, DEFAULT_API_KEY, GRAPHQL_PATH, OPERATOR_PREFIX, OPERATOR_KEY_HEADER, faultById, VARIANT_PROFILES, profileById, applySettings, SettingsPatch } =
-    await import('./serve-deps.js');
-  if (values.variant && values.profile && values.profile !== 'variant') throw new UsageError('--variant is --profile variant; give one of them.', 'serve');
+  const {
+    startReferenceServer,
+    SeedDocument,
+    DEFAULT_TOKEN,
+    DEFAULT_API_KEY,
+    GRAPHQL_PATH,
+    OPERATOR_PREFIX,
+    OPERATOR_KEY_HEADER,
+    faultById,
+    VARIANT_PROFILES,
+    profileById,
+    applySettings,
+    SettingsPatch,
+  } = await import('./serve-deps.js');
+  if (values.variant && values.profile && values.profile !== 'variant')
+    throw new UsageError('--variant is --profile variant; give one of them.', 'serve');
   const profileId = values.profile ?? (values.variant ? 'variant' : undefined);
   const profile = profileId === undefined ? undefined : profileById(profileId);
-  if (profileId !== undefined && !profile) throw new UsageError(`--profile: unknown profile "${profileId}" (one of ${VARIANT_PROFILES.map((p) => p.id).join(', ')}).`, 'serve');
-  for (const id of values.fault ?? []) if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'serve');
+  if (profileId !== undefined && !profile)
+    throw new UsageError(
+      `--profile: unknown profile "${profileId}" (one of ${VARIANT_PROFILES.map((p) => p.id).join(', ')}).`,
+      'serve',
+    );
+  for (const id of values.fault ?? [])
+    if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'serve');
   let seed = seedInput as ReferenceServerOptions['seed'];
   if (typeof seedInput === 'object' && seedInput !== null) {
     const parsed = SeedDocument.safeParse(seedInput);
@@ -103,9 +124,14 @@ async function run(argv: string[]): Promise<number> {
     operatorKey: values['operator-key'],
     faults: values.fault,
     ...(profile ? { choices: profile.choices } : {}),
-    onRequest: values.verbose ? (e) => console.error(`${e.method} ${e.path} -> ${e.status} (${e.ms.toFixed(1)} ms)`) : undefined,
+    onRequest: values.verbose
+      ? (e) => console.error(`${e.method} ${e.path} -> ${e.status} (${e.ms.toFixed(1)} ms)`)
+      : undefined,
   }).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`, 'serve');
+    throw new UsageError(
+      `cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error.code ?? error.message}`,
+      'serve',
+    );
   });
   const { store } = server;
   if (values.token) store.tokens.set(values.token, { expiresAt: null });
@@ -119,15 +145,31 @@ async function run(argv: string[]): Promise<number> {
   const token = values.token ?? (seed === 'default' ? DEFAULT_TOKEN : undefined);
   const apiKey = values['api-key'] ?? (seed === 'default' ? DEFAULT_API_KEY : undefined);
   if (values.json) {
-    console.log(JSON.stringify({ url: server.url, operator_key: server.operatorKey, token: token ?? null, api_key: apiKey ?? null }));
+    console.log(
+      JSON.stringify({
+        url: server.url,
+        operator_key: server.operatorKey,
+        token: token ?? null,
+        api_key: apiKey ?? null,
+      }),
+    );
   } else {
     console.log(`Reference server for the data-import interface listening on ${server.url}`);
     if (token) console.log(`  data-import token : ${token}   (send "Authorization: Token ${token}")`);
-    if (apiKey) console.log(`  API key          : ${apiKey}   (ObtainServiceToken mutation at ${server.url}${GRAPHQL_PATH})`);
-    console.log(`  operator API     : ${server.url}${OPERATOR_PREFIX}   (send "${OPERATOR_KEY_HEADER}: ${server.operatorKey}")`);
-    console.log(`  seed             : ${seed === 'default' ? 'default ready set (see reference/README.md)' : seed === false ? 'none' : values.seed}`);
-    if (profile) console.log(`  mode             : variant profile ${profile.id} (other legal choices where the spec leaves freedom: ${profile.summary})`);
-    if (values.fault?.length) console.log(`  faults           : ${values.fault.join(', ')} — this server is deliberately broken`);
+    if (apiKey)
+      console.log(`  API key          : ${apiKey}   (ObtainServiceToken mutation at ${server.url}${GRAPHQL_PATH})`);
+    console.log(
+      `  operator API     : ${server.url}${OPERATOR_PREFIX}   (send "${OPERATOR_KEY_HEADER}: ${server.operatorKey}")`,
+    );
+    console.log(
+      `  seed             : ${seed === 'default' ? 'default ready set (see reference/README.md)' : seed === false ? 'none' : values.seed}`,
+    );
+    if (profile)
+      console.log(
+        `  mode             : variant profile ${profile.id} (other legal choices where the spec leaves freedom: ${profile.summary})`,
+      );
+    if (values.fault?.length)
+      console.log(`  faults           : ${values.fault.join(', ')} — this server is deliberately broken`);
     console.log('Press Ctrl+C to stop.');
   }
 

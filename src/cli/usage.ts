@@ -5,7 +5,10 @@ export { EXIT } from '../engine/verdict.js';
 
 /** A mistake in how the command was called: printed with a pointer to --help, exit 2. */
 export class UsageError extends Error {
-  constructor(message: string, readonly command?: string) {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
     super(message);
     this.name = 'UsageError';
   }
@@ -13,9 +16,16 @@ export class UsageError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>>;
+export type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>
+>;
 
-export function parseCommandLine<O extends Options>(argv: string[], options: O, command: string, allowPositionals = false): Parsed<O> {
+export function parseCommandLine<O extends Options>(
+  argv: string[],
+  options: O,
+  command: string,
+  allowPositionals = false,
+): Parsed<O> {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (error) {
@@ -25,7 +35,13 @@ export function parseCommandLine<O extends Options>(argv: string[], options: O, 
 }
 
 /** An integer flag within bounds, or a usage error naming the flag. */
-export function intFlag(value: string | undefined, flag: string, min: number, max: number, command: string): number | undefined {
+export function intFlag(
+  value: string | undefined,
+  flag: string,
+  min: number,
+  max: number,
+  command: string,
+): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${flag} must be a whole number, got "${value}".`, command);
   const n = Number(value);

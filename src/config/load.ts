@@ -26,16 +26,26 @@ export function findConfigFile(cwd: string, explicit?: string): string | undefin
 }
 
 /** Replaces `${NAME}` and `${NAME:-default}` in every string; `$${...}` stays literal. */
-export function interpolate(value: unknown, env: NodeJS.ProcessEnv, path: string[] = [], problems: string[] = []): unknown {
+export function interpolate(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  path: string[] = [],
+  problems: string[] = [],
+): unknown {
   if (typeof value === 'string') {
-    return value.replace(/\$?\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (match, name: string, fallback: string | undefined) => {
-      if (match.startsWith('$$')) return match.slice(1);
-      const found = env[name];
-      if (found !== undefined && found !== '') return found;
-      if (fallback !== undefined) return fallback;
-      problems.push(`${path.join('.') || '(document)'}: environment variable ${name} is not set (use \${${name}:-default} for a default)`);
-      return '';
-    });
+    return value.replace(
+      /\$?\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+      (match, name: string, fallback: string | undefined) => {
+        if (match.startsWith('$$')) return match.slice(1);
+        const found = env[name];
+        if (found !== undefined && found !== '') return found;
+        if (fallback !== undefined) return fallback;
+        problems.push(
+          `${path.join('.') || '(document)'}: environment variable ${name} is not set (use \${${name}:-default} for a default)`,
+        );
+        return '';
+      },
+    );
   }
   if (Array.isArray(value)) return value.map((v, i) => interpolate(v, env, [...path, String(i)], problems));
   if (value && typeof value === 'object') {
@@ -86,7 +96,9 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
     if (issue.code === 'unrecognized_keys') {
       const allowed = knownKeys(issue.path);
       return issue.keys.map((key) => {
-        const near = allowed.filter((k) => distance(k, key) <= Math.max(2, Math.floor(key.length / 3))).sort((x, y) => distance(x, key) - distance(y, key))[0];
+        const near = allowed
+          .filter((k) => distance(k, key) <= Math.max(2, Math.floor(key.length / 3)))
+          .sort((x, y) => distance(x, key) - distance(y, key))[0];
         const where = at ? `${at}.${key}` : key;
         return `${where}: unknown key${near ? ` (did you mean "${near}"?)` : ''}; allowed here: ${allowed.join(', ')}`;
       });
@@ -101,10 +113,17 @@ export interface LoadedConfig {
 }
 
 /** Parses and validates config text; `file` is only used in messages. */
-export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv = process.env): z.output<typeof ConformanceConfig> {
+export function parseConfig(
+  text: string,
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): z.output<typeof ConformanceConfig> {
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length) {
-    throw new ConfigError(`${file} is not valid YAML:`, doc.errors.map((e) => e.message.split('\n')[0]));
+    throw new ConfigError(
+      `${file} is not valid YAML:`,
+      doc.errors.map((e) => e.message.split('\n')[0]),
+    );
   }
   let raw: unknown;
   try {
@@ -112,10 +131,13 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     // refused by the yaml package past this count, rather than expanded until memory runs out.
     raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
   } catch (error) {
-    const why = /excessive alias count/i.test((error as Error).message) ? `it expands aliases (*name) more than ${MAX_ALIAS_COUNT} times; write the values out instead` : (error as Error).message;
+    const why = /excessive alias count/i.test((error as Error).message)
+      ? `it expands aliases (*name) more than ${MAX_ALIAS_COUNT} times; write the values out instead`
+      : (error as Error).message;
     throw new ConfigError(`${file} cannot be read: ${why}.`);
   }
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${file}: the document must be a mapping of keys (base_url, auth, fixtures, run, report).`);
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new ConfigError(`${file}: the document must be a mapping of keys (base_url, auth, fixtures, run, report).`);
   const moved = (raw as { fixtures?: { payloads?: Record<string, unknown> } }).fixtures?.payloads;
   if (moved !== undefined) {
     const keys = moved && typeof moved === 'object' ? Object.keys(moved) : [];

@@ -11,7 +11,10 @@ import type { PayloadKind, PayloadsConfig } from './schema.js';
 
 export function loadPayloadTemplates(payloads: PayloadsConfig, baseDir: string): PayloadTemplatesInput {
   const loaded: PayloadTemplatesInput = {};
-  for (const [kind, value] of Object.entries(payloads) as [PayloadKind, string | Record<string, unknown> | undefined][]) {
+  for (const [kind, value] of Object.entries(payloads) as [
+    PayloadKind,
+    string | Record<string, unknown> | undefined,
+  ][]) {
     if (value === undefined) continue;
     if (typeof value !== 'string') {
       loaded[kind] = value;
@@ -22,15 +25,20 @@ export function loadPayloadTemplates(payloads: PayloadsConfig, baseDir: string):
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new ConfigError(`payloads.${kind}: cannot read ${value} (${file}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new ConfigError(
+        `payloads.${kind}: cannot read ${value} (${file}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     let parsed: unknown;
     try {
       parsed = /\.ya?ml$/i.test(file) ? parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
     } catch (error) {
-      throw new ConfigError(`payloads.${kind}: ${value} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message.split('\n')[0]}`);
+      throw new ConfigError(
+        `payloads.${kind}: ${value} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message.split('\n')[0]}`,
+      );
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`payloads.${kind}: ${value} must hold one JSON object (a request body).`);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new ConfigError(`payloads.${kind}: ${value} must hold one JSON object (a request body).`);
     loaded[kind] = parsed as Record<string, unknown>;
   }
   return loaded;

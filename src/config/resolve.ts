@@ -10,7 +10,16 @@ import { checkHeaders, parseHeader, type TransportOptions } from '../http/transp
 import { ConfigError } from './errors.js';
 import { loadConfig } from './load.js';
 import { loadPayloadTemplates } from './payloads.js';
-import { type ConformanceConfig, REPORT_FORMATS, type ReportFormat, RunConfig, ReportConfig, AuthConfig, AccountConfig, TlsConfig } from './schema.js';
+import {
+  type ConformanceConfig,
+  REPORT_FORMATS,
+  type ReportFormat,
+  RunConfig,
+  ReportConfig,
+  AuthConfig,
+  AccountConfig,
+  TlsConfig,
+} from './schema.js';
 
 /** The run command's flags, as parsed (strings; validated here). */
 export interface RunFlags {
@@ -65,7 +74,9 @@ function url(value: string, where: string): string {
   } catch {
     // Never echo credentials written into it (`ftp://user:secret@host`).
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
-    const shown = value.includes('@') ? `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ""}not shown)` : `"${value}"`;
+    const shown = value.includes('@')
+      ? `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ''}not shown)`
+      : `"${value}"`;
     throw new ConfigError(`${where} must be an http(s) URL, got ${shown}.`);
   }
 }
@@ -79,29 +90,51 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
   const account = AccountConfig.parse(c.account ?? {});
 
   const rawBase = flags['base-url'] ?? (env.CONFORMANCE_BASE_URL || undefined) ?? c.base_url;
-  const baseUrl = rawBase === undefined ? undefined : url(rawBase, flags['base-url'] !== undefined ? '--base-url' : env.CONFORMANCE_BASE_URL ? 'CONFORMANCE_BASE_URL' : 'base_url');
+  const baseUrl =
+    rawBase === undefined
+      ? undefined
+      : url(
+          rawBase,
+          flags['base-url'] !== undefined
+            ? '--base-url'
+            : env.CONFORMANCE_BASE_URL
+              ? 'CONFORMANCE_BASE_URL'
+              : 'base_url',
+        );
 
   const levels = (flags.level ?? []).map((l) => l.toUpperCase());
-  for (const l of levels) if (!['MUST', 'SHOULD', 'INFO'].includes(l)) throw new ConfigError(`--level must be MUST, SHOULD or INFO, got "${l}".`);
+  for (const l of levels)
+    if (!['MUST', 'SHOULD', 'INFO'].includes(l))
+      throw new ConfigError(`--level must be MUST, SHOULD or INFO, got "${l}".`);
   const reporters = flags.reporter?.flatMap((r) => r.split(',')).map((r) => r.trim());
-  for (const r of reporters ?? []) if (!(REPORT_FORMATS as readonly string[]).includes(r)) throw new ConfigError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${r}".`);
+  for (const r of reporters ?? [])
+    if (!(REPORT_FORMATS as readonly string[]).includes(r))
+      throw new ConfigError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${r}".`);
 
   let shard: { index: number; total: number } | undefined;
   if (flags.shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(flags.shard.trim());
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new ConfigError(`--shard must be i/n with 1 <= i <= n, e.g. 2/4; got "${flags.shard}".`);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new ConfigError(`--shard must be i/n with 1 <= i <= n, e.g. 2/4; got "${flags.shard}".`);
     shard = { index: Number(m[1]), total: Number(m[2]) };
   }
-  if (flags.path !== undefined && flags.seed === undefined && run.seed === undefined) throw new ConfigError('--path replays one case of a property and needs the --seed it was found with.');
-  if (flags.path !== undefined && !/^\d+(:\d+)*$/.test(flags.path)) throw new ConfigError(`--path must look like 12:0:3 (as printed with a counterexample), got "${flags.path}".`);
+  if (flags.path !== undefined && flags.seed === undefined && run.seed === undefined)
+    throw new ConfigError('--path replays one case of a property and needs the --seed it was found with.');
+  if (flags.path !== undefined && !/^\d+(:\d+)*$/.test(flags.path))
+    throw new ConfigError(`--path must look like 12:0:3 (as printed with a counterexample), got "${flags.path}".`);
   const idPrefix = flags['id-prefix'] ?? run.id_prefix;
-  if (!/^[A-Za-z][A-Za-z0-9]{0,7}$/.test(idPrefix)) throw new ConfigError(`--id-prefix must be 1-8 letters or digits starting with a letter, got "${idPrefix}".`);
+  if (!/^[A-Za-z][A-Za-z0-9]{0,7}$/.test(idPrefix))
+    throw new ConfigError(`--id-prefix must be 1-8 letters or digits starting with a letter, got "${idPrefix}".`);
   const rateLimitText = flags['rate-limit'];
   const rateLimit = rateLimitText === undefined ? run.rate_limit : Number(rateLimitText);
-  if (rateLimit !== undefined && !(rateLimit > 0)) throw new ConfigError(`--rate-limit must be a positive number of requests per second, got "${rateLimitText}".`);
+  if (rateLimit !== undefined && !(rateLimit > 0))
+    throw new ConfigError(`--rate-limit must be a positive number of requests per second, got "${rateLimitText}".`);
 
   const maxTimeText = flags['max-time'];
-  if (maxTimeText !== undefined && !(/^\d+(\.\d+)?$/.test(maxTimeText.trim()) && Number(maxTimeText) > 0 && Number(maxTimeText) <= 7 * 24 * 3600)) {
+  if (
+    maxTimeText !== undefined &&
+    !(/^\d+(\.\d+)?$/.test(maxTimeText.trim()) && Number(maxTimeText) > 0 && Number(maxTimeText) <= 7 * 24 * 3600)
+  ) {
     throw new ConfigError(`--max-time must be a positive number of seconds (at most a week), got "${maxTimeText}".`);
   }
   const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
@@ -142,7 +175,10 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       strict: flags.strict ?? false,
       replayPath: flags.path,
     },
-    report: { dir: flags['report-dir'] ?? report.dir, formats: (reporters as ReportFormat[] | undefined) ?? report.formats },
+    report: {
+      dir: flags['report-dir'] ?? report.dir,
+      formats: (reporters as ReportFormat[] | undefined) ?? report.formats,
+    },
     expectedFailures: flags['expected-failures'] ?? run.expected_failures,
   };
 }
@@ -151,7 +187,12 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
  * Extra headers (config `headers:`, then each --header, a later one replacing an earlier one of the same
  * name) and TLS trust (--ca-cert / tls.ca_cert read here, so a missing file is a usage error; --insecure).
  */
-function resolveTransport(flags: RunFlags, c: ConformanceConfig, file: string | undefined, cwd: string): TransportOptions | undefined {
+function resolveTransport(
+  flags: RunFlags,
+  c: ConformanceConfig,
+  file: string | undefined,
+  cwd: string,
+): TransportOptions | undefined {
   const headers: Record<string, string> = {};
   const put = (name: string, value: string) => {
     headers[name.toLowerCase()] = value;
@@ -170,18 +211,30 @@ function resolveTransport(flags: RunFlags, c: ConformanceConfig, file: string | 
     throw new ConfigError(`${(error as Error).message}.`);
   }
   const tls = TlsConfig.parse(c.tls ?? {});
-  const caFile = flags['ca-cert'] !== undefined ? resolvePath(cwd, flags['ca-cert']) : tls.ca_cert !== undefined ? resolvePath(file ? dirname(file) : cwd, tls.ca_cert) : undefined;
+  const caFile =
+    flags['ca-cert'] !== undefined
+      ? resolvePath(cwd, flags['ca-cert'])
+      : tls.ca_cert !== undefined
+        ? resolvePath(file ? dirname(file) : cwd, tls.ca_cert)
+        : undefined;
   let caCert: string | undefined;
   if (caFile !== undefined) {
     const where = flags['ca-cert'] !== undefined ? '--ca-cert' : 'tls.ca_cert';
     try {
       caCert = readFileSync(caFile, 'utf8');
     } catch (error) {
-      throw new ConfigError(`${where}: cannot read ${caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+      throw new ConfigError(
+        `${where}: cannot read ${caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      );
     }
-    if (!caCert.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${where}: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+    if (!caCert.includes('-----BEGIN CERTIFICATE-----'))
+      throw new ConfigError(`${where}: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
   }
   const insecure = flags.insecure ?? tls.insecure;
   if (!Object.keys(headers).length && !caCert && !insecure) return undefined;
-  return { ...(Object.keys(headers).length ? { headers } : {}), ...(caCert ? { caCert } : {}), ...(insecure ? { insecure } : {}) };
+  return {
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(caCert ? { caCert } : {}),
+    ...(insecure ? { insecure } : {}),
+  };
 }

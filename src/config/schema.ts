@@ -15,10 +15,18 @@ export const DEFAULT_MUTATION =
 export const AuthConfig = z
   .strictObject({
     token: nonEmpty.optional().describe('Static token, sent as "Authorization: Token <token>" (§5.2).'),
-    api_key: nonEmpty.optional().describe('Organisation API key, exchanged for a token through the ObtainServiceToken mutation (§5.1).'),
-    graphql_url: nonEmpty.default('/v1/graphql/').describe('Address of the GraphQL endpoint, relative to base_url or absolute (§5: not shown).'),
-    mutation: nonEmpty.default(DEFAULT_MUTATION).describe('The mutation text; it receives the API key as $apiKey (§5: arguments not shown).'),
-    token_path: nonEmpty.default('data.obtainServiceToken.token').describe('Dot path of the token in the GraphQL response (§5: result not shown).'),
+    api_key: nonEmpty
+      .optional()
+      .describe('Organisation API key, exchanged for a token through the ObtainServiceToken mutation (§5.1).'),
+    graphql_url: nonEmpty
+      .default('/v1/graphql/')
+      .describe('Address of the GraphQL endpoint, relative to base_url or absolute (§5: not shown).'),
+    mutation: nonEmpty
+      .default(DEFAULT_MUTATION)
+      .describe('The mutation text; it receives the API key as $apiKey (§5: arguments not shown).'),
+    token_path: nonEmpty
+      .default('data.obtainServiceToken.token')
+      .describe('Dot path of the token in the GraphQL response (§5: result not shown).'),
   })
   .describe('Authentication (§5). Give token or api_key; CONFORMANCE_TOKEN / CONFORMANCE_API_KEY also work.');
 
@@ -27,29 +35,49 @@ export const FixturesConfig = z
     import_suppliers: z
       .strictObject({
         ongoing: nonEmpty.describe('An Ongoing import supplier (§2.2); needed by most rules.'),
-        other_ongoing: nonEmpty.optional().describe('A second Ongoing supplier, for cross-supplier isolation rules (§4.3).'),
+        other_ongoing: nonEmpty
+          .optional()
+          .describe('A second Ongoing supplier, for cross-supplier isolation rules (§4.3).'),
         paused: nonEmpty.optional().describe('A Paused supplier (§2.2).'),
         complete: nonEmpty.optional().describe('A Complete supplier (§2.2).'),
       })
       .optional(),
     operations_team: nonEmpty.optional().describe('An operations team that exists (§4.1 process rule 1).'),
-    skipped_account: nonEmpty.optional().describe('External account number (ongoing supplier) the operator marked to be skipped (§3, §4.1).'),
-    paused_supplier_staged_account: nonEmpty.optional().describe('External account number of an account staged for the paused supplier before it was paused (§2.2).'),
-    complete_supplier_staged_account: nonEmpty.optional().describe('External account number of an account staged for the complete supplier before its migration was marked Complete (§2.2).'),
+    skipped_account: nonEmpty
+      .optional()
+      .describe('External account number (ongoing supplier) the operator marked to be skipped (§3, §4.1).'),
+    paused_supplier_staged_account: nonEmpty
+      .optional()
+      .describe('External account number of an account staged for the paused supplier before it was paused (§2.2).'),
+    complete_supplier_staged_account: nonEmpty
+      .optional()
+      .describe(
+        'External account number of an account staged for the complete supplier before its migration was marked Complete (§2.2).',
+      ),
     payment_instruction: z
       .strictObject({
         vendor: nonEmpty.describe('Upstream payment vendor name (§2.7).'),
         type: nonEmpty.describe('Instruction type (§2.7; a card type is seen).'),
         references: z.strictObject({
           valid: z.array(nonEmpty).min(1).describe('References of instructions that exist upstream.'),
-          persistent_failure: nonEmpty.optional().describe('A reference for which the vendor has persistent trouble (400).'),
-          intermittent_failure: nonEmpty.optional().describe('A reference for which the vendor has intermittent trouble (500).'),
+          persistent_failure: nonEmpty
+            .optional()
+            .describe('A reference for which the vendor has persistent trouble (400).'),
+          intermittent_failure: nonEmpty
+            .optional()
+            .describe('A reference for which the vendor has intermittent trouble (500).'),
         }),
       })
       .optional(),
-    concurrency_limit: z.int().min(1).optional().describe('The §8 process concurrency limit, when the operator enabled it.'),
+    concurrency_limit: z
+      .int()
+      .min(1)
+      .optional()
+      .describe('The §8 process concurrency limit, when the operator enabled it.'),
   })
-  .describe('Preconditions the interface cannot create (docs/design.md §5). A rule whose fixture is missing is skipped and says which key to set.');
+  .describe(
+    'Preconditions the interface cannot create (docs/design.md §5). A rule whose fixture is missing is skipped and says which key to set.',
+  );
 
 /** The request kinds a payload template can be given for, with the §4 endpoint each is the body of. */
 export const PAYLOAD_KINDS = {
@@ -68,12 +96,20 @@ export type PayloadKind = keyof typeof PAYLOAD_KINDS;
 
 const PayloadTemplate = (kind: PayloadKind) =>
   z
-    .union([nonEmpty, z.record(z.string(), z.unknown())], { error: 'must be a file path (JSON or YAML, relative to the config file) or an inline object' })
+    .union([nonEmpty, z.record(z.string(), z.unknown())], {
+      error: 'must be a file path (JSON or YAML, relative to the config file) or an inline object',
+    })
     .optional()
-    .describe(`A request body your implementation accepts, for ${PAYLOAD_KINDS[kind]}: a file path relative to the config file, or an inline object.`);
+    .describe(
+      `A request body your implementation accepts, for ${PAYLOAD_KINDS[kind]}: a file path relative to the config file, or an inline object.`,
+    );
 
 export const PayloadsConfig = z
-  .strictObject(Object.fromEntries(Object.keys(PAYLOAD_KINDS).map((kind) => [kind, PayloadTemplate(kind as PayloadKind)])) as Record<PayloadKind, ReturnType<typeof PayloadTemplate>>)
+  .strictObject(
+    Object.fromEntries(
+      Object.keys(PAYLOAD_KINDS).map((kind) => [kind, PayloadTemplate(kind as PayloadKind)]),
+    ) as Record<PayloadKind, ReturnType<typeof PayloadTemplate>>,
+  )
   .describe(
     'Payload templates (§2.3, §4: required flags and allowed values are "not shown"). The suite uses each as the base of every payload of its kind: it replaces identifiers with run-namespaced ones, links contracts, and derives generated payloads (valid and single-defect) from it, keeping its fields and values. Without one, the suite sends its canonical payload carrying every documented field. agreements and supply_points take {{placeholders}}.',
   );
@@ -90,37 +126,68 @@ export const RunConfig = z.strictObject({
   seed: z.int().optional().describe('fast-check seed; a run is reproducible from it (random when unset).'),
   num_runs: z.int().min(1).max(100_000).default(25).describe('Cases per property rule.'),
   timeout_ms: z.int().min(100).max(600_000).default(10_000).describe('Per-request timeout.'),
-  id_prefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,7}$/, 'must be 1-8 letters or digits, starting with a letter').default('cf').describe('Every identifier a run creates starts with this and the run id.'),
+  id_prefix: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9]{0,7}$/, 'must be 1-8 letters or digits, starting with a letter')
+    .default('cf')
+    .describe('Every identifier a run creates starts with this and the run id.'),
   rate_limit: z.number().positive().optional().describe('Maximum requests per second to the target.'),
-  max_time_s: z.number().positive().max(7 * 24 * 3600).optional().describe('Overall deadline of the run in seconds: rules not finished by then are reported as not judged (error); the report is still written.'),
-  expected_failures: nonEmpty.optional().describe('YAML baseline of known failures (rule id, reason, comment); only new failures fail the run.'),
+  max_time_s: z
+    .number()
+    .positive()
+    .max(7 * 24 * 3600)
+    .optional()
+    .describe(
+      'Overall deadline of the run in seconds: rules not finished by then are reported as not judged (error); the report is still written.',
+    ),
+  expected_failures: nonEmpty
+    .optional()
+    .describe('YAML baseline of known failures (rule id, reason, comment); only new failures fail the run.'),
   allow_skip: z
     .array(nonEmpty)
     .optional()
-    .describe('Rule ids or globs whose skips are accepted: a run whose skipped MUST rules all match is complete (e.g. a mock without payment endpoints).'),
+    .describe(
+      'Rule ids or globs whose skips are accepted: a run whose skipped MUST rules all match is complete (e.g. a mock without payment endpoints).',
+    ),
 });
 
 export const ReportConfig = z.strictObject({
   dir: nonEmpty.default('conformance-report').describe('Where report files are written.'),
-  formats: z.array(z.enum(REPORT_FORMATS)).min(1).default([...REPORT_FORMATS]).describe('Report formats to write.'),
+  formats: z
+    .array(z.enum(REPORT_FORMATS))
+    .min(1)
+    .default([...REPORT_FORMATS])
+    .describe('Report formats to write.'),
 });
 
 export const TlsConfig = z
   .strictObject({
-    ca_cert: nonEmpty.optional().describe('PEM file of a certificate authority to trust besides the system ones (a staging server with its own CA), relative to the config file. Flag: --ca-cert.'),
-    insecure: z.boolean().default(false).describe('Accept any server certificate. Never against production. Flag: --insecure.'),
+    ca_cert: nonEmpty
+      .optional()
+      .describe(
+        'PEM file of a certificate authority to trust besides the system ones (a staging server with its own CA), relative to the config file. Flag: --ca-cert.',
+      ),
+    insecure: z
+      .boolean()
+      .default(false)
+      .describe('Accept any server certificate. Never against production. Flag: --insecure.'),
   })
   .describe('TLS trust for an https base_url.');
 
 export const ConformanceConfig = z
   .strictObject({
     $schema: z.string().optional(),
-    base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional().describe('The implementation under test; unset runs the embedded reference server.'),
+    base_url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .optional()
+      .describe('The implementation under test; unset runs the embedded reference server.'),
     auth: AuthConfig.optional(),
     headers: z
       .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a header name'), z.string())
       .optional()
-      .describe('Extra headers sent with every request to the target, e.g. a gateway key (use ${VAR}). Values are redacted from output. Flag: --header "Name: value".'),
+      .describe(
+        'Extra headers sent with every request to the target, e.g. a gateway key (use ${VAR}). Values are redacted from output. Flag: --header "Name: value".',
+      ),
     tls: TlsConfig.optional(),
     fixtures: FixturesConfig.optional(),
     payloads: PayloadsConfig.optional(),

@@ -11,7 +11,12 @@ import { model } from '../spec/index.js';
 export type JsonSchema = Record<string, unknown>;
 
 /** The model's metadata keywords and the extension each becomes. */
-export const META_EXTENSIONS = { presence: 'x-presence', why: 'x-presence-reason', spec: 'x-spec', seen: 'x-seen-values' } as const;
+export const META_EXTENSIONS = {
+  presence: 'x-presence',
+  why: 'x-presence-reason',
+  spec: 'x-spec',
+  seen: 'x-seen-values',
+} as const;
 
 export const COMPONENTS_PREFIX = '#/components/schemas/';
 
@@ -69,8 +74,13 @@ export function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): J
  * its named schemas; anything else registered there is left out).
  */
 export function componentSchemas(): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { ...COMMON, io: 'input', uri: (id) => `${COMPONENTS_PREFIX}${id}` });
-  if ('__shared' in schemas) throw new Error('internal: the spec model has shared definitions that are not named components');
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    ...COMMON,
+    io: 'input',
+    uri: (id) => `${COMPONENTS_PREFIX}${id}`,
+  });
+  if ('__shared' in schemas)
+    throw new Error('internal: the spec model has shared definitions that are not named components');
   const all = Object.fromEntries(Object.entries(schemas).map(([id, s]) => [id, clean(s as JsonSchema)]));
 
   const roots: unknown[] = [];

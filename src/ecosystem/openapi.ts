@@ -56,7 +56,10 @@ function requestBody(endpoint: EndpointSpec): Record<string, unknown> | undefine
   const name = schemaName(endpoint.body);
   const fixtures = fixtureCatalogue.filter((f) => f.schema === name);
   const examples = Object.fromEntries(
-    fixtures.map((f) => [f.name.replace(/[^A-Za-z0-9_.-]/g, '-'), { summary: f.description, value: loadFixture(f.name) }]),
+    fixtures.map((f) => [
+      f.name.replace(/[^A-Za-z0-9_.-]/g, '-'),
+      { summary: f.description, value: loadFixture(f.name) },
+    ]),
   );
   return {
     required: true,
@@ -64,7 +67,11 @@ function requestBody(endpoint: EndpointSpec): Record<string, unknown> | undefine
   };
 }
 
-function parameters(schema: EndpointSpec['pathParams'], where: 'path' | 'query', components: Record<string, JsonSchema>): Record<string, unknown>[] {
+function parameters(
+  schema: EndpointSpec['pathParams'],
+  where: 'path' | 'query',
+  components: Record<string, JsonSchema>,
+): Record<string, unknown>[] {
   if (!schema) return [];
   const ref = schemaOf(schema).$ref;
   const json = typeof ref === 'string' ? components[ref.slice(COMPONENTS_PREFIX.length)] : schemaOf(schema);
@@ -99,7 +106,10 @@ export function openApiDocument(): Record<string, unknown> {
       summary: endpoint.title,
       description: `Spec ${endpoint.spec}: ${sectionTitle(endpointSection(endpoint))}.`,
       tags: [tagName(endpointSection(endpoint))],
-      parameters: [...parameters(endpoint.pathParams, 'path', components), ...parameters(endpoint.query, 'query', components)],
+      parameters: [
+        ...parameters(endpoint.pathParams, 'path', components),
+        ...parameters(endpoint.query, 'query', components),
+      ],
       ...(endpoint.body ? { requestBody: requestBody(endpoint) } : {}),
       responses: Object.fromEntries(endpoint.responses.map((r) => [String(r.status), responseObject(r)])),
     };
@@ -113,14 +123,19 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: 'Customer Data-Import Service',
       version: packageVersion(),
-      summary: 'HTTP/JSON interface for migrating a supplier\'s customers into the service.',
+      summary: "HTTP/JSON interface for migrating a supplier's customers into the service.",
       description: INTRODUCTION,
     },
     servers: [
       {
         url: '{base_url}',
-        description: 'The service\'s base address ({base_url} in the spec); all paths start with /v1/ (§9.1).',
-        variables: { base_url: { default: 'http://127.0.0.1:8080', description: 'e.g. a staging server, or `npx conformance serve --port 8080`' } },
+        description: "The service's base address ({base_url} in the spec); all paths start with /v1/ (§9.1).",
+        variables: {
+          base_url: {
+            default: 'http://127.0.0.1:8080',
+            description: 'e.g. a staging server, or `npx conformance serve --port 8080`',
+          },
+        },
       },
     ],
     tags: sections.map((s) => ({ name: tagName(s), description: `Spec §${s}.` })),
@@ -134,9 +149,9 @@ export function openApiDocument(): Record<string, unknown> {
           in: 'header',
           name: 'Authorization',
           description:
-            'Send `Authorization: Token <ACCESS_TOKEN>` (§5.2). The token comes from the ObtainServiceToken GraphQL mutation, '
-            + 'authenticated with the organisation API key (§5.1; address, arguments and result not shown). A missing or '
-            + 'invalid token gives 401 (§5.3, §7.2). Token lifetime and refresh: not shown.',
+            'Send `Authorization: Token <ACCESS_TOKEN>` (§5.2). The token comes from the ObtainServiceToken GraphQL mutation, ' +
+            'authenticated with the organisation API key (§5.1; address, arguments and result not shown). A missing or ' +
+            'invalid token gives 401 (§5.3, §7.2). Token lifetime and refresh: not shown.',
         },
       },
     },

@@ -50,7 +50,18 @@ export class Api {
       else if (auth === 'none') delete headers.authorization;
       else if ('scheme' in auth) headers.authorization = auth.scheme ? `${auth.scheme} ${token}` : token;
       else headers.authorization = auth.authorization;
-      return this.http.send({ method, path, query: options.query, headers, body: options.body, rawBody: options.rawBody, step: options.step }, this.transcript);
+      return this.http.send(
+        {
+          method,
+          path,
+          query: options.query,
+          headers,
+          body: options.body,
+          rawBody: options.rawBody,
+          step: options.step,
+        },
+        this.transcript,
+      );
     };
     const token = this.token();
     const res = await send(token);

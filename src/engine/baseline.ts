@@ -12,7 +12,9 @@ import { describeIssues } from '../config/load.js';
 export const BaselineEntry = z.strictObject({
   rule: z.string().min(1, 'the rule id is required'),
   reason: z.string().min(1).optional(),
-  comment: z.string({ error: 'a comment is mandatory: say why this failure is accepted' }).min(1, 'a comment is mandatory: say why this failure is accepted'),
+  comment: z
+    .string({ error: 'a comment is mandatory: say why this failure is accepted' })
+    .min(1, 'a comment is mandatory: say why this failure is accepted'),
 });
 export type BaselineEntry = z.output<typeof BaselineEntry>;
 
@@ -28,7 +30,9 @@ export function loadBaseline(file: string): Baseline {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`Cannot read the expected-failures file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(
+      `Cannot read the expected-failures file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let raw: unknown;
   try {
@@ -39,15 +43,26 @@ export function loadBaseline(file: string): Baseline {
   const parsed = BaselineFile.safeParse(raw);
   if (!parsed.success) {
     // Report against the list form, which is what people write.
-    const asList = z.array(BaselineEntry).safeParse(Array.isArray(raw) ? raw : (raw as { expected_failures?: unknown })?.expected_failures);
-    throw new ConfigError(`${file} has problems:`, describeIssues((asList.success ? parsed.error : asList.error).issues));
+    const asList = z
+      .array(BaselineEntry)
+      .safeParse(Array.isArray(raw) ? raw : (raw as { expected_failures?: unknown })?.expected_failures);
+    throw new ConfigError(
+      `${file} has problems:`,
+      describeIssues((asList.success ? parsed.error : asList.error).issues),
+    );
   }
   return { file, entries: Array.isArray(parsed.data) ? parsed.data : parsed.data.expected_failures };
 }
 
 /** The entry that excuses a failing rule, if one does. */
-export function excuse(baseline: Baseline | undefined, ruleId: string, reason: string | undefined): BaselineEntry | undefined {
-  return baseline?.entries.find((e) => e.rule === ruleId && (e.reason === undefined || (reason ?? '').includes(e.reason)));
+export function excuse(
+  baseline: Baseline | undefined,
+  ruleId: string,
+  reason: string | undefined,
+): BaselineEntry | undefined {
+  return baseline?.entries.find(
+    (e) => e.rule === ruleId && (e.reason === undefined || (reason ?? '').includes(e.reason)),
+  );
 }
 
 /** A ready-to-paste baseline entry for an unexpected failure. */

@@ -36,5 +36,10 @@ export function renderRuleTable(rules: readonly Rule[]): string {
     const needs = (r.needs ?? []).map((n) => NEEDS[n].key.replace(/^fixtures\./, '')).join(', ');
     return `${r.id.padEnd(idWidth)}  ${r.level.padEnd(6)}  ${r.spec.padEnd(24).slice(0, 24)}  ${r.title}${needs ? `  [needs ${needs}]` : ''}`;
   });
-  return [`${'RULE'.padEnd(idWidth)}  LEVEL   SPEC                      TITLE`, ...lines, '', `${rules.length} rules`].join('\n');
+  return [
+    `${'RULE'.padEnd(idWidth)}  LEVEL   SPEC                      TITLE`,
+    ...lines,
+    '',
+    `${rules.length} rules`,
+  ].join('\n');
 }

@@ -65,7 +65,9 @@ function urlCredentials(baseUrl: string | undefined): string[] {
   try {
     const url = new URL(baseUrl);
     // The username too: `https://TOKEN@host` is a common way to pass a token.
-    return [decodeURIComponent(url.password), url.password, decodeURIComponent(url.username), url.username].filter((s) => s.length > 0);
+    return [decodeURIComponent(url.password), url.password, decodeURIComponent(url.username), url.username].filter(
+      (s) => s.length > 0,
+    );
   } catch {
     return [];
   }
@@ -78,13 +80,19 @@ function urlCredentials(baseUrl: string | undefined): string[] {
  */
 async function preflight(http: HttpClient, token: string, supplier: string, redactor: Redactor): Promise<void> {
   const paths = [
-    endpointPath(model.endpoints.accountTransferStatus, { import_supplier_code: supplier, external_account_number: 'conformance-preflight' }),
+    endpointPath(model.endpoints.accountTransferStatus, {
+      import_supplier_code: supplier,
+      external_account_number: 'conformance-preflight',
+    }),
     endpointPath(model.endpoints.pendingAccountImportProcesses, { import_supplier_code: supplier }),
   ];
   let failure: ExchangeError | undefined;
   for (const path of paths) {
     try {
-      const { status } = await http.send({ method: 'GET', path, headers: { authorization: authorizationHeader(token) } }, new Transcript());
+      const { status } = await http.send(
+        { method: 'GET', path, headers: { authorization: authorizationHeader(token) } },
+        new Transcript(),
+      );
       if (status === 401) throw new AuthError(`The target refused the token: GET ${path} answered 401.`);
       return;
     } catch (error) {
@@ -95,21 +103,33 @@ async function preflight(http: HttpClient, token: string, supplier: string, reda
       if (error.kind === 'refused') break;
     }
   }
-  throw new UnreachableError(`The target ${redactor.text(http.origin)} is unreachable (${failure!.kind}): ${redactor.text(failure!.message)}`);
+  throw new UnreachableError(
+    `The target ${redactor.text(http.origin)} is unreachable (${failure!.kind}): ${redactor.text(failure!.message)}`,
+  );
 }
 
 /** Starts the embedded target if needed and prepares the client; nothing is sent yet. */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const embedded = options.baseUrl === undefined ? await startEmbeddedTarget() : undefined;
   // Extra header values are often gateway keys: kept out of output like the token.
-  const redactor = new Redactor([options.auth?.token, options.auth?.apiKey, embedded?.apiKey, ...urlCredentials(options.baseUrl), ...Object.values(options.transport?.headers ?? {})]);
+  const redactor = new Redactor([
+    options.auth?.token,
+    options.auth?.apiKey,
+    embedded?.apiKey,
+    ...urlCredentials(options.baseUrl),
+    ...Object.values(options.transport?.headers ?? {}),
+  ]);
   let http: HttpClient | undefined;
   // The embedded server is on loopback in this process: no proxy, no TLS, no gateway headers.
   const transport = embedded ? undefined : (options.transport ?? {});
   // The mutation goes the same way as the rules' requests: through the proxy, with the TLS trust asked for.
   const mutationDispatcher =
     transport?.caCert || transport?.insecure || (transport && proxyConfigured())
-      ? createDispatcher(transport ?? {}, { maxResponseSize: DEFAULT_MAX_RESPONSE_BYTES, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs })
+      ? createDispatcher(transport ?? {}, {
+          maxResponseSize: DEFAULT_MAX_RESPONSE_BYTES,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+        })
       : undefined;
   const close = async () => {
     await http?.close();
@@ -125,9 +145,19 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       ...options.auth,
       ...(embedded ? { token: undefined, apiKey: embedded.apiKey } : {}),
     };
-    if (!auth.token && !auth.apiKey) throw new ConfigError('No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.');
+    if (!auth.token && !auth.apiKey)
+      throw new ConfigError(
+        'No credentials for the target: set auth.token or auth.api_key in the config, or CONFORMANCE_TOKEN / CONFORMANCE_API_KEY.',
+      );
     if (!auth.mutation) auth.mutation = (await import('../config/schema.js')).DEFAULT_MUTATION;
-    const client = (http = new HttpClient({ baseUrl, timeoutMs: options.timeoutMs, connections: options.connections, redactor, rateLimit: options.rateLimit, transport }));
+    const client = (http = new HttpClient({
+      baseUrl,
+      timeoutMs: options.timeoutMs,
+      connections: options.connections,
+      redactor,
+      rateLimit: options.rateLimit,
+      transport,
+    }));
     // The embedded server's shapes for the payloads §4.2 does not show; the user's templates win.
     const payloads = new PayloadTemplates({ ...embedded?.payloads, ...options.payloads }, options.contractPath);
     const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
@@ -139,9 +169,20 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       http: client,
       fixtures,
       async authenticate() {
-        const obtain = auth.apiKey ? () => obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor, { dispatcher: mutationDispatcher, headers: transport?.headers }) : undefined;
+        const obtain = auth.apiKey
+          ? () =>
+              obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor, {
+                dispatcher: mutationDispatcher,
+                headers: transport?.headers,
+              })
+          : undefined;
         const tokens = (connection.tokens = new TokenSource(auth.token ?? (await obtain!()), obtain));
-        await preflight(client, tokens.current(), fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight', redactor);
+        await preflight(
+          client,
+          tokens.current(),
+          fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight',
+          redactor,
+        );
         return tokens;
       },
       close,

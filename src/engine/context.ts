@@ -60,7 +60,10 @@ export class RuleState {
   counterexample?: Counterexample;
 }
 
-export function createContext(parts: Omit<RuleContext, 'expect' | 'observe' | 'skip' | 'counterexample'>, state: RuleState): RuleContext {
+export function createContext(
+  parts: Omit<RuleContext, 'expect' | 'observe' | 'skip' | 'counterexample'>,
+  state: RuleState,
+): RuleContext {
   return {
     ...parts,
     expect,

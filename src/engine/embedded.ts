@@ -52,7 +52,9 @@ export function embeddedPayloads(): PayloadTemplatesInput {
     supply_points: {
       import_supplier: '{{import_supplier}}',
       external_account_number: '{{external_account_number}}',
-      supply_points: [{ identifier: '{{new_supply_point_identifier}}', supply_type: 'ELECTRICITY', supply_start_date: '2025-01-01' }],
+      supply_points: [
+        { identifier: '{{new_supply_point_identifier}}', supply_type: 'ELECTRICITY', supply_start_date: '2025-01-01' },
+      ],
     },
   };
 }
@@ -61,7 +63,10 @@ export function embeddedPayloads(): PayloadTemplatesInput {
 export async function embeddedSeed(secrets: { token?: string; apiKey?: string }) {
   const { defaultSeed } = await import('../../reference/index.js');
   const seed = defaultSeed(secrets);
-  seed.settings = { concurrency_limit: EMBEDDED_LIMIT.concurrencyLimit, processing_delay_ms: EMBEDDED_LIMIT.processingDelayMs };
+  seed.settings = {
+    concurrency_limit: EMBEDDED_LIMIT.concurrencyLimit,
+    processing_delay_ms: EMBEDDED_LIMIT.processingDelayMs,
+  };
   return seed;
 }
 
@@ -70,5 +75,11 @@ export async function startEmbeddedTarget(): Promise<EmbeddedTarget> {
   const apiKey = randomBytes(16).toString('hex');
   const seed = await embeddedSeed({ token: randomBytes(16).toString('hex'), apiKey });
   const server = await startReferenceServer({ port: 0, host: '127.0.0.1', seed });
-  return { baseUrl: server.url, apiKey, fixtures: await embeddedFixtures(), payloads: embeddedPayloads(), close: () => server.close() };
+  return {
+    baseUrl: server.url,
+    apiKey,
+    fixtures: await embeddedFixtures(),
+    payloads: embeddedPayloads(),
+    close: () => server.close(),
+  };
 }

@@ -19,17 +19,38 @@ interface OutcomeRecord {
 
 /** How a rule ended: one member per verdict, so a pass can carry no failure and a failure no skip key. */
 export type Ending =
-  | { verdict: 'pass'; reason?: undefined; failure?: undefined; skipKey?: undefined; errorKind?: undefined; cause?: undefined }
-  | { verdict: 'fail'; reason: string; failure: FailureDetail; skipKey?: undefined; errorKind?: undefined; cause?: undefined }
+  | {
+      verdict: 'pass';
+      reason?: undefined;
+      failure?: undefined;
+      skipKey?: undefined;
+      errorKind?: undefined;
+      cause?: undefined;
+    }
+  | {
+      verdict: 'fail';
+      reason: string;
+      failure: FailureDetail;
+      skipKey?: undefined;
+      errorKind?: undefined;
+      cause?: undefined;
+    }
   /** `skipKey`: the config key that would let the rule run. */
   | { verdict: 'skip'; reason: string; skipKey?: string; failure?: undefined; errorKind?: undefined; cause?: undefined }
   /** `cause`: the id of the shared cause (a refused setup step) that stopped it, reported once. */
-  | { verdict: 'error'; reason: string; errorKind: ErrorKind; cause?: string; failure?: undefined; skipKey?: undefined };
+  | {
+      verdict: 'error';
+      reason: string;
+      errorKind: ErrorKind;
+      cause?: string;
+      failure?: undefined;
+      skipKey?: undefined;
+    };
 
 export type RuleOutcome = Ending & OutcomeRecord;
 
 export async function executeRule(
-  rule: Rule,
+  _rule: Rule,
   run: (state: RuleState, signal: AbortSignal) => Promise<void>,
   transcript: () => Exchange[],
   runSignal: AbortSignal,
@@ -81,7 +102,11 @@ export async function executeRule(
     }
     if (result === 'timeout') {
       controller.abort(new Error('rule timeout'));
-      return finish({ verdict: 'error', errorKind: 'timeout', reason: `the rule did not finish within ${Math.round(timeoutMs / 1000)} s` });
+      return finish({
+        verdict: 'error',
+        errorKind: 'timeout',
+        reason: `the rule did not finish within ${Math.round(timeoutMs / 1000)} s`,
+      });
     }
     return finish({ verdict: 'pass' });
   } catch (error) {
@@ -90,12 +115,25 @@ export async function executeRule(
       return finish({ verdict: 'fail', reason: failure.message, failure });
     }
     if (error instanceof SkipRule) return finish({ verdict: 'skip', reason: error.message, skipKey: error.key });
-    if (error instanceof NotJudged) return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${error.message}` });
-    if (error instanceof PreconditionError) return finish({ verdict: 'error', errorKind: 'precondition', reason: `precondition: ${error.message}`, ...(error.causeId ? { cause: error.causeId } : {}) });
-    if (error instanceof ExchangeError) return finish({ verdict: 'error', errorKind: 'exchange', reason: error.message });
-    if (signal.aborted) return finish({ verdict: 'error', errorKind: 'timeout', reason: 'the run was stopped before the rule finished' });
+    if (error instanceof NotJudged)
+      return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${error.message}` });
+    if (error instanceof PreconditionError)
+      return finish({
+        verdict: 'error',
+        errorKind: 'precondition',
+        reason: `precondition: ${error.message}`,
+        ...(error.causeId ? { cause: error.causeId } : {}),
+      });
+    if (error instanceof ExchangeError)
+      return finish({ verdict: 'error', errorKind: 'exchange', reason: error.message });
+    if (signal.aborted)
+      return finish({ verdict: 'error', errorKind: 'timeout', reason: 'the run was stopped before the rule finished' });
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return finish({ verdict: 'error', errorKind: 'internal', reason: `internal error in the rule (please report it): ${message}` });
+    return finish({
+      verdict: 'error',
+      errorKind: 'internal',
+      reason: `internal error in the rule (please report it): ${message}`,
+    });
   } finally {
     clearTimeout(timer);
     runSignal.removeEventListener('abort', stop);

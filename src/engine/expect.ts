@@ -16,7 +16,10 @@ export function snippet(text: string, max = 300): string {
 
 /** `body.results[0].status` from a zod path. */
 export function jsonPath(root: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), root);
+  return path.reduce<string>(
+    (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`),
+    root,
+  );
 }
 
 function describeIssue(issue: z.core.$ZodIssue, root: string): string {
@@ -40,10 +43,21 @@ export function firstDifference(actual: unknown, expected: unknown, path = ''): 
       const d = firstDifference(actual[i], expected[i], `${path}[${i}]`);
       if (d !== undefined) return d;
     }
-  } else if (actual && expected && typeof actual === 'object' && typeof expected === 'object' && !Array.isArray(actual) && !Array.isArray(expected)) {
+  } else if (
+    actual &&
+    expected &&
+    typeof actual === 'object' &&
+    typeof expected === 'object' &&
+    !Array.isArray(actual) &&
+    !Array.isArray(expected)
+  ) {
     const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
     for (const k of keys) {
-      const d = firstDifference((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${path}.${k}`);
+      const d = firstDifference(
+        (actual as Record<string, unknown>)[k],
+        (expected as Record<string, unknown>)[k],
+        `${path}.${k}`,
+      );
       if (d !== undefined) return d;
     }
   }
@@ -63,7 +77,11 @@ export interface Expect {
   /** Deep equality of JSON values, reporting the first differing path. */
   equal(actual: unknown, expected: unknown, what: string, res?: HttpResponse): void;
   /** Any other condition; the message states what the spec requires. */
-  that(condition: boolean, message: string, detail?: { expected?: unknown; actual?: unknown; res?: HttpResponse }): void;
+  that(
+    condition: boolean,
+    message: string,
+    detail?: { expected?: unknown; actual?: unknown; res?: HttpResponse },
+  ): void;
 }
 
 export const expect: Expect = {
@@ -119,9 +137,17 @@ export const expect: Expect = {
   },
 
   /** Any other condition; the message states what the spec requires. */
-  that(condition: boolean, message: string, detail: { expected?: unknown; actual?: unknown; res?: HttpResponse } = {}): void {
+  that(
+    condition: boolean,
+    message: string,
+    detail: { expected?: unknown; actual?: unknown; res?: HttpResponse } = {},
+  ): void {
     if (condition) return;
-    throw new RuleFailure({ message, expected: detail.expected, actual: detail.actual, exchangeSeq: detail.res?.exchange.seq });
+    throw new RuleFailure({
+      message,
+      expected: detail.expected,
+      actual: detail.actual,
+      exchangeSeq: detail.res?.exchange.seq,
+    });
   },
 };
-

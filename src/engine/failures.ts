@@ -26,7 +26,11 @@ export class RuleFailure extends Error {
 
 export class PreconditionError extends Error {
   /** `causeId`: the shared cause (a setup step the preflight found refused) this error stands for. */
-  constructor(message: string, readonly exchangeSeq?: number, readonly causeId?: string) {
+  constructor(
+    message: string,
+    readonly exchangeSeq?: number,
+    readonly causeId?: string,
+  ) {
     super(message);
     this.name = 'PreconditionError';
   }
@@ -40,7 +44,10 @@ export class NotJudged extends Error {
 }
 
 export class SkipRule extends Error {
-  constructor(message: string, readonly key?: string) {
+  constructor(
+    message: string,
+    readonly key?: string,
+  ) {
     super(message);
     this.name = 'SkipRule';
   }

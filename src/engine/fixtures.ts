@@ -13,7 +13,8 @@ export class RunFixtures {
   ) {}
 
   private required<T>(value: T | undefined, need: Need): T {
-    if (value === undefined) throw new Error(`internal: a rule used ${NEEDS[need].key} without declaring the need "${need}"`);
+    if (value === undefined)
+      throw new Error(`internal: a rule used ${NEEDS[need].key} without declaring the need "${need}"`);
     return value;
   }
 
@@ -53,10 +54,16 @@ export class RunFixtures {
     return valid[this.paymentReference++ % valid.length];
   }
   get agreementsPayload(): Record<string, unknown> {
-    return this.required(this.payloads.configured('agreements') ? this.payloads.base('agreements') : undefined, 'agreementsPayload');
+    return this.required(
+      this.payloads.configured('agreements') ? this.payloads.base('agreements') : undefined,
+      'agreementsPayload',
+    );
   }
   get supplyPointsPayload(): Record<string, unknown> {
-    return this.required(this.payloads.configured('supply_points') ? this.payloads.base('supply_points') : undefined, 'supplyPointsPayload');
+    return this.required(
+      this.payloads.configured('supply_points') ? this.payloads.base('supply_points') : undefined,
+      'supplyPointsPayload',
+    );
   }
 }
 

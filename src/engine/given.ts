@@ -74,7 +74,10 @@ export class Given {
   ) {}
 
   private refuse(step: string, res: HttpResponse): never {
-    throw new PreconditionError(`could not ${step}: ${res.exchange.request.method} ${res.exchange.request.url} answered ${res.status}: ${snippet(res.text, 200)}`, res.exchange.seq);
+    throw new PreconditionError(
+      `could not ${step}: ${res.exchange.request.method} ${res.exchange.request.url} answered ${res.status}: ${snippet(res.text, 200)}`,
+      res.exchange.seq,
+    );
   }
 
   /**
@@ -112,9 +115,18 @@ export class Given {
    * call goes through here; only the §8 rule looks at the 429 itself. When the limit still refuses
    * after the budget, the rule could not be judged: a PreconditionError, never a verdict on the 429.
    */
-  async process(supplier: string, ext: string, extra: Record<string, unknown> = {}, step = 'process the account'): Promise<HttpResponse> {
+  async process(
+    supplier: string,
+    ext: string,
+    extra: Record<string, unknown> = {},
+    step = 'process the account',
+  ): Promise<HttpResponse> {
     const { res, exhausted } = await this.processWithRetries(supplier, ext, extra, step);
-    if (exhausted) throw new PreconditionError(`could not ${step.replace(/^setup: /, '')}: ${exhausted}; not judged`, res.exchange.seq);
+    if (exhausted)
+      throw new PreconditionError(
+        `could not ${step.replace(/^setup: /, '')}: ${exhausted}; not judged`,
+        res.exchange.seq,
+      );
     return res;
   }
 
@@ -122,12 +134,25 @@ export class Given {
    * The same retries, for the §8 rule that judges them: returns the last response, a 429 when the
    * budget ran out, with what happened in `exhausted`.
    */
-  async processWithRetries(supplier: string, ext: string, extra: Record<string, unknown> = {}, step = 'process the account'): Promise<{ res: HttpResponse; exhausted?: string }> {
-    const body = { external_account_number: ext, import_supplier_code: supplier, operations_team_name: this.fixtures.operationsTeam, ...extra };
+  async processWithRetries(
+    supplier: string,
+    ext: string,
+    extra: Record<string, unknown> = {},
+    step = 'process the account',
+  ): Promise<{ res: HttpResponse; exhausted?: string }> {
+    const body = {
+      external_account_number: ext,
+      import_supplier_code: supplier,
+      operations_team_name: this.fixtures.operationsTeam,
+      ...extra,
+    };
     const started = Date.now();
     let backoff = PROCESS_RETRY.firstDelayMs;
     for (let attempt = 1; ; attempt++) {
-      const res = await this.api.call('processAccount', { body, step: attempt === 1 ? step : `${step} (retry ${attempt - 1} after 429)` });
+      const res = await this.api.call('processAccount', {
+        body,
+        step: attempt === 1 ? step : `${step} (retry ${attempt - 1} after 429)`,
+      });
       if (res.status !== 429) return { res };
       const wait = Math.max(retryAfterMs(res.headers['retry-after']) ?? 0, backoff + Math.random() * backoff);
       const spent = Date.now() - started;
@@ -145,8 +170,9 @@ export class Given {
     const staged = await this.staged(payload);
     const res = await this.process(staged.supplier, staged.ext, {}, 'setup: process the account');
     if (res.status !== 201) this.refuse('process the account', res);
-    const number = (res.isJson ? (res.json() as { service_account_number?: unknown }).service_account_number : undefined);
-    if (typeof number !== 'string' || number === '') this.refuse('read the service_account_number of the created account', res);
+    const number = res.isJson ? (res.json() as { service_account_number?: unknown }).service_account_number : undefined;
+    if (typeof number !== 'string' || number === '')
+      this.refuse('read the service_account_number of the created account', res);
     return { ...staged, number };
   }
 

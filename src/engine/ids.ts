@@ -19,10 +19,18 @@ export interface CreatedIdentifiers {
 }
 
 export class IdRegistry {
-  readonly created: CreatedIdentifiers = { external_account_numbers: [], business_identifiers: [], contract_identifiers: [], other: 0 };
+  readonly created: CreatedIdentifiers = {
+    external_account_numbers: [],
+    business_identifiers: [],
+    contract_identifiers: [],
+    other: 0,
+  };
   private sequence = 0;
 
-  constructor(readonly prefix: string, readonly runId: string) {}
+  constructor(
+    readonly prefix: string,
+    readonly runId: string,
+  ) {}
 
   /** `cf-k3x9q2` — the namespace of this run. */
   get namespace(): string {

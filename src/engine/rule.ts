@@ -37,12 +37,24 @@ export type RuleInput = Omit<Rule, 'endpoints'> & { endpoints?: Rule['endpoints'
  * Declares the rules of one spec area, with defaults shared by the area, and checks the
  * declarations so mistakes fail at load time.
  */
-export function defineRules(area: string, inputs: RuleInput[], defaults: { endpoints?: Rule['endpoints']; tags?: Rule['tags']; needs?: Rule['needs'] } = {}): Rule[] {
-  const rules: Rule[] = inputs.map((r) => ({ ...r, endpoints: r.endpoints ?? defaults.endpoints ?? [], tags: r.tags ?? defaults.tags, needs: r.needs ?? defaults.needs }));
+export function defineRules(
+  area: string,
+  inputs: RuleInput[],
+  defaults: { endpoints?: Rule['endpoints']; tags?: Rule['tags']; needs?: Rule['needs'] } = {},
+): Rule[] {
+  const rules: Rule[] = inputs.map((r) => ({
+    ...r,
+    endpoints: r.endpoints ?? defaults.endpoints ?? [],
+    tags: r.tags ?? defaults.tags,
+    needs: r.needs ?? defaults.needs,
+  }));
   for (const rule of rules) {
-    if (!rule.id.startsWith(`${area}.`)) throw new Error(`rule ${rule.id} is declared in area ${area} but does not start with "${area}."`);
-    if (!/^§\d/.test(rule.spec)) throw new Error(`rule ${rule.id}: spec must start with a section, e.g. "§4.2", got "${rule.spec}"`);
-    if (rule.level !== 'MUST' && !rule.why) throw new Error(`rule ${rule.id}: a ${rule.level} rule must say why it is not MUST`);
+    if (!rule.id.startsWith(`${area}.`))
+      throw new Error(`rule ${rule.id} is declared in area ${area} but does not start with "${area}."`);
+    if (!/^§\d/.test(rule.spec))
+      throw new Error(`rule ${rule.id}: spec must start with a section, e.g. "§4.2", got "${rule.spec}"`);
+    if (rule.level !== 'MUST' && !rule.why)
+      throw new Error(`rule ${rule.id}: a ${rule.level} rule must say why it is not MUST`);
     if (rule.endpoints.length === 0) throw new Error(`rule ${rule.id}: list the endpoints it judges`);
   }
   return rules;
@@ -52,4 +64,3 @@ export function defineRules(area: string, inputs: RuleInput[], defaults: { endpo
 export function sectionsOf(spec: string): string[] {
   return [...spec.matchAll(/§(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
 }
-

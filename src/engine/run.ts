@@ -71,7 +71,6 @@ export interface RunOptions {
   onEvent?: (event: RunEvent) => void;
 }
 
-
 /**
  * The order rules are started in (results keep the suite order). Property and model-based rules
  * make tens of requests one after another; started last, they alone would set the length of the
@@ -88,7 +87,12 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
   if (unmatched.length) throw new ConfigError(`Nothing matches ${unmatched.join(', ')} (see "conformance list").`);
 
   // --max-time bounds the whole run: the setup chain too, and the rules with what is left.
-  const limit = options.maxTimeMs ? { at: Date.now() + options.maxTimeMs, words: `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs)})` } : undefined;
+  const limit = options.maxTimeMs
+    ? {
+        at: Date.now() + options.maxTimeMs,
+        words: `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs)})`,
+      }
+    : undefined;
   const session = await openSession({ ...options, deadline: limit });
   try {
     const results: BuildInput['results'] = new Array(rules.length);
@@ -100,28 +104,47 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     let next = 0;
     let expired: string | undefined;
     const deadline = limit
-      ? setTimeout(() => {
-          expired = limit.words;
-          session.stop(expired);
-        }, Math.max(0, limit.at - Date.now()))
+      ? setTimeout(
+          () => {
+            expired = limit.words;
+            session.stop(expired);
+          },
+          Math.max(0, limit.at - Date.now()),
+        )
       : undefined;
     const worker = async () => {
       while (next < order.length) {
         const index = order[next++];
         const rule = rules[index];
         const outcome: RuleOutcome = expired
-          ? { verdict: 'error', errorKind: 'timeout', reason: `not judged: ${expired} before the rule started`, observations: [], transcript: [], durationMs: 0 }
+          ? {
+              verdict: 'error',
+              errorKind: 'timeout',
+              reason: `not judged: ${expired} before the rule started`,
+              observations: [],
+              transcript: [],
+              durationMs: 0,
+            }
           : bailed
-          ? { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure', observations: [], transcript: [], durationMs: 0 }
-          : await session.run(rule);
+            ? {
+                verdict: 'skip',
+                reason: 'not run: --bail stopped the run after a MUST failure',
+                observations: [],
+                transcript: [],
+                durationMs: 0,
+              }
+            : await session.run(rule);
         const failing = isFailing(outcome.verdict);
         results[index] = { rule, outcome, replay: failing ? session.replay(rule, outcome) : undefined };
-        if (options.bail && failing && rule.level === 'MUST' && !excuse(options.baseline, rule.id, outcome.reason)) bailed = true;
+        if (options.bail && failing && rule.level === 'MUST' && !excuse(options.baseline, rule.id, outcome.reason))
+          bailed = true;
         options.onEvent?.({ type: 'rule', rule, outcome, done: ++done, total: rules.length });
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker));
+      await Promise.all(
+        Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker),
+      );
     } finally {
       clearTimeout(deadline);
     }
@@ -130,6 +153,5 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     await session.close();
   }
 }
-
 
 const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

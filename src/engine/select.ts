@@ -27,7 +27,8 @@ export function selectRules(all: readonly Rule[], selection: Selection): Selecti
 
   if (selection.rules?.length) {
     const matchers = selection.rules.map((pattern) => ({ pattern, test: picomatch(pattern, { dot: true }) }));
-    for (const m of matchers) if (!all.some((r) => r.id === m.pattern || m.test(r.id))) unmatched.push(`--rule ${m.pattern}`);
+    for (const m of matchers)
+      if (!all.some((r) => r.id === m.pattern || m.test(r.id))) unmatched.push(`--rule ${m.pattern}`);
     rules = rules.filter((r) => matchers.some((m) => r.id === m.pattern || m.test(r.id)));
   }
   if (selection.sections?.length) {
@@ -44,7 +45,12 @@ export function selectRules(all: readonly Rule[], selection: Selection): Selecti
   if (selection.shard) {
     const { index, total } = selection.shard;
     // Sorted by id and dealt round-robin: stable across machines, and balanced across areas.
-    const mine = new Set([...rules].sort((a, b) => a.id.localeCompare(b.id)).filter((_, i) => i % total === index - 1).map((r) => r.id));
+    const mine = new Set(
+      [...rules]
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .filter((_, i) => i % total === index - 1)
+        .map((r) => r.id),
+    );
     rules = rules.filter((r) => mine.has(r.id));
   }
   return { rules, unmatched };

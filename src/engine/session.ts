@@ -16,7 +16,7 @@ import { UnreachableError, connect } from './connection.js';
 import { type Counterexample, createContext } from './context.js';
 import { type RuleOutcome, executeRule } from './execute.js';
 import { Given } from './given.js';
-import { Setup, establishSetup } from './setup.js';
+import { type Setup, establishSetup } from './setup.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
 import { missingNeed } from './needs.js';
 import type { Rule } from './rule.js';
@@ -27,7 +27,13 @@ export { UnreachableError };
 /** What runConformance attaches to an UnreachableError or AuthError: the report of the aborted run. */
 export type WithReport<E extends Error> = E & { report?: Report };
 
-export const RUN_DEFAULTS = { concurrency: 8, numRuns: 25, timeoutMs: 10_000, idPrefix: 'cf', contractPath: 'business.business_contract_identifier' };
+export const RUN_DEFAULTS = {
+  concurrency: 8,
+  numRuns: 25,
+  timeoutMs: 10_000,
+  idPrefix: 'cf',
+  contractPath: 'business.business_contract_identifier',
+};
 
 export interface Session {
   /** The target, with any credentials in it redacted. */
@@ -50,7 +56,13 @@ export interface Session {
 
 function defaultReplay(baseUrl: string | undefined) {
   return (ruleId: string, seed: number, counterexample?: Counterexample) =>
-    ['npx conformance', ...(baseUrl ? [`--base-url ${baseUrl}`] : []), `--rule ${ruleId}`, `--seed ${seed}`, ...(counterexample ? [`--path ${counterexample.path}`] : [])].join(' ');
+    [
+      'npx conformance',
+      ...(baseUrl ? [`--base-url ${baseUrl}`] : []),
+      `--rule ${ruleId}`,
+      `--seed ${seed}`,
+      ...(counterexample ? [`--path ${counterexample.path}`] : []),
+    ].join(' ');
 }
 
 /**
@@ -91,34 +103,68 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
 
     // Every report leaves through redactReport: no secret of the run in any file or on the console.
     const report = (results: BuildInput['results'], extra: { bailed?: boolean; aborted?: string } = {}) =>
-      redactReport(buildReport({
-        tool: { name: 'data-import-conformance', version: packageVersion() },
-        run: { id: runId, seed, numRuns, concurrency, timeoutMs, strict: options.strict ?? false, startedAt, finishedAt: new Date(), selection: options.selection ?? {}, bailed: extra.bailed ?? false },
-        target: { baseUrl, embedded, auth: auth.token ? 'token' : 'api_key' },
-        results,
-        setup: setupFound ? { steps: setupFound.steps, causes: setupFound.causes, transcript: setupExchanges } : undefined,
-        allowSkip: options.allowSkip,
-        fullTranscripts: options.fullTranscripts,
-        baseline: options.baseline,
-        ...(extra.aborted ? { aborted: extra.aborted } : {}),
-        created: registry.created,
-        http: { ...client.stats, token_renewals: connection.tokens?.stats.renewals ?? 0, token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0 },
-      }), redactor);
+      redactReport(
+        buildReport({
+          tool: { name: 'data-import-conformance', version: packageVersion() },
+          run: {
+            id: runId,
+            seed,
+            numRuns,
+            concurrency,
+            timeoutMs,
+            strict: options.strict ?? false,
+            startedAt,
+            finishedAt: new Date(),
+            selection: options.selection ?? {},
+            bailed: extra.bailed ?? false,
+          },
+          target: { baseUrl, embedded, auth: auth.token ? 'token' : 'api_key' },
+          results,
+          setup: setupFound
+            ? { steps: setupFound.steps, causes: setupFound.causes, transcript: setupExchanges }
+            : undefined,
+          allowSkip: options.allowSkip,
+          fullTranscripts: options.fullTranscripts,
+          baseline: options.baseline,
+          ...(extra.aborted ? { aborted: extra.aborted } : {}),
+          created: registry.created,
+          http: {
+            ...client.stats,
+            token_renewals: connection.tokens?.stats.renewals ?? 0,
+            token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0,
+          },
+        }),
+        redactor,
+      );
 
     // §5.1 rules exercise the mutation themselves (with keys of their own), only when the run uses it.
-    const tokenMutation = auth.token ? undefined : { path: /^https?:\/\//i.test(auth.graphqlUrl) ? undefined : `/${auth.graphqlUrl.replace(/^\/+/, '')}`, mutation: auth.mutation, tokenPath: auth.tokenPath };
+    const tokenMutation = auth.token
+      ? undefined
+      : {
+          path: /^https?:\/\//i.test(auth.graphqlUrl) ? undefined : `/${auth.graphqlUrl.replace(/^\/+/, '')}`,
+          mutation: auth.mutation,
+          tokenPath: auth.tokenPath,
+        };
     let source: TokenSource;
     try {
       source = await connection.authenticate();
     } catch (error) {
-      if (error instanceof UnreachableError || error instanceof AuthError) (error as WithReport<typeof error>).report = report([], { aborted: error.message });
+      if (error instanceof UnreachableError || error instanceof AuthError)
+        (error as WithReport<typeof error>).report = report([], { aborted: error.message });
       throw error;
     }
 
     // The setup chain, once: a refused step becomes one cause shared by every rule that needs it.
     const setupTranscript = new Transcript();
     const setup = await establishSetup(
-      new Given(new Api(client, source, setupTranscript), new Ids(registry), fixtures, contractPath, runAbort.signal, options.processRetryBudgetMs),
+      new Given(
+        new Api(client, source, setupTranscript),
+        new Ids(registry),
+        fixtures,
+        contractPath,
+        runAbort.signal,
+        options.processRetryBudgetMs,
+      ),
       fixtures,
       options.deadline,
     );
@@ -133,7 +179,15 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       setup,
       async run(rule) {
         const missing = missingNeed(rule.needs ?? [], fixtures.config, fixtures.payloads);
-        if (missing) return { verdict: 'skip', reason: `needs ${missing.describe}: set ${missing.key}`, skipKey: missing.key, observations: [], transcript: [], durationMs: 0 };
+        if (missing)
+          return {
+            verdict: 'skip',
+            reason: `needs ${missing.describe}: set ${missing.key}`,
+            skipKey: missing.key,
+            observations: [],
+            transcript: [],
+            durationMs: 0,
+          };
         const transcript = new Transcript();
         const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
         const outcome = await executeRule(
@@ -142,7 +196,22 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
             const api = new Api(client, source, transcript);
             const ids = new Ids(registry);
             const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs, setup);
-            await rule.check(createContext({ rule, api, given, ids, fixtures, property: { numRuns, seed, path: options.replayPath }, contractPath, signal, tokenMutation }, state));
+            await rule.check(
+              createContext(
+                {
+                  rule,
+                  api,
+                  given,
+                  ids,
+                  fixtures,
+                  property: { numRuns, seed, path: options.replayPath },
+                  contractPath,
+                  signal,
+                  tokenMutation,
+                },
+                state,
+              ),
+            );
           },
           () => transcript.exchanges,
           runAbort.signal,

@@ -30,17 +30,41 @@ interface KindSpec {
 }
 
 const KINDS: Record<Documented, KindSpec> = {
-  account: { schema: 'AccountPayload', canonical: 'accounts/electricity', keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' } },
-  business: { schema: 'BusinessRequest', canonical: 'business/business', keys: { import_supplier_code: 'SUPPLIER', external_business_identifier: 'BUSINESS' } },
-  notes: { schema: 'NotesRequest', canonical: 'notes/notes', keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' } },
-  transactions: { schema: 'TransactionsRequest', canonical: 'transactions/all-types', keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' } },
+  account: {
+    schema: 'AccountPayload',
+    canonical: 'accounts/electricity',
+    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+  },
+  business: {
+    schema: 'BusinessRequest',
+    canonical: 'business/business',
+    keys: { import_supplier_code: 'SUPPLIER', external_business_identifier: 'BUSINESS' },
+  },
+  notes: {
+    schema: 'NotesRequest',
+    canonical: 'notes/notes',
+    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+  },
+  transactions: {
+    schema: 'TransactionsRequest',
+    canonical: 'transactions/all-types',
+    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+  },
   historical_billing_documents: {
     schema: 'HistoricalBillingDocumentsRequest',
     canonical: 'historical-billing-documents/period-based',
     keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT', ledger_code: 'LEDGER' },
   },
-  historical_statements: { schema: 'HistoricalStatementsRequest', canonical: 'historical-statements/statements', keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' } },
-  payment_instruction: { schema: 'PaymentInstructionRequest', canonical: 'payment-instructions/account', keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' } },
+  historical_statements: {
+    schema: 'HistoricalStatementsRequest',
+    canonical: 'historical-statements/statements',
+    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+  },
+  payment_instruction: {
+    schema: 'PaymentInstructionRequest',
+    canonical: 'payment-instructions/account',
+    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+  },
   business_payment_instruction: {
     schema: 'BusinessPaymentInstructionRequest',
     canonical: 'payment-instructions/business',
@@ -56,7 +80,8 @@ const isDocumented = (kind: PayloadKind): kind is Documented => kind in KINDS;
  * position is not shown), so it is taken out before the check.
  */
 export function checkTemplate(kind: PayloadKind, template: unknown, contractPath: string): Record<string, unknown> {
-  if (typeof template !== 'object' || template === null || Array.isArray(template)) throw new ConfigError(`payloads.${kind} must be a JSON object (a request body).`);
+  if (typeof template !== 'object' || template === null || Array.isArray(template))
+    throw new ConfigError(`payloads.${kind} must be a JSON object (a request body).`);
   const body = structuredClone(template) as Record<string, unknown>;
   if (!isDocumented(kind)) return body;
   const spec = KINDS[kind];
@@ -64,7 +89,8 @@ export function checkTemplate(kind: PayloadKind, template: unknown, contractPath
   for (const [key, stand] of Object.entries(spec.keys)) checked[key] ??= stand;
   if (kind === 'account') {
     deleteAtPath(checked, contractPath);
-    if (getAtPath(body, contractPath) !== undefined && contractPath !== 'business.business_contract_identifier') deleteAtPath(checked, 'business.business_contract_identifier');
+    if (getAtPath(body, contractPath) !== undefined && contractPath !== 'business.business_contract_identifier')
+      deleteAtPath(checked, 'business.business_contract_identifier');
   }
   const result = (model[spec.schema] as z.ZodType).safeParse(checked);
   if (!result.success) {
@@ -72,7 +98,10 @@ export function checkTemplate(kind: PayloadKind, template: unknown, contractPath
       `payloads.${kind} does not have the documented shape of ${spec.schema} (§2, §4); fix these attrs:`,
       result.error.issues.flatMap((issue) => {
         const at = issue.path.map(String).join('.');
-        if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${at ? `${at}.` : ''}${key}: not a documented field (§2.1: only documented fields may be sent)`);
+        if (issue.code === 'unrecognized_keys')
+          return issue.keys.map(
+            (key) => `${at ? `${at}.` : ''}${key}: not a documented field (§2.1: only documented fields may be sent)`,
+          );
         return [`${at || '(body)'}: ${issue.message}`];
       }),
     );
@@ -139,14 +168,17 @@ export class PayloadTemplates {
     const details = business.business;
     const given = details?.business_contracts ?? [];
     if (details && contracts !== undefined && given.length > 0) {
-      details.business_contracts = Array.from({ length: contracts }, (_, i) => structuredClone(given[i % given.length]));
+      details.business_contracts = Array.from({ length: contracts }, (_, i) =>
+        structuredClone(given[i % given.length]),
+      );
       if (contracts === 0) delete details.business_contracts;
     }
     const fresh = freshIdentifiers('BusinessRequest', business, ids);
     fresh.import_supplier_code = supplier;
     fresh.external_business_identifier = ids.businessIdentifier();
     // The canonical company is the same in every run; the template's name is the user's to keep.
-    if (!this.configured('business') && fresh.business?.company_name) fresh.business.company_name = `${fresh.business.company_name} ${ids.namespace}`;
+    if (!this.configured('business') && fresh.business?.company_name)
+      fresh.business.company_name = `${fresh.business.company_name} ${ids.namespace}`;
     return fresh;
   }
 
@@ -163,16 +195,30 @@ export class PayloadTemplates {
    * template's documents with fresh identifiers, retyped; a period-based document keeps or gets
    * the bill period of the month before it was issued, an item-based one carries none (§2.5).
    */
-  billingDocuments(ids: Ids, keys: Record<string, string>, ledgerCode: string, type: 'PERIOD_BASED' | 'ITEM_BASED'): Record<string, unknown> & { historical_billing_documents: Record<string, unknown>[] } {
-    const body = this.request<Record<string, unknown>>('historical_billing_documents', ids, { ...keys, ledger_code: ledgerCode, billing_document_type: type });
-    const documents = (Array.isArray(body.historical_billing_documents) ? body.historical_billing_documents : []) as Record<string, unknown>[];
+  billingDocuments(
+    ids: Ids,
+    keys: Record<string, string>,
+    ledgerCode: string,
+    type: 'PERIOD_BASED' | 'ITEM_BASED',
+  ): Record<string, unknown> & { historical_billing_documents: Record<string, unknown>[] } {
+    const body = this.request<Record<string, unknown>>('historical_billing_documents', ids, {
+      ...keys,
+      ledger_code: ledgerCode,
+      billing_document_type: type,
+    });
+    const documents = (
+      Array.isArray(body.historical_billing_documents) ? body.historical_billing_documents : []
+    ) as Record<string, unknown>[];
     body.historical_billing_documents = documents.map((document) => {
       const retyped: Record<string, unknown> = { ...document, billing_document_type: type };
       if (type === 'ITEM_BASED') {
         delete retyped.bill_period_from_date;
         delete retyped.bill_period_to_date;
       } else if (retyped.bill_period_from_date === undefined || retyped.bill_period_to_date === undefined) {
-        const issued = typeof retyped.issued_date === 'string' ? new Date(`${retyped.issued_date}T00:00:00Z`) : new Date(Date.UTC(2024, 3, 3));
+        const issued =
+          typeof retyped.issued_date === 'string'
+            ? new Date(`${retyped.issued_date}T00:00:00Z`)
+            : new Date(Date.UTC(2024, 3, 3));
         const from = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth() - 1, 1));
         const to = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), 0));
         retyped.bill_period_from_date = from.toISOString().slice(0, 10);
@@ -187,7 +233,13 @@ export class PayloadTemplates {
    * One item of a list in a template (`notes`, `transactions`, …), fresh, with `overrides` applied
    * (`undefined` takes a field out). `pick` chooses among the template's items (default: the first).
    */
-  item<T extends Record<string, unknown>>(kind: Documented, list: string, ids: Ids, overrides: Record<string, unknown> = {}, pick?: (item: T) => boolean): T {
+  item<T extends Record<string, unknown>>(
+    kind: Documented,
+    list: string,
+    ids: Ids,
+    overrides: Record<string, unknown> = {},
+    pick?: (item: T) => boolean,
+  ): T {
     const body = this.base(kind)!;
     const items = (Array.isArray(body[list]) ? body[list] : []) as T[];
     const chosen = (pick ? items.find(pick) : undefined) ?? items[0] ?? ({} as T);

@@ -86,14 +86,20 @@ export interface TraceabilityProblems {
   rulesNotTraced: string[];
 }
 
-export function checkTraceability(spec: string, statements: readonly Statement[], rules: readonly Rule[]): TraceabilityProblems {
+export function checkTraceability(
+  spec: string,
+  statements: readonly Statement[],
+  rules: readonly Rule[],
+): TraceabilityProblems {
   const units = specUnits(spec);
   const text = normalize(spec);
   const named = statements.flatMap((s) => ['rules' in s ? s.rules : [], 'info' in s ? (s.info ?? []) : []].flat());
   const traced = new Set(expandRules(named, rules).map((r) => r.id));
   return {
     uncovered: units.filter((u) => !statements.some((s) => covers(s, u))),
-    quotesNotInSpec: statements.flatMap((s) => [...(s.quote ?? []), ...(s.table ? [s.table] : [])]).filter((q) => !text.includes(normalize(q))),
+    quotesNotInSpec: statements
+      .flatMap((s) => [...(s.quote ?? []), ...(s.table ? [s.table] : [])])
+      .filter((q) => !text.includes(normalize(q))),
     unknownRules: named.filter((p) => expandRules([p], rules).length === 0),
     rulesNotTraced: rules.filter((r) => !traced.has(r.id)).map((r) => r.id),
   };
@@ -112,7 +118,12 @@ export const NON_NORMATIVE = /\bnot shown\b|\bseen\b|\bexamples?\b/i;
  */
 export function isNormative(statement: Statement, units: readonly Unit[]): boolean {
   if (!('rules' in statement)) return false;
-  const fragments = [...(statement.quote ?? []), ...(statement.table !== undefined ? units.filter((u) => u.anchor !== undefined && covers({ ...statement, quote: [] }, u)).map((u) => u.text) : [])];
+  const fragments = [
+    ...(statement.quote ?? []),
+    ...(statement.table !== undefined
+      ? units.filter((u) => u.anchor !== undefined && covers({ ...statement, quote: [] }, u)).map((u) => u.text)
+      : []),
+  ];
   return fragments.some((f) => !NON_NORMATIVE.test(f));
 }
 
@@ -130,16 +141,26 @@ export interface NormativeProblems {
  * normative, and cites its section; no MUST rule hangs on an example, a "seen" value or a "not
  * shown" statement.
  */
-export function checkNormative(spec: string, statements: readonly Statement[], rules: readonly Rule[]): NormativeProblems {
+export function checkNormative(
+  spec: string,
+  statements: readonly Statement[],
+  rules: readonly Rule[],
+): NormativeProblems {
   const units = specUnits(spec);
   const must = rules.filter((r) => r.level === 'MUST');
   const normative = statements.filter((s) => isNormative(s, units));
-  const naming = (s: Statement, rule: Rule) => ['rules' in s ? s.rules : [], 'info' in s ? (s.info ?? []) : []].flat().some((p) => expandRules([p], [rule]).length > 0);
+  const naming = (s: Statement, rule: Rule) =>
+    ['rules' in s ? s.rules : [], 'info' in s ? (s.info ?? []) : []]
+      .flat()
+      .some((p) => expandRules([p], [rule]).length > 0);
   const describe = (s: Statement) => `§${s.section} ${s.table ?? (s.quote ?? []).join(' / ')}`;
-  const cites = (rule: Rule, section: string) => sectionsOf(rule.spec).some((c) => c === section || c.startsWith(`${section}.`) || section.startsWith(`${c}.`));
+  const cites = (rule: Rule, section: string) =>
+    sectionsOf(rule.spec).some((c) => c === section || c.startsWith(`${section}.`) || section.startsWith(`${c}.`));
   return {
     mustWithoutNormativeStatement: must.filter((r) => !normative.some((s) => naming(s, r))).map((r) => r.id),
-    mustCitingNoNormativeSection: must.filter((r) => normative.some((s) => naming(s, r)) && !normative.some((s) => naming(s, r) && cites(r, s.section))).map((r) => r.id),
+    mustCitingNoNormativeSection: must
+      .filter((r) => normative.some((s) => naming(s, r)) && !normative.some((s) => naming(s, r) && cites(r, s.section)))
+      .map((r) => r.id),
     mustOnNonNormativeStatement: statements
       .filter((s) => !isNormative(s, units))
       .flatMap((s) => must.filter((r) => naming(s, r)).map((r) => ({ rule: r.id, statement: describe(s) }))),
@@ -174,11 +195,19 @@ export function renderTraceability(spec: string, statements: readonly Statement[
       out.push(`## §${section}`, '', '| Spec | Checked by |', '|---|---|');
     }
     const covered = units.filter((u) => covers(s, u));
-    const spec = s.table ? `${cell(clip(s.table, 60))} (${covered.filter((u) => u.anchor).length} rows)` : cell(clip((s.quote ?? []).join(' / ')));
+    const spec = s.table
+      ? `${cell(clip(s.table, 60))} (${covered.filter((u) => u.anchor).length} rows)`
+      : cell(clip((s.quote ?? []).join(' / ')));
     let how: string;
-    if ('rules' in s) how = list(s.rules) + (s.info?.length ? `; observed by ${list(s.info)}` : '') + (s.unobservable ? `. *Not observable through the interface:* ${cell(s.unobservable)}` : '');
-    else if ('uncheckable' in s) how = `*Not checkable through the interface:* ${cell(s.uncheckable)}${s.info?.length ? ` Observed by ${list(s.info)}.` : ''}`;
-    else if ('freedom' in s) how = `*Freedom (not shown):* ${cell(s.freedom)}${s.info?.length ? ` Observed by ${list(s.info)}.` : ''}`;
+    if ('rules' in s)
+      how =
+        list(s.rules) +
+        (s.info?.length ? `; observed by ${list(s.info)}` : '') +
+        (s.unobservable ? `. *Not observable through the interface:* ${cell(s.unobservable)}` : '');
+    else if ('uncheckable' in s)
+      how = `*Not checkable through the interface:* ${cell(s.uncheckable)}${s.info?.length ? ` Observed by ${list(s.info)}.` : ''}`;
+    else if ('freedom' in s)
+      how = `*Freedom (not shown):* ${cell(s.freedom)}${s.info?.length ? ` Observed by ${list(s.info)}.` : ''}`;
     else how = `*Descriptive:* ${cell(s.descriptive)}`;
     out.push(`| ${spec} | ${how} |`);
   }

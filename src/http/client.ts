@@ -53,7 +53,10 @@ export class HttpResponse {
   json(): unknown {
     const parsed = this.parse();
     if ('value' in parsed) return parsed.value;
-    throw new ExchangeError('not_json', `expected a JSON body from ${this.exchange.request.method} ${this.exchange.request.url} (${this.status}), got ${describeBody(this.text, this.headers['content-type'])}`);
+    throw new ExchangeError(
+      'not_json',
+      `expected a JSON body from ${this.exchange.request.method} ${this.exchange.request.url} (${this.status}), got ${describeBody(this.text, this.headers['content-type'])}`,
+    );
   }
 
   private parse(): { value: unknown } | { error: string } {
@@ -118,7 +121,10 @@ export class HttpClient {
     const { transport } = options;
     // The plain case keeps one pool to the one origin; TLS settings or a proxy need the agent. Without
     // `transport` (the embedded server) the proxy variables do not apply.
-    this.pool = transport && (transport.caCert || transport.insecure || proxyConfigured()) ? createDispatcher(transport, poolOptions) : new Pool(this.origin, poolOptions);
+    this.pool =
+      transport && (transport.caCert || transport.insecure || proxyConfigured())
+        ? createDispatcher(transport, poolOptions)
+        : new Pool(this.origin, poolOptions);
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);
   }
 
@@ -152,20 +158,38 @@ export class HttpClient {
     try {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
       // body, since a body that drips forever never pauses long enough for bodyTimeout.
-      const res = await this.pool.request({ origin: this.origin, method: req.method as Dispatcher.HttpMethod, path, headers, body: payload, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const res = await this.pool.request({
+        origin: this.origin,
+        method: req.method as Dispatcher.HttpMethod,
+        path,
+        headers,
+        body: payload,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
       const text = await readWithin(res.body, timeoutMs, started);
       const responseHeaders = flattenHeaders(res.headers);
       const exchange = transcript.record({
         request: recordedRequest,
-        response: { status: res.statusCode, headers: redactor.headers(responseHeaders), ...clip(redactor.text(text)), bytes: Buffer.byteLength(text) },
+        response: {
+          status: res.statusCode,
+          headers: redactor.headers(responseHeaders),
+          ...clip(redactor.text(text)),
+          bytes: Buffer.byteLength(text),
+        },
         duration_ms: performance.now() - started,
       });
       return new HttpResponse(res.statusCode, responseHeaders, text, exchange);
     } catch (error) {
       this.stats.failures++;
       const kind = classify(error);
-      const message = kind === 'timeout' ? `no complete response within ${timeoutMs} ms` : redactor.value(describeError(error));
-      transcript.record({ request: recordedRequest, error: { kind, message }, duration_ms: performance.now() - started });
+      const message =
+        kind === 'timeout' ? `no complete response within ${timeoutMs} ms` : redactor.value(describeError(error));
+      transcript.record({
+        request: recordedRequest,
+        error: { kind, message },
+        duration_ms: performance.now() - started,
+      });
       throw new ExchangeError(kind, `${req.method} ${redactor.text(path)}: ${message}`);
     } finally {
       transcript.step = previousStep;
@@ -184,8 +208,15 @@ export class DeadlineExceeded extends Error {}
  * Reads a whole body within what is left of `timeoutMs` since `started`: a body that drips forever
  * never pauses long enough for undici's bodyTimeout, so one more timer bounds it.
  */
-export async function readWithin(body: Dispatcher.ResponseData['body'], timeoutMs: number, started: number): Promise<string> {
-  const deadline = setTimeout(() => body.destroy(new DeadlineExceeded()), Math.max(1, timeoutMs - (performance.now() - started)));
+export async function readWithin(
+  body: Dispatcher.ResponseData['body'],
+  timeoutMs: number,
+  started: number,
+): Promise<string> {
+  const deadline = setTimeout(
+    () => body.destroy(new DeadlineExceeded()),
+    Math.max(1, timeoutMs - (performance.now() - started)),
+  );
   try {
     return await body.text();
   } finally {
@@ -195,13 +226,20 @@ export async function readWithin(body: Dispatcher.ResponseData['body'], timeoutM
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
 export function classify(error: unknown): ExchangeErrorKind {
   if (error instanceof undiciErrors.ResponseExceededMaxSizeError) return 'too_large';
-  if (error instanceof DeadlineExceeded || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
+  if (
+    error instanceof DeadlineExceeded ||
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError
+  )
+    return 'timeout';
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED') return 'refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'reset';

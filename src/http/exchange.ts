@@ -34,7 +34,10 @@ export type ExchangeErrorKind = 'timeout' | 'refused' | 'reset' | 'too_large' | 
  * nothing about conformance.
  */
 export class ExchangeError extends Error {
-  constructor(readonly kind: ExchangeErrorKind | 'not_json', message: string) {
+  constructor(
+    readonly kind: ExchangeErrorKind | 'not_json',
+    message: string,
+  ) {
     super(message);
     this.name = 'ExchangeError';
   }

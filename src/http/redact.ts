@@ -8,9 +8,17 @@ export const REDACTED = '***';
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi;
 
 /** Any URL in `text` with its user information (username and password) replaced. */
-export const withoutUrlCredentials = (text: string): string => (text.includes('@') ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text);
+export const withoutUrlCredentials = (text: string): string =>
+  text.includes('@') ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
 
-const SECRET_HEADERS = new Set(['authorization', 'x-operator-key', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'x-operator-key',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
 
 /**
  * The secret as it appears inside base64 of any text that contains it (`Basic` credentials, a
@@ -47,8 +55,16 @@ export class Redactor {
   /** Registers a secret; very short strings are not registered, since replacing them would garble text. */
   add(secret: string | undefined): void {
     if (secret && secret.length >= 4 && !this.secrets.has(secret)) {
-      for (const spelling of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), ...base64Spellings(secret)]) this.secrets.add(spelling);
-      const escaped = [...this.secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      for (const spelling of [
+        secret,
+        encodeURIComponent(secret),
+        JSON.stringify(secret).slice(1, -1),
+        ...base64Spellings(secret),
+      ])
+        this.secrets.add(spelling);
+      const escaped = [...this.secrets]
+        .sort((a, b) => b.length - a.length)
+        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       // Not global: test() must not carry lastIndex from one text to the next; replace() below is given the global form.
       this.pattern = new RegExp(escaped.join('|'));
       this.global = new RegExp(escaped.join('|'), 'g');
@@ -68,7 +84,12 @@ export class Redactor {
     const isSecret = (name: string) => SECRET_HEADERS.has(name.toLowerCase());
     // Most header sets carry no secret outside the known headers: one test decides for all the
     // other values (testing the secret headers too would make every request with a token unclean).
-    const clean = !this.pattern || !this.pattern.test(Object.entries(headers).filter(([name]) => !isSecret(name)).map(([, value]) => value).join('\n'));
+    const clean = !this.pattern?.test(
+      Object.entries(headers)
+        .filter(([name]) => !isSecret(name))
+        .map(([, value]) => value)
+        .join('\n'),
+    );
     for (const [name, value] of Object.entries(headers)) {
       if (isSecret(name)) {
         const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
@@ -81,7 +102,7 @@ export class Redactor {
   /** Any value (errors, objects): serialised text with every secret replaced. */
   value(value: unknown): string {
     if (value instanceof Error) return this.text(`${value.name}: ${value.message}`);
-    return this.text(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value));
+    return this.text(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
   }
 
   /** Whether a text holds a secret in any registered spelling. */

@@ -21,7 +21,14 @@ export interface TransportOptions {
  * Headers the runner sets itself or that carry the protocol: a user header with one of these names
  * would silently change what a rule sends (§5.2 auth rules send no or a bad Authorization on purpose).
  */
-export const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host', 'transfer-encoding', 'connection']);
+export const RESERVED_HEADERS = new Set([
+  'authorization',
+  'content-type',
+  'content-length',
+  'host',
+  'transfer-encoding',
+  'connection',
+]);
 
 /** Parses `Name: value` as given to `--header`; throws a message naming the problem. */
 export function parseHeader(text: string): [string, string] {
@@ -37,7 +44,9 @@ export function checkHeaders(headers: Record<string, string>, where: string): vo
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error(`${where}: "${name}" is not a valid header name`);
     if (/[\r\n\0]/.test(value)) throw new Error(`${where}: the value of ${name} contains a line break`);
     if (RESERVED_HEADERS.has(name.toLowerCase()))
-      throw new Error(`${where}: ${name} is set by the runner itself${name.toLowerCase() === 'authorization' ? ' (give the token with --token, CONFORMANCE_TOKEN or auth.token)' : ''}`);
+      throw new Error(
+        `${where}: ${name} is set by the runner itself${name.toLowerCase() === 'authorization' ? ' (give the token with --token, CONFORMANCE_TOKEN or auth.token)' : ''}`,
+      );
   }
 }
 
@@ -53,7 +62,11 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
  * NO_PROXY and, like curl, sends nothing through the proxy for hosts listed there), else a plain
  * Agent; both with the TLS trust asked for, for the target and for a TLS connection through a proxy.
  */
-export function createDispatcher(options: TransportOptions, pool: Agent.Options = {}, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+export function createDispatcher(
+  options: TransportOptions,
+  pool: Agent.Options = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Dispatcher {
   // Giving `ca` replaces node's bundled roots; an extra CA must add to them.
   const tls = {
     ...(options.caCert ? { ca: [...rootCertificates, options.caCert] } : {}),

@@ -74,7 +74,12 @@ export interface KillMatrixOptions {
 }
 
 /** Runs the tasks on a pool of worker threads (or in this thread when workers is 0). */
-async function runAll(targets: Target[], workers: number, task: { seed: number; numRuns: number; selection?: Selection }, onTask?: KillMatrixOptions['onTask']): Promise<TaskResult[]> {
+async function runAll(
+  targets: Target[],
+  workers: number,
+  task: { seed: number; numRuns: number; selection?: Selection },
+  onTask?: KillMatrixOptions['onTask'],
+): Promise<TaskResult[]> {
   const results: TaskResult[] = new Array(targets.length);
   let next = 0;
   let done = 0;
@@ -127,7 +132,11 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
   const unknown = (options.faults ?? []).filter((id) => !FAULTS.some((f) => f.id === id));
   if (unknown.length) throw new Error(`Unknown fault ${unknown.join(', ')}.`);
   const profiles = VARIANT_PROFILES.map((p) => ({ kind: 'variant' as const, profile: p.id }));
-  const targets: Target[] = [{ kind: 'faithful' }, ...profiles, ...faults.map((f) => ({ kind: 'fault' as const, id: f.id }))];
+  const targets: Target[] = [
+    { kind: 'faithful' },
+    ...profiles,
+    ...faults.map((f) => ({ kind: 'fault' as const, id: f.id })),
+  ];
   const results = await runAll(targets, workers, { seed, numRuns, selection: options.selection }, options.onTask);
 
   const rows: FaultRow[] = faults.map((f, i) => {
@@ -186,28 +195,57 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
     `${m.totals.caught} of ${m.totals.faults} faults caught: ${m.totals.caughtByMust} by a MUST rule, ${m.totals.caughtOnlyByShould} only by SHOULD rules. ` +
       `${m.totals.mustLevel} faults break a stated rule (MUST level: a MUST rule must catch them), ${m.totals.shouldLevel} only a reading (SHOULD level); ${m.totals.subtle} are subtle. ` +
       `Faithful server: ${m.faithful.failed.length + m.faithful.errored.length === 0 ? 'clean' : `${m.faithful.failed.length} failed, ${m.faithful.errored.length} errored`}. ` +
-      m.variants.map((v) => `Variant \`${v.target.kind === 'variant' ? v.target.profile : '?'}\`: ${v.failed.length + v.errored.length === 0 ? 'clean' : `${v.failed.length} failed, ${v.errored.length} errored`}.`).join(' '),
+      m.variants
+        .map(
+          (v) =>
+            `Variant \`${v.target.kind === 'variant' ? v.target.profile : '?'}\`: ${v.failed.length + v.errored.length === 0 ? 'clean' : `${v.failed.length} failed, ${v.errored.length} errored`}.`,
+        )
+        .join(' '),
     '',
     `${m.rules} rules, seed ${m.seed}, ${m.numRuns} cases per property, ${m.workers} workers, ${(m.durationMs / 1000).toFixed(1)} s.`,
     '',
   ];
-  const servers = [['faithful', m.faithful] as const, ...m.variants.map((v) => [v.target.kind === 'variant' ? v.target.profile : '?', v] as const)];
+  const servers = [
+    ['faithful', m.faithful] as const,
+    ...m.variants.map((v) => [v.target.kind === 'variant' ? v.target.profile : '?', v] as const),
+  ];
   for (const [name, t] of servers) {
-    for (const f of [...t.failed, ...t.errored]) lines.push(`- **${name}**: \`${f.rule}\` (${f.level}) — ${cell(f.reason)}`);
+    for (const f of [...t.failed, ...t.errored])
+      lines.push(`- **${name}**: \`${f.rule}\` (${f.level}) — ${cell(f.reason)}`);
     // A SHOULD rule a profile fails on purpose: the profile takes the other legal reading.
-    for (const f of t.otherReadings ?? []) lines.push(`- **${name}** takes the other reading of \`${f.rule}\` (SHOULD, expected): ${cell(f.why)}`);
+    for (const f of t.otherReadings ?? [])
+      lines.push(`- **${name}** takes the other reading of \`${f.rule}\` (SHOULD, expected): ${cell(f.why)}`);
   }
   if (m.totals.missed.length) lines.push('', `**Missed:** ${m.totals.missed.map((id) => `\`${id}\``).join(', ')}`, '');
   if (m.totals.mustLevelCaughtOnlyByShould.length) {
-    lines.push('', `**Breaks a stated rule but caught only by SHOULD rules:** ${m.totals.mustLevelCaughtOnlyByShould.map((id) => `\`${id}\``).join(', ')}`, '');
+    lines.push(
+      '',
+      `**Breaks a stated rule but caught only by SHOULD rules:** ${m.totals.mustLevelCaughtOnlyByShould.map((id) => `\`${id}\``).join(', ')}`,
+      '',
+    );
   }
-  lines.push('| Fault | Spec | Level | Subtle | Caught by MUST rules | Caught by SHOULD rules |', '|---|---|---|---|---|---|');
-  const list = (ids: string[]) => ids.slice(0, 6).map((id) => `\`${id}\``).join(', ') + (ids.length > 6 ? ` +${ids.length - 6}` : '');
+  lines.push(
+    '| Fault | Spec | Level | Subtle | Caught by MUST rules | Caught by SHOULD rules |',
+    '|---|---|---|---|---|---|',
+  );
+  const list = (ids: string[]) =>
+    ids
+      .slice(0, 6)
+      .map((id) => `\`${id}\``)
+      .join(', ') + (ids.length > 6 ? ` +${ids.length - 6}` : '');
   for (const r of m.faults) {
     const should = r.caughtBy.filter((id) => !r.caughtByMustRules.includes(id));
-    const byMust = r.caughtByMustRules.length ? list(r.caughtByMustRules) : r.caughtBy.length === 0 ? '**not caught**' : r.level === 'MUST' ? '**none**' : '';
+    const byMust = r.caughtByMustRules.length
+      ? list(r.caughtByMustRules)
+      : r.caughtBy.length === 0
+        ? '**not caught**'
+        : r.level === 'MUST'
+          ? '**none**'
+          : '';
     const level = r.level === 'SHOULD' ? `SHOULD${r.why ? `: ${cell(r.why)}` : ''}` : 'MUST';
-    lines.push(`| \`${r.id}\` — ${cell(r.description)} | ${cell(r.spec)} | ${level} | ${r.subtle ? 'yes' : ''} | ${byMust} | ${list(should)} |`);
+    lines.push(
+      `| \`${r.id}\` — ${cell(r.description)} | ${cell(r.spec)} | ${level} | ${r.subtle ? 'yes' : ''} | ${byMust} | ${list(should)} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -21,7 +21,10 @@ export interface TaskResult {
   durationMs: number;
 }
 
-export async function runTask(target: Target, options: { seed: number; numRuns: number; selection?: Selection }): Promise<TaskResult> {
+export async function runTask(
+  target: Target,
+  options: { seed: number; numRuns: number; selection?: Selection },
+): Promise<TaskResult> {
   const started = performance.now();
   const profile = target.kind === 'variant' ? profileById(target.profile) : undefined;
   if (target.kind === 'variant' && !profile) throw new Error(`unknown variant profile ${target.profile}`);
@@ -54,14 +57,19 @@ export async function runTask(target: Target, options: { seed: number; numRuns: 
       processRetryBudgetMs: profile?.processRetryBudgetMs ?? 3_000,
     });
     const pick = (verdict: string) =>
-      report.rules.filter((r) => r.verdict === verdict && r.level !== 'INFO').map((r) => ({ rule: r.id, level: r.level, reason: r.reason ?? '' }));
+      report.rules
+        .filter((r) => r.verdict === verdict && r.level !== 'INFO')
+        .map((r) => ({ rule: r.id, level: r.level, reason: r.reason ?? '' }));
     const failed = pick('fail');
-    const why = (rule: { rule: string; level: string }) => (rule.level === 'SHOULD' ? profile?.otherReadings[rule.rule] : undefined);
+    const why = (rule: { rule: string; level: string }) =>
+      rule.level === 'SHOULD' ? profile?.otherReadings[rule.rule] : undefined;
     return {
       target,
       failed: failed.filter((f) => why(f) === undefined),
       errored: pick('error'),
-      ...(profile ? { otherReadings: failed.filter((f) => why(f) !== undefined).map((f) => ({ ...f, why: why(f)! })) } : {}),
+      ...(profile
+        ? { otherReadings: failed.filter((f) => why(f) !== undefined).map((f) => ({ ...f, why: why(f)! })) }
+        : {}),
       rules: report.rules.length,
       durationMs: performance.now() - started,
     };

@@ -7,6 +7,9 @@ parentPort!.on('message', async (message: { target: Target; seed: number; numRun
   try {
     parentPort!.postMessage({ ok: true, result: await runTask(message.target, message) });
   } catch (error) {
-    parentPort!.postMessage({ ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    parentPort!.postMessage({
+      ok: false,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    });
   }
 });

@@ -18,7 +18,18 @@ const zero = (): CountsT => ({ pass: 0, fail: 0, skip: 0, error: 0 });
 
 export interface BuildInput {
   tool: { name: string; version: string };
-  run: { id: string; seed: number; numRuns: number; concurrency: number; timeoutMs: number; strict: boolean; startedAt: Date; finishedAt: Date; selection: Selection; bailed: boolean };
+  run: {
+    id: string;
+    seed: number;
+    numRuns: number;
+    concurrency: number;
+    timeoutMs: number;
+    strict: boolean;
+    startedAt: Date;
+    finishedAt: Date;
+    selection: Selection;
+    bailed: boolean;
+  };
   target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key' };
   results: { rule: Rule; outcome: RuleOutcome; replay?: string }[];
   /** The setup chain's steps, the causes it found and its exchanges. */
@@ -47,7 +58,8 @@ function scoreSection(section: string): string {
 function compareSections(a: string, b: string): number {
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++)
+    if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
   return 0;
 }
 
@@ -56,7 +68,9 @@ function compareSections(a: string, b: string): number {
  * allowed): a mock that leaves it out, which a reader should not mistake for a subtle deviation.
  */
 function answersNotImplemented(rules: RuleResult[], endpoint: { method: string; path: string; id: string }): boolean {
-  const pattern = new RegExp(`^${endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/?]+')}(\\?|$)`);
+  const pattern = new RegExp(
+    `^${endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/?]+')}(\\?|$)`,
+  );
   const statuses = rules
     .filter((r) => r.endpoints.includes(endpoint.id as never))
     .flatMap((r) => r.transcript)
@@ -89,7 +103,11 @@ function preflightResult(reason: string): RuleResult {
  * Totals, section scores, the capability matrix and the exit code of a set of rule results: what
  * every report says on top of its rules (also used to merge the reports of CI shards).
  */
-export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean): Pick<Report, 'summary' | 'sections' | 'capabilities'> {
+export function summarize(
+  rules: RuleResult[],
+  strict: boolean,
+  aborted: boolean,
+): Pick<Report, 'summary' | 'sections' | 'capabilities'> {
   const counts = zero();
   const byLevel: Record<Level, CountsT> = { MUST: zero(), SHOULD: zero(), INFO: zero() };
   let mustFailures = 0;
@@ -118,7 +136,9 @@ export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean
     }
   }
   const judgedScore = (section: string) => {
-    const judged = rules.filter((r) => r.level !== 'INFO' && r.sections.some((s) => scoreSection(s) === section) && r.verdict !== 'skip');
+    const judged = rules.filter(
+      (r) => r.level !== 'INFO' && r.sections.some((s) => scoreSection(s) === section) && r.verdict !== 'skip',
+    );
     return judged.length ? judged.filter((r) => r.verdict === 'pass').length / judged.length : null;
   };
   const sections = [...sectionCounts.keys()].sort(compareSections).map((section) => ({
@@ -132,7 +152,16 @@ export function summarize(rules: RuleResult[], strict: boolean, aborted: boolean
     const c = zero();
     for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
     const judged = c.pass + c.fail + c.error;
-    const status = judged === 0 ? 'not checked' : c.pass === 0 && answersNotImplemented(rules, e) ? 'not implemented' : c.fail > 0 ? 'deviates' : c.pass === 0 ? 'could not be checked' : 'conforms';
+    const status =
+      judged === 0
+        ? 'not checked'
+        : c.pass === 0 && answersNotImplemented(rules, e)
+          ? 'not implemented'
+          : c.fail > 0
+            ? 'deviates'
+            : c.pass === 0
+              ? 'could not be checked'
+              : 'conforms';
     return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
   });
 
@@ -172,7 +201,10 @@ export function reasonShape(reason: string): string {
  * rules it stopped), and exchanges that broke the same way in two or more rules.
  */
 function sharedCauses(rules: RuleResult[], setup: BuildInput['setup']): CauseResult[] {
-  const causes: CauseResult[] = (setup?.causes ?? []).map((cause) => ({ ...cause, rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id) }));
+  const causes: CauseResult[] = (setup?.causes ?? []).map((cause) => ({
+    ...cause,
+    rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id),
+  }));
   const broken = new Map<string, RuleResult[]>();
   for (const r of rules) {
     if (r.verdict !== 'error' || r.cause || (r.error_kind !== 'exchange' && r.error_kind !== 'timeout')) continue;
@@ -197,50 +229,59 @@ function sharedCauses(rules: RuleResult[], setup: BuildInput['setup']): CauseRes
 }
 
 function transcriptOf(outcome: RuleOutcome, full: boolean): Pick<RuleResult, 'transcript' | 'transcript_omitted'> {
-  const { transcript, omitted } = reportTranscript(outcome.transcript, outcome.verdict, outcome.failure?.exchangeSeq, full);
+  const { transcript, omitted } = reportTranscript(
+    outcome.transcript,
+    outcome.verdict,
+    outcome.failure?.exchangeSeq,
+    full,
+  );
   return { transcript, ...(omitted ? { transcript_omitted: omitted } : {}) };
 }
 
 export function buildReport(input: BuildInput): Report {
   const accepted = (input.allowSkip ?? []).map((glob) => picomatch(glob, { dot: true }));
-  const rules: RuleResult[] = input.aborted ? [preflightResult(input.aborted)] : input.results.map(({ rule, outcome, replay }) => {
-    const failing = isFailing(outcome.verdict);
-    const excused = failing ? excuse(input.baseline, rule.id, outcome.reason) : undefined;
-    return {
-      id: rule.id,
-      title: rule.title,
-      spec: rule.spec,
-      sections: sectionsOf(rule.spec),
-      level: rule.level,
-      ...(rule.why ? { why: rule.why } : {}),
-      tags: [...(rule.tags ?? [])],
-      endpoints: [...rule.endpoints],
-      property: rule.property ?? false,
-      verdict: outcome.verdict,
-      ...(outcome.reason ? { reason: outcome.reason } : {}),
-      ...(outcome.failure
-        ? {
-            failure: {
-              message: outcome.failure.message,
-              ...(outcome.failure.expected !== undefined ? { expected: outcome.failure.expected } : {}),
-              ...(outcome.failure.actual !== undefined ? { actual: outcome.failure.actual } : {}),
-              ...(outcome.failure.path ? { path: outcome.failure.path } : {}),
-              ...(outcome.failure.exchangeSeq ? { exchange_seq: outcome.failure.exchangeSeq } : {}),
-            },
-          }
-        : {}),
-      ...(outcome.skipKey ? { skip_key: outcome.skipKey } : {}),
-      ...(outcome.verdict === 'skip' && accepted.some((test) => test(rule.id)) ? { skip_accepted: true } : {}),
-      ...(outcome.cause ? { cause: outcome.cause } : {}),
-      ...(outcome.errorKind ? { error_kind: outcome.errorKind } : {}),
-      observations: outcome.observations,
-      ...(outcome.counterexample ? { counterexample: outcome.counterexample } : {}),
-      ...(excused ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } } : {}),
-      ...(replay && failing ? { replay } : {}),
-      duration_ms: outcome.durationMs,
-      ...transcriptOf(outcome, input.fullTranscripts ?? false),
-    };
-  });
+  const rules: RuleResult[] = input.aborted
+    ? [preflightResult(input.aborted)]
+    : input.results.map(({ rule, outcome, replay }) => {
+        const failing = isFailing(outcome.verdict);
+        const excused = failing ? excuse(input.baseline, rule.id, outcome.reason) : undefined;
+        return {
+          id: rule.id,
+          title: rule.title,
+          spec: rule.spec,
+          sections: sectionsOf(rule.spec),
+          level: rule.level,
+          ...(rule.why ? { why: rule.why } : {}),
+          tags: [...(rule.tags ?? [])],
+          endpoints: [...rule.endpoints],
+          property: rule.property ?? false,
+          verdict: outcome.verdict,
+          ...(outcome.reason ? { reason: outcome.reason } : {}),
+          ...(outcome.failure
+            ? {
+                failure: {
+                  message: outcome.failure.message,
+                  ...(outcome.failure.expected !== undefined ? { expected: outcome.failure.expected } : {}),
+                  ...(outcome.failure.actual !== undefined ? { actual: outcome.failure.actual } : {}),
+                  ...(outcome.failure.path ? { path: outcome.failure.path } : {}),
+                  ...(outcome.failure.exchangeSeq ? { exchange_seq: outcome.failure.exchangeSeq } : {}),
+                },
+              }
+            : {}),
+          ...(outcome.skipKey ? { skip_key: outcome.skipKey } : {}),
+          ...(outcome.verdict === 'skip' && accepted.some((test) => test(rule.id)) ? { skip_accepted: true } : {}),
+          ...(outcome.cause ? { cause: outcome.cause } : {}),
+          ...(outcome.errorKind ? { error_kind: outcome.errorKind } : {}),
+          observations: outcome.observations,
+          ...(outcome.counterexample ? { counterexample: outcome.counterexample } : {}),
+          ...(excused
+            ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } }
+            : {}),
+          ...(replay && failing ? { replay } : {}),
+          duration_ms: outcome.durationMs,
+          ...transcriptOf(outcome, input.fullTranscripts ?? false),
+        };
+      });
 
   const causes = sharedCauses(rules, input.setup);
   const { summary, sections, capabilities } = summarize(rules, input.run.strict, !!input.aborted);

@@ -24,12 +24,15 @@ export function curlCommand(exchange: Exchange, baseUrl: string): string {
   for (const [name, value] of Object.entries(request.headers)) {
     if (IMPLIED.has(name.toLowerCase())) continue;
     // §5.2: "Authorization: Token <ACCESS_TOKEN>"; the recorded value is redacted, the variable is not.
-    if (name.toLowerCase() === 'authorization' && /^Token \*\*\*$/.test(value)) parts.push('-H', `"${name}: Token $CONFORMANCE_TOKEN"`);
+    if (name.toLowerCase() === 'authorization' && /^Token \*\*\*$/.test(value))
+      parts.push('-H', `"${name}: Token $CONFORMANCE_TOKEN"`);
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
   if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
   const command = parts.join(' ');
-  return request.body_truncated ? `${command}  # body cut in the report: run the rule with --full-transcripts for all of it` : command;
+  return request.body_truncated
+    ? `${command}  # body cut in the report: run the rule with --full-transcripts for all of it`
+    : command;
 }
 
 /**
@@ -39,6 +42,7 @@ export function curlCommand(exchange: Exchange, baseUrl: string): string {
 export function failingExchange(rule: Pick<RuleResult, 'verdict' | 'failure' | 'transcript'>): Exchange | undefined {
   if (rule.verdict !== 'fail' && rule.verdict !== 'error') return undefined;
   const { transcript } = rule;
-  const named = rule.failure?.exchange_seq === undefined ? undefined : transcript.find((x) => x.seq === rule.failure!.exchange_seq);
+  const named =
+    rule.failure?.exchange_seq === undefined ? undefined : transcript.find((x) => x.seq === rule.failure!.exchange_seq);
   return named ?? [...transcript].reverse().find((x) => x.error) ?? transcript.at(-1);
 }

@@ -21,7 +21,14 @@ export function checkReportDir(dir: string, where: string): void {
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOTDIR' ? 'a part of the path is a file, not a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'the file system is read-only' : (error as Error).message;
+    const why =
+      code === 'ENOTDIR'
+        ? 'a part of the path is a file, not a directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EROFS'
+            ? 'the file system is read-only'
+            : (error as Error).message;
     throw refuse(why);
   }
 }

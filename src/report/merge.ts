@@ -10,14 +10,18 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   if (reports.length === 0) throw new ConfigError('No reports to merge.');
   const [first] = reports;
   const targets = new Set(reports.map((r) => r.report.target.base_url));
-  if (targets.size > 1) throw new ConfigError(`The reports are of different targets (${[...targets].join(', ')}); merge the shards of one run.`);
+  if (targets.size > 1)
+    throw new ConfigError(
+      `The reports are of different targets (${[...targets].join(', ')}); merge the shards of one run.`,
+    );
 
   const seen = new Map<string, string>();
   const rules: RuleResult[] = [];
   // Each shard ran the setup chain itself: its causes merge by id; broken-exchange groups stay per shard.
   const causes = new Map<string, CauseResult>();
   for (const [index, { report }] of reports.entries()) {
-    const rename = (id: string) => (id.startsWith('exchange.') && index > 0 ? `exchange.s${index + 1}.${id.slice('exchange.'.length)}` : id);
+    const rename = (id: string) =>
+      id.startsWith('exchange.') && index > 0 ? `exchange.s${index + 1}.${id.slice('exchange.'.length)}` : id;
     for (const rule of report.rules) if (rule.cause) rule.cause = rename(rule.cause);
     for (const cause of report.causes ?? []) {
       const id = rename(cause.id);
@@ -28,7 +32,10 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   for (const { file, report } of reports) {
     for (const rule of report.rules) {
       const earlier = seen.get(rule.id);
-      if (earlier && rule.id !== 'run.preflight') throw new ConfigError(`Rule ${rule.id} is in both ${earlier} and ${file}; merge the reports of different shards of one run.`);
+      if (earlier && rule.id !== 'run.preflight')
+        throw new ConfigError(
+          `Rule ${rule.id} is in both ${earlier} and ${file}; merge the reports of different shards of one run.`,
+        );
       seen.set(rule.id, file);
       rules.push(rule);
     }
@@ -65,7 +72,9 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
             entries: baselines[0].entries,
             now_passing: [...new Map(baselines.flatMap((b) => b.now_passing).map((e) => [e.rule, e])).values()],
             // An entry is unknown only if no shard knew its rule.
-            unknown_rules: baselines[0].unknown_rules.filter((id) => baselines.every((b) => b.unknown_rules.includes(id))),
+            unknown_rules: baselines[0].unknown_rules.filter((id) =>
+              baselines.every((b) => b.unknown_rules.includes(id)),
+            ),
           },
         }
       : {}),

@@ -15,7 +15,9 @@ export function redactValue<T>(value: T, redactor: Redactor): T {
     if (node === null || typeof node !== 'object' || node instanceof Date) return node;
     if (seen.has(node)) return '[circular]';
     seen.add(node);
-    const copy = Array.isArray(node) ? node.map(walk) : Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.text(k), walk(v)]));
+    const copy = Array.isArray(node)
+      ? node.map(walk)
+      : Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.text(k), walk(v)]));
     seen.delete(node);
     return copy;
   };
@@ -33,5 +35,7 @@ export function redactReport<R extends object>(report: R, redactor: Redactor): R
   } catch {
     // Not serialisable as it is (a bigint in a counterexample, a cycle): walk it instead.
   }
-  return text === undefined || redactor.leaks(text) || /:\/\/[^\s/"]*@/.test(text) ? redactValue(report, redactor) : report;
+  return text === undefined || redactor.leaks(text) || /:\/\/[^\s/"]*@/.test(text)
+    ? redactValue(report, redactor)
+    : report;
 }

@@ -31,9 +31,17 @@ export const ExchangeSchema = z.object({
       bytes: z.int(),
     })
     .optional(),
-  error: z.object({ kind: z.string(), message: z.string() }).optional().describe('set when no complete response arrived'),
+  error: z
+    .object({ kind: z.string(), message: z.string() })
+    .optional()
+    .describe('set when no complete response arrived'),
   duration_ms: z.number(),
-  brief: z.boolean().optional().describe('headers and bodies left out: an exchange of a passing or skipped rule, or an early one of a failing rule (--full-transcripts keeps them)'),
+  brief: z
+    .boolean()
+    .optional()
+    .describe(
+      'headers and bodies left out: an exchange of a passing or skipped rule, or an early one of a failing rule (--full-transcripts keeps them)',
+    ),
 });
 
 export const RuleResultSchema = z.object({
@@ -49,29 +57,50 @@ export const RuleResultSchema = z.object({
   verdict: VerdictSchema,
   reason: z.string().optional().describe('one line: why it failed, errored or was skipped'),
   failure: z
-    .object({ message: z.string(), expected: z.unknown().optional(), actual: z.unknown().optional(), path: z.string().optional(), exchange_seq: z.int().optional() })
+    .object({
+      message: z.string(),
+      expected: z.unknown().optional(),
+      actual: z.unknown().optional(),
+      path: z.string().optional(),
+      exchange_seq: z.int().optional(),
+    })
     .optional(),
   skip_key: z.string().optional().describe('the config key that would let a skipped rule run'),
-  skip_accepted: z.boolean().optional().describe('the skip matches --allow-skip / run.allow_skip, so it leaves the run complete'),
+  skip_accepted: z
+    .boolean()
+    .optional()
+    .describe('the skip matches --allow-skip / run.allow_skip, so it leaves the run complete'),
   cause: z.string().optional().describe('id of the shared cause (see causes) that stopped or failed this rule'),
   error_kind: z.enum(ERROR_KINDS).optional(),
   observations: z.array(z.string()),
-  counterexample: z.object({ seed: z.number(), path: z.string(), value: z.unknown(), shrinks: z.int().optional() }).optional(),
+  counterexample: z
+    .object({ seed: z.number(), path: z.string(), value: z.unknown(), shrinks: z.int().optional() })
+    .optional(),
   expected_failure: z.object({ comment: z.string(), reason: z.string().optional() }).optional(),
   replay: z.string().optional().describe('a command that reruns exactly this rule (and case)'),
   duration_ms: z.number(),
   transcript: z.array(ExchangeSchema),
-  transcript_omitted: z.int().optional().describe('earlier one-line exchanges left out of transcript (--full-transcripts keeps them)'),
+  transcript_omitted: z
+    .int()
+    .optional()
+    .describe('earlier one-line exchanges left out of transcript (--full-transcripts keeps them)'),
 });
 
 export const CauseSchema = z.object({
-  id: z.string().describe('setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules'),
+  id: z
+    .string()
+    .describe(
+      'setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules',
+    ),
   step: z.string().describe('what could not be done, in words'),
   answer: z.string().describe('what the implementation answered'),
   fix: z.array(z.string()).describe('config keys that would fix it, most likely first'),
   hint: z.string(),
   status: z.int().optional(),
-  errors: z.array(z.object({ attr: z.string(), code: z.string() })).optional().describe('attr and code of the §7.1 errors items of the refusal'),
+  errors: z
+    .array(z.object({ attr: z.string(), code: z.string() }))
+    .optional()
+    .describe('attr and code of the §7.1 errors items of the refusal'),
   rules: z.array(z.string()).describe('the rules it stopped or failed'),
 });
 
@@ -100,7 +129,9 @@ export const CapabilitySchema = z.object({
   method: z.string(),
   path: z.string(),
   counts: Counts,
-  status: z.enum(['conforms', 'deviates', 'not implemented', 'could not be checked', 'not checked']).describe('not implemented: every request to it was answered 501 or 405'),
+  status: z
+    .enum(['conforms', 'deviates', 'not implemented', 'could not be checked', 'not checked'])
+    .describe('not implemented: every request to it was answered 501 or 405'),
 });
 
 export const ReportSchema = z.object({
@@ -139,7 +170,11 @@ export const ReportSchema = z.object({
     should_failures: z.int().describe('SHOULD rules that failed or errored, not excused by the baseline'),
     expected_failures: z.int(),
     conformant: z.boolean().describe('every selected rule that counts was judged and none failed'),
-    incomplete: z.boolean().describe('no rule that counts failed, but some MUST rules were not judged (skipped) and not accepted by --allow-skip'),
+    incomplete: z
+      .boolean()
+      .describe(
+        'no rule that counts failed, but some MUST rules were not judged (skipped) and not accepted by --allow-skip',
+      ),
     unjudged_must: z.int().describe('selected MUST rules skipped and not accepted by --allow-skip'),
     accepted_skips: z.array(z.string()).describe('skipped rules accepted by --allow-skip / run.allow_skip'),
     missing_keys: z.array(z.string()).describe('config keys that would let the unjudged MUST rules run'),
@@ -148,8 +183,12 @@ export const ReportSchema = z.object({
   aborted: z
     .object({ reason: z.string() })
     .optional()
-    .describe('set when no rule could run: the target was unreachable or refused the credentials (exit code 3); rules then holds one run.preflight entry'),
-  setup: SetupSchema.optional().describe('the setup chain established once before the rules: stage, process, business, contract link'),
+    .describe(
+      'set when no rule could run: the target was unreachable or refused the credentials (exit code 3); rules then holds one run.preflight entry',
+    ),
+  setup: SetupSchema.optional().describe(
+    'the setup chain established once before the rules: stage, process, business, contract link',
+  ),
   causes: z.array(CauseSchema).describe('reasons shared by several rules, each reported once'),
   sections: z.array(SectionSummarySchema),
   capabilities: z.array(CapabilitySchema),
@@ -158,7 +197,9 @@ export const ReportSchema = z.object({
     .object({
       file: z.string(),
       entries: z.int(),
-      now_passing: z.array(z.object({ rule: z.string(), comment: z.string() })).describe('entries whose rule passes now: remove them'),
+      now_passing: z
+        .array(z.object({ rule: z.string(), comment: z.string() }))
+        .describe('entries whose rule passes now: remove them'),
       unknown_rules: z.array(z.string()).describe('entries that name no rule'),
     })
     .optional(),
@@ -172,7 +213,9 @@ export const ReportSchema = z.object({
     requests: z.int(),
     failures: z.int().describe('requests that got no complete response'),
     token_renewals: z.int().describe('tokens obtained again with the API key after a 401 mid-run'),
-    token_refused_mid_run: z.int().describe('401s to the run\'s token that renewing could not cure (no API key, or renewal failed)'),
+    token_refused_mid_run: z
+      .int()
+      .describe("401s to the run's token that renewing could not cure (no API key, or renewal failed)"),
   }),
 });
 

@@ -16,11 +16,18 @@ const KEEP_LAST = 2;
 /** One-line exchanges kept per rule (the last ones); a property rule makes hundreds. */
 export const MAX_BRIEF = 12;
 
-function cut(body: string | undefined, truncated: boolean | undefined, limit: number): { body?: string; body_truncated?: boolean } {
+function cut(
+  body: string | undefined,
+  truncated: boolean | undefined,
+  limit: number,
+): { body?: string; body_truncated?: boolean } {
   if (body === undefined) return {};
   if (body.length <= limit) return { body, ...(truncated ? { body_truncated: true } : {}) };
   const size = Buffer.byteLength(body);
-  return { body: `${body.slice(0, limit)}… [cut: ${truncated ? 'more than ' : ''}${size} bytes in all]`, body_truncated: true };
+  return {
+    body: `${body.slice(0, limit)}… [cut: ${truncated ? 'more than ' : ''}${size} bytes in all]`,
+    body_truncated: true,
+  };
 }
 
 /** One line's worth: no headers, no bodies. */
@@ -45,11 +52,24 @@ function kept(x: Exchange, limit: number): Exchange {
 }
 
 /** The exchanges a report keeps of a rule, and how many it leaves out altogether. */
-export function reportTranscript(exchanges: readonly Exchange[], verdict: Verdict, failureSeq: number | undefined, full: boolean): { transcript: Exchange[]; omitted: number } {
+export function reportTranscript(
+  exchanges: readonly Exchange[],
+  verdict: Verdict,
+  failureSeq: number | undefined,
+  full: boolean,
+): { transcript: Exchange[]; omitted: number } {
   if (full) return { transcript: [...exchanges], omitted: 0 };
   const failing = verdict === 'fail' || verdict === 'error';
   const from = exchanges.length - KEEP_LAST;
-  const shown = exchanges.map((x, i) => (!failing ? brief(x) : x.seq === failureSeq ? kept(x, REPORT_BODY_LIMIT) : i >= from ? kept(x, CONTEXT_BODY_LIMIT) : brief(x)));
+  const shown = exchanges.map((x, i) =>
+    !failing
+      ? brief(x)
+      : x.seq === failureSeq
+        ? kept(x, REPORT_BODY_LIMIT)
+        : i >= from
+          ? kept(x, CONTEXT_BODY_LIMIT)
+          : brief(x),
+  );
   // Of the one-line exchanges only the last MAX_BRIEF stay; the full ones always do.
   let briefs = shown.filter((x) => x.brief).length;
   const transcript = shown.filter((x) => !x.brief || briefs-- <= MAX_BRIEF);

@@ -25,7 +25,10 @@ export function runVerdict(report: Report): RunVerdict {
     const mine = counted.filter((r) => r.level === level);
     const failed = mine.filter((r) => r.verdict === 'fail').length;
     const errored = mine.length - failed;
-    return [...(failed ? [plural(failed, `${level} failure`)] : []), ...(errored ? [`${plural(errored, `${level} rule`)} not judged (error)`] : [])];
+    return [
+      ...(failed ? [plural(failed, `${level} failure`)] : []),
+      ...(errored ? [`${plural(errored, `${level} rule`)} not judged (error)`] : []),
+    ];
   };
   if (!summary.conformant && !summary.incomplete) {
     const parts = [...describe('MUST'), ...(run.strict ? describe('SHOULD') : [])];
@@ -38,6 +41,12 @@ export function runVerdict(report: Report): RunVerdict {
       detail: `nothing failed, but ${plural(summary.unjudged_must, 'MUST rule')} ${summary.unjudged_must === 1 ? 'was' : 'were'} not judged (skipped): set ${summary.missing_keys.join(', ')}, or accept the skips with --allow-skip`,
     };
   }
-  const accepted = summary.accepted_skips.length ? ` (${plural(summary.accepted_skips.length, 'skip')} accepted by --allow-skip)` : '';
-  return { state: 'conformant', title: 'Conformant', detail: `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed${accepted}` };
+  const accepted = summary.accepted_skips.length
+    ? ` (${plural(summary.accepted_skips.length, 'skip')} accepted by --allow-skip)`
+    : '';
+  return {
+    state: 'conformant',
+    title: 'Conformant',
+    detail: `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed${accepted}`,
+  };
 }

@@ -30,7 +30,8 @@ export interface ModelBuilder {
 
 export function createBuilder(mode: ModelMode): ModelBuilder {
   // zod's global registry keys components by id, so only one of the two models may register them.
-  const objectMeta = (meta: ObjectMeta): ObjectMeta => (mode === 'spec' ? meta : { spec: meta.spec, description: meta.description });
+  const objectMeta = (meta: ObjectMeta): ObjectMeta =>
+    mode === 'spec' ? meta : { spec: meta.spec, description: meta.description };
   return {
     mode,
     field(schema: z.ZodType, presence: Presence, why?: string) {

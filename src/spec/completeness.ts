@@ -9,7 +9,8 @@ import { model } from './model.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let inner = schema;
@@ -20,9 +21,11 @@ function unwrap(schema: z.ZodType): z.ZodType {
 /** Fields the spec documents only under a condition, by the object schema they belong to. */
 function conditional(schema: z.ZodType, value: Json): Set<string> {
   // §2.4: product_code, line_items and tax_items are "on SUPPLY_CHARGE".
-  if (schema === model.Transaction && value.type !== 'SUPPLY_CHARGE') return new Set(['product_code', 'line_items', 'tax_items']);
+  if (schema === model.Transaction && value.type !== 'SUPPLY_CHARGE')
+    return new Set(['product_code', 'line_items', 'tax_items']);
   // §2.5: the bill period is for "period-based documents".
-  if (schema === model.HistoricalBillingDocument && value.billing_document_type !== 'PERIOD_BASED') return new Set(['bill_period_from_date', 'bill_period_to_date']);
+  if (schema === model.HistoricalBillingDocument && value.billing_document_type !== 'PERIOD_BASED')
+    return new Set(['bill_period_from_date', 'bill_period_to_date']);
   // §2.3: the contract link is sent only when the account belongs to a business.
   if (schema === model.AccountPayload) return new Set(['business']);
   return new Set();
@@ -38,12 +41,17 @@ export function missingDocumentedFields(value: unknown, schema: z.ZodType, path 
   const inner = unwrap(schema);
   if (Array.isArray(value)) {
     if (value.length === 0) return [`${path} (empty array)`];
-    return inner instanceof z.ZodArray ? value.flatMap((item, i) => missingDocumentedFields(item, inner.element as z.ZodType, at(i))) : [];
+    return inner instanceof z.ZodArray
+      ? value.flatMap((item, i) => missingDocumentedFields(item, inner.element as z.ZodType, at(i)))
+      : [];
   }
   if (!(inner instanceof z.ZodObject) || !isObject(value)) return [];
   const shape = inner.shape as Record<string, z.ZodType>;
   const exempt = conditional(inner, value);
-  const missing = Object.keys(shape).filter((key) => !(key in value) && !exempt.has(key)).map(at);
-  for (const [key, child] of Object.entries(value)) if (key in shape) missing.push(...missingDocumentedFields(child, shape[key], at(key)));
+  const missing = Object.keys(shape)
+    .filter((key) => !(key in value) && !exempt.has(key))
+    .map(at);
+  for (const [key, child] of Object.entries(value))
+    if (key in shape) missing.push(...missingDocumentedFields(child, shape[key], at(key)));
   return missing;
 }

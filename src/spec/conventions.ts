@@ -46,10 +46,12 @@ export const DecimalString = z
  * §2.1 document path: relative to the supplier's document root; a leading slash is accepted. An
  * empty path names no document.
  */
-export const DocumentPath = z
-  .string()
-  .min(1)
-  .meta({ spec: '§2.1 document path', description: 'path relative to the import supplier document root; a leading slash is accepted' });
+export const DocumentPath = z.string().min(1).meta({
+  spec: '§2.1 document path',
+  description: 'path relative to the import supplier document root; a leading slash is accepted',
+});
 
 /** §4.2 transactions query parameters are "boolean"; in a query string that is `true` / `false`. */
-export const BooleanQueryParam = z.enum(['true', 'false']).meta({ spec: '§4.2 transactions', description: 'boolean query parameter' });
+export const BooleanQueryParam = z
+  .enum(['true', 'false'])
+  .meta({ spec: '§4.2 transactions', description: 'boolean query parameter' });

@@ -14,7 +14,9 @@ export const TransactionType = z
   .meta({ spec: '§2.4 transaction' });
 
 /** §2.5, §4.2: `ITEM_BASED` or `PERIOD_BASED`. */
-export const BillingDocumentType = z.enum(['ITEM_BASED', 'PERIOD_BASED']).meta({ spec: '§2.5 historical billing document' });
+export const BillingDocumentType = z
+  .enum(['ITEM_BASED', 'PERIOD_BASED'])
+  .meta({ spec: '§2.5 historical billing document' });
 
 /** §2.2: set by the operator, not through the interface. */
 export const SupplierStatus = z.enum(['Ongoing', 'Paused', 'Complete']).meta({ spec: '§2.2 import supplier' });
@@ -23,7 +25,9 @@ export const SupplierStatus = z.enum(['Ongoing', 'Paused', 'Complete']).meta({ s
 export const ImportStatus = z.enum(['UNKNOWN', 'IN_PROGRESS', 'COMPLETED']).meta({ spec: '§3 account import status' });
 
 /** §3, §4.2: per-note creation status. */
-export const NoteCreationStatus = z.enum(['NOTE_CREATION_SUCCESS', 'NOTE_ALREADY_EXISTS']).meta({ spec: '§3, §4.2 notes' });
+export const NoteCreationStatus = z
+  .enum(['NOTE_CREATION_SUCCESS', 'NOTE_ALREADY_EXISTS'])
+  .meta({ spec: '§3, §4.2 notes' });
 
 /** §3, §4.2: per-transaction status in a 201 (`results[].status`). */
 export const TransactionCreationStatus = z
@@ -38,8 +42,21 @@ export const TransactionDataStatus = z.literal('TRANSACTION_IMPORT_SUCCESS').met
 
 /** Values the spec shows for open string fields. Used by fixtures and generators, never to refuse. */
 export const seen = {
-  transactionReasons: ['IMPORTED_CHARGE', 'IMPORTED_CREDIT', 'ACCOUNT_CHARGE_PAYMENT', 'FULL_CREDIT_REFUND', 'GENERAL_CREDIT'],
-  paymentTypes: ['DD_REGULAR_COLLECTION', 'DD_FINAL_COLLECTION', 'DIRECT_CREDIT', 'CHEQUE', 'CREDIT_CARD', 'DEBIT_CARD'],
+  transactionReasons: [
+    'IMPORTED_CHARGE',
+    'IMPORTED_CREDIT',
+    'ACCOUNT_CHARGE_PAYMENT',
+    'FULL_CREDIT_REFUND',
+    'GENERAL_CREDIT',
+  ],
+  paymentTypes: [
+    'DD_REGULAR_COLLECTION',
+    'DD_FINAL_COLLECTION',
+    'DIRECT_CREDIT',
+    'CHEQUE',
+    'CREDIT_CARD',
+    'DEBIT_CARD',
+  ],
   accountRoles: ['ACCOUNT_HOLDER'],
   userDetailNamespaces: ['fiscal_code', 'first_family_name', 'second_family_name'],
   unitTypes: ['PER_ITEM'],

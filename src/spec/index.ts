@@ -1,5 +1,11 @@
 export { model, strictModel, buildModel, type SpecModel } from './model.js';
-export { type EndpointId, type EndpointSpec, type DocumentedResponse, endpointPath, DATA_IMPORT_PREFIX } from './endpoints.js';
+export {
+  type EndpointId,
+  type EndpointSpec,
+  type DocumentedResponse,
+  endpointPath,
+  DATA_IMPORT_PREFIX,
+} from './endpoints.js';
 export type { Presence, ModelMode } from './meta.js';
 export * from './conventions.js';
 export * from './enums.js';

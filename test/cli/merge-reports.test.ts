@@ -10,9 +10,17 @@ import { runCli } from '../helpers/cli.js';
 
 describe('conformance merge-reports', () => {
   it('merges the reports of shards into the report of the whole run', async () => {
-    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }), faults: ['notes.dedup-body-only'] });
+    const server = await startReferenceServer({
+      seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
+      faults: ['notes.dedup-body-only'],
+    });
     try {
-      const options = { baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 9 };
+      const options = {
+        baseUrl: server.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        seed: 9,
+      };
       const whole = await runConformance(options);
       const dirs = await Promise.all(
         [1, 2, 3].map(async (index) => {
@@ -23,7 +31,16 @@ describe('conformance merge-reports', () => {
         }),
       );
       const out = mkdtempSync(join(tmpdir(), 'merged-'));
-      const res = await runCli(['merge-reports', ...dirs, '--report-dir', out, '--reporter', 'json', '--reporter', 'junit']);
+      const res = await runCli([
+        'merge-reports',
+        ...dirs,
+        '--report-dir',
+        out,
+        '--reporter',
+        'json',
+        '--reporter',
+        'junit',
+      ]);
       expect(res.code).toBe(1); // the fault makes a MUST rule fail, in one of the shards
       const merged = ReportSchema.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
       const verdicts = (r: typeof merged) => r.rules.map((x) => `${x.id} ${x.verdict}`).sort();
@@ -47,7 +64,12 @@ describe('conformance merge-reports', () => {
     expect((await runCli(['merge-reports'])).stderr).toMatch(/Name at least one report directory/);
     const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
     try {
-      const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), selection: { rules: ['status.*'] } });
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['status.*'] },
+      });
       const shard = mkdtempSync(join(tmpdir(), 'shard-'));
       writeFileSync(join(shard, 'report.json'), JSON.stringify(report));
       const twice = await runCli(['merge-reports', shard, join(shard, 'report.json')]);

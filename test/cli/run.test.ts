@@ -8,7 +8,12 @@ import { SERVE_LIKE_EMBEDDED, fullConfig } from '../helpers/config.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'run-'));
 const verdicts = (dir: string) =>
-  (JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')).rules as { id: string; verdict: string }[])
+  (
+    JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')).rules as {
+      id: string;
+      verdict: string;
+    }[]
+  )
     .map((r) => `${r.id} ${r.verdict}`)
     .sort();
 
@@ -27,7 +32,9 @@ describe('conformance (the main job)', () => {
     const res = await runCli(['--reporter', 'console', '--reporter', 'json'], { cwd: dir });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/No base URL given: running against the embedded reference server at http:\/\/127\.0\.0\.1:\d+/);
+    expect(res.stdout).toMatch(
+      /No base URL given: running against the embedded reference server at http:\/\/127\.0\.0\.1:\d+/,
+    );
     expect(res.stdout).toMatch(/Conformant: every MUST rule was judged and none failed/);
     const report = JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8'));
     expect(report.target.embedded).toBe(true);
@@ -43,7 +50,10 @@ describe('conformance (the main job)', () => {
       const info = JSON.parse(firstLine);
       const dir = tmp();
       writeFileSync(join(dir, 'staging.yaml'), fullConfig(info.url, '  api_key: ${MY_KEY}'));
-      const res = await runCli(['--base-url', info.url, '--config', 'staging.yaml', '--reporter', 'json', '--seed', '7'], { cwd: dir, env: { MY_KEY: info.api_key } });
+      const res = await runCli(
+        ['--base-url', info.url, '--config', 'staging.yaml', '--reporter', 'json', '--seed', '7'],
+        { cwd: dir, env: { MY_KEY: info.api_key } },
+      );
       expect(res.stderr).toBe('');
       expect(res.code).toBe(0);
       expect(verdicts(dir)).toEqual(verdicts(embedded));
@@ -54,7 +64,10 @@ describe('conformance (the main job)', () => {
 
   it('exits 3 when the target is unreachable, saying so', async () => {
     const port = await closedPort();
-    const res = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: 'some-token' } });
+    const res = await runCli(['--base-url', `http://127.0.0.1:${port}`, '--reporter', 'json'], {
+      cwd: tmp(),
+      env: { CONFORMANCE_TOKEN: 'some-token' },
+    });
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/unreachable \(refused\)/);
     expect(res.stderr).toMatch(/No rule ran/);
@@ -64,11 +77,17 @@ describe('conformance (the main job)', () => {
     const { child, firstLine } = await startCli(['serve', '--port', '0', '--json']);
     try {
       const { url } = JSON.parse(firstLine);
-      const badToken = await runCli(['--base-url', url, '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: 'wrong-token-4321' } });
+      const badToken = await runCli(['--base-url', url, '--reporter', 'json'], {
+        cwd: tmp(),
+        env: { CONFORMANCE_TOKEN: 'wrong-token-4321' },
+      });
       expect(badToken.code).toBe(3);
       expect(badToken.stderr).toMatch(/refused the token/);
       expect(badToken.stdout + badToken.stderr).not.toContain('wrong-token-4321');
-      const badKey = await runCli(['--base-url', url, '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_API_KEY: 'wrong-api-key-9876' } });
+      const badKey = await runCli(['--base-url', url, '--reporter', 'json'], {
+        cwd: tmp(),
+        env: { CONFORMANCE_API_KEY: 'wrong-api-key-9876' },
+      });
       expect(badKey.code).toBe(3);
       expect(badKey.stderr).toMatch(/ObtainServiceToken mutation .* without a token: errors: Invalid API key/);
       expect(badKey.stdout + badKey.stderr).not.toContain('wrong-api-key-9876');
@@ -82,12 +101,33 @@ describe('conformance (the main job)', () => {
     try {
       const { url, token } = JSON.parse(firstLine);
       const dir = tmp();
-      writeFileSync(join(dir, 'conformance.config.yaml'), `fixtures:\n  import_suppliers: { ongoing: SUPPLIER_ONGOING }\n  operations_team: Migrations\n`);
-      const res = await runCli(['--base-url', url, '--rule', 'migration.stage.update-200', '--reporter', 'console', '--reporter', 'json', '--seed', '3'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
+      writeFileSync(
+        join(dir, 'conformance.config.yaml'),
+        `fixtures:\n  import_suppliers: { ongoing: SUPPLIER_ONGOING }\n  operations_team: Migrations\n`,
+      );
+      const res = await runCli(
+        [
+          '--base-url',
+          url,
+          '--rule',
+          'migration.stage.update-200',
+          '--reporter',
+          'console',
+          '--reporter',
+          'json',
+          '--seed',
+          '3',
+        ],
+        { cwd: dir, env: { CONFORMANCE_TOKEN: token } },
+      );
       expect(res.code).toBe(1);
       expect(res.stdout).toMatch(/✗ MUST migration\.stage\.update-200/);
-      expect(res.stdout).toMatch(/expected 200 from POST \/v1\/data-import\/account-import-process\/create-or-update\/, got 201/);
-      expect(res.stdout).toContain(`replay: npx conformance --base-url ${url} --config conformance.config.yaml --rule migration.stage.update-200 --seed 3`);
+      expect(res.stdout).toMatch(
+        /expected 200 from POST \/v1\/data-import\/account-import-process\/create-or-update\/, got 201/,
+      );
+      expect(res.stdout).toContain(
+        `replay: npx conformance --base-url ${url} --config conformance.config.yaml --rule migration.stage.update-200 --seed 3`,
+      );
       expect(res.stdout).toMatch(/Not conformant: 1 MUST failure\./);
     } finally {
       await stop(child);
@@ -98,12 +138,20 @@ describe('conformance (the main job)', () => {
     const { child, firstLine } = await startCli(['serve', '--port', '0', '--json']);
     try {
       const { url, token } = JSON.parse(firstLine);
-      const bare = await runCli(['--base-url', url, '--reporter', 'console', '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: token } });
+      const bare = await runCli(['--base-url', url, '--reporter', 'console', '--reporter', 'json'], {
+        cwd: tmp(),
+        env: { CONFORMANCE_TOKEN: token },
+      });
       expect(bare.code).toBe(4);
-      expect(bare.stdout).toMatch(/Incomplete: nothing failed, but \d+ MUST rules were not judged \(skipped\): set fixtures\.import_suppliers\.ongoing/);
+      expect(bare.stdout).toMatch(
+        /Incomplete: nothing failed, but \d+ MUST rules were not judged \(skipped\): set fixtures\.import_suppliers\.ongoing/,
+      );
       expect(bare.stdout).not.toMatch(/Conformant/);
       const dir = tmp();
-      const accepted = await runCli(['--base-url', url, '--reporter', 'json', '--allow-skip', '*', '--allow-skip', '*.**'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
+      const accepted = await runCli(
+        ['--base-url', url, '--reporter', 'json', '--allow-skip', '*', '--allow-skip', '*.**'],
+        { cwd: dir, env: { CONFORMANCE_TOKEN: token } },
+      );
       expect(accepted.code).toBe(0);
       const report = JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8'));
       expect(report.summary.conformant).toBe(true);
@@ -120,8 +168,25 @@ describe('conformance (the main job)', () => {
       const { url, token } = JSON.parse(firstLine);
       // The ongoing fixture points at a Paused supplier: every stage is refused (§2.2), legally.
       const dir = tmp();
-      writeFileSync(join(dir, 'conformance.config.yaml'), `fixtures:\n  import_suppliers: { ongoing: SUPPLIER_PAUSED }\n  operations_team: Migrations\n`);
-      const res = await runCli(['--base-url', url, '--rule', 'migration.*', '--rule', 'notes.*', '--reporter', 'console', '--reporter', 'json'], { cwd: dir, env: { CONFORMANCE_TOKEN: token } });
+      writeFileSync(
+        join(dir, 'conformance.config.yaml'),
+        `fixtures:\n  import_suppliers: { ongoing: SUPPLIER_PAUSED }\n  operations_team: Migrations\n`,
+      );
+      const res = await runCli(
+        [
+          '--base-url',
+          url,
+          '--rule',
+          'migration.*',
+          '--rule',
+          'notes.*',
+          '--reporter',
+          'console',
+          '--reporter',
+          'json',
+        ],
+        { cwd: dir, env: { CONFORMANCE_TOKEN: token } },
+      );
       expect(res.code).toBe(1);
       expect(res.stdout.match(/Setup refused: stage the canonical account/g)).toHaveLength(2); // when found, and in the summary
       expect(res.stdout).toMatch(/fix: payloads\.account or fixtures\.import_suppliers\.ongoing/);
@@ -131,7 +196,11 @@ describe('conformance (the main job)', () => {
       expect(cause.status).toBe(400);
       expect(cause.rules).toContain('notes.dedup.same-body-and-created-at');
       const stopped = report.rules.filter((r: { cause?: string }) => r.cause === 'setup.account');
-      expect(stopped.every((r: { verdict: string; transcript: unknown[] }) => r.verdict === 'error' && r.transcript.length === 0)).toBe(true);
+      expect(
+        stopped.every(
+          (r: { verdict: string; transcript: unknown[] }) => r.verdict === 'error' && r.transcript.length === 0,
+        ),
+      ).toBe(true);
       expect(res.stdout).toMatch(new RegExp(`${stopped.length} rules \\(\\d+ MUST\\) not judged because of it`));
       expect(res.stdout).toMatch(/\d+ failed, \d+ not judged \(error\)/);
     } finally {
@@ -166,7 +235,11 @@ describe('conformance list, init and help', () => {
     expect(table.stdout).toMatch(/migration\.process\.dry-run\s+MUST\s+§4\.1 process rule 2/);
     const json = JSON.parse((await runCli(['list', '--json'])).stdout);
     expect(json.length).toBe(Number(/(\d+) rules/.exec(table.stdout)![1]));
-    expect(json.find((r: { id: string }) => r.id === 'limits.concurrency.429-then-retry').needs.map((n: { key: string }) => n.key)).toContain('fixtures.concurrency_limit');
+    expect(
+      json
+        .find((r: { id: string }) => r.id === 'limits.concurrency.429-then-retry')
+        .needs.map((n: { key: string }) => n.key),
+    ).toContain('fixtures.concurrency_limit');
     const filtered = JSON.parse((await runCli(['list', '--json', '--section', '5', '--level', 'should'])).stdout);
     expect(filtered.map((r: { id: string }) => r.id)).toEqual(['auth.other-schemes.refused']);
   });

@@ -11,9 +11,14 @@ describe('conformance serve', () => {
     try {
       const info = JSON.parse(firstLine);
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const res = await client(info.url, info.token)('GET', '/v1/data-import/all-account-import-processes/SUPPLIER_ONGOING/');
+      const res = await client(info.url, info.token)(
+        'GET',
+        '/v1/data-import/all-account-import-processes/SUPPLIER_ONGOING/',
+      );
       expect([res.status, res.body]).toEqual([200, []]);
-      const op = await client(info.url, null)('GET', '/_operator/state', { headers: { 'x-operator-key': info.operator_key } });
+      const op = await client(info.url, null)('GET', '/_operator/state', {
+        headers: { 'x-operator-key': info.operator_key },
+      });
       expect(op.status).toBe(200);
     } finally {
       expect(await stop(child)).toBe(0);
@@ -21,10 +26,21 @@ describe('conformance serve', () => {
   });
 
   it('prints a human-readable banner by default and applies flags', async () => {
-    const { child, firstLine } = await startCli(['serve', '--token', 'my-token', '--concurrency-limit', '2', '--operator-key', 'op']);
+    const { child, firstLine } = await startCli([
+      'serve',
+      '--token',
+      'my-token',
+      '--concurrency-limit',
+      '2',
+      '--operator-key',
+      'op',
+    ]);
     try {
       const url = /listening on (\S+)/.exec(firstLine)![1];
-      expect((await client(url, 'my-token')('GET', '/v1/data-import/pending-account-import-processes/SUPPLIER_ONGOING/')).status).toBe(200);
+      expect(
+        (await client(url, 'my-token')('GET', '/v1/data-import/pending-account-import-processes/SUPPLIER_ONGOING/'))
+          .status,
+      ).toBe(200);
       const state = await client(url, null)('GET', '/_operator/state', { headers: { 'x-operator-key': 'op' } });
       expect(state.body.settings.concurrency_limit).toBe(2);
     } finally {
@@ -36,9 +52,13 @@ describe('conformance serve', () => {
     const { child, firstLine } = await startCli(['serve', '--profile', 'demanding', '--json']);
     try {
       const info = JSON.parse(firstLine);
-      const state = await client(info.url, null)('GET', '/_operator/state', { headers: { 'x-operator-key': info.operator_key } });
+      const state = await client(info.url, null)('GET', '/_operator/state', {
+        headers: { 'x-operator-key': info.operator_key },
+      });
       expect([state.body.settings.concurrency_limit, state.body.settings.processing_delay_ms]).toEqual([1, 25]);
-      const res = await client(info.url, info.token)('POST', '/v1/data-import/validate-account/', { body: { import_supplier: 'SUPPLIER_ONGOING', external_account_number: 'X', account_type: 'DOMESTIC' } });
+      const res = await client(info.url, info.token)('POST', '/v1/data-import/validate-account/', {
+        body: { import_supplier: 'SUPPLIER_ONGOING', external_account_number: 'X', account_type: 'DOMESTIC' },
+      });
       expect(res.body.errors.map((e: { attr: string }) => e.attr)).toContain('billing_postcode');
     } finally {
       expect(await stop(child)).toBe(0);

@@ -27,13 +27,21 @@ afterAll(async () => {
 });
 
 /** A run of the notes rules (§4.3) against `url`, in a fresh directory with a config for the reference server's fixtures. */
-async function runAgainst(url: string, flags: string[], env: Record<string, string> = {}, auth = '  token: ${TOKEN_FROM_ENV}') {
+async function runAgainst(
+  url: string,
+  flags: string[],
+  env: Record<string, string> = {},
+  auth = '  token: ${TOKEN_FROM_ENV}',
+) {
   const dir = mkdtempSync(join(tmpdir(), 'staging-'));
   writeFileSync(join(dir, 'staging.yaml'), fullConfig(url, auth));
-  const res = await runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console', '--reporter', 'json', ...flags], {
-    cwd: dir,
-    env: { ...NO_PROXY_ENV, TOKEN_FROM_ENV: DEFAULT_TOKEN, KEY_FROM_ENV: DEFAULT_API_KEY, ...env },
-  });
+  const res = await runCli(
+    ['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console', '--reporter', 'json', ...flags],
+    {
+      cwd: dir,
+      env: { ...NO_PROXY_ENV, TOKEN_FROM_ENV: DEFAULT_TOKEN, KEY_FROM_ENV: DEFAULT_API_KEY, ...env },
+    },
+  );
   const reportFile = join(dir, 'conformance-report', 'report.json');
   const report = res.code === 0 || res.code === 1 ? readFileSync(reportFile, 'utf8') : '';
   return { ...res, report };
@@ -47,8 +55,15 @@ async function front(...args: Parameters<typeof startFront>): Promise<Front> {
 
 describe('--header and config headers', () => {
   it('sends the header on every request, including the token mutation, and never prints its value', async () => {
-    const gateway = await front(reference.url, { gate: (req) => (req.headers['x-gateway-key'] === GATEWAY_KEY ? undefined : 403) });
-    const res = await runAgainst(gateway.url, ['--header', `X-Gateway-Key: ${GATEWAY_KEY}`, '--header', 'X-Team: conformance'], {}, '  api_key: ${KEY_FROM_ENV}');
+    const gateway = await front(reference.url, {
+      gate: (req) => (req.headers['x-gateway-key'] === GATEWAY_KEY ? undefined : 403),
+    });
+    const res = await runAgainst(
+      gateway.url,
+      ['--header', `X-Gateway-Key: ${GATEWAY_KEY}`, '--header', 'X-Team: conformance'],
+      {},
+      '  api_key: ${KEY_FROM_ENV}',
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(gateway.seen.length).toBeGreaterThan(10);
@@ -58,11 +73,19 @@ describe('--header and config headers', () => {
   }, 60_000);
 
   it('takes headers from the config file too, and without the key the gateway stops the run before any rule', async () => {
-    const gateway = await front(reference.url, { gate: (req) => (req.headers['x-gateway-key'] === GATEWAY_KEY ? undefined : 403) });
+    const gateway = await front(reference.url, {
+      gate: (req) => (req.headers['x-gateway-key'] === GATEWAY_KEY ? undefined : 403),
+    });
     const withConfig = await (async () => {
       const dir = mkdtempSync(join(tmpdir(), 'staging-'));
-      writeFileSync(join(dir, 'staging.yaml'), `${fullConfig(gateway.url, `  token: ${DEFAULT_TOKEN}`)}headers:\n  X-Gateway-Key: \${GW_KEY}\n`);
-      return runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console'], { cwd: dir, env: { ...NO_PROXY_ENV, GW_KEY: GATEWAY_KEY } });
+      writeFileSync(
+        join(dir, 'staging.yaml'),
+        `${fullConfig(gateway.url, `  token: ${DEFAULT_TOKEN}`)}headers:\n  X-Gateway-Key: \${GW_KEY}\n`,
+      );
+      return runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console'], {
+        cwd: dir,
+        env: { ...NO_PROXY_ENV, GW_KEY: GATEWAY_KEY },
+      });
     })();
     expect(withConfig.code).toBe(0);
     const without = await runAgainst(gateway.url, []);
@@ -83,13 +106,19 @@ describe('--token', () => {
   it('overrides CONFORMANCE_TOKEN and the config, and is never printed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'staging-'));
     writeFileSync(join(dir, 'staging.yaml'), fullConfig(reference.url, '  token: wrong-config-token'));
-    const res = await runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console', '--token', DEFAULT_TOKEN], {
+    const res = await runCli(
+      ['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console', '--token', DEFAULT_TOKEN],
+      {
+        cwd: dir,
+        env: { ...NO_PROXY_ENV, CONFORMANCE_TOKEN: 'wrong-env-token' },
+      },
+    );
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const withoutFlag = await runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console'], {
       cwd: dir,
       env: { ...NO_PROXY_ENV, CONFORMANCE_TOKEN: 'wrong-env-token' },
     });
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    const withoutFlag = await runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console'], { cwd: dir, env: { ...NO_PROXY_ENV, CONFORMANCE_TOKEN: 'wrong-env-token' } });
     expect(withoutFlag.code).toBe(3);
     expect(withoutFlag.stderr).toMatch(/refused the token/);
     expect(res.stdout + withoutFlag.stdout + withoutFlag.stderr).not.toContain(DEFAULT_TOKEN);
@@ -123,8 +152,14 @@ describe('TLS: --ca-cert and --insecure', () => {
   it('takes the CA from tls.ca_cert in the config, relative to the config file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'staging-'));
     writeFileSync(join(dir, 'ca.pem'), tls.caCert);
-    writeFileSync(join(dir, 'staging.yaml'), `${fullConfig(secure.url, `  token: ${DEFAULT_TOKEN}`)}tls:\n  ca_cert: ca.pem\n`);
-    const res = await runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console'], { cwd: dir, env: NO_PROXY_ENV });
+    writeFileSync(
+      join(dir, 'staging.yaml'),
+      `${fullConfig(secure.url, `  token: ${DEFAULT_TOKEN}`)}tls:\n  ca_cert: ca.pem\n`,
+    );
+    const res = await runCli(['--config', 'staging.yaml', '--rule', 'notes.*', '--reporter', 'console'], {
+      cwd: dir,
+      env: NO_PROXY_ENV,
+    });
     expect(res.code).toBe(0);
   }, 60_000);
 
@@ -180,8 +215,10 @@ describe('proxy variables', () => {
 
   it('leaves the embedded reference server alone: it is in this process, not behind the proxy', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'staging-'));
-    const res = await runCli(['--rule', 'notes.*', '--reporter', 'console'], { cwd: dir, env: { ...NO_PROXY_ENV, HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' } });
+    const res = await runCli(['--rule', 'notes.*', '--reporter', 'console'], {
+      cwd: dir,
+      env: { ...NO_PROXY_ENV, HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' },
+    });
     expect(res.code).toBe(0);
   }, 60_000);
 });
-

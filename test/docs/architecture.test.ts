@@ -13,7 +13,10 @@ function importsOf(dir: string): { file: string; from: string }[] {
     .filter((file) => file.endsWith('.ts'))
     .flatMap((file) => {
       const text = readFileSync(join(root, dir, file), 'utf8');
-      return [...text.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/g)].map((m) => ({ file: `${dir}/${file}`, from: m[1] ?? m[2] }));
+      return [...text.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/g)].map((m) => ({
+        file: `${dir}/${file}`,
+        from: m[1] ?? m[2],
+      }));
     });
 }
 

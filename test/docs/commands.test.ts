@@ -12,7 +12,10 @@ const DOCS = ['README.md', 'reference/README.md', 'examples/ci/github-actions.ym
 
 /** The `npx conformance …` commands of a text, one per line (folded YAML lines joined). */
 function commands(text: string): string[] {
-  const joined = text.replace(/>-\n(\s+)(npx conformance[^\n]*)((?:\n\1[^\n]+)*)/g, (_m, indent: string, first: string, rest: string) => `\n${indent}${first}${rest.replace(/\n\s+/g, ' ')}`);
+  const joined = text.replace(
+    />-\n(\s+)(npx conformance[^\n]*)((?:\n\1[^\n]+)*)/g,
+    (_m, indent: string, first: string, rest: string) => `\n${indent}${first}${rest.replace(/\n\s+/g, ' ')}`,
+  );
   return [...joined.matchAll(/npx conformance((?: [^\n#`|;&]+)?)/g)].map((m) => m[1].trim());
 }
 
@@ -36,7 +39,16 @@ describe('documented commands', () => {
         // Subcommands with their own options are checked by running "--help"-free parsing below only for the run command.
         if (first && !first.startsWith('-') && first !== 'run') continue;
         const options = await COMMANDS.run();
-        expect(() => parseArgs({ args: first === 'run' ? args.slice(1) : args, options: options as never, strict: true, allowPositionals: false }), `${doc}: npx conformance ${line}`).not.toThrow();
+        expect(
+          () =>
+            parseArgs({
+              args: first === 'run' ? args.slice(1) : args,
+              options: options as never,
+              strict: true,
+              allowPositionals: false,
+            }),
+          `${doc}: npx conformance ${line}`,
+        ).not.toThrow();
       }
     });
   }

@@ -18,13 +18,26 @@ type Doc = {
   info: { version: string; description: string };
   servers: { url: string; variables: Record<string, { default: string }> }[];
   security: Record<string, string[]>[];
-  paths: Record<string, Record<string, {
-    operationId: string; summary: string; description: string;
-    parameters?: { name: string; in: string; required: boolean }[];
-    requestBody?: { content: { 'application/json': { schema: { $ref: string }; examples?: Record<string, { value: unknown }> } } };
-    responses: Record<string, { description: string; content?: unknown }>;
-  }>>;
-  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, Record<string, string>> };
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        summary: string;
+        description: string;
+        parameters?: { name: string; in: string; required: boolean }[];
+        requestBody?: {
+          content: { 'application/json': { schema: { $ref: string }; examples?: Record<string, { value: unknown }> } };
+        };
+        responses: Record<string, { description: string; content?: unknown }>;
+      }
+    >
+  >;
+  components: {
+    schemas: Record<string, Record<string, unknown>>;
+    securitySchemes: Record<string, Record<string, string>>;
+  };
 };
 
 const doc = () => openApiDocument() as unknown as Doc;
@@ -55,7 +68,8 @@ describe('openApiDocument', () => {
         else expect(response.content, `${endpoint.id} ${r.status}`).toBeDefined();
       }
       expect(op.responses['401'].description).toMatch(/token/);
-      if (endpoint.body) expect(op.requestBody?.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
+      if (endpoint.body)
+        expect(op.requestBody?.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     }
     const status = d.paths[model.endpoints.accountTransferStatus.path].get;
     expect(status.parameters?.map((p) => [p.name, p.in, p.required])).toEqual([
@@ -95,7 +109,8 @@ describe('openApiDocument', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     ajv.addFormat('phone', true).addFormat('decimal', true);
-    for (const [id, schema] of Object.entries(d.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${id}`);
+    for (const [id, schema] of Object.entries(d.components.schemas))
+      ajv.addSchema(schema, `#/components/schemas/${id}`);
     const examples = new Set<string>();
     for (const item of Object.values(d.paths)) {
       for (const op of Object.values(item)) {
@@ -108,7 +123,11 @@ describe('openApiDocument', () => {
       }
     }
     expect(examples.size).toBe(fixtureCatalogue.length);
-    expect(d.paths[model.endpoints.stageAccount.path].post.requestBody?.content['application/json'].examples?.['accounts-minimal'].value).toEqual(loadFixture('accounts/minimal'));
+    expect(
+      d.paths[model.endpoints.stageAccount.path].post.requestBody?.content['application/json'].examples?.[
+        'accounts-minimal'
+      ].value,
+    ).toEqual(loadFixture('accounts/minimal'));
   });
 });
 
@@ -126,7 +145,9 @@ describe('conformance openapi', () => {
     const written = await runCli(['openapi', '--out', 'docs/openapi.yaml'], { cwd: dir });
     expect(written.code, written.stderr).toBe(0);
     expect(written.stdout).toMatch(/Wrote the OpenAPI 3\.1 document \(16 operations\) to .*docs\/openapi\.yaml/);
-    expect(parseYaml(readFileSync(join(dir, 'docs/openapi.yaml'), 'utf8')).info.title).toBe('Customer Data-Import Service');
+    expect(parseYaml(readFileSync(join(dir, 'docs/openapi.yaml'), 'utf8')).info.title).toBe(
+      'Customer Data-Import Service',
+    );
   }, 60_000);
 
   it('refuses an unknown format with exit 2', async () => {

@@ -10,7 +10,8 @@ import { KEY, SUPPLIER, walk } from './helpers.js';
 /** Fields the spec shows on one variant only (§2.4 "on SUPPLY_CHARGE", §2.5 "period-based documents"). */
 function variantOnly(spec: string | undefined, value: Record<string, unknown>): string[] {
   if (spec === '§2.4 transaction' && value.type !== 'SUPPLY_CHARGE') return ['product_code', 'line_items', 'tax_items'];
-  if (spec === '§2.5 historical billing document' && value.billing_document_type !== 'PERIOD_BASED') return ['bill_period_from_date', 'bill_period_to_date'];
+  if (spec === '§2.5 historical billing document' && value.billing_document_type !== 'PERIOD_BASED')
+    return ['bill_period_from_date', 'bill_period_to_date'];
   return [];
 }
 
@@ -46,7 +47,10 @@ function gaps(schema: z.ZodType, payload: unknown, { linked = false } = {}): str
         if (!exempt.includes(key) && object[key] === undefined) found.push(`${at}.${key} missing`);
       }
     } else if (Array.isArray(value)) {
-      const listPath = path.map((p) => (typeof p === 'number' ? '[]' : p)).join('.').replace(/\.\[\]/g, '[]');
+      const listPath = path
+        .map((p) => (typeof p === 'number' ? '[]' : p))
+        .join('.')
+        .replace(/\.\[\]/g, '[]');
       if (value.length === 0) found.push(`${at} empty`);
       if (value.length > (MOST_ITEMS[listPath] ?? Infinity)) found.push(`${at} has ${value.length} items`);
     } else if (s instanceof z.ZodRecord && Object.keys(value as object).length === 0) {
@@ -57,8 +61,14 @@ function gaps(schema: z.ZodType, payload: unknown, { linked = false } = {}): str
 }
 
 const REQUESTS = [
-  model.AccountPayload, model.NotesRequest, model.TransactionsRequest, model.HistoricalBillingDocumentsRequest, model.HistoricalStatementsRequest,
-  model.PaymentInstructionRequest, model.BusinessRequest, model.BusinessPaymentInstructionRequest,
+  model.AccountPayload,
+  model.NotesRequest,
+  model.TransactionsRequest,
+  model.HistoricalBillingDocumentsRequest,
+  model.HistoricalStatementsRequest,
+  model.PaymentInstructionRequest,
+  model.BusinessRequest,
+  model.BusinessPaymentInstructionRequest,
 ];
 
 /** The `§…` sections and field names of every object in the request bodies. */
@@ -100,7 +110,10 @@ describe('complete payloads', () => {
       }),
       { numRuns: 100 },
     );
-    const [linked] = fc.sample(gen.accountPayload({ import_supplier: SUPPLIER, business_contract_identifier: 'CONTRACT-1' }), { seed: 2, numRuns: 1 });
+    const [linked] = fc.sample(
+      gen.accountPayload({ import_supplier: SUPPLIER, business_contract_identifier: 'CONTRACT-1' }),
+      { seed: 2, numRuns: 1 },
+    );
     expect(gaps(model.AccountPayload, linked, { linked: true })).toEqual([]);
   });
 
@@ -108,8 +121,14 @@ describe('complete payloads', () => {
     const requests: [z.ZodType, fc.Arbitrary<unknown>][] = [
       [model.NotesRequest, gen.notesRequest(KEY)],
       [model.TransactionsRequest, gen.transactionsRequest(KEY)],
-      [model.HistoricalBillingDocumentsRequest, gen.historicalBillingDocumentsRequest({ ...KEY, ledger_code: 'L-1', billing_document_type: 'PERIOD_BASED' })],
-      [model.HistoricalBillingDocumentsRequest, gen.historicalBillingDocumentsRequest({ ...KEY, ledger_code: 'L-1', billing_document_type: 'ITEM_BASED' })],
+      [
+        model.HistoricalBillingDocumentsRequest,
+        gen.historicalBillingDocumentsRequest({ ...KEY, ledger_code: 'L-1', billing_document_type: 'PERIOD_BASED' }),
+      ],
+      [
+        model.HistoricalBillingDocumentsRequest,
+        gen.historicalBillingDocumentsRequest({ ...KEY, ledger_code: 'L-1', billing_document_type: 'ITEM_BASED' }),
+      ],
       [model.HistoricalStatementsRequest, gen.historicalStatementsRequest(KEY)],
       [model.BusinessRequest, gen.businessRequest({ import_supplier_code: SUPPLIER })],
     ];
@@ -124,7 +143,10 @@ describe('complete payloads', () => {
   });
 
   it('a dual account has both kinds of supply point at every address', () => {
-    for (const account of fc.sample(gen.accountPayload({ import_supplier: SUPPLIER, supply: 'dual', complete: false }), { seed: 4, numRuns: 50 })) {
+    for (const account of fc.sample(
+      gen.accountPayload({ import_supplier: SUPPLIER, supply: 'dual', complete: false }),
+      { seed: 4, numRuns: 50 },
+    )) {
       for (const group of account.supply_addresses ?? []) {
         expect(new Set(group.supply_points?.map((p) => p.supply_type))).toEqual(new Set(['ELECTRICITY', 'GAS']));
       }
@@ -133,7 +155,10 @@ describe('complete payloads', () => {
 
   it('sparse payloads leave out only optional and unspecified fields, and some of them', () => {
     let leftOut = 0;
-    for (const account of fc.sample(gen.accountPayload({ import_supplier: SUPPLIER, complete: false }), { seed: 5, numRuns: 50 })) {
+    for (const account of fc.sample(gen.accountPayload({ import_supplier: SUPPLIER, complete: false }), {
+      seed: 5,
+      numRuns: 50,
+    })) {
       for (const { schema, value } of walk(model.AccountPayload, account)) {
         if (!(schema instanceof z.ZodObject)) continue;
         for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {

@@ -14,16 +14,28 @@ const NUM_RUNS = 300;
 function reportedOnce(invalid: gen.Invalid, result: { ok: true } | { ok: false; errors: ErrorItem[] }): void {
   expect(result.ok, `${invalid.defect.description} was accepted`).toBe(false);
   const errors = result.ok ? [] : result.errors;
-  expect(errors.some((e) => gen.matchesDefect(e.attr, invalid)), `${invalid.defect.description}: ${JSON.stringify(errors)}`).toBe(true);
-  expect(errors.filter((e) => !gen.matchesDefect(e.attr, invalid)), invalid.defect.description).toEqual([]);
+  expect(
+    errors.some((e) => gen.matchesDefect(e.attr, invalid)),
+    `${invalid.defect.description}: ${JSON.stringify(errors)}`,
+  ).toBe(true);
+  expect(
+    errors.filter((e) => !gen.matchesDefect(e.attr, invalid)),
+    invalid.defect.description,
+  ).toEqual([]);
 }
 
 /** The spec model refuses every defect except the one that is only a reading: an expected field left out. */
 function levelAgreesWithSpecModel(invalid: gen.Invalid, spec: z.ZodType): void {
-  expect(spec.safeParse(invalid.payload).success, invalid.defect.description).toBe(invalid.defect.kind === 'required-missing');
+  expect(spec.safeParse(invalid.payload).success, invalid.defect.description).toBe(
+    invalid.defect.kind === 'required-missing',
+  );
 }
 
-const RANGES = [['effective_from', 'effective_to'], ['interval_start', 'interval_end'], ['bill_period_from_date', 'bill_period_to_date']];
+const RANGES = [
+  ['effective_from', 'effective_to'],
+  ['interval_start', 'interval_end'],
+  ['bill_period_from_date', 'bill_period_to_date'],
+];
 
 /**
  * A broken end of a range stays in order with the other end, so a server that compares the two as
@@ -40,7 +52,11 @@ function keepsRangeOrder(invalid: gen.Invalid): boolean {
   return true;
 }
 
-const indexes = (attr: string) => attr.split('.').filter((part) => /^\d+$/.test(part)).map(Number);
+const indexes = (attr: string) =>
+  attr
+    .split('.')
+    .filter((part) => /^\d+$/.test(part))
+    .map(Number);
 
 describe('single-defect account payloads', () => {
   const env = referenceEnv();
@@ -67,14 +83,19 @@ describe('single-defect account payloads', () => {
   });
 
   it('carry the level of the table and may be restricted to some kinds', () => {
-    for (const invalid of fc.sample(gen.invalidAccountPayload({ import_supplier: SUPPLIER, kinds: gen.defectKinds('MUST') }), { seed: 9, numRuns: 50 })) {
+    for (const invalid of fc.sample(
+      gen.invalidAccountPayload({ import_supplier: SUPPLIER, kinds: gen.defectKinds('MUST') }),
+      { seed: 9, numRuns: 50 },
+    )) {
       expect(invalid.defect.level).toBe('MUST');
       expect(invalid.defect.level).toBe(gen.DEFECTS[invalid.defect.kind].level);
     }
-    const phones = fc.sample(gen.invalidAccountPayload({ import_supplier: SUPPLIER, complete: false, kinds: ['malformed-phone'] }), { seed: 9, numRuns: 20 });
+    const phones = fc.sample(
+      gen.invalidAccountPayload({ import_supplier: SUPPLIER, complete: false, kinds: ['malformed-phone'] }),
+      { seed: 9, numRuns: 20 },
+    );
     expect(phones.every((i) => /^customers\.\d+\.(mobile|landline)$/.test(i.attr))).toBe(true);
   });
-
 });
 
 describe('single-defect request bodies', () => {
@@ -102,7 +123,10 @@ describe('single-defect request bodies', () => {
 });
 
 describe('matchesDefect', () => {
-  const field = { attr: 'customers.1.email', defect: { kind: 'malformed-email', level: 'MUST', description: '' } } as const;
+  const field = {
+    attr: 'customers.1.email',
+    defect: { kind: 'malformed-email', level: 'MUST', description: '' },
+  } as const;
   const note = { attr: 'notes.2', defect: { kind: 'note-without-content', level: 'MUST', description: '' } } as const;
 
   it('wants the very field for a field defect', () => {

@@ -31,9 +31,13 @@ export function walk(schema: z.ZodType, value: unknown, path: readonly (string |
   const here: Visit = { path, schema: bare, value };
   if (bare instanceof z.ZodObject && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const shape = bare.shape as Record<string, z.ZodType>;
-    return [here, ...Object.entries(value).flatMap(([key, child]) => (shape[key] ? walk(shape[key], child, [...path, key]) : []))];
+    return [
+      here,
+      ...Object.entries(value).flatMap(([key, child]) => (shape[key] ? walk(shape[key], child, [...path, key]) : [])),
+    ];
   }
-  if (bare instanceof z.ZodArray && Array.isArray(value)) return [here, ...value.flatMap((item, i) => walk(bare.element as z.ZodType, item, [...path, i]))];
+  if (bare instanceof z.ZodArray && Array.isArray(value))
+    return [here, ...value.flatMap((item, i) => walk(bare.element as z.ZodType, item, [...path, i]))];
   return [here];
 }
 

@@ -15,14 +15,25 @@ const shared = (a: Map<string, string[]>, b: Map<string, string[]>): string[] =>
 
 /** The paths of a JSON value, to compare shapes. */
 const paths = (value: unknown, at = ''): string[] =>
-  typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [`${at}${k}`, ...paths(v, `${at}${k}.`)]) : [];
+  typeof value === 'object' && value !== null
+    ? Object.entries(value).flatMap(([k, v]) => [`${at}${k}`, ...paths(v, `${at}${k}.`)])
+    : [];
 
 describe('freshIdentifiers', () => {
   const payloads: [RequestName, unknown][] = [
     ['AccountPayload', one(gen.accountPayload({ import_supplier: SUPPLIER, supply: 'dual' }))],
     ['NotesRequest', one(gen.notesRequest(KEY))],
     ['TransactionsRequest', one(gen.transactionsRequest(KEY))],
-    ['HistoricalBillingDocumentsRequest', one(gen.historicalBillingDocumentsRequest({ ...KEY, ledger_code: 'ELEC-LEDGER-1', billing_document_type: 'PERIOD_BASED' }))],
+    [
+      'HistoricalBillingDocumentsRequest',
+      one(
+        gen.historicalBillingDocumentsRequest({
+          ...KEY,
+          ledger_code: 'ELEC-LEDGER-1',
+          billing_document_type: 'PERIOD_BASED',
+        }),
+      ),
+    ],
     ['HistoricalStatementsRequest', one(gen.historicalStatementsRequest(KEY))],
     ['BusinessRequest', one(gen.businessRequest({ import_supplier_code: SUPPLIER }))],
   ];
@@ -50,7 +61,10 @@ describe('freshIdentifiers', () => {
 
   it('replaces a value repeated in one payload by one new value', () => {
     const request = one(gen.transactionsRequest({ ...KEY, types: ['PAYMENT'] }));
-    const twice: TransactionsRequest = { ...request, transactions: [request.transactions[0], { ...request.transactions[0], amount: 1 }] };
+    const twice: TransactionsRequest = {
+      ...request,
+      transactions: [request.transactions[0], { ...request.transactions[0], amount: 1 }],
+    };
     const fresh = gen.freshIdentifiers('TransactionsRequest', twice, newIds());
     expect(fresh.transactions[0].transaction_id).not.toBe(twice.transactions[0].transaction_id);
     expect(fresh.transactions[1].transaction_id).toBe(fresh.transactions[0].transaction_id);
@@ -62,9 +76,23 @@ describe('freshIdentifiers', () => {
     expect(notes).toMatchObject(KEY);
     const documents = gen.freshIdentifiers('HistoricalBillingDocumentsRequest', payloads[3][1], ids);
     expect(documents).toMatchObject({ ...KEY, ledger_code: 'ELEC-LEDGER-1' });
-    const instruction = { import_supplier_code: SUPPLIER, external_business_identifier: 'BUS-ACME-0001', vendor: 'STRIPE', reference: 'REF-OK-1', type: 'CARD', accounts: ['EXT-ELEC-0001'] };
-    const fresh = gen.freshIdentifiers('BusinessPaymentInstructionRequest', one(gen.businessPaymentInstructionRequest(instruction)), ids);
-    expect(fresh).toMatchObject({ external_business_identifier: 'BUS-ACME-0001', accounts: [{ external_account_number: 'EXT-ELEC-0001' }] });
+    const instruction = {
+      import_supplier_code: SUPPLIER,
+      external_business_identifier: 'BUS-ACME-0001',
+      vendor: 'STRIPE',
+      reference: 'REF-OK-1',
+      type: 'CARD',
+      accounts: ['EXT-ELEC-0001'],
+    };
+    const fresh = gen.freshIdentifiers(
+      'BusinessPaymentInstructionRequest',
+      one(gen.businessPaymentInstructionRequest(instruction)),
+      ids,
+    );
+    expect(fresh).toMatchObject({
+      external_business_identifier: 'BUS-ACME-0001',
+      accounts: [{ external_account_number: 'EXT-ELEC-0001' }],
+    });
   });
 
   it('keeps an account linked to its business contract when both share the renames', () => {
@@ -85,7 +113,13 @@ describe('freshIdentifiers', () => {
   it('never touches the field that carries a defect', () => {
     const env = referenceEnv();
     const ids = newIds();
-    const kinds: gen.DefectKind[] = ['malformed-email', 'required-missing', 'wrong-type-array', 'wrong-type-object', 'note-without-content'];
+    const kinds: gen.DefectKind[] = [
+      'malformed-email',
+      'required-missing',
+      'wrong-type-array',
+      'wrong-type-object',
+      'note-without-content',
+    ];
     fc.assert(
       fc.property(gen.invalidAccountPayload({ import_supplier: SUPPLIER, kinds }), (invalid) => {
         const fresh = gen.freshIdentifiers('AccountPayload', invalid.payload, ids, { except: invalid.attr });

@@ -10,7 +10,10 @@ import { POSTAL_PREFIX } from '../../generators/spanish.js';
 import { KEY, SUPPLIER, lastField, walk } from './helpers.js';
 
 const accounts = fc.sample(
-  fc.oneof(gen.accountPayload({ import_supplier: SUPPLIER }), gen.accountPayload({ import_supplier: SUPPLIER, complete: false })),
+  fc.oneof(
+    gen.accountPayload({ import_supplier: SUPPLIER }),
+    gen.accountPayload({ import_supplier: SUPPLIER, complete: false }),
+  ),
   { seed: 2024, numRuns: 100 },
 );
 const transactions = fc.sample(gen.transactionsRequest({ ...KEY, from: '2024-06-01' }), { seed: 2024, numRuns: 100 });
@@ -31,7 +34,14 @@ describe('realistic values', () => {
       expect(address.postal_code ?? '00000').toMatch(/^\d{5}$/);
       if (address.country !== undefined) expect(address.country).toBe('ES');
     }
-    expect(POSTAL_PREFIX).toMatchObject({ Madrid: '28', Barcelona: '08', Valencia: '46', Sevilla: '41', Bizkaia: '48', Málaga: '29' });
+    expect(POSTAL_PREFIX).toMatchObject({
+      Madrid: '28',
+      Barcelona: '08',
+      Valencia: '46',
+      Sevilla: '41',
+      Bizkaia: '48',
+      Málaga: '29',
+    });
   });
 
   it('supply points are CUPS of real distributors, with valid check letters', () => {
@@ -60,7 +70,8 @@ describe('realistic values', () => {
 
   it('ranges are ordered and items of a list do not overlap', () => {
     const ordered = (from: string | undefined, to: string | undefined, strict = false) => {
-      if (from !== undefined && to !== undefined) expect(strict ? from < to : from <= to, `${from} .. ${to}`).toBe(true);
+      if (from !== undefined && to !== undefined)
+        expect(strict ? from < to : from <= to, `${from} .. ${to}`).toBe(true);
     };
     for (const account of accounts) {
       for (const point of points(account)) {
@@ -82,11 +93,15 @@ describe('realistic values', () => {
   });
 
   it('dates, datetimes and amounts are written exactly as §2.1 and §2.4 show', () => {
-    const visits = [...accounts.flatMap((a) => walk(model.AccountPayload, a)), ...transactions.flatMap((t) => walk(model.TransactionsRequest, t))];
+    const visits = [
+      ...accounts.flatMap((a) => walk(model.AccountPayload, a)),
+      ...transactions.flatMap((t) => walk(model.TransactionsRequest, t)),
+    ];
     for (const { path, schema, value } of visits) {
       if (formatOf(schema) === 'date') expect(value).toMatch(DATE);
       if (formatOf(schema) === 'datetime') expect(value).toMatch(DATETIME);
-      if (formatOf(schema) === 'decimal' || (lastField(path) === 'amount' && typeof value === 'string')) expect(value).toMatch(TWO_DECIMALS);
+      if (formatOf(schema) === 'decimal' || (lastField(path) === 'amount' && typeof value === 'string'))
+        expect(value).toMatch(TWO_DECIMALS);
       if (typeof value === 'number') expect(hasAtMostTwoDecimals(value), `${path.join('.')} = ${value}`).toBe(true);
     }
     const amounts = transactions.flatMap((r) => r.transactions.map((t) => typeof t.amount));
@@ -99,7 +114,8 @@ describe('realistic values', () => {
       if (customer.family_name !== undefined && details.first_family_name !== undefined) {
         expect(customer.family_name).toBe(`${details.first_family_name} ${details.second_family_name}`);
       }
-      if (details.fiscal_code !== undefined) expect(details.fiscal_code).toBe(dni(Number(details.fiscal_code.slice(0, 8))));
+      if (details.fiscal_code !== undefined)
+        expect(details.fiscal_code).toBe(dni(Number(details.fiscal_code.slice(0, 8))));
       if (customer.email !== undefined) expect(customer.email).toMatch(/^[a-z]+\.[a-z]+\d*@example\.(com|org|net)$/);
       if (customer.mobile !== undefined) expect(customer.mobile).toMatch(/^\+34 [67]\d{2} \d{3} \d{3}$/);
       if (customer.landline !== undefined) expect(customer.landline).toMatch(/^\+34 9\d{2} \d{3} \d{3}$/);
@@ -120,7 +136,12 @@ describe('realistic values', () => {
       const seen = schema.meta()?.seen;
       if (seen && typeof value === 'string' && schema instanceof z.ZodString) expect(seen).toContain(value);
     }
-    const shown = { account_type: ['DOMESTIC'], communication_preference: ['ONLINE'], sales_channel: ['DIRECT'], sales_subchannel: ['WEB', 'PHONE'] };
+    const shown = {
+      account_type: ['DOMESTIC'],
+      communication_preference: ['ONLINE'],
+      sales_channel: ['DIRECT'],
+      sales_subchannel: ['WEB', 'PHONE'],
+    };
     for (const account of accounts) {
       for (const [field, values] of Object.entries(shown)) {
         const value = account[field as keyof typeof shown];
@@ -133,7 +154,12 @@ describe('realistic values', () => {
     for (const account of accounts) {
       const ids = [
         ...points(account).map((p) => p.identifier),
-        ...(account.ledgers ?? []).flatMap((l) => [l.ledger_code, ...[...(l.current_statement_transactions ?? []), ...(l.historical_statement_transactions ?? [])].map((t) => t.transaction_id)]),
+        ...(account.ledgers ?? []).flatMap((l) => [
+          l.ledger_code,
+          ...[...(l.current_statement_transactions ?? []), ...(l.historical_statement_transactions ?? [])].map(
+            (t) => t.transaction_id,
+          ),
+        ]),
         ...(account.statements ?? []).map((s) => s.statement_id),
         ...(account.notes ?? []).map((n) => n.body),
       ].filter((id) => id !== undefined);

@@ -13,7 +13,10 @@ const instruction = { vendor: 'STRIPE', reference: 'REF-OK-1', type: 'CARD' };
 const acceptedByBothModels = (name: keyof typeof model, arb: fc.Arbitrary<unknown>) => {
   const spec = model[name] as z.ZodType;
   const strict = strictModel[name] as z.ZodType;
-  fc.assert(fc.property(arb, (p) => spec.safeParse(p).success && strict.safeParse(p).success), { numRuns: NUM_RUNS });
+  fc.assert(
+    fc.property(arb, (p) => spec.safeParse(p).success && strict.safeParse(p).success),
+    { numRuns: NUM_RUNS },
+  );
 };
 
 describe('valid payload arbitraries', () => {
@@ -34,7 +37,10 @@ describe('valid payload arbitraries', () => {
   });
 
   it('an account links to the business contract it is given, and to none otherwise', () => {
-    const [linked] = fc.sample(gen.accountPayload({ import_supplier: SUPPLIER, business_contract_identifier: 'CONTRACT-ACME-2024' }), { seed: 1, numRuns: 1 });
+    const [linked] = fc.sample(
+      gen.accountPayload({ import_supplier: SUPPLIER, business_contract_identifier: 'CONTRACT-ACME-2024' }),
+      { seed: 1, numRuns: 1 },
+    );
     const [unlinked] = fc.sample(gen.accountPayload({ import_supplier: SUPPLIER }), { seed: 1, numRuns: 1 });
     expect(linked.business).toEqual({ business_contract_identifier: 'CONTRACT-ACME-2024' });
     expect(unlinked).not.toHaveProperty('business');
@@ -42,39 +48,79 @@ describe('valid payload arbitraries', () => {
   });
 
   it('caller-provided values are used as given', () => {
-    const [account] = fc.sample(gen.accountPayload({ import_supplier: SUPPLIER, external_account_number: 'EXT-9', complete: false }), { seed: 3, numRuns: 1 });
+    const [account] = fc.sample(
+      gen.accountPayload({ import_supplier: SUPPLIER, external_account_number: 'EXT-9', complete: false }),
+      { seed: 3, numRuns: 1 },
+    );
     expect(account).toMatchObject({ import_supplier: SUPPLIER, external_account_number: 'EXT-9' });
-    const [documents] = fc.sample(gen.historicalBillingDocumentsRequest({ ...KEY, ledger_code: 'ELEC-LEDGER-1', billing_document_type: 'ITEM_BASED' }), { seed: 3, numRuns: 1 });
+    const [documents] = fc.sample(
+      gen.historicalBillingDocumentsRequest({
+        ...KEY,
+        ledger_code: 'ELEC-LEDGER-1',
+        billing_document_type: 'ITEM_BASED',
+      }),
+      { seed: 3, numRuns: 1 },
+    );
     expect(documents).toMatchObject({ ...KEY, ledger_code: 'ELEC-LEDGER-1', billing_document_type: 'ITEM_BASED' });
   });
 
-  it('notes requests', () => acceptedByBothModels('NotesRequest', fc.boolean().chain((complete) => gen.notesRequest({ ...KEY, complete }))));
+  it('notes requests', () =>
+    acceptedByBothModels(
+      'NotesRequest',
+      fc.boolean().chain((complete) => gen.notesRequest({ ...KEY, complete })),
+    ));
 
   it('transactions requests, of every type', () => {
-    acceptedByBothModels('TransactionsRequest', fc.boolean().chain((complete) => gen.transactionsRequest({ ...KEY, complete, from: '2024-06-01' })));
-    const types = new Set(fc.sample(gen.transactionsRequest(KEY), { seed: 7, numRuns: 100 }).flatMap((r) => r.transactions.map((t) => t.type)));
+    acceptedByBothModels(
+      'TransactionsRequest',
+      fc.boolean().chain((complete) => gen.transactionsRequest({ ...KEY, complete, from: '2024-06-01' })),
+    );
+    const types = new Set(
+      fc
+        .sample(gen.transactionsRequest(KEY), { seed: 7, numRuns: 100 })
+        .flatMap((r) => r.transactions.map((t) => t.type)),
+    );
     expect([...types].sort()).toEqual([...model.Transaction.shape.type.unwrap().options].sort());
   });
 
   it.each(['ITEM_BASED', 'PERIOD_BASED'] as const)('historical billing documents requests, %s', (type) => {
     acceptedByBothModels(
       'HistoricalBillingDocumentsRequest',
-      fc.boolean().chain((complete) => gen.historicalBillingDocumentsRequest({ ...KEY, ledger_code: 'ELEC-LEDGER-1', billing_document_type: type, complete })),
+      fc.boolean().chain((complete) =>
+        gen.historicalBillingDocumentsRequest({
+          ...KEY,
+          ledger_code: 'ELEC-LEDGER-1',
+          billing_document_type: type,
+          complete,
+        }),
+      ),
     );
   });
 
   it('historical statements requests', () =>
-    acceptedByBothModels('HistoricalStatementsRequest', fc.boolean().chain((complete) => gen.historicalStatementsRequest({ ...KEY, complete }))));
+    acceptedByBothModels(
+      'HistoricalStatementsRequest',
+      fc.boolean().chain((complete) => gen.historicalStatementsRequest({ ...KEY, complete })),
+    ));
 
-  it('account payment instructions', () => acceptedByBothModels('PaymentInstructionRequest', gen.paymentInstructionRequest({ ...KEY, ...instruction })));
+  it('account payment instructions', () =>
+    acceptedByBothModels('PaymentInstructionRequest', gen.paymentInstructionRequest({ ...KEY, ...instruction })));
 
   it('business requests', () =>
-    acceptedByBothModels('BusinessRequest', fc.boolean().chain((complete) => gen.businessRequest({ import_supplier_code: SUPPLIER, complete }))));
+    acceptedByBothModels(
+      'BusinessRequest',
+      fc.boolean().chain((complete) => gen.businessRequest({ import_supplier_code: SUPPLIER, complete })),
+    ));
 
   it('business payment instructions', () =>
     acceptedByBothModels(
       'BusinessPaymentInstructionRequest',
-      gen.businessPaymentInstructionRequest({ import_supplier_code: SUPPLIER, external_business_identifier: 'BUS-ACME-0001', ...instruction, accounts: ['EXT-ELEC-0001'] }),
+      gen.businessPaymentInstructionRequest({
+        import_supplier_code: SUPPLIER,
+        external_business_identifier: 'BUS-ACME-0001',
+        ...instruction,
+        accounts: ['EXT-ELEC-0001'],
+      }),
     ));
 
   it('the same seed gives the same payloads', () => {

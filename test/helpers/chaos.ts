@@ -22,7 +22,21 @@ export type Behaviour =
   | 'redirect'
   | 'ok-to-everything';
 
-export const BEHAVIOURS: Behaviour[] = ['garbage', 'truncated-json', 'wrong-content-type', 'html-error', 'empty', 'server-error', 'huge', 'slow-body', 'hang', 'reset', 'close-mid-body', 'redirect', 'ok-to-everything'];
+export const BEHAVIOURS: Behaviour[] = [
+  'garbage',
+  'truncated-json',
+  'wrong-content-type',
+  'html-error',
+  'empty',
+  'server-error',
+  'huge',
+  'slow-body',
+  'hang',
+  'reset',
+  'close-mid-body',
+  'redirect',
+  'ok-to-everything',
+];
 
 export interface Seen {
   method: string;
@@ -52,13 +66,18 @@ export async function startChaos(target: string, plan: (req: Seen) => Behaviour 
     const info: Seen = { method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization };
     seen.push(info);
     const behaviour = plan(info);
-    const json = (status: number, text: string, type = 'application/json') => res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)) }).end(text);
+    const json = (status: number, text: string, type = 'application/json') =>
+      res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)) }).end(text);
     switch (behaviour) {
       case undefined: {
-        const up = request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (upRes) => {
-          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-          upRes.pipe(res);
-        });
+        const up = request(
+          new URL(req.url ?? '/', target),
+          { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+          (upRes) => {
+            res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+            upRes.pipe(res);
+          },
+        );
         up.on('error', () => res.destroy());
         return up.end(Buffer.concat(chunks));
       }

@@ -30,4 +30,9 @@ payloads:
 }
 
 /** The flags that make a hand-started `serve` behave like the embedded target. */
-export const SERVE_LIKE_EMBEDDED = ['--concurrency-limit', String(EMBEDDED_LIMIT.concurrencyLimit), '--processing-delay', String(EMBEDDED_LIMIT.processingDelayMs)];
+export const SERVE_LIKE_EMBEDDED = [
+  '--concurrency-limit',
+  String(EMBEDDED_LIMIT.concurrencyLimit),
+  '--processing-delay',
+  String(EMBEDDED_LIMIT.processingDelayMs),
+];

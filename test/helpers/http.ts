@@ -23,11 +23,15 @@ export function client(baseUrl: string, defaultToken: string | null = DEFAULT_TO
     const url = new URL(path, baseUrl);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
     const token = options.token === undefined ? defaultToken : options.token;
-    const headers: Record<string, string> = { ...(token ? { authorization: `Token ${token}` } : {}), ...options.headers };
+    const headers: Record<string, string> = {
+      ...(token ? { authorization: `Token ${token}` } : {}),
+      ...options.headers,
+    };
     let payload: string | undefined;
     if (options.raw !== undefined) payload = options.raw;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
-    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     const res = await fetch(url, { method, headers, body: payload });
     const text = await res.text();
     let body: unknown;

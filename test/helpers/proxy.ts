@@ -24,15 +24,21 @@ export interface Proxy {
 export async function startProxy(target: string, intercept: Intercept): Promise<Proxy> {
   const forward = (req: IncomingMessage, body: string) => () =>
     new Promise<Upstream>((resolve, reject) => {
-      const up = request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') headers[k] = String(v);
-          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
-        });
-      });
+      const up = request(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers))
+              if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive')
+                headers[k] = String(v);
+            resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+          });
+        },
+      );
       up.on('error', reject);
       up.end(body);
     });
@@ -43,7 +49,8 @@ export async function startProxy(target: string, intercept: Intercept): Promise<
     const body = Buffer.concat(chunks).toString('utf8');
     const fwd = forward(req, body);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const decision = (await intercept({ method: req.method ?? 'GET', path, body, headers: req.headers }, fwd)) ?? (await fwd());
+    const decision =
+      (await intercept({ method: req.method ?? 'GET', path, body, headers: req.headers }, fwd)) ?? (await fwd());
     if (decision === 'reset') return req.socket.destroy();
     if (decision === 'hang') return;
     res.writeHead(decision.status, { ...decision.headers, 'content-length': String(Buffer.byteLength(decision.body)) });

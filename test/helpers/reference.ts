@@ -18,7 +18,8 @@ export const PATHS = {
   billingDocuments: '/v1/data-import/historical-billing-documents/create/',
   statements: '/v1/data-import/historical-statements/create/',
   paymentInstruction: '/v1/data-import/payment-instruction/create/',
-  status: (supplier: string, ext: string) => `/v1/data-import/account-transfer-status/${encodeURIComponent(supplier)}/${encodeURIComponent(ext)}/`,
+  status: (supplier: string, ext: string) =>
+    `/v1/data-import/account-transfer-status/${encodeURIComponent(supplier)}/${encodeURIComponent(ext)}/`,
   all: (supplier: string) => `/v1/data-import/all-account-import-processes/${encodeURIComponent(supplier)}/`,
   pending: (supplier: string) => `/v1/data-import/pending-account-import-processes/${encodeURIComponent(supplier)}/`,
   imported: (supplier: string) => `/v1/data-import/imported-account-import-processes/${encodeURIComponent(supplier)}/`,
@@ -63,7 +64,12 @@ export async function stage(call: Call, payload: Record<string, unknown>): Promi
   expect(res.status, res.text).toBeOneOf([200, 201]);
 }
 
-export async function processAccount(call: Call, ext: string, extra: Record<string, unknown> = {}, supplier = SUPPLIER) {
+export async function processAccount(
+  call: Call,
+  ext: string,
+  extra: Record<string, unknown> = {},
+  supplier = SUPPLIER,
+) {
   return call('POST', PATHS.process, {
     body: { external_account_number: ext, import_supplier_code: supplier, operations_team_name: TEAM, ...extra },
   });
@@ -72,7 +78,12 @@ export async function processAccount(call: Call, ext: string, extra: Record<stri
 /** Stages and processes an account; returns its external and service account numbers. */
 export async function importAccount(call: Call, payload: Record<string, unknown> = account()) {
   await stage(call, payload);
-  const res = await processAccount(call, payload.external_account_number as string, {}, payload.import_supplier as string);
+  const res = await processAccount(
+    call,
+    payload.external_account_number as string,
+    {},
+    payload.import_supplier as string,
+  );
   expect(res.status, res.text).toBe(201);
   return { ext: payload.external_account_number as string, number: res.body.service_account_number as string, payload };
 }

@@ -17,10 +17,12 @@ import type { EndpointId } from '../../src/spec/index.js';
 export const RAW_SECRET = 'SECRET-TOKEN-123';
 
 /** A response body an implementation under test could send: markup, CDATA end, quotes, table pipes, control characters. */
-export const HOSTILE_BODY = '{"detail":"<script>alert(1)</script> ]]> \\"quotes\\" |pipes| line1\\nline2 ñandú ✓ 日本 \u0000 \u001b[31m"}';
+export const HOSTILE_BODY =
+  '{"detail":"<script>alert(1)</script> ]]> \\"quotes\\" |pipes| line1\\nline2 ñandú ✓ 日本 \u0000 \u001b[31m"}';
 
 /** A one-line reason that quotes the hostile body, as failure messages do. */
-export const HOSTILE_REASON = 'expected status 400, got 201: body said <script>alert(1)</script> ]]> "quotes" |pipes| ñandú\nsecond line \u0000\u001b[31m';
+export const HOSTILE_REASON =
+  'expected status 400, got 201: body said <script>alert(1)</script> ]]> "quotes" |pipes| ñandú\nsecond line \u0000\u001b[31m';
 
 export const URLS = {
   stage: '/v1/data-import/account-import-process/create-or-update/',
@@ -30,13 +32,22 @@ export const URLS = {
 };
 
 export const REPLAY = {
-  stage: "npx conformance --base-url https://staging.example.com --rule 'migration.stage.refuses-impossible-date' --seed 4242",
-  property: "npx conformance --base-url https://staging.example.com --rule 'validation.single-defect.attr' --seed 4242 --path 3:1:0",
+  stage:
+    "npx conformance --base-url https://staging.example.com --rule 'migration.stage.refuses-impossible-date' --seed 4242",
+  property:
+    "npx conformance --base-url https://staging.example.com --rule 'validation.single-defect.attr' --seed 4242 --path 3:1:0",
 };
 
 const authHeaders = { authorization: `Token ${REDACTED}`, 'content-type': 'application/json' };
 
-function exchange(seq: number, step: string | undefined, method: string, url: string, response?: Exchange['response'], body?: string): Exchange {
+function exchange(
+  seq: number,
+  step: string | undefined,
+  method: string,
+  url: string,
+  response?: Exchange['response'],
+  body?: string,
+): Exchange {
   return {
     seq,
     ...(step ? { step } : {}),
@@ -60,7 +71,12 @@ interface Case {
 }
 
 function rule(c: Case['rule']): Rule {
-  return { title: `Title of ${c.id}`, ...(c.level === 'MUST' ? {} : { why: 'a strong reading, not a statement of the spec' }), ...c, check: async () => undefined };
+  return {
+    title: `Title of ${c.id}`,
+    ...(c.level === 'MUST' ? {} : { why: 'a strong reading, not a statement of the spec' }),
+    ...c,
+    check: async () => undefined,
+  };
 }
 
 function outcome(o: Case['outcome']): RuleOutcome {
@@ -69,85 +85,248 @@ function outcome(o: Case['outcome']): RuleOutcome {
 
 const CASES: Case[] = [
   {
-    rule: { id: 'migration.validate.accepts-valid', level: 'MUST', spec: '§4.1', endpoints: ['validateAccount'], title: 'Validating a valid account payload answers 200' },
-    outcome: { verdict: 'pass', transcript: [exchange(1, 'validate a complete account', 'POST', URLS.validate, json(200, '{"import_supplier":"SUPPLIER_ONGOING"}'), '{"import_supplier":"SUPPLIER_ONGOING"}')] },
+    rule: {
+      id: 'migration.validate.accepts-valid',
+      level: 'MUST',
+      spec: '§4.1',
+      endpoints: ['validateAccount'],
+      title: 'Validating a valid account payload answers 200',
+    },
+    outcome: {
+      verdict: 'pass',
+      transcript: [
+        exchange(
+          1,
+          'validate a complete account',
+          'POST',
+          URLS.validate,
+          json(200, '{"import_supplier":"SUPPLIER_ONGOING"}'),
+          '{"import_supplier":"SUPPLIER_ONGOING"}',
+        ),
+      ],
+    },
   },
   {
-    rule: { id: 'migration.stage.refuses-impossible-date', level: 'MUST', spec: '§4.1, §2.3', endpoints: ['stageAccount'], title: 'Staging an account with an impossible date is refused with 400' },
+    rule: {
+      id: 'migration.stage.refuses-impossible-date',
+      level: 'MUST',
+      spec: '§4.1, §2.3',
+      endpoints: ['stageAccount'],
+      title: 'Staging an account with an impossible date is refused with 400',
+    },
     outcome: {
       verdict: 'fail',
       reason: HOSTILE_REASON,
       failure: { message: HOSTILE_REASON, expected: 400, actual: 201, path: 'status', exchangeSeq: 2 },
       transcript: [
-        exchange(1, 'validate first', 'POST', URLS.validate, json(200, '{"ok":true}'), '{"supply_addresses":[{"customer_at_supply_address_from_date":"2023-02-30"}]}'),
-        exchange(2, 'stage the account', 'POST', `${URLS.stage}?token=${REDACTED}`, json(201, HOSTILE_BODY), '{"supply_addresses":[{"customer_at_supply_address_from_date":"2023-02-30"}]}'),
+        exchange(
+          1,
+          'validate first',
+          'POST',
+          URLS.validate,
+          json(200, '{"ok":true}'),
+          '{"supply_addresses":[{"customer_at_supply_address_from_date":"2023-02-30"}]}',
+        ),
+        exchange(
+          2,
+          'stage the account',
+          'POST',
+          `${URLS.stage}?token=${REDACTED}`,
+          json(201, HOSTILE_BODY),
+          '{"supply_addresses":[{"customer_at_supply_address_from_date":"2023-02-30"}]}',
+        ),
       ],
     },
     replay: REPLAY.stage,
   },
   {
-    rule: { id: 'notes.dedup.body-and-created-at', level: 'MUST', spec: '§4.2 notes rule 2', endpoints: ['createNotes'], title: 'A note with the same body and created_at is not created again' },
+    rule: {
+      id: 'notes.dedup.body-and-created-at',
+      level: 'MUST',
+      spec: '§4.2 notes rule 2',
+      endpoints: ['createNotes'],
+      title: 'A note with the same body and created_at is not created again',
+    },
     outcome: {
       verdict: 'fail',
       reason: 'the second note was created again (NOTE_CREATION_SUCCESS)',
-      failure: { message: 'the second note was created again (NOTE_CREATION_SUCCESS)', expected: [{ status: 'NOTE_ALREADY_EXISTS' }], actual: [{ status: 'NOTE_CREATION_SUCCESS' }], path: 'body[0].status' },
-      transcript: [exchange(1, 'create the note twice', 'POST', URLS.notes, json(201, '[{"status":"NOTE_CREATION_SUCCESS"}]'), '[{"body":"hello"}]')],
+      failure: {
+        message: 'the second note was created again (NOTE_CREATION_SUCCESS)',
+        expected: [{ status: 'NOTE_ALREADY_EXISTS' }],
+        actual: [{ status: 'NOTE_CREATION_SUCCESS' }],
+        path: 'body[0].status',
+      },
+      transcript: [
+        exchange(
+          1,
+          'create the note twice',
+          'POST',
+          URLS.notes,
+          json(201, '[{"status":"NOTE_CREATION_SUCCESS"}]'),
+          '[{"body":"hello"}]',
+        ),
+      ],
     },
     replay: "npx conformance --rule 'notes.dedup.body-and-created-at' --seed 4242",
   },
   {
-    rule: { id: 'validation.single-defect.attr', level: 'MUST', spec: '§7.1', endpoints: ['validateAccount'], property: true, title: 'Every single-defect payload is refused with an errors item pointing at the defect' },
+    rule: {
+      id: 'validation.single-defect.attr',
+      level: 'MUST',
+      spec: '§7.1',
+      endpoints: ['validateAccount'],
+      property: true,
+      title: 'Every single-defect payload is refused with an errors item pointing at the defect',
+    },
     outcome: {
       verdict: 'fail',
       reason: 'attr was "customers.email", expected "customers.0.email"',
-      failure: { message: 'attr was "customers.email", expected "customers.0.email"', expected: 'customers.0.email', actual: 'customers.email', path: 'body.errors[0].attr' },
+      failure: {
+        message: 'attr was "customers.email", expected "customers.0.email"',
+        expected: 'customers.0.email',
+        actual: 'customers.email',
+        path: 'body.errors[0].attr',
+      },
       counterexample: { seed: 4242, path: '3:1:0', value: { customers: [{ email: 'not-an-email' }] }, shrinks: 12 },
-      transcript: [exchange(1, undefined, 'POST', URLS.validate, json(400, '{"errors":[{"attr":"customers.email","code":"invalid"}]}'), '{"customers":[{"email":"not-an-email"}]}')],
+      transcript: [
+        exchange(
+          1,
+          undefined,
+          'POST',
+          URLS.validate,
+          json(400, '{"errors":[{"attr":"customers.email","code":"invalid"}]}'),
+          '{"customers":[{"email":"not-an-email"}]}',
+        ),
+      ],
     },
     replay: REPLAY.property,
   },
   {
-    rule: { id: 'migration.validate.echoes-data', level: 'SHOULD', spec: '§4.1', endpoints: ['validateAccount'], title: 'The validated data names the same supplier' },
+    rule: {
+      id: 'migration.validate.echoes-data',
+      level: 'SHOULD',
+      spec: '§4.1',
+      endpoints: ['validateAccount'],
+      title: 'The validated data names the same supplier',
+    },
     outcome: {
       verdict: 'fail',
       reason: `the error body echoed the credentials: Token ${REDACTED}`,
-      failure: { message: `the error body echoed the credentials: Token ${REDACTED}`, expected: 'SUPPLIER_ONGOING', actual: 'supplier_ongoing', path: 'body.import_supplier' },
-      transcript: [exchange(1, 'validate', 'POST', URLS.validate, json(200, `{"import_supplier":"supplier_ongoing","echo":"Token ${REDACTED}"}`), '{}')],
+      failure: {
+        message: `the error body echoed the credentials: Token ${REDACTED}`,
+        expected: 'SUPPLIER_ONGOING',
+        actual: 'supplier_ongoing',
+        path: 'body.import_supplier',
+      },
+      transcript: [
+        exchange(
+          1,
+          'validate',
+          'POST',
+          URLS.validate,
+          json(200, `{"import_supplier":"supplier_ongoing","echo":"Token ${REDACTED}"}`),
+          '{}',
+        ),
+      ],
     },
     replay: "npx conformance --rule 'migration.validate.echoes-data' --seed 4242",
   },
   {
-    rule: { id: 'status.unknown-account.body', level: 'INFO', spec: '§4.3', endpoints: ['accountTransferStatus'], title: 'What the status of an unknown account looks like' },
-    outcome: { verdict: 'pass', observations: ['the status of an unknown account is 404 with an HTML body', 'no Retry-After header'] },
+    rule: {
+      id: 'status.unknown-account.body',
+      level: 'INFO',
+      spec: '§4.3',
+      endpoints: ['accountTransferStatus'],
+      title: 'What the status of an unknown account looks like',
+    },
+    outcome: {
+      verdict: 'pass',
+      observations: ['the status of an unknown account is 404 with an HTML body', 'no Retry-After header'],
+    },
   },
   {
-    rule: { id: 'limits.concurrency.answers-429', level: 'MUST', spec: '§8, §4.1 process rule 4', endpoints: ['processAccount'], title: 'Processing beyond the concurrency limit answers 429' },
-    outcome: { verdict: 'skip', reason: 'needs the §8 concurrency limit, enabled by the operator: set fixtures.concurrency_limit', skipKey: 'fixtures.concurrency_limit' },
+    rule: {
+      id: 'limits.concurrency.answers-429',
+      level: 'MUST',
+      spec: '§8, §4.1 process rule 4',
+      endpoints: ['processAccount'],
+      title: 'Processing beyond the concurrency limit answers 429',
+    },
+    outcome: {
+      verdict: 'skip',
+      reason: 'needs the §8 concurrency limit, enabled by the operator: set fixtures.concurrency_limit',
+      skipKey: 'fixtures.concurrency_limit',
+    },
   },
   {
-    rule: { id: 'payments.vendor.persistent-failure', level: 'SHOULD', spec: '§2.7, §4.2', endpoints: ['createPaymentInstruction'], title: 'Persistent vendor trouble answers 400' },
-    outcome: { verdict: 'skip', reason: 'needs a reference the vendor has persistent trouble with', skipKey: 'fixtures.payment_instruction.references.persistent_failure' },
+    rule: {
+      id: 'payments.vendor.persistent-failure',
+      level: 'SHOULD',
+      spec: '§2.7, §4.2',
+      endpoints: ['createPaymentInstruction'],
+      title: 'Persistent vendor trouble answers 400',
+    },
+    outcome: {
+      verdict: 'skip',
+      reason: 'needs a reference the vendor has persistent trouble with',
+      skipKey: 'fixtures.payment_instruction.references.persistent_failure',
+    },
   },
   {
-    rule: { id: 'limits.concurrency.retry-after', level: 'INFO', spec: '§8', endpoints: ['processAccount'], title: 'Whether a 429 carries Retry-After' },
+    rule: {
+      id: 'limits.concurrency.retry-after',
+      level: 'INFO',
+      spec: '§8',
+      endpoints: ['processAccount'],
+      title: 'Whether a 429 carries Retry-After',
+    },
     outcome: { verdict: 'skip', reason: 'needs the §8 concurrency limit', skipKey: 'fixtures.concurrency_limit' },
   },
   {
-    rule: { id: 'listings.pending.excludes-imported', level: 'MUST', spec: '§4.3, §3', endpoints: ['pendingAccountImportProcesses'], title: 'The pending listing does not show imported accounts' },
-    outcome: { verdict: 'error', errorKind: 'exchange', reason: 'timeout: no response within 10 s', transcript: [exchange(1, 'list pending accounts', 'GET', URLS.pending)] },
+    rule: {
+      id: 'listings.pending.excludes-imported',
+      level: 'MUST',
+      spec: '§4.3, §3',
+      endpoints: ['pendingAccountImportProcesses'],
+      title: 'The pending listing does not show imported accounts',
+    },
+    outcome: {
+      verdict: 'error',
+      errorKind: 'exchange',
+      reason: 'timeout: no response within 10 s',
+      transcript: [exchange(1, 'list pending accounts', 'GET', URLS.pending)],
+    },
     replay: "npx conformance --rule 'listings.pending.excludes-imported' --seed 4242",
   },
   {
-    rule: { id: 'auth.token.lifetime', level: 'INFO', spec: '§5.2', endpoints: ['validateAccount'], title: 'How long a service token lives' },
+    rule: {
+      id: 'auth.token.lifetime',
+      level: 'INFO',
+      spec: '§5.2',
+      endpoints: ['validateAccount'],
+      title: 'How long a service token lives',
+    },
     outcome: { verdict: 'error', errorKind: 'precondition', reason: 'precondition: could not obtain a token' },
     replay: "npx conformance --rule 'auth.token.lifetime' --seed 4242",
   },
   {
-    rule: { id: 'auth.token.required', level: 'MUST', spec: '§5.3, §7.2', endpoints: ['validateAccount', 'stageAccount'], title: 'A request without a token is refused with 401' },
+    rule: {
+      id: 'auth.token.required',
+      level: 'MUST',
+      spec: '§5.3, §7.2',
+      endpoints: ['validateAccount', 'stageAccount'],
+      title: 'A request without a token is refused with 401',
+    },
     outcome: { verdict: 'pass' },
   },
   {
-    rule: { id: 'business.create.refuses-unknown-field', level: 'SHOULD', spec: '§4.4, §2.8', endpoints: ['createBusiness'], title: 'An undocumented field in a business is refused' },
+    rule: {
+      id: 'business.create.refuses-unknown-field',
+      level: 'SHOULD',
+      spec: '§4.4, §2.8',
+      endpoints: ['createBusiness'],
+      title: 'An undocumented field in a business is refused',
+    },
     outcome: { verdict: 'pass' },
   },
 ];
@@ -180,7 +359,11 @@ function build(cases: Case[], overrides: { strict?: boolean; baseline?: Baseline
       bailed: false,
     },
     target: { baseUrl: 'https://staging.example.com', embedded: false, auth: 'token' },
-    results: cases.map((c) => ({ rule: rule(c.rule), outcome: outcome(c.outcome), ...(c.replay ? { replay: c.replay } : {}) })),
+    results: cases.map((c) => ({
+      rule: rule(c.rule),
+      outcome: outcome(c.outcome),
+      ...(c.replay ? { replay: c.replay } : {}),
+    })),
     ...(overrides.baseline ? { baseline: overrides.baseline } : {}),
     created: {
       external_account_numbers: ['cf-k3x9q2-A1', 'cf-k3x9q2-A4'],
@@ -199,7 +382,10 @@ export function sampleReport(options: { strict?: boolean } = {}): Report {
 
 /** A run where every rule passed or was skipped, the skips accepted (--allow-skip). */
 export function conformantReport(): Report {
-  return build(CASES.filter((c) => c.outcome.verdict === 'pass' || c.outcome.verdict === 'skip'), { allowSkip: ['**'] });
+  return build(
+    CASES.filter((c) => c.outcome.verdict === 'pass' || c.outcome.verdict === 'skip'),
+    { allowSkip: ['**'] },
+  );
 }
 
 /** The same run without accepting the skips: a MUST rule was not judged, so it is incomplete. */
@@ -214,10 +400,19 @@ export function hugeReport(count: number): Report {
     const id = `bulk.rule-${String(i).padStart(5, '0')}`;
     const level: Level = (['MUST', 'SHOULD', 'INFO'] as const)[i % 3];
     const spec = `§4.${(i % 4) + 1}`;
-    if (i % 5 === 4) return { rule: { id, level, spec, endpoints: ['createNotes'] }, outcome: { verdict: 'skip', reason: `needs key ${i % 7}`, skipKey: `fixtures.key_${i % 7}` } };
+    if (i % 5 === 4)
+      return {
+        rule: { id, level, spec, endpoints: ['createNotes'] },
+        outcome: { verdict: 'skip', reason: `needs key ${i % 7}`, skipKey: `fixtures.key_${i % 7}` },
+      };
     return {
       rule: { id, level, spec, endpoints: ['createNotes'] },
-      outcome: { verdict: 'fail', reason: `${long} ${i}`, failure: { message: `${long} ${i}` }, transcript: [exchange(1, 'step', 'POST', URLS.notes, json(500, long), long)] },
+      outcome: {
+        verdict: 'fail',
+        reason: `${long} ${i}`,
+        failure: { message: `${long} ${i}` },
+        transcript: [exchange(1, 'step', 'POST', URLS.notes, json(500, long), long)],
+      },
       replay: `npx conformance --rule '${id}' --seed 4242 ${long}`,
     };
   });

@@ -13,7 +13,10 @@ export async function makeTlsMaterial(): Promise<{ caCert: string; key: string; 
   const ca = await generate([{ name: 'commonName', value: 'Conformance Test CA' }], {
     keySize: 2048,
     algorithm: 'sha256',
-    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }],
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
   });
   const server = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keySize: 2048,
@@ -40,23 +43,34 @@ export interface Front {
  * Forwards every request to `upstream`. `gate` may refuse a request (e.g. a missing gateway key) by
  * returning a status; TLS when `tls` is given.
  */
-export async function startFront(upstream: string, options: { tls?: { key: string; cert: string }; gate?: (req: IncomingMessage) => number | undefined } = {}): Promise<Front> {
+export async function startFront(
+  upstream: string,
+  options: { tls?: { key: string; cert: string }; gate?: (req: IncomingMessage) => number | undefined } = {},
+): Promise<Front> {
   const seen: Front['seen'] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
     const refused = options.gate?.(req);
     if (refused) {
-      res.writeHead(refused, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'gateway refused the request' }));
+      res
+        .writeHead(refused, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: 'gateway refused the request' }));
       return;
     }
-    const up = request(new URL(req.url ?? '/', upstream), { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const up = request(
+      new URL(req.url ?? '/', upstream),
+      { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   };
-  const server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
+  const server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler)
+    : createHttpServer(handler);
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
     sockets.add(s);

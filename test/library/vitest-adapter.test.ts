@@ -11,11 +11,15 @@ const CONFIG = fileURLToPath(new URL('./fixtures/vitest.config.ts', import.meta.
 function runVitest(env: Record<string, string> = {}) {
   const out = join(mkdtempSync(join(tmpdir(), 'adapter-')), 'results.json');
   return new Promise<{ code: number | null; results: any }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', CONFIG, '--reporter=json', `--outputFile=${out}`], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      ['node_modules/vitest/vitest.mjs', 'run', '--config', CONFIG, '--reporter=json', `--outputFile=${out}`],
+      {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: { ...process.env, ...env },
+        stdio: 'ignore',
+      },
+    );
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, results: JSON.parse(readFileSync(out, 'utf8')) }));
   });
@@ -34,11 +38,15 @@ describe('the vitest adapter', () => {
     expect(tests[0].ancestorTitles).toEqual(['our import service']);
   }, 120_000);
 
-  it('fails exactly the tests of the rules a faulty server breaks, with the rule\'s reason', async () => {
+  it("fails exactly the tests of the rules a faulty server breaks, with the rule's reason", async () => {
     const { code, results } = await runVitest({ FAULT: 'notes.dedup-body-only' });
     expect(code).toBe(1);
-    const failed = results.testResults.flatMap((f: any) => f.assertionResults).filter((t: any) => t.status === 'failed');
+    const failed = results.testResults
+      .flatMap((f: any) => f.assertionResults)
+      .filter((t: any) => t.status === 'failed');
     expect(failed.map((t: any) => t.title.split(' ')[0])).toEqual(['notes.dedup.other-created-at-creates']);
-    expect(failed[0].failureMessages.join('\n')).toMatch(/\[MUST\] notes\.dedup\.other-created-at-creates .*replay: npx conformance/s);
+    expect(failed[0].failureMessages.join('\n')).toMatch(
+      /\[MUST\] notes\.dedup\.other-created-at-creates .*replay: npx conformance/s,
+    );
   }, 120_000);
 });

@@ -6,11 +6,19 @@ import { renderKillMatrixMarkdown, runKillMatrix } from '../../src/mutation/kill
 
 describe('the kill matrix', () => {
   it('reports each fault with the rules that caught it, and both faithful modes clean', async () => {
-    const matrix = await runKillMatrix({ faults: ['notes.dedup-body-only', 'errors.attr-one-based'], workers: 0, selection: { rules: ['notes.*', 'errors.*'] } });
+    const matrix = await runKillMatrix({
+      faults: ['notes.dedup-body-only', 'errors.attr-one-based'],
+      workers: 0,
+      selection: { rules: ['notes.*', 'errors.*'] },
+    });
     expect(matrix.faithful.failed).toEqual([]);
     expect(matrix.variant.failed).toEqual([]);
-    expect(matrix.faults.find((f) => f.id === 'notes.dedup-body-only')?.caughtBy).toContain('notes.dedup.other-created-at-creates');
-    expect(matrix.faults.find((f) => f.id === 'errors.attr-one-based')?.caughtBy).toContain('errors.attr.zero-based-nested');
+    expect(matrix.faults.find((f) => f.id === 'notes.dedup-body-only')?.caughtBy).toContain(
+      'notes.dedup.other-created-at-creates',
+    );
+    expect(matrix.faults.find((f) => f.id === 'errors.attr-one-based')?.caughtBy).toContain(
+      'errors.attr.zero-based-nested',
+    );
     expect(matrix.ok).toBe(true);
     const md = renderKillMatrixMarkdown(matrix);
     expect(md).toMatch(/^# Kill matrix ✅/);
@@ -18,32 +26,68 @@ describe('the kill matrix', () => {
   });
 
   it('runs every variant profile, and lists a SHOULD rule a profile reads otherwise without counting it against the profile', async () => {
-    const matrix = await runKillMatrix({ faults: ['transactions.check-flag-ignored'], workers: 0, selection: { rules: ['transactions.dedup.*'] } });
-    expect(matrix.variants.map((v) => (v.target.kind === 'variant' ? v.target.profile : v.target.kind))).toEqual(['variant', 'demanding']);
+    const matrix = await runKillMatrix({
+      faults: ['transactions.check-flag-ignored'],
+      workers: 0,
+      selection: { rules: ['transactions.dedup.*'] },
+    });
+    expect(matrix.variants.map((v) => (v.target.kind === 'variant' ? v.target.profile : v.target.kind))).toEqual([
+      'variant',
+      'demanding',
+    ]);
     for (const v of matrix.variants) expect([v.failed, v.errored], JSON.stringify(v.target)).toEqual([[], []]);
     expect(matrix.variant.otherReadings?.map((o) => o.rule)).toEqual(['transactions.dedup.check-false']);
     expect(matrix.faults[0]).toMatchObject({ id: 'transactions.check-flag-ignored', caughtByMust: true });
     expect(matrix.ok).toBe(true);
-    expect(renderKillMatrixMarkdown(matrix)).toMatch(/\*\*variant\*\* takes the other reading of `transactions\.dedup\.check-false` \(SHOULD, expected\)/);
+    expect(renderKillMatrixMarkdown(matrix)).toMatch(
+      /\*\*variant\*\* takes the other reading of `transactions\.dedup\.check-false` \(SHOULD, expected\)/,
+    );
   });
 
   it('fails when a fault is caught by no rule', async () => {
-    const matrix = await runKillMatrix({ faults: ['notes.dedup-body-only'], workers: 0, selection: { rules: ['auth.401.createNotes'] } });
+    const matrix = await runKillMatrix({
+      faults: ['notes.dedup-body-only'],
+      workers: 0,
+      selection: { rules: ['auth.401.createNotes'] },
+    });
     expect(matrix.totals.missed).toEqual(['notes.dedup-body-only']);
     expect(matrix.ok).toBe(false);
     expect(renderKillMatrixMarkdown(matrix)).toMatch(/\*\*Missed:\*\* `notes\.dedup-body-only`/);
   });
 
   it('fails when a fault breaking a stated rule is caught only by SHOULD rules, and shows the split', async () => {
-    const matrix = await runKillMatrix({ faults: ['additions.supply-points-field-attrs', 'auth.bearer-accepted'], workers: 0, selection: { rules: ['additions.supply-points.non-field-errors-only', 'auth.other-schemes.refused'] } });
+    const matrix = await runKillMatrix({
+      faults: ['additions.supply-points-field-attrs', 'auth.bearer-accepted'],
+      workers: 0,
+      selection: { rules: ['additions.supply-points.non-field-errors-only', 'auth.other-schemes.refused'] },
+    });
     const row = (id: string) => matrix.faults.find((f) => f.id === id)!;
-    expect(row('additions.supply-points-field-attrs')).toMatchObject({ level: 'MUST', caughtByMust: false, caughtOnlyByShould: true, caughtByMustRules: [] });
-    expect(row('auth.bearer-accepted')).toMatchObject({ level: 'SHOULD', caughtByMust: false, caughtOnlyByShould: true });
-    expect(matrix.totals).toMatchObject({ caught: 2, caughtByMust: 0, caughtOnlyByShould: 2, mustLevel: 1, shouldLevel: 1, missed: [], mustLevelCaughtOnlyByShould: ['additions.supply-points-field-attrs'] });
+    expect(row('additions.supply-points-field-attrs')).toMatchObject({
+      level: 'MUST',
+      caughtByMust: false,
+      caughtOnlyByShould: true,
+      caughtByMustRules: [],
+    });
+    expect(row('auth.bearer-accepted')).toMatchObject({
+      level: 'SHOULD',
+      caughtByMust: false,
+      caughtOnlyByShould: true,
+    });
+    expect(matrix.totals).toMatchObject({
+      caught: 2,
+      caughtByMust: 0,
+      caughtOnlyByShould: 2,
+      mustLevel: 1,
+      shouldLevel: 1,
+      missed: [],
+      mustLevelCaughtOnlyByShould: ['additions.supply-points-field-attrs'],
+    });
     expect(matrix.ok).toBe(false);
     const md = renderKillMatrixMarkdown(matrix);
     expect(md).toMatch(/2 of 2 faults caught: 0 by a MUST rule, 2 only by SHOULD rules/);
-    expect(md).toMatch(/\*\*Breaks a stated rule but caught only by SHOULD rules:\*\* `additions\.supply-points-field-attrs`/);
+    expect(md).toMatch(
+      /\*\*Breaks a stated rule but caught only by SHOULD rules:\*\* `additions\.supply-points-field-attrs`/,
+    );
     expect(md).toMatch(/\| Fault \| Spec \| Level \| Subtle \| Caught by MUST rules \| Caught by SHOULD rules \|/);
   });
 
@@ -65,7 +109,9 @@ describe('the kill matrix', () => {
   });
 
   it('rejects unknown fault ids', async () => {
-    await expect(runKillMatrix({ faults: ['no.such-fault'], workers: 0 })).rejects.toThrow(/Unknown fault no\.such-fault/);
+    await expect(runKillMatrix({ faults: ['no.such-fault'], workers: 0 })).rejects.toThrow(
+      /Unknown fault no\.such-fault/,
+    );
   });
 
   it('the command names an unknown fault as a usage error (exit 2), without a stack trace', async () => {

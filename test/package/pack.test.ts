@@ -16,31 +16,68 @@ let app: string;
 
 const npx = (args: string[], timeout = 120_000) =>
   // stderr piped, not inherited: npm's own warnings and expected error messages stay out of the test log.
-  execFileSync('npx', ['--no-install', ...args], { cwd: app, encoding: 'utf8', timeout, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npx', ['--no-install', ...args], {
+    cwd: app,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 beforeAll(() => {
   const out = mkdtempSync(join(tmpdir(), 'pack-'));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', out], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   const tarball = join(out, packed[0].filename);
   app = mkdtempSync(join(tmpdir(), 'app-'));
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }));
-  execFileSync('npm', ['install', tarball, '--omit=optional', '--no-audit', '--no-fund'], { cwd: app, stdio: 'ignore', timeout: 240_000 });
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }),
+  );
+  execFileSync('npm', ['install', tarball, '--omit=optional', '--no-audit', '--no-fund'], {
+    cwd: app,
+    stdio: 'ignore',
+    timeout: 240_000,
+  });
 }, 300_000);
 
 describe('the packed package, installed into an empty directory', () => {
   it('has no development dependencies', () => {
-    for (const dev of ['vitest', 'typescript', '@types/node', 'playwright-core']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
+    for (const dev of ['vitest', 'typescript', '@types/node', 'playwright-core'])
+      expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
     expect(existsSync(join(app, 'node_modules', '@pact-foundation', 'pact'))).toBe(false);
   });
 
   it('ships every file its README, `serve` and `init` point at, and points at nothing outside itself', () => {
     const installed = join(app, 'node_modules', 'data-import-conformance');
-    const texts = [readFileSync(join(installed, 'README.md'), 'utf8'), npx(['conformance', 'serve', '--help']), npx(['conformance', 'list', '--help']), readFileSync(join(installed, 'reference', 'README.md'), 'utf8')];
+    const texts = [
+      readFileSync(join(installed, 'README.md'), 'utf8'),
+      npx(['conformance', 'serve', '--help']),
+      npx(['conformance', 'list', '--help']),
+      readFileSync(join(installed, 'reference', 'README.md'), 'utf8'),
+    ];
     // Repository-relative paths as the texts write them: `docs/x.md`, [..](reference/README.md), examples/ci/….
-    const paths = new Set(texts.flatMap((t) => [...t.matchAll(/(?<![\w/.-])((?:docs|reference|examples|schema|spec|fixtures)\/[\w./-]*\w)/g)].map((m) => m[1])));
+    const paths = new Set(
+      texts.flatMap((t) =>
+        [...t.matchAll(/(?<![\w/.-])((?:docs|reference|examples|schema|spec|fixtures)\/[\w./-]*\w)/g)].map((m) => m[1]),
+      ),
+    );
     // Documents and examples; source files (`reference/choices.ts`) are named as code, not as links.
     const inRepo = [...paths].filter((p) => !p.endsWith('.ts') && existsSync(join(ROOT, p)));
-    expect(inRepo).toEqual(expect.arrayContaining(['reference/README.md', 'examples/ci/github-actions.yml', 'examples/ci/gitlab-ci.yml', 'docs/traceability.md', 'docs/freedoms.md']));
+    expect(inRepo).toEqual(
+      expect.arrayContaining([
+        'reference/README.md',
+        'examples/ci/github-actions.yml',
+        'examples/ci/gitlab-ci.yml',
+        'docs/traceability.md',
+        'docs/freedoms.md',
+      ]),
+    );
     for (const p of inRepo) expect(existsSync(join(installed, p)), p).toBe(true);
     expect(existsSync(join(installed, 'docs', 'design.md'))).toBe(true);
     for (const t of texts) expect(t).not.toMatch(/DESIGN\.md|\.\.\/shared/);
@@ -68,7 +105,9 @@ describe('the packed package, installed into an empty directory', () => {
         child.once('close', (code) => reject(new Error(`serve exited ${code}`)));
       });
       const { url, token } = JSON.parse(line);
-      const res = await fetch(`${url}/v1/data-import/all-account-import-processes/SUPPLIER_ONGOING/`, { headers: { authorization: `Token ${token}` } });
+      const res = await fetch(`${url}/v1/data-import/all-account-import-processes/SUPPLIER_ONGOING/`, {
+        headers: { authorization: `Token ${token}` },
+      });
       expect(res.status).toBe(200);
     } finally {
       child.kill();
@@ -86,7 +125,13 @@ describe('the packed package, installed into an empty directory', () => {
       await server.close();
       console.log(JSON.stringify({ rules: lib.allRules.length, endpoints: Object.keys(spec.model.endpoints).length, generators: Object.keys(generators).length, conformant: report.summary.conformant, version: lib.version() }));
     `;
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8', timeout: 60_000 }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: app,
+        encoding: 'utf8',
+        timeout: 60_000,
+      }),
+    );
     expect(out).toMatchObject({ endpoints: 16, conformant: true, version: VERSION });
     expect(out.rules).toBeGreaterThan(100);
     expect(out.generators).toBeGreaterThan(0);

@@ -2,14 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { model } from '../../src/spec/index.js';
 import { startReferenceServer } from '../../reference/index.js';
 import { client, unique } from '../helpers/http.js';
-import { OTHER_SUPPLIER, PATHS, SUPPLIER, account, importAccount, processAccount, stage, useReferenceServer } from '../helpers/reference.js';
+import {
+  OTHER_SUPPLIER,
+  PATHS,
+  SUPPLIER,
+  account,
+  importAccount,
+  processAccount,
+  stage,
+  useReferenceServer,
+} from '../helpers/reference.js';
 
 const h = useReferenceServer();
 
 const listed = async (path: string, ext: string) => {
   const res = await h.call('GET', path);
   expect(res.status).toBe(200);
-  return (res.body as { external_account_number: string; service_account_number: string | null }[]).find((r) => r.external_account_number === ext);
+  return (res.body as { external_account_number: string; service_account_number: string | null }[]).find(
+    (r) => r.external_account_number === ext,
+  );
 };
 
 describe('§3 / §4.1 staging', () => {
@@ -19,7 +30,10 @@ describe('§3 / §4.1 staging', () => {
     const second = await h.call('POST', PATHS.stage, { body: payload });
     expect([first.status, second.status]).toEqual([201, 200]);
     for (const res of [first, second]) {
-      expect(model.StageAccountResponse.parse(res.body)).toEqual({ import_supplier: SUPPLIER, external_account_number: payload.external_account_number });
+      expect(model.StageAccountResponse.parse(res.body)).toEqual({
+        import_supplier: SUPPLIER,
+        external_account_number: payload.external_account_number,
+      });
     }
   });
 
@@ -28,7 +42,13 @@ describe('§3 / §4.1 staging', () => {
     await stage(h.call, account(ext, { notes: [{ body: 'first version' }] }));
     await stage(h.call, account(ext, { notes: [{ body: 'second version' }] }));
     expect((await processAccount(h.call, ext)).status).toBe(201);
-    const res = await h.call('POST', PATHS.notes, { body: { import_supplier: SUPPLIER, external_account_number: ext, notes: [{ body: 'second version' }, { body: 'first version' }] } });
+    const res = await h.call('POST', PATHS.notes, {
+      body: {
+        import_supplier: SUPPLIER,
+        external_account_number: ext,
+        notes: [{ body: 'second version' }, { body: 'first version' }],
+      },
+    });
     expect(res.body.map((n: { status: string }) => n.status)).toEqual(['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS']);
   });
 
@@ -70,18 +90,34 @@ describe('§3 / §4.1 processing', () => {
     const payload = account();
     const ext = payload.external_account_number;
     await stage(h.call, payload);
-    expect(await h.call('GET', PATHS.status(SUPPLIER, ext)).then((r) => r.body)).toEqual({ status: 'UNKNOWN', service_account_number: '' });
-    expect(await listed(PATHS.pending(SUPPLIER), ext)).toEqual({ external_account_number: ext, service_account_number: null, account_created_at: null });
-    expect(await listed(PATHS.all(SUPPLIER), ext)).toEqual({ external_account_number: ext, service_account_number: null, account_created_at: null });
+    expect(await h.call('GET', PATHS.status(SUPPLIER, ext)).then((r) => r.body)).toEqual({
+      status: 'UNKNOWN',
+      service_account_number: '',
+    });
+    expect(await listed(PATHS.pending(SUPPLIER), ext)).toEqual({
+      external_account_number: ext,
+      service_account_number: null,
+      account_created_at: null,
+    });
+    expect(await listed(PATHS.all(SUPPLIER), ext)).toEqual({
+      external_account_number: ext,
+      service_account_number: null,
+      account_created_at: null,
+    });
 
     const res = await processAccount(h.call, ext);
     expect(res.status).toBe(201);
     const { service_account_number: number } = model.ProcessAccountResponse.parse(res.body);
-    expect(await h.call('GET', PATHS.status(SUPPLIER, ext)).then((r) => r.body)).toEqual({ status: 'COMPLETED', service_account_number: number });
+    expect(await h.call('GET', PATHS.status(SUPPLIER, ext)).then((r) => r.body)).toEqual({
+      status: 'COMPLETED',
+      service_account_number: number,
+    });
     expect(await listed(PATHS.pending(SUPPLIER), ext)).toBeUndefined();
     const record = await listed(PATHS.all(SUPPLIER), ext);
     expect(record?.service_account_number).toBe(number);
-    expect(model.AccountImportProcess.parse(record).account_created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(model.AccountImportProcess.parse(record).account_created_at).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/,
+    );
     expect(await listed(PATHS.imported(SUPPLIER), ext)).toEqual(record);
   });
 
@@ -89,7 +125,10 @@ describe('§3 / §4.1 processing', () => {
     const { ext, number } = await importAccount(h.call);
     const res = await processAccount(h.call, ext);
     expect(res.status).toBe(400);
-    expect(model.AlreadyImportedBody.parse(res.body)).toMatchObject({ external_account_number: ext, service_account_number: number });
+    expect(model.AlreadyImportedBody.parse(res.body)).toMatchObject({
+      external_account_number: ext,
+      service_account_number: number,
+    });
   });
 
   it('refuses when the team does not exist or nothing is staged, creating nothing (rule 1)', async () => {
@@ -110,7 +149,10 @@ describe('§3 / §4.1 processing', () => {
     const dry = await processAccount(h.call, ext, { dry_run: true });
     expect(dry.status).toBe(400);
     expect(dry.body.detail).toMatch(/rolled back/);
-    expect((await h.call('GET', PATHS.status(SUPPLIER, ext))).body).toEqual({ status: 'UNKNOWN', service_account_number: '' });
+    expect((await h.call('GET', PATHS.status(SUPPLIER, ext))).body).toEqual({
+      status: 'UNKNOWN',
+      service_account_number: '',
+    });
     expect(await listed(PATHS.pending(SUPPLIER), ext)).toBeDefined();
     expect((await listed(PATHS.all(SUPPLIER), ext))?.service_account_number).toBeNull();
     expect((await processAccount(h.call, ext, { dry_run: false })).status).toBe(201);
@@ -119,7 +161,10 @@ describe('§3 / §4.1 processing', () => {
   it('a dry run with an unknown team still fails as that, not as the dry-run message', async () => {
     const payload = account();
     await stage(h.call, payload);
-    const res = await processAccount(h.call, payload.external_account_number, { dry_run: true, operations_team_name: 'Nobody' });
+    const res = await processAccount(h.call, payload.external_account_number, {
+      dry_run: true,
+      operations_team_name: 'Nobody',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('operations_team_not_found');
   });
@@ -127,7 +172,11 @@ describe('§3 / §4.1 processing', () => {
   it('validates the process request itself', async () => {
     const res = await h.call('POST', PATHS.process, { body: { external_account_number: 'X', dry_run: 'yes' } });
     expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: { attr: string }) => e.attr)).toEqual(['import_supplier_code', 'operations_team_name', 'dry_run']);
+    expect(res.body.errors.map((e: { attr: string }) => e.attr)).toEqual([
+      'import_supplier_code',
+      'operations_team_name',
+      'dry_run',
+    ]);
   });
 });
 
@@ -145,7 +194,11 @@ describe('§3 IN_PROGRESS and the §8 concurrency limit', () => {
       const slow = processAccount(call, a.external_account_number);
       await new Promise((r) => setTimeout(r, 100));
       expect((await call('GET', PATHS.status(SUPPLIER, a.external_account_number))).body.status).toBe('IN_PROGRESS');
-      expect(await call('GET', PATHS.pending(SUPPLIER)).then((r) => r.body.map((p: { external_account_number: string }) => p.external_account_number))).toContain(a.external_account_number);
+      expect(
+        await call('GET', PATHS.pending(SUPPLIER)).then((r) =>
+          r.body.map((p: { external_account_number: string }) => p.external_account_number),
+        ),
+      ).toContain(a.external_account_number);
       const limited = await processAccount(call, b.external_account_number);
       expect(limited.status).toBe(429);
       expect((await slow).status).toBe(201);
@@ -157,7 +210,7 @@ describe('§3 IN_PROGRESS and the §8 concurrency limit', () => {
 });
 
 describe('§4.3 listings per supplier', () => {
-  it('never shows one supplier\'s accounts in another supplier\'s listings', async () => {
+  it("never shows one supplier's accounts in another supplier's listings", async () => {
     const { ext } = await importAccount(h.call);
     const pending = account(unique('OTHER'));
     await stage(h.call, pending);
@@ -183,15 +236,24 @@ describe('§2.3 / §4.4 link to a business contract', () => {
       body: {
         import_supplier_code: SUPPLIER,
         external_business_identifier: unique('BUS'),
-        business: { business_type: 'LIMITED_COMPANY', company_number: 'B1', company_name: 'Acme SL', business_contracts: [{ identifier: contract }] },
+        business: {
+          business_type: 'LIMITED_COMPANY',
+          company_number: 'B1',
+          company_name: 'Acme SL',
+          business_contracts: [{ identifier: contract }],
+        },
       },
     });
     expect(business.status).toBe(201);
     await importAccount(h.call, account(unique('LINKED'), { business: { business_contract_identifier: contract } }));
-    const res = await h.call('POST', PATHS.validate, { body: account(unique('LINKED'), { business: { business_contract_identifier: 'NO-SUCH-CONTRACT' } }) });
+    const res = await h.call('POST', PATHS.validate, {
+      body: account(unique('LINKED'), { business: { business_contract_identifier: 'NO-SUCH-CONTRACT' } }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ attr: 'business.business_contract_identifier' })]);
-    const other = await h.call('POST', PATHS.validate, { body: { ...account(), import_supplier: OTHER_SUPPLIER, business: { business_contract_identifier: contract } } });
+    const other = await h.call('POST', PATHS.validate, {
+      body: { ...account(), import_supplier: OTHER_SUPPLIER, business: { business_contract_identifier: contract } },
+    });
     expect(other.status).toBe(400);
   });
 });

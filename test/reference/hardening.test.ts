@@ -38,7 +38,14 @@ describe('huge arrays', () => {
       [PATHS.transactions, { import_supplier: SUPPLIER, external_account_number: 'X', transactions: wrong }],
       [PATHS.statements, { import_supplier: SUPPLIER, external_account_number: 'X', statements: wrong }],
       [PATHS.supplyPoints, { import_supplier: SUPPLIER, external_account_number: 'X', supply_points: wrong }],
-      [PATHS.business, { import_supplier_code: SUPPLIER, external_business_identifier: 'B', business: { company_name: 'C', business_contracts: wrong } }],
+      [
+        PATHS.business,
+        {
+          import_supplier_code: SUPPLIER,
+          external_business_identifier: 'B',
+          business: { company_name: 'C', business_contracts: wrong },
+        },
+      ],
     ] as const;
     for (const [path, body] of cases) {
       const res = await h.call('POST', path, { body });
@@ -48,13 +55,23 @@ describe('huge arrays', () => {
 
   it('keeps 130,000 valid historical statements without a stack overflow', async () => {
     const { ext } = await importAccount(h.call);
-    const statements = Array.from({ length: 130_000 }, (_, i) => ({ bill_period_from_date: '2024-01-01', bill_period_to_date: '2024-01-31', statement_number: `S${i}` }));
-    const res = await h.call('POST', PATHS.statements, { body: { import_supplier: SUPPLIER, external_account_number: ext, statements } });
+    const statements = Array.from({ length: 130_000 }, (_, i) => ({
+      bill_period_from_date: '2024-01-01',
+      bill_period_to_date: '2024-01-31',
+      statement_number: `S${i}`,
+    }));
+    const res = await h.call('POST', PATHS.statements, {
+      body: { import_supplier: SUPPLIER, external_account_number: ext, statements },
+    });
     expect(res.status, res.text.slice(0, 300)).not.toBe(500);
   });
 
   it('answers 4.9 million wrong items (10 MB) with a 4xx under 1 MB that lists the first errors and says it stopped', async () => {
-    const raw = JSON.stringify({ import_supplier: SUPPLIER, external_account_number: 'X', notes: Array(4_900_000).fill(1) });
+    const raw = JSON.stringify({
+      import_supplier: SUPPLIER,
+      external_account_number: 'X',
+      notes: Array(4_900_000).fill(1),
+    });
     expect(raw.length).toBeGreaterThan(9_000_000);
     const res = await h.call('POST', PATHS.notes, { raw });
     expect(res.status).toBe(400);
@@ -68,8 +85,10 @@ describe('huge arrays', () => {
   }, 60_000);
 
   it('cuts a long error list of a small array too, and says how many errors there were', async () => {
-    const customers = Array.from({ length: 300 }, () => ({ landline: 'not a phone' , surname: 1 }));
-    const res = await h.call('POST', PATHS.validate, { body: { import_supplier: SUPPLIER, external_account_number: 'X', customers } });
+    const customers = Array.from({ length: 300 }, () => ({ landline: 'not a phone', surname: 1 }));
+    const res = await h.call('POST', PATHS.validate, {
+      body: { import_supplier: SUPPLIER, external_account_number: 'X', customers },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toHaveLength(MAX_LISTED_ERRORS + 1);
     expect(res.body.errors.at(-1).code).toBe('too_many_errors');
@@ -78,7 +97,9 @@ describe('huge arrays', () => {
 
   it('still reports a few wrong items of a long array precisely, with the right indexes', async () => {
     const notes = Array.from({ length: 5_000 }, (_, i) => (i === 4_321 ? { body: 7 } : { body: `n${i}` }));
-    const res = await h.call('POST', PATHS.notes, { body: { import_supplier: SUPPLIER, external_account_number: 'X', notes } });
+    const res = await h.call('POST', PATHS.notes, {
+      body: { import_supplier: SUPPLIER, external_account_number: 'X', notes },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { attr: string }) => e.attr)).toEqual(['notes.4321.body']);
   });
@@ -88,7 +109,9 @@ describe('keyed duplicate checks', () => {
   it('answers 60,000 notes in one 1 MB request quickly while other clients keep being answered', async () => {
     const notes = (n: number) => Array.from({ length: n }, (_, i) => ({ body: `note ${i}` }));
     const warm = await importAccount(h.call);
-    await h.call('POST', PATHS.notes, { body: { import_supplier: SUPPLIER, external_account_number: warm.ext, notes: notes(60_000) } });
+    await h.call('POST', PATHS.notes, {
+      body: { import_supplier: SUPPLIER, external_account_number: warm.ext, notes: notes(60_000) },
+    });
 
     const { ext } = await importAccount(h.call);
     const raw = JSON.stringify({ import_supplier: SUPPLIER, external_account_number: ext, notes: notes(60_000) });
@@ -122,9 +145,16 @@ describe('keyed duplicate checks', () => {
 
   it('keeps §4.2 notes rule 2 exact: same body matches without created_at, needs the same created_at with it', async () => {
     const { ext } = await importAccount(h.call);
-    const send = (notes: unknown[]) => h.call('POST', PATHS.notes, { body: { import_supplier: SUPPLIER, external_account_number: ext, notes } });
-    const first = await send([{ body: 'a', created_at: '2024-01-01T00:00:00Z' }, { document_paths: [{ document_path: 'x/1.pdf' }] }]);
-    expect(first.body.map((r: { status: string }) => r.status)).toEqual(['NOTE_CREATION_SUCCESS', 'NOTE_CREATION_SUCCESS']);
+    const send = (notes: unknown[]) =>
+      h.call('POST', PATHS.notes, { body: { import_supplier: SUPPLIER, external_account_number: ext, notes } });
+    const first = await send([
+      { body: 'a', created_at: '2024-01-01T00:00:00Z' },
+      { document_paths: [{ document_path: 'x/1.pdf' }] },
+    ]);
+    expect(first.body.map((r: { status: string }) => r.status)).toEqual([
+      'NOTE_CREATION_SUCCESS',
+      'NOTE_CREATION_SUCCESS',
+    ]);
     const second = await send([
       { body: 'a' },
       { body: 'a', created_at: '2024-01-01T00:00:00Z' },
@@ -135,26 +165,68 @@ describe('keyed duplicate checks', () => {
       { body: 'b' },
     ]);
     expect(second.body.map((r: { status: string }) => r.status)).toEqual([
-      'NOTE_ALREADY_EXISTS', 'NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS', 'NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS', 'NOTE_CREATION_SUCCESS', 'NOTE_ALREADY_EXISTS',
+      'NOTE_ALREADY_EXISTS',
+      'NOTE_ALREADY_EXISTS',
+      'NOTE_CREATION_SUCCESS',
+      'NOTE_ALREADY_EXISTS',
+      'NOTE_CREATION_SUCCESS',
+      'NOTE_CREATION_SUCCESS',
+      'NOTE_ALREADY_EXISTS',
     ]);
   });
 
   it('checks 60,000 supply points and business contracts in one request in linear time, duplicates included', async () => {
     const { ext } = await importAccount(h.call);
-    const points = Array.from({ length: 60_000 }, (_, i) => ({ identifier: `${ext}-SP${i}`, supply_type: 'ELECTRICITY' }));
+    const points = Array.from({ length: 60_000 }, (_, i) => ({
+      identifier: `${ext}-SP${i}`,
+      supply_type: 'ELECTRICITY',
+    }));
     let started = performance.now();
-    const created = await h.call('POST', PATHS.supplyPoints, { body: { import_supplier: SUPPLIER, external_account_number: ext, supply_points: points } });
+    const created = await h.call('POST', PATHS.supplyPoints, {
+      body: { import_supplier: SUPPLIER, external_account_number: ext, supply_points: points },
+    });
     expect(created.status, created.text.slice(0, 300)).toBe(201);
     expect(performance.now() - started).toBeLessThan(5_000);
-    const clash = await h.call('POST', PATHS.supplyPoints, { body: { import_supplier: SUPPLIER, external_account_number: ext, supply_points: [{ identifier: 'new-1', supply_type: 'ELECTRICITY' }, { identifier: 'new-1', supply_type: 'ELECTRICITY' }] } });
+    const clash = await h.call('POST', PATHS.supplyPoints, {
+      body: {
+        import_supplier: SUPPLIER,
+        external_account_number: ext,
+        supply_points: [
+          { identifier: 'new-1', supply_type: 'ELECTRICITY' },
+          { identifier: 'new-1', supply_type: 'ELECTRICITY' },
+        ],
+      },
+    });
     expect(clash.status).toBe(400);
 
     const contracts = Array.from({ length: 60_000 }, (_, i) => ({ identifier: `${ext}-BC${i}` }));
     started = performance.now();
-    const business = await h.call('POST', PATHS.business, { body: { import_supplier_code: SUPPLIER, external_business_identifier: `${ext}-B`, business: { company_name: 'C', company_number: '1', business_type: BUSINESS_TYPE, business_contracts: contracts } } });
+    const business = await h.call('POST', PATHS.business, {
+      body: {
+        import_supplier_code: SUPPLIER,
+        external_business_identifier: `${ext}-B`,
+        business: {
+          company_name: 'C',
+          company_number: '1',
+          business_type: BUSINESS_TYPE,
+          business_contracts: contracts,
+        },
+      },
+    });
     expect(business.status, business.text.slice(0, 300)).toBe(201);
     expect(performance.now() - started).toBeLessThan(5_000);
-    const dup = await h.call('POST', PATHS.business, { body: { import_supplier_code: SUPPLIER, external_business_identifier: `${ext}-B2`, business: { company_name: 'D', company_number: '2', business_type: BUSINESS_TYPE, business_contracts: [{ identifier: 'dup' }, { identifier: 'dup' }] } } });
+    const dup = await h.call('POST', PATHS.business, {
+      body: {
+        import_supplier_code: SUPPLIER,
+        external_business_identifier: `${ext}-B2`,
+        business: {
+          company_name: 'D',
+          company_number: '2',
+          business_type: BUSINESS_TYPE,
+          business_contracts: [{ identifier: 'dup' }, { identifier: 'dup' }],
+        },
+      },
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.errors.map((e: { attr: string }) => e.attr)).toEqual(['business.business_contracts.1.identifier']);
   }, 60_000);
@@ -162,8 +234,16 @@ describe('keyed duplicate checks', () => {
 
 describe('bytes and HTTP framing', () => {
   it('refuses invalid UTF-8 with 400 instead of replacing it', async () => {
-    const bytes = Buffer.concat([Buffer.from(`{"import_supplier":"${SUPPLIER}","external_account_number":"A`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const res = await fetch(new URL(PATHS.stage, h.server.url), { method: 'POST', headers: { authorization: `Token ${DEFAULT_TOKEN}`, 'content-type': 'application/json' }, body: bytes });
+    const bytes = Buffer.concat([
+      Buffer.from(`{"import_supplier":"${SUPPLIER}","external_account_number":"A`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
+    const res = await fetch(new URL(PATHS.stage, h.server.url), {
+      method: 'POST',
+      headers: { authorization: `Token ${DEFAULT_TOKEN}`, 'content-type': 'application/json' },
+      body: bytes,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('parse_error');
     // Nothing was staged under the replaced identifier A\uFFFD\uFFFD.
@@ -177,13 +257,20 @@ describe('bytes and HTTP framing', () => {
     expect(long.status).toBe(414);
     const headers = await h.call('GET', PATHS.all(SUPPLIER), { headers: { 'x-big': 'b'.repeat(20_000) } });
     expect(headers.status).toBe(431);
-    const parserLimit = await rawStatus(h.server.port, `GET / HTTP/1.1\r\nHost: x\r\nX-Huge: ${'c'.repeat(100_000)}\r\n\r\n`);
+    const parserLimit = await rawStatus(
+      h.server.port,
+      `GET / HTTP/1.1\r\nHost: x\r\nX-Huge: ${'c'.repeat(100_000)}\r\n\r\n`,
+    );
     expect(parserLimit.status).toBe(431);
     expect((await h.call('GET', PATHS.all(SUPPLIER))).status).toBe(200);
   });
 
   it('answers CONNECT instead of closing the connection', async () => {
-    const res = await rawStatus(h.server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', true);
+    const res = await rawStatus(
+      h.server.port,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      true,
+    );
     expect(res.status).toBe(405);
   });
 
@@ -191,9 +278,17 @@ describe('bytes and HTTP framing', () => {
     const server = await startReferenceServer({ requestTimeoutMs: 1_000 });
     try {
       // Headers that never end, and a body that never ends.
-      const headers = await rawStatus(server.port, `POST ${PATHS.validate} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n`, true);
+      const headers = await rawStatus(
+        server.port,
+        `POST ${PATHS.validate} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n`,
+        true,
+      );
       expect(headers.status).toBe(408);
-      const body = await rawStatus(server.port, `POST ${PATHS.validate} HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${DEFAULT_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`, true);
+      const body = await rawStatus(
+        server.port,
+        `POST ${PATHS.validate} HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${DEFAULT_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`,
+        true,
+      );
       expect(body.status).toBe(408);
     } finally {
       await server.close();
@@ -232,17 +327,38 @@ describe('bounded state', () => {
   });
 
   it('refuses a GraphQL document with thousands of aliased mutations, or nested too deep', async () => {
-    const aliases = Array.from({ length: 20_000 }, (_, i) => `a${i}: obtainServiceToken(input: {APIKey: $k}) { token }`).join(' ');
-    const flood = await h.call('POST', GRAPHQL_PATH, { token: null, body: { query: `mutation ObtainServiceToken($k: String!) { ${aliases} }`, variables: { k: DEFAULT_API_KEY } } });
+    const aliases = Array.from(
+      { length: 20_000 },
+      (_, i) => `a${i}: obtainServiceToken(input: {APIKey: $k}) { token }`,
+    ).join(' ');
+    const flood = await h.call('POST', GRAPHQL_PATH, {
+      token: null,
+      body: { query: `mutation ObtainServiceToken($k: String!) { ${aliases} }`, variables: { k: DEFAULT_API_KEY } },
+    });
     expect(flood.status).toBe(400);
     expect(h.server.store.tokens.size).toBeLessThan(100);
-    const some = Array.from({ length: 60 }, (_, i) => `a${i}: obtainServiceToken(input: {APIKey: $k}) { token }`).join(' ');
-    expect((await h.call('POST', GRAPHQL_PATH, { token: null, body: { query: `mutation X($k: String!) { ${some} }`, variables: { k: DEFAULT_API_KEY } } })).status).toBe(400);
+    const some = Array.from({ length: 60 }, (_, i) => `a${i}: obtainServiceToken(input: {APIKey: $k}) { token }`).join(
+      ' ',
+    );
+    expect(
+      (
+        await h.call('POST', GRAPHQL_PATH, {
+          token: null,
+          body: { query: `mutation X($k: String!) { ${some} }`, variables: { k: DEFAULT_API_KEY } },
+        })
+      ).status,
+    ).toBe(400);
     const deep = `query { ${'serviceName { '.repeat(12)}x${'}'.repeat(12)} }`;
     expect((await h.call('POST', GRAPHQL_PATH, { token: null, body: { query: deep } })).status).toBe(400);
     const cycle = 'query { ...A } fragment A on Query { ...A }';
     expect((await h.call('POST', GRAPHQL_PATH, { token: null, body: { query: cycle } })).status).not.toBe(500);
-    const ok = await h.call('POST', GRAPHQL_PATH, { token: null, body: { query: 'mutation ObtainServiceToken($k: String!) { obtainServiceToken(input: {APIKey: $k}) { token } }', variables: { k: DEFAULT_API_KEY } } });
+    const ok = await h.call('POST', GRAPHQL_PATH, {
+      token: null,
+      body: {
+        query: 'mutation ObtainServiceToken($k: String!) { obtainServiceToken(input: {APIKey: $k}) { token } }',
+        variables: { k: DEFAULT_API_KEY },
+      },
+    });
     expect(ok.status).toBe(200);
     expect(typeof ok.body.data.obtainServiceToken.token).toBe('string');
   });
@@ -250,15 +366,22 @@ describe('bounded state', () => {
   it('an operator reset while a process runs leaves the §8 count at zero, so the limit still holds', async () => {
     const server = await startReferenceServer();
     const call = client(server.url);
-    const operator = (method: string, path: string, body?: unknown) => client(server.url, null)(method, path, { body, headers: { 'x-operator-key': server.operatorKey } });
+    const operator = (method: string, path: string, body?: unknown) =>
+      client(server.url, null)(method, path, { body, headers: { 'x-operator-key': server.operatorKey } });
     try {
       await operator('PATCH', '/_operator/settings', { processing_delay_ms: 300 });
       const ext = `R-${Date.now()}`;
       await stage(call, account(ext));
-      const running = call('POST', PATHS.process, { body: { external_account_number: ext, import_supplier_code: SUPPLIER, operations_team_name: TEAM } });
+      const running = call('POST', PATHS.process, {
+        body: { external_account_number: ext, import_supplier_code: SUPPLIER, operations_team_name: TEAM },
+      });
       await new Promise((r) => setTimeout(r, 100));
       expect(server.store.processing).toBe(1);
-      await operator('POST', '/_operator/reset', { suppliers: [{ code: SUPPLIER, status: 'Ongoing' }], operations_teams: [TEAM], tokens: [DEFAULT_TOKEN] });
+      await operator('POST', '/_operator/reset', {
+        suppliers: [{ code: SUPPLIER, status: 'Ongoing' }],
+        operations_teams: [TEAM],
+        tokens: [DEFAULT_TOKEN],
+      });
       expect(server.store.processing).toBe(0);
       await running;
       expect(server.store.processing).toBe(0);
@@ -269,7 +392,13 @@ describe('bounded state', () => {
       const b = `R-${Date.now()}-b`;
       await stage(call, account(a));
       await stage(call, account(b));
-      const results = await Promise.all([a, b].map((ext) => call('POST', PATHS.process, { body: { external_account_number: ext, import_supplier_code: SUPPLIER, operations_team_name: TEAM } })));
+      const results = await Promise.all(
+        [a, b].map((ext) =>
+          call('POST', PATHS.process, {
+            body: { external_account_number: ext, import_supplier_code: SUPPLIER, operations_team_name: TEAM },
+          }),
+        ),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 429]);
     } finally {
       await server.close();

@@ -10,9 +10,15 @@ describe('bad input never crashes the reference server', () => {
     expect([broken.status, broken.body.code]).toEqual([400, 'parse_error']);
     const empty = await h.call('POST', PATHS.validate, { raw: '' });
     expect([empty.status, empty.body.code]).toEqual([400, 'parse_error']);
-    const text = await h.call('POST', PATHS.validate, { raw: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const text = await h.call('POST', PATHS.validate, {
+      raw: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect([text.status, text.body.code]).toEqual([415, 'unsupported_media_type']);
-    const vendorJson = await h.call('POST', PATHS.validate, { raw: '{}', headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' } });
+    const vendorJson = await h.call('POST', PATHS.validate, {
+      raw: '{}',
+      headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' },
+    });
     expect(vendorJson.status).toBe(400); // parsed as JSON, then refused by validation
     expect(vendorJson.body.code).toBe('account_failed_validation');
   });
@@ -27,10 +33,21 @@ describe('bad input never crashes the reference server', () => {
   it('refuses a body streamed past the limit without a content-length', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(PATHS.validate, h.server.url);
-      const req = httpRequest(url, { method: 'POST', headers: { authorization: 'Token reference-token', 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            authorization: 'Token reference-token',
+            'content-type': 'application/json',
+            'transfer-encoding': 'chunked',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write('{"a": "');
       const chunk = 'y'.repeat(16 * 1024);
@@ -49,7 +66,11 @@ describe('bad input never crashes the reference server', () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     const res = await h.call('POST', PATHS.validate, { raw: deep });
     expect([res.status, res.body.code]).toEqual([400, 'parse_error']);
-    const metadata = { import_supplier: SUPPLIER, external_account_number: 'D', metadata: [{ key: 'k', value: JSON.parse(`${'{"a":'.repeat(70)}1${'}'.repeat(70)}`) }] };
+    const metadata = {
+      import_supplier: SUPPLIER,
+      external_account_number: 'D',
+      metadata: [{ key: 'k', value: JSON.parse(`${'{"a":'.repeat(70)}1${'}'.repeat(70)}`) }],
+    };
     expect((await h.call('POST', PATHS.validate, { body: metadata })).status).toBe(400);
   });
 
@@ -84,20 +105,45 @@ describe('the operator API', () => {
   });
 
   it('sets up suppliers, teams, skipped accounts, vendor instructions and settings', async () => {
-    expect((await h.operator('PUT', '/_operator/suppliers/NEW_SUPPLIER', { status: 'Ongoing', document_root: 'x/' })).status).toBe(201);
-    expect((await h.operator('PUT', '/_operator/suppliers/NEW_SUPPLIER', { status: 'Paused' })).body).toEqual({ code: 'NEW_SUPPLIER', status: 'Paused', document_root: 'x/' });
+    expect(
+      (await h.operator('PUT', '/_operator/suppliers/NEW_SUPPLIER', { status: 'Ongoing', document_root: 'x/' })).status,
+    ).toBe(201);
+    expect((await h.operator('PUT', '/_operator/suppliers/NEW_SUPPLIER', { status: 'Paused' })).body).toEqual({
+      code: 'NEW_SUPPLIER',
+      status: 'Paused',
+      document_root: 'x/',
+    });
     expect((await h.operator('PUT', '/_operator/suppliers/OTHER_NEW', {})).status).toBe(400);
-    expect((await h.operator('PUT', '/_operator/suppliers/OTHER_NEW', { status: 'Sleeping' })).body.errors[0].attr).toBe('status');
+    expect(
+      (await h.operator('PUT', '/_operator/suppliers/OTHER_NEW', { status: 'Sleeping' })).body.errors[0].attr,
+    ).toBe('status');
     expect((await h.operator('POST', '/_operator/operations-teams', { name: 'Night shift' })).status).toBe(201);
-    expect((await h.operator('POST', '/_operator/skipped-accounts', { import_supplier: SUPPLIER, external_account_number: 'SKIP-ME' })).status).toBe(201);
-    expect((await h.operator('PUT', '/_operator/vendor-instructions/ADYEN/R-1', { behaviour: 'intermittent_failure' })).status).toBe(200);
-    expect((await h.operator('PATCH', '/_operator/settings', { concurrency_limit: 3, processing_delay_ms: 5 })).body).toMatchObject({ concurrency_limit: 3, processing_delay_ms: 5 });
+    expect(
+      (
+        await h.operator('POST', '/_operator/skipped-accounts', {
+          import_supplier: SUPPLIER,
+          external_account_number: 'SKIP-ME',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await h.operator('PUT', '/_operator/vendor-instructions/ADYEN/R-1', { behaviour: 'intermittent_failure' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await h.operator('PATCH', '/_operator/settings', { concurrency_limit: 3, processing_delay_ms: 5 })).body,
+    ).toMatchObject({ concurrency_limit: 3, processing_delay_ms: 5 });
     expect((await h.operator('PATCH', '/_operator/settings', { concurrency_limit: 0 })).status).toBe(400);
-    expect((await h.operator('PATCH', '/_operator/settings', { concurrency_limit: null })).body.concurrency_limit).toBeNull();
+    expect(
+      (await h.operator('PATCH', '/_operator/settings', { concurrency_limit: null })).body.concurrency_limit,
+    ).toBeNull();
     const state = await h.operator('GET', '/_operator/state');
     expect(state.body.operations_teams).toContain('Night shift');
     expect(state.body.suppliers).toContainEqual({ code: 'NEW_SUPPLIER', status: 'Paused', document_root: 'x/' });
-    expect((await h.call('POST', PATHS.stage, { body: { import_supplier: SUPPLIER, external_account_number: 'SKIP-ME' } })).status).toBe(400);
+    expect(
+      (await h.call('POST', PATHS.stage, { body: { import_supplier: SUPPLIER, external_account_number: 'SKIP-ME' } }))
+        .status,
+    ).toBe(400);
   });
 
   it('adds tokens and API keys, and setup validates its document', async () => {

@@ -15,7 +15,14 @@ function reporter(isTTY: boolean, env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
 }
 
 const rule = (i: number) => ({ id: `notes.rule-${i}`, level: 'MUST' }) as Rule;
-const outcome = (verdict: RuleOutcome['verdict']) => ({ verdict, observations: [], transcript: [], durationMs: 1, ...(verdict === 'fail' ? { reason: 'expected 201' } : {}) }) as RuleOutcome;
+const outcome = (verdict: RuleOutcome['verdict']) =>
+  ({
+    verdict,
+    observations: [],
+    transcript: [],
+    durationMs: 1,
+    ...(verdict === 'fail' ? { reason: 'expected 201' } : {}),
+  }) as RuleOutcome;
 
 describe('console progress without a terminal', () => {
   it('prints how far the run is every 5 s, and nothing more often', () => {
@@ -25,8 +32,14 @@ describe('console progress without a terminal', () => {
       advance(2_000);
       r.onEvent({ type: 'rule', rule: rule(i), outcome: outcome(i === 2 ? 'fail' : 'pass'), done: i, total: 10 });
     }
-    const progress = out().split('\n').filter((l) => l.startsWith('…'));
-    expect(progress).toEqual(['… 3/10 rules done, 1 failed or errored so far', '… 6/10 rules done, 1 failed or errored so far', '… 9/10 rules done, 1 failed or errored so far']);
+    const progress = out()
+      .split('\n')
+      .filter((l) => l.startsWith('…'));
+    expect(progress).toEqual([
+      '… 3/10 rules done, 1 failed or errored so far',
+      '… 6/10 rules done, 1 failed or errored so far',
+      '… 9/10 rules done, 1 failed or errored so far',
+    ]);
   });
 
   it('prints no such line on a terminal, which has its live line instead', () => {

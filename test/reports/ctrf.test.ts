@@ -57,29 +57,68 @@ describe('renderCtrf', () => {
 
   it('counts exactly what report.summary counts', () => {
     const { counts, total } = report.summary;
-    expect(doc.results.summary).toMatchObject({ tests: total, passed: counts.pass, failed: counts.fail, skipped: counts.skip, other: counts.error, pending: 0 });
+    expect(doc.results.summary).toMatchObject({
+      tests: total,
+      passed: counts.pass,
+      failed: counts.fail,
+      skipped: counts.skip,
+      other: counts.error,
+      pending: 0,
+    });
     const tally = (status: string) => doc.results.tests.filter((t) => t.status === status).length;
-    expect([tally('passed'), tally('failed'), tally('skipped'), tally('other')]).toEqual([counts.pass, counts.fail, counts.skip, counts.error]);
+    expect([tally('passed'), tally('failed'), tally('skipped'), tally('other')]).toEqual([
+      counts.pass,
+      counts.fail,
+      counts.skip,
+      counts.error,
+    ]);
     expect(doc.results.tests).toHaveLength(total);
-    expect(doc.results.summary).toMatchObject({ start: Date.parse(report.run.started_at), stop: Date.parse(report.run.finished_at), duration: 83_456 });
-    expect(doc.results.summary.extra).toMatchObject({ conformant: false, exit_code: 1, must_failures: 3, expected_failures: 1 });
+    expect(doc.results.summary).toMatchObject({
+      start: Date.parse(report.run.started_at),
+      stop: Date.parse(report.run.finished_at),
+      duration: 83_456,
+    });
+    expect(doc.results.summary.extra).toMatchObject({
+      conformant: false,
+      exit_code: 1,
+      must_failures: 3,
+      expected_failures: 1,
+    });
   });
 
   it('maps each verdict, with the reason as message and the full failure text as trace', () => {
-    for (const rule of report.rules) expect(test(rule.id).status).toBe({ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'other' }[rule.verdict]);
+    for (const rule of report.rules)
+      expect(test(rule.id).status).toBe(
+        { pass: 'passed', fail: 'failed', skip: 'skipped', error: 'other' }[rule.verdict],
+      );
     const error = test('listings.pending.excludes-imported');
     expect(error.message).toBe('timeout: no response within 10 s');
     expect(error.trace).toContain('! timeout: no response within 10 s');
     const fail = test('migration.stage.refuses-impossible-date');
-    expect(fail.name).toBe('migration.stage.refuses-impossible-date: Staging an account with an impossible date is refused with 400');
+    expect(fail.name).toBe(
+      'migration.stage.refuses-impossible-date: Staging an account with an impossible date is refused with 400',
+    );
     expect(fail.suite).toEqual(['§4.1 Account migration']);
-    expect(fail.message).toMatch(/^expected status 400, got 201: body said <script>alert\(1\)<\/script> ]]> "quotes" \|pipes\| ñandú second line/);
+    expect(fail.message).toMatch(
+      /^expected status 400, got 201: body said <script>alert\(1\)<\/script> ]]> "quotes" \|pipes\| ñandú second line/,
+    );
     expect(fail.trace).toContain('> POST /v1/data-import/account-import-process/create-or-update/?token=***');
     expect(fail.trace).toContain(`replay: ${REPLAY.stage}`);
     expect(fail.extra).toMatchObject({ replay: REPLAY.stage, failure: { expected: 400, actual: 201, path: 'status' } });
-    expect(fail.labels).toEqual({ rule: fail.testId, level: 'MUST', spec: '§4.1, §2.3', property: false, endpoints: ['stageAccount'] });
+    expect(fail.labels).toEqual({
+      rule: fail.testId,
+      level: 'MUST',
+      spec: '§4.1, §2.3',
+      property: false,
+      endpoints: ['stageAccount'],
+    });
     expect(test('limits.concurrency.answers-429').message).toContain('fixtures.concurrency_limit');
-    expect(test('validation.single-defect.attr').extra!.counterexample).toEqual({ seed: 4242, path: '3:1:0', value: { customers: [{ email: 'not-an-email' }] }, shrinks: 12 });
+    expect(test('validation.single-defect.attr').extra!.counterexample).toEqual({
+      seed: 4242,
+      path: '3:1:0',
+      value: { customers: [{ email: 'not-an-email' }] },
+      shrinks: 12,
+    });
     expect(test('status.unknown-account.body').extra!.observations).toHaveLength(2);
   });
 
@@ -92,7 +131,12 @@ describe('renderCtrf', () => {
   it('names the run, seed and target', () => {
     expect(doc.reportFormat).toBe('CTRF');
     expect(doc.runId).toBe('k3x9q2');
-    expect(doc.results.environment.extra).toMatchObject({ run_id: 'k3x9q2', seed: 4242, target: 'https://staging.example.com', strict: false });
+    expect(doc.results.environment.extra).toMatchObject({
+      run_id: 'k3x9q2',
+      seed: 4242,
+      target: 'https://staging.example.com',
+      strict: false,
+    });
   });
 
   it('contains the redacted placeholder and never the secret', () => {

@@ -13,7 +13,18 @@ type Exchange = RuleResult['transcript'][number];
 
 const post: Exchange = {
   seq: 2,
-  request: { method: 'POST', url: `${URLS.notes}?q=1`, headers: { accept: 'application/json', authorization: 'Token ***', 'content-type': 'application/json', 'content-length': '27', 'x-team': "it's us" }, body: `[{"body":"it's a note"}]` },
+  request: {
+    method: 'POST',
+    url: `${URLS.notes}?q=1`,
+    headers: {
+      accept: 'application/json',
+      authorization: 'Token ***',
+      'content-type': 'application/json',
+      'content-length': '27',
+      'x-team': "it's us",
+    },
+    body: `[{"body":"it's a note"}]`,
+  },
   response: { status: 500, headers: {}, bytes: 0 },
   duration_ms: 3,
 };
@@ -21,19 +32,29 @@ const post: Exchange = {
 /** What a POSIX shell makes of the command: its words, with $CONFORMANCE_TOKEN set to `env`. */
 function shellWords(command: string, token: string): string[] {
   const script = `set -- ${command.replace(/^curl /, '')}; for a in "$@"; do printf '%s\\0' "$a"; done`;
-  return execFileSync('sh', ['-c', script], { env: { CONFORMANCE_TOKEN: token }, encoding: 'utf8' }).split('\0').slice(0, -1);
+  return execFileSync('sh', ['-c', script], { env: { CONFORMANCE_TOKEN: token }, encoding: 'utf8' })
+    .split('\0')
+    .slice(0, -1);
 }
 
 describe('curlCommand', () => {
   it('replays the request: method, absolute URL, headers and body, as a shell reads them', () => {
     const command = curlCommand(post, 'https://staging.example.com/base');
     expect(shellWords(command, 'tok-123')).toEqual([
-      '-i', '-X', 'POST', `https://staging.example.com${URLS.notes}?q=1`,
-      '-H', 'accept: application/json',
-      '-H', 'Authorization: Token tok-123'.replace('Authorization', 'authorization'),
-      '-H', 'content-type: application/json',
-      '-H', "x-team: it's us",
-      '--data-binary', `[{"body":"it's a note"}]`,
+      '-i',
+      '-X',
+      'POST',
+      `https://staging.example.com${URLS.notes}?q=1`,
+      '-H',
+      'accept: application/json',
+      '-H',
+      'Authorization: Token tok-123'.replace('Authorization', 'authorization'),
+      '-H',
+      'content-type: application/json',
+      '-H',
+      "x-team: it's us",
+      '--data-binary',
+      `[{"body":"it's a note"}]`,
     ]);
   });
 
@@ -49,16 +70,28 @@ describe('curlCommand', () => {
   });
 
   it('leaves GET without -X and keeps an absolute URL (the token endpoint) as recorded', () => {
-    const get: Exchange = { seq: 1, request: { method: 'GET', url: 'https://auth.example.com/v1/graphql/', headers: {} }, duration_ms: 1 };
+    const get: Exchange = {
+      seq: 1,
+      request: { method: 'GET', url: 'https://auth.example.com/v1/graphql/', headers: {} },
+      duration_ms: 1,
+    };
     expect(curlCommand(get, 'https://staging.example.com')).toBe('curl -i https://auth.example.com/v1/graphql/');
   });
 });
 
 describe('failingExchange', () => {
   const ok: Exchange = { ...post, seq: 1 };
-  const broken: Exchange = { ...post, seq: 3, response: undefined, error: { kind: 'reset', message: 'other side closed' } };
+  const broken: Exchange = {
+    ...post,
+    seq: 3,
+    response: undefined,
+    error: { kind: 'reset', message: 'other side closed' },
+  };
   it('is the exchange the failure names, else the one that broke, else the last; none for a pass', () => {
-    expect(failingExchange({ verdict: 'fail', failure: { message: 'm', exchange_seq: 2 }, transcript: [ok, post, broken] })?.seq).toBe(2);
+    expect(
+      failingExchange({ verdict: 'fail', failure: { message: 'm', exchange_seq: 2 }, transcript: [ok, post, broken] })
+        ?.seq,
+    ).toBe(2);
     expect(failingExchange({ verdict: 'error', transcript: [ok, broken, post] })?.seq).toBe(3);
     expect(failingExchange({ verdict: 'fail', transcript: [ok, post] })?.seq).toBe(2);
     expect(failingExchange({ verdict: 'pass', transcript: [ok] })).toBeUndefined();
@@ -77,7 +110,9 @@ describe('in the console and the reports', () => {
     new ConsoleReporter({ stream, env: { NO_COLOR: '1' } }).summary(report);
     const shown = failing.filter((r) => !r.expected_failure);
     expect(out.match(/^ {6}curl: curl -i /gm)?.length).toBe(shown.length);
-    expect(out).toMatch(/timeout on exchange #1 \(list pending accounts\): GET \/v1\/data-import\/pending-account-import-processes\/SUPPLIER_ONGOING\//);
+    expect(out).toMatch(
+      /timeout on exchange #1 \(list pending accounts\): GET \/v1\/data-import\/pending-account-import-processes\/SUPPLIER_ONGOING\//,
+    );
     expect(out).not.toContain(RAW_SECRET);
   });
 

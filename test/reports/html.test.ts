@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { unescape } from 'html-escaper';
+import { unescape as unescapeHtml } from 'html-escaper';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../reports/html.js';
 import { headlessChromium } from '../helpers/browser.js';
@@ -30,7 +30,7 @@ describe('renderHtml markup', () => {
     expect(references.length).toBeGreaterThan(0);
     for (const ref of references) expect(ref.startsWith('#')).toBe(true);
     expect(page0).not.toMatch(/@import|url\(/);
-    const csp = unescape(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page0)?.[1] ?? '');
+    const csp = unescapeHtml(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(page0)?.[1] ?? '');
     expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
   });
 
@@ -40,12 +40,16 @@ describe('renderHtml markup', () => {
   });
 
   it('says whether the target conforms, with the exit code', () => {
-    expect(page0).toContain('<strong>Not conformant</strong><span>2 MUST failures and 1 MUST rule not judged (error) · exit code 1</span>');
+    expect(page0).toContain(
+      '<strong>Not conformant</strong><span>2 MUST failures and 1 MUST rule not judged (error) · exit code 1</span>',
+    );
     expect(renderHtml(conformantReport())).toContain('<strong>Conformant</strong><span>exit code 0</span>');
   });
 
   it('lists the baseline entries to remove, unknown entries and the created identifiers', () => {
-    expect(page0).toMatch(/Now passing — remove these entries<\/h3><ul><li><code>migration\.validate\.accepts-valid<\/code> — TICKET-9: fixed in 2\.3<\/li>/);
+    expect(page0).toMatch(
+      /Now passing — remove these entries<\/h3><ul><li><code>migration\.validate\.accepts-valid<\/code> — TICKET-9: fixed in 2\.3<\/li>/,
+    );
     expect(page0).toContain('<li><code>retired.rule.that-no-longer-exists</code></li>');
     expect(page0).toContain('<summary>External account numbers (2)</summary>');
     expect(page0).toContain('<li><code>cf-k3x9q2-B2</code></li>');
@@ -73,7 +77,10 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
     writeFileSync(file, page0);
     fileUrl = pathToFileURL(file).href;
     // Without the background-networking flags Chromium phones home, which this network refuses.
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), { headless: true, ...(await headlessChromium()) });
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      headless: true,
+      ...(await headlessChromium()),
+    });
     page = await context.newPage();
     page.on('request', (r) => requests.push(r.url()));
     page.on('dialog', (d) => {
@@ -97,13 +104,24 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
     await page.goto(fileUrl);
   });
 
-  const visibleRuleVerdicts = () => page.locator('#rule-list .rule[data-verdict]:visible').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict')));
+  const visibleRuleVerdicts = () =>
+    page
+      .locator('#rule-list .rule[data-verdict]:visible')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict')));
 
   it('shows a score per spec section', async () => {
     const rows = page.locator('#section-scores tbody tr');
     await expect.poll(() => rows.count()).toBe(report.sections.length);
     const migration = await rows.filter({ hasText: 'Account migration' }).innerText();
-    expect(migration.split('\t').map((c) => c.trim())).toEqual(['§4.1', 'Account migration', '1', '2', '0', '1', '33 %']);
+    expect(migration.split('\t').map((c) => c.trim())).toEqual([
+      '§4.1',
+      'Account migration',
+      '1',
+      '2',
+      '0',
+      '1',
+      '33 %',
+    ]);
     expect(await rows.filter({ hasText: 'Payment instruction' }).innerText()).toContain('not judged');
   });
 
@@ -145,7 +163,9 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
     expect(await second.locator('.request-line').innerText()).toBe(`POST ${URLS.stage}?token=***`);
     expect(await second.locator('.step').innerText()).toBe('stage the account');
     expect(await second.innerText()).toContain('authorization: Token ***');
-    expect(await second.locator('.xpart').nth(1).locator('pre.body').innerText()).toContain('{"detail":"<script>alert(1)</script> ]]>');
+    expect(await second.locator('.xpart').nth(1).locator('pre.body').innerText()).toContain(
+      '{"detail":"<script>alert(1)</script> ]]>',
+    );
     expect(await second.getAttribute('class')).toContain('culprit');
   });
 
@@ -170,7 +190,9 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
   it('opens the rule a link points at', async () => {
     await page.goto(`${fileUrl}#rule-notes.dedup.body-and-created-at`);
     expect(await page.locator('[id="rule-notes.dedup.body-and-created-at"]').getAttribute('open')).not.toBeNull();
-    expect(await page.locator('[id="rule-notes.dedup.body-and-created-at"] .notice').innerText()).toContain('TICKET-17');
+    expect(await page.locator('[id="rule-notes.dedup.body-and-created-at"] .notice').innerText()).toContain(
+      'TICKET-17',
+    );
   });
 
   it('loads nothing but the file itself and runs without errors', async () => {

@@ -14,7 +14,10 @@ import { conformantReport, RAW_SECRET, REPLAY, sampleReport } from '../helpers/s
 const XSD = readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8');
 
 async function validate(xml: string) {
-  return validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: XSD }] });
+  return validateXML({
+    xml: [{ fileName: 'junit.xml', contents: xml }],
+    schema: [{ fileName: 'junit.xsd', contents: XSD }],
+  });
 }
 
 interface Element {
@@ -79,14 +82,27 @@ describe('renderJunit', () => {
 
   it('is checked by a schema that rejects what it does not allow', async () => {
     // Why the level is in `group`: junit-10.xsd has no <properties> inside a <testcase>.
-    const withProperties = xml.replace('group="MUST">', 'group="MUST"><properties><property name="level" value="MUST"/></properties>');
+    const withProperties = xml.replace(
+      'group="MUST">',
+      'group="MUST"><properties><property name="level" value="MUST"/></properties>',
+    );
     expect(withProperties).not.toBe(xml);
     expect((await validate(withProperties)).valid).toBe(false);
   });
 
   it('has one testsuite per first-cited section and one testcase per rule, named after it', () => {
     const suites = doc.testsuites.testsuite.map((s) => s.name);
-    expect(suites).toEqual(['§2.7 Payment instruction', '§4.1 Account migration', '§4.2 Data added to an imported account', '§4.3 Status and listings (GET, no body)', '§4.4 Business', '§5.2 Authentication', '§5.3 Authentication', '§7.1 Validation error body (400)', '§8 Limits']);
+    expect(suites).toEqual([
+      '§2.7 Payment instruction',
+      '§4.1 Account migration',
+      '§4.2 Data added to an imported account',
+      '§4.3 Status and listings (GET, no body)',
+      '§4.4 Business',
+      '§5.2 Authentication',
+      '§5.3 Authentication',
+      '§7.1 Validation error body (400)',
+      '§8 Limits',
+    ]);
     expect(testcases(doc)).toHaveLength(report.rules.length);
     for (const rule of report.rules) {
       const t = testcase(doc, rule.id);
@@ -96,7 +112,11 @@ describe('renderJunit', () => {
       expect(t.group).toBe(rule.level);
       expect(Number(t.time)).toBeCloseTo(rule.duration_ms / 1000, 3);
     }
-    expect(doc.testsuites.testsuite.find((s) => s.name === '§4.1 Account migration')!.testcase.map((t) => t.name.split(':')[0])).toEqual([
+    expect(
+      doc.testsuites.testsuite
+        .find((s) => s.name === '§4.1 Account migration')!
+        .testcase.map((t) => t.name.split(':')[0]),
+    ).toEqual([
       'migration.validate.accepts-valid',
       'migration.stage.refuses-impossible-date',
       'migration.validate.echoes-data',
@@ -121,7 +141,9 @@ describe('renderJunit', () => {
   it('puts the message, expected and actual, the replay command and the transcript into a failure', () => {
     const failure = testcase(doc, 'migration.stage.refuses-impossible-date').failure!;
     expect(failure.type).toBe('MUST');
-    expect(failure.message).toMatch(/^\[MUST\] expected status 400, got 201: body said <script>alert\(1\)<\/script> \]\]> "quotes" \|pipes\| ñandú second line/);
+    expect(failure.message).toMatch(
+      /^\[MUST\] expected status 400, got 201: body said <script>alert\(1\)<\/script> \]\]> "quotes" \|pipes\| ñandú second line/,
+    );
     const text = failure['#text']!;
     expect(text).toContain('at: status');
     expect(text).toContain('expected: 400');
@@ -156,19 +178,25 @@ describe('renderJunit', () => {
     const t = testcase(doc, 'notes.dedup.body-and-created-at');
     expect(t.failure).toBeUndefined();
     const skipped = t.skipped as Element;
-    expect(skipped.message).toMatch(/^expected failure: TICKET-17: dedup ignores created_at until release 2\.4 — \[MUST\] the second note was created again/);
+    expect(skipped.message).toMatch(
+      /^expected failure: TICKET-17: dedup ignores created_at until release 2\.4 — \[MUST\] the second note was created again/,
+    );
     expect(skipped['#text']).toContain('> POST /v1/data-import/notes/create/');
   });
 
   it('names the configuration key that would run a skipped rule', () => {
-    expect((testcase(doc, 'limits.concurrency.answers-429').skipped as Element).message).toBe('needs the §8 concurrency limit, enabled by the operator: set fixtures.concurrency_limit');
+    expect((testcase(doc, 'limits.concurrency.answers-429').skipped as Element).message).toBe(
+      'needs the §8 concurrency limit, enabled by the operator: set fixtures.concurrency_limit',
+    );
     expect((testcase(doc, 'payments.vendor.persistent-failure').skipped as Element).message).toBe(
       'needs a reference the vendor has persistent trouble with (set fixtures.payment_instruction.references.persistent_failure)',
     );
   });
 
   it('puts what an INFO rule observed into system-out', () => {
-    expect(testcase(doc, 'status.unknown-account.body')['system-out']).toBe('the status of an unknown account is 404 with an HTML body\nno Retry-After header');
+    expect(testcase(doc, 'status.unknown-account.body')['system-out']).toBe(
+      'the status of an unknown account is 404 with an HTML body\nno Retry-After header',
+    );
   });
 
   it('carries the run id, seed and target as suite properties', () => {

@@ -2,14 +2,27 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../reports/markdown.js';
 import type { Report } from '../../src/report/schema.js';
-import { conformantReport, incompleteReport, hugeReport, RAW_SECRET, REPLAY, sampleReport } from '../helpers/sample-report.js';
+import {
+  conformantReport,
+  incompleteReport,
+  hugeReport,
+  RAW_SECRET,
+  REPLAY,
+  sampleReport,
+} from '../helpers/sample-report.js';
 
 const report = sampleReport();
 const md = renderMarkdown(report);
 const lines = md.split('\n');
 
 /** The cells of a table row, split as GFM does: on pipes not escaped with a backslash. */
-const cells = (row: string) => row.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
+const cells = (row: string) =>
+  row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 
 /** The rows of the table that follows a line starting with `heading` (or the first table when it is null). */
 function table(markdown: string, heading: string | null): string[][] {
@@ -26,9 +39,15 @@ describe('renderMarkdown', () => {
   it('opens with the overall result and the run it describes', () => {
     expect(lines[0]).toBe('# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error)');
     expect(renderMarkdown(conformantReport()).split('\n')[0]).toBe('# ✅ Conformant');
-    expect(renderMarkdown(incompleteReport()).split('\n')[0]).toMatch(/^# ⚠️ Incomplete: nothing failed, but 1 MUST rule was not judged \(skipped\): set fixtures\.concurrency\\_limit/);
-    expect(renderMarkdown(sampleReport({ strict: true })).split('\n')[0]).toBe('# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error) and 1 SHOULD failure');
-    expect(lines[2]).toBe('**Target** `https://staging.example.com` · **Run** `k3x9q2` · **Seed** `4242` · **Duration** 1 min 23 s · **Exit code** 1');
+    expect(renderMarkdown(incompleteReport()).split('\n')[0]).toMatch(
+      /^# ⚠️ Incomplete: nothing failed, but 1 MUST rule was not judged \(skipped\): set fixtures\.concurrency\\_limit/,
+    );
+    expect(renderMarkdown(sampleReport({ strict: true })).split('\n')[0]).toBe(
+      '# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error) and 1 SHOULD failure',
+    );
+    expect(lines[2]).toBe(
+      '**Target** `https://staging.example.com` · **Run** `k3x9q2` · **Seed** `4242` · **Duration** 1 min 23 s · **Exit code** 1',
+    );
     expect(md).toContain('1 failure is excused by the baseline.');
   });
 
@@ -50,7 +69,16 @@ describe('renderMarkdown', () => {
     expect(sections).toContainEqual(['§2.7 Payment instruction', '0', '0', '0', '1', '—']);
     const capabilities = table(md, '## Capabilities');
     expect(capabilities).toHaveLength(report.capabilities.length + 2);
-    expect(capabilities).toContainEqual(['stageAccount', 'POST', '`/v1/data-import/account-import-process/create-or-update/`', '1', '1', '0', '0', '**deviates**']);
+    expect(capabilities).toContainEqual([
+      'stageAccount',
+      'POST',
+      '`/v1/data-import/account-import-process/create-or-update/`',
+      '1',
+      '1',
+      '0',
+      '0',
+      '**deviates**',
+    ]);
   });
 
   it('lists failures and errors, unexcused MUST first and baselined last, each with its replay command', () => {
@@ -64,9 +92,13 @@ describe('renderMarkdown', () => {
       'auth.token.lifetime',
       'notes.dedup.body-and-created-at',
     ]);
-    expect(items[1]).toBe('- **fail** `validation.single-defect.attr` (MUST, §7.1): attr was "customers.email", expected "customers.0.email"');
+    expect(items[1]).toBe(
+      '- **fail** `validation.single-defect.attr` (MUST, §7.1): attr was "customers.email", expected "customers.0.email"',
+    );
     expect(lines[lines.indexOf(items[1]) + 1]).toBe(`  \`${REPLAY.property}\``);
-    expect(items[2]).toBe('- **error** `listings.pending.excludes-imported` (MUST, §4.3, §3): timeout: no response within 10 s');
+    expect(items[2]).toBe(
+      '- **error** `listings.pending.excludes-imported` (MUST, §4.3, §3): timeout: no response within 10 s',
+    );
     expect(items[5]).toMatch(/— \*expected failure: TICKET-17: dedup ignores created\\_at until release 2\.4\*$/);
   });
 

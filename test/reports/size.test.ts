@@ -23,7 +23,8 @@ const breakage = async (req: { path: string }, forward: () => Promise<Upstream>)
   if (req.path.includes('/_operator/')) return undefined;
   const up = await forward();
   if (up.status === 400) return { ...up, body: JSON.stringify({ detail: 'x'.repeat(30_000) }) };
-  if (/\/(notes|transactions|historical-statements|historical-billing-documents)\/create\/$/.test(req.path)) return { ...up, status: 202, body: `${up.body}${' '.repeat(20_000)}` };
+  if (/\/(notes|transactions|historical-statements|historical-billing-documents)\/create\/$/.test(req.path))
+    return { ...up, status: 202, body: `${up.body}${' '.repeat(20_000)}` };
   return up;
 };
 
@@ -33,7 +34,13 @@ describe('report size', () => {
   it('a run with 75+ failures writes under 3 MB of reports; --full-transcripts keeps every exchange', async () => {
     const proxy = await startProxy(server.url, breakage);
     try {
-      const options = { baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), payloads: embeddedPayloads(), seed: 3 };
+      const options = {
+        baseUrl: proxy.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        payloads: embeddedPayloads(),
+        seed: 3,
+      };
       const report = await runConformance(options);
       const failing = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error');
       expect(failing.length).toBeGreaterThanOrEqual(75);
@@ -48,10 +55,16 @@ describe('report size', () => {
       expect(culprit.response?.status).toBeGreaterThan(0);
       // A passing rule keeps one line per exchange.
       const passed = report.rules.find((r) => r.verdict === 'pass' && r.transcript.length > 0)!;
-      expect(passed.transcript.every((x) => x.brief && x.request.body === undefined && Object.keys(x.request.headers).length === 0)).toBe(true);
+      expect(
+        passed.transcript.every(
+          (x) => x.brief && x.request.body === undefined && Object.keys(x.request.headers).length === 0,
+        ),
+      ).toBe(true);
       // A property rule's hundreds of exchanges are left out but counted.
       const property = report.rules.find((r) => r.id === 'properties.account.single-defect-refused')!;
-      expect(property.transcript.length + (property.transcript_omitted ?? 0)).toBeGreaterThan(property.transcript.length);
+      expect(property.transcript.length + (property.transcript_omitted ?? 0)).toBeGreaterThan(
+        property.transcript.length,
+      );
 
       const full = await runConformance({ ...options, fullTranscripts: true, selection: { rules: [passed.id] } });
       expect(full.rules[0].transcript.some((x) => !x.brief && x.request.headers.authorization)).toBe(true);

@@ -29,7 +29,11 @@ async function runAgainst(plan: Parameters<typeof startChaos>[1], args: string[]
   writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(chaos.url, '  token: ${T}'));
   const started = Date.now();
   try {
-    const res = await runCli(['--timeout', '2000', '--concurrency', '8', ...args], { cwd: dir, env: { T: DEFAULT_TOKEN }, timeoutMs: 90_000 });
+    const res = await runCli(['--timeout', '2000', '--concurrency', '8', ...args], {
+      cwd: dir,
+      env: { T: DEFAULT_TOKEN },
+      timeoutMs: 90_000,
+    });
     const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')));
     return { res, report, dir, chaos, ms: Date.now() - started };
   } finally {
@@ -50,15 +54,25 @@ function expectWellBehaved(r: Awaited<ReturnType<typeof runAgainst>>) {
 }
 
 describe.concurrent('a hostile endpoint makes its rules fail or error, and nothing else', () => {
-  const broken = (path: string) => path.includes('/account-transfer-status/') && !path.includes('conformance-preflight');
+  const broken = (path: string) =>
+    path.includes('/account-transfer-status/') && !path.includes('conformance-preflight');
   it.each(BEHAVIOURS)('%s on the status endpoint', async (behaviour: Behaviour) => {
-    const r = await runAgainst((req) => (broken(req.path) ? behaviour : undefined), ['--rule', 'status.*', '--rule', 'migration.process.*', '--rule', 'notes.create.*']);
+    const r = await runAgainst(
+      (req) => (broken(req.path) ? behaviour : undefined),
+      ['--rule', 'status.*', '--rule', 'migration.process.*', '--rule', 'notes.create.*'],
+    );
     expectWellBehaved(r);
     expect(r.res.code).toBe(1);
-    const affected = r.report.rules.filter((rule) => rule.transcript.some((x) => x.request.url.includes('/account-transfer-status/')));
+    const affected = r.report.rules.filter((rule) =>
+      rule.transcript.some((x) => x.request.url.includes('/account-transfer-status/')),
+    );
     expect(affected.length).toBeGreaterThan(0);
-    for (const rule of affected) if (rule.level !== 'INFO') expect(['fail', 'error'], `${rule.id} saw ${behaviour}`).toContain(rule.verdict);
-    { const untouched = r.report.rules.find((rule) => rule.id === 'notes.create.one-result-per-note'); expect(untouched?.verdict, `a rule that never calls the status endpoint: ${untouched?.reason}`).toBe('pass'); }
+    for (const rule of affected)
+      if (rule.level !== 'INFO') expect(['fail', 'error'], `${rule.id} saw ${behaviour}`).toContain(rule.verdict);
+    {
+      const untouched = r.report.rules.find((rule) => rule.id === 'notes.create.one-result-per-note');
+      expect(untouched?.verdict, `a rule that never calls the status endpoint: ${untouched?.reason}`).toBe('pass');
+    }
   });
 });
 
@@ -69,7 +83,9 @@ describe.concurrent('a hostile target as a whole', () => {
     if (r.res.code === 3) {
       expect(r.report.aborted?.reason).toMatch(/unreachable|refused/);
       expect(r.res.stderr).toMatch(/No rule ran/);
-      expect(readFileSync(join(r.dir, 'conformance-report', 'junit.xml'), 'utf8')).toMatch(/<error message="\[MUST\] .*unreachable/);
+      expect(readFileSync(join(r.dir, 'conformance-report', 'junit.xml'), 'utf8')).toMatch(
+        /<error message="\[MUST\] .*unreachable/,
+      );
     } else {
       expect(r.report.summary.counts.fail + r.report.summary.counts.error).toBeGreaterThan(0);
     }

@@ -13,7 +13,13 @@ import { startProxy } from '../helpers/proxy.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'safety-'));
 const allOutput = (dir: string, res: { stdout: string; stderr: string }) =>
-  [res.stdout, res.stderr, ...readdirSync(join(dir, 'conformance-report')).map((f) => readFileSync(join(dir, 'conformance-report', f), 'utf8'))].join('\n');
+  [
+    res.stdout,
+    res.stderr,
+    ...readdirSync(join(dir, 'conformance-report')).map((f) =>
+      readFileSync(join(dir, 'conformance-report', f), 'utf8'),
+    ),
+  ].join('\n');
 
 describe('secrets never reach output or reports', () => {
   it('with an API key, on a failing run: no API key and no issued token in stdout, stderr or any report', async () => {
@@ -24,7 +30,10 @@ describe('secrets never reach output or reports', () => {
     try {
       const dir = tmp();
       writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(server.url, '  api_key: ${KEY}'));
-      const res = await runCli(['--rule', 'errors.*', '--rule', 'notes.*', '--rule', 'auth.*'], { cwd: dir, env: { KEY: secretKey } });
+      const res = await runCli(['--rule', 'errors.*', '--rule', 'notes.*', '--rule', 'auth.*'], {
+        cwd: dir,
+        env: { KEY: secretKey },
+      });
       expect(res.code).toBe(1);
       const text = allOutput(dir, res);
       const issued = [...server.store.tokens.keys()].filter((t) => t !== 'unused-static-token-x');
@@ -45,14 +54,20 @@ describe('secrets never reach output or reports', () => {
       url.password = 'url-password-31337';
       const dir = tmp();
       writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(url.toString(), '  token: ${T}'));
-      const res = await runCli(['--rule', 'migration.stage.*', '--rule', 'auth.401.stageAccount'], { cwd: dir, env: { T: token } });
+      const res = await runCli(['--rule', 'migration.stage.*', '--rule', 'auth.401.stageAccount'], {
+        cwd: dir,
+        env: { T: token },
+      });
       expect(res.code).toBe(1);
       const text = allOutput(dir, res);
       for (const secret of [token, 'url-password-31337']) expect(text).not.toContain(secret);
     } finally {
       await server.close();
     }
-    const down = await runCli(['--base-url', 'http://127.0.0.1:9', '--reporter', 'json'], { cwd: tmp(), env: { CONFORMANCE_TOKEN: token } });
+    const down = await runCli(['--base-url', 'http://127.0.0.1:9', '--reporter', 'json'], {
+      cwd: tmp(),
+      env: { CONFORMANCE_TOKEN: token },
+    });
     expect(down.code).toBe(3);
     expect(down.stdout + down.stderr).not.toContain(token);
     const bad = tmp();
@@ -68,7 +83,12 @@ describe('the requests the runner makes', () => {
     const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
     const chaos = await startChaos(server.url, () => undefined);
     try {
-      const report = await runConformance({ baseUrl: chaos.url, auth: { apiKey: DEFAULT_API_KEY }, fixtures: await embeddedFixtures(), seed: 1 });
+      const report = await runConformance({
+        baseUrl: chaos.url,
+        auth: { apiKey: DEFAULT_API_KEY },
+        fixtures: await embeddedFixtures(),
+        seed: 1,
+      });
       expect(report.summary.must_failures).toBe(0);
       const outside = chaos.seen.filter((s) => !s.path.startsWith('/v1/data-import/') && s.path !== '/v1/graphql/');
       expect(outside).toEqual([]);
@@ -95,7 +115,14 @@ describe('the requests the runner makes', () => {
       }
     });
     try {
-      const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), selection: { rules: ['notes.*'] }, concurrency: 2, rateLimit: 25 });
+      const report = await runConformance({
+        baseUrl: proxy.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['notes.*'] },
+        concurrency: 2,
+        rateLimit: 25,
+      });
       expect(report.summary.must_failures).toBe(0);
       expect(maxInFlight).toBeLessThanOrEqual(2);
       // at most 25 requests in any one-second window (plus the preflight, sent before the limiter
@@ -117,7 +144,12 @@ describe('a target that changes under the run', () => {
     let count = 0;
     const proxy = await startProxy(server.url, () => (++count > 500 ? 'reset' : undefined));
     try {
-      const report = await runConformance({ baseUrl: proxy.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 2 });
+      const report = await runConformance({
+        baseUrl: proxy.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        seed: 2,
+      });
       expect(report.summary.exit_code).toBe(1);
       const errored = report.rules.filter((r) => r.verdict === 'error');
       expect(errored.length).toBeGreaterThan(20);
@@ -142,7 +174,8 @@ describe('a target that changes under the run', () => {
         concurrency: 1,
         onEvent: (e) => {
           // after five rules, every token issued so far stops working
-          if (e.type === 'rule' && ++done === 5) for (const t of [...server.store.tokens.keys()]) if (t !== DEFAULT_TOKEN) server.store.tokens.delete(t);
+          if (e.type === 'rule' && ++done === 5)
+            for (const t of [...server.store.tokens.keys()]) if (t !== DEFAULT_TOKEN) server.store.tokens.delete(t);
         },
       });
       expect(report.summary.must_failures).toBe(0);
@@ -183,7 +216,12 @@ describe('determinism', () => {
     try {
       const lists: string[] = [];
       for (let i = 0; i < 10; i++) {
-        const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), seed: 424242 });
+        const report = await runConformance({
+          baseUrl: server.url,
+          auth: { token: DEFAULT_TOKEN },
+          fixtures: await embeddedFixtures(),
+          seed: 424242,
+        });
         lists.push(report.rules.map((r) => `${r.id}\t${r.verdict}\t${r.counterexample?.path ?? ''}`).join('\n'));
       }
       expect(new Set(lists).size).toBe(1);

@@ -26,9 +26,13 @@ function dirWith(config?: string): string {
 
 describe('conformance.config.yaml', () => {
   it('names the key path and the problem, and suggests the key a typo meant', () => {
-    expect(problems('run:\n  concurency: 4\n')).toMatch(/run\.concurency: unknown key \(did you mean "concurrency"\?\)/);
+    expect(problems('run:\n  concurency: 4\n')).toMatch(
+      /run\.concurency: unknown key \(did you mean "concurrency"\?\)/,
+    );
     expect(problems('run:\n  concurrency: many\n')).toMatch(/run\.concurrency: .*number/i);
-    expect(problems('fixtures:\n  import_suppliers:\n    ongoing: ""\n')).toMatch(/fixtures\.import_suppliers\.ongoing: must not be empty/);
+    expect(problems('fixtures:\n  import_suppliers:\n    ongoing: ""\n')).toMatch(
+      /fixtures\.import_suppliers\.ongoing: must not be empty/,
+    );
     expect(problems('base_url: ftp://x\n')).toMatch(/base_url: must be an http\(s\) URL/);
     expect(problems('report:\n  formats: [pdf]\n')).toMatch(/report\.formats\.0/);
     expect(problems('run:\n  id_prefix: "1x"\n')).toMatch(/run\.id_prefix: must be 1-8 letters/);
@@ -41,7 +45,11 @@ describe('conformance.config.yaml', () => {
   });
 
   it('interpolates ${VAR} and ${VAR:-default} inside values only, and keeps $${VAR} literal', () => {
-    const c = parseConfig('base_url: ${URL}\nauth:\n  token: "${TOKEN:-fallback}"\n  graphql_url: "$${KEEP}"\n', 'c.yaml', { URL: 'https://x.example/api' });
+    const c = parseConfig(
+      'base_url: ${URL}\nauth:\n  token: "${TOKEN:-fallback}"\n  graphql_url: "$${KEEP}"\n',
+      'c.yaml',
+      { URL: 'https://x.example/api' },
+    );
     expect(c.base_url).toBe('https://x.example/api');
     expect(c.auth?.token).toBe('fallback');
     expect(c.auth?.graphql_url).toBe('${KEEP}');
@@ -50,10 +58,12 @@ describe('conformance.config.yaml', () => {
   });
 
   it('refuses an unset variable, naming the key and the variable', () => {
-    expect(problems('auth:\n  token: ${CONFORMANCE_TOKEN}\n')).toMatch(/auth\.token: environment variable CONFORMANCE_TOKEN is not set/);
+    expect(problems('auth:\n  token: ${CONFORMANCE_TOKEN}\n')).toMatch(
+      /auth\.token: environment variable CONFORMANCE_TOKEN is not set/,
+    );
   });
 
-  it('the starter config is valid, and the repository\'s example is the starter with base_url unset', () => {
+  it("the starter config is valid, and the repository's example is the starter with base_url unset", () => {
     const starter = starterConfig('./schema/conformance.config.schema.json');
     const parsed = parseConfig(starter, 'starter', {});
     expect(parsed.base_url).toBeUndefined();
@@ -63,38 +73,82 @@ describe('conformance.config.yaml', () => {
 
   it('ships JSON Schemas generated from the zod schemas (npm run schemas regenerates them)', () => {
     for (const [name, text] of Object.entries(schemaFiles())) {
-      expect(readFileSync(new URL(`../../schema/${name}`, import.meta.url), 'utf8'), `schema/${name} is stale: run npm run schemas`).toBe(text);
+      expect(
+        readFileSync(new URL(`../../schema/${name}`, import.meta.url), 'utf8'),
+        `schema/${name} is stale: run npm run schemas`,
+      ).toBe(text);
     }
     const config = JSON.parse(schemaFiles()['conformance.config.schema.json']);
-    expect(Object.keys(config.properties)).toEqual(['$schema', 'base_url', 'auth', 'headers', 'tls', 'fixtures', 'payloads', 'account', 'run', 'report']);
+    expect(Object.keys(config.properties)).toEqual([
+      '$schema',
+      'base_url',
+      'auth',
+      'headers',
+      'tls',
+      'fixtures',
+      'payloads',
+      'account',
+      'run',
+      'report',
+    ]);
     expect(config.additionalProperties).toBe(false);
   });
 });
 
 describe('resolving a run: flags > environment > config file > defaults', () => {
-  const config = 'base_url: https://from-config.example\nauth:\n  token: config-token\nrun:\n  concurrency: 3\n  num_runs: 7\nreport:\n  dir: from-config\n';
+  const config =
+    'base_url: https://from-config.example\nauth:\n  token: config-token\nrun:\n  concurrency: 3\n  num_runs: 7\nreport:\n  dir: from-config\n';
 
   it('takes defaults when nothing is set (embedded target)', () => {
     const r = resolveRun({}, dirWith(), {});
     expect(r.options.baseUrl).toBeUndefined();
-    expect([r.options.concurrency, r.options.numRuns, r.options.timeoutMs, r.options.idPrefix]).toEqual([8, 25, 10_000, 'cf']);
-    expect(r.report).toEqual({ dir: 'conformance-report', formats: ['console', 'json', 'junit', 'html', 'markdown', 'ctrf'] });
+    expect([r.options.concurrency, r.options.numRuns, r.options.timeoutMs, r.options.idPrefix]).toEqual([
+      8,
+      25,
+      10_000,
+      'cf',
+    ]);
+    expect(r.report).toEqual({
+      dir: 'conformance-report',
+      formats: ['console', 'json', 'junit', 'html', 'markdown', 'ctrf'],
+    });
     expect(r.configFile).toBeUndefined();
   });
 
   it('reads ./conformance.config.yaml, then lets the environment and flags override it', () => {
     const dir = dirWith(config);
     const fromFile = resolveRun({}, dir, {});
-    expect([fromFile.options.baseUrl, fromFile.options.auth?.token, fromFile.options.concurrency, fromFile.report.dir]).toEqual(['https://from-config.example', 'config-token', 3, 'from-config']);
-    const fromEnv = resolveRun({}, dir, { CONFORMANCE_BASE_URL: 'https://from-env.example/', CONFORMANCE_TOKEN: 'env-token' });
+    expect([
+      fromFile.options.baseUrl,
+      fromFile.options.auth?.token,
+      fromFile.options.concurrency,
+      fromFile.report.dir,
+    ]).toEqual(['https://from-config.example', 'config-token', 3, 'from-config']);
+    const fromEnv = resolveRun({}, dir, {
+      CONFORMANCE_BASE_URL: 'https://from-env.example/',
+      CONFORMANCE_TOKEN: 'env-token',
+    });
     expect([fromEnv.options.baseUrl, fromEnv.options.auth?.token]).toEqual(['https://from-env.example', 'env-token']);
-    const fromFlags = resolveRun({ 'base-url': 'http://127.0.0.1:9', concurrency: '5', 'report-dir': 'flag-dir', reporter: ['json,junit'] }, dir, { CONFORMANCE_BASE_URL: 'https://from-env.example' });
-    expect([fromFlags.options.baseUrl, fromFlags.options.concurrency, fromFlags.report.dir, fromFlags.report.formats]).toEqual(['http://127.0.0.1:9', 5, 'flag-dir', ['json', 'junit']]);
+    const fromFlags = resolveRun(
+      { 'base-url': 'http://127.0.0.1:9', concurrency: '5', 'report-dir': 'flag-dir', reporter: ['json,junit'] },
+      dir,
+      { CONFORMANCE_BASE_URL: 'https://from-env.example' },
+    );
+    expect([
+      fromFlags.options.baseUrl,
+      fromFlags.options.concurrency,
+      fromFlags.report.dir,
+      fromFlags.report.formats,
+    ]).toEqual(['http://127.0.0.1:9', 5, 'flag-dir', ['json', 'junit']]);
   });
 
   it('works from environment variables alone', () => {
     const r = resolveRun({}, dirWith(), { CONFORMANCE_BASE_URL: 'https://env.example', CONFORMANCE_API_KEY: 'k-123' });
-    expect([r.options.baseUrl, r.options.auth?.apiKey, r.options.auth?.token]).toEqual(['https://env.example', 'k-123', undefined]);
+    expect([r.options.baseUrl, r.options.auth?.apiKey, r.options.auth?.token]).toEqual([
+      'https://env.example',
+      'k-123',
+      undefined,
+    ]);
   });
 
   it.each([

@@ -40,16 +40,24 @@ describe('rule assertions', () => {
     for (const status of [200, 201, 302, 500, 503]) {
       const f = failure(() => ruleExpect.refused(response(status, ''), 'processing unstaged data'));
       expect(f.detail).toMatchObject({ expected: '4xx', actual: status, path: 'status', exchangeSeq: 3 });
-      expect(f.message).toBe(`processing unstaged data must be refused with a 4xx, got ${status} from POST /v1/account-import/process/: (empty body)`);
+      expect(f.message).toBe(
+        `processing unstaged data must be refused with a 4xx, got ${status} from POST /v1/account-import/process/: (empty body)`,
+      );
     }
   });
 
   it('body: returns the parsed value, or fails at the JSON path of the first problem', () => {
     const schema = z.object({ results: z.array(z.object({ status: z.enum(['ADDED', 'EXISTS']) })) });
-    expect(ruleExpect.body(response(201, '{"results":[{"status":"ADDED"}]}'), schema, 'transactions')).toEqual({ results: [{ status: 'ADDED' }] });
-    const f = failure(() => ruleExpect.body(response(201, '{"results":[{"status":"ADDED"},{"status":"GONE"}]}'), schema, 'transactions'));
+    expect(ruleExpect.body(response(201, '{"results":[{"status":"ADDED"}]}'), schema, 'transactions')).toEqual({
+      results: [{ status: 'ADDED' }],
+    });
+    const f = failure(() =>
+      ruleExpect.body(response(201, '{"results":[{"status":"ADDED"},{"status":"GONE"}]}'), schema, 'transactions'),
+    );
     expect(f.detail.path).toBe('body.results[1].status');
-    expect(f.message).toMatch(/^transactions: the body of POST \S+ \(201\) does not match: body\.results\[1\]\.status: expected "ADDED" or "EXISTS", got "GONE"/);
+    expect(f.message).toMatch(
+      /^transactions: the body of POST \S+ \(201\) does not match: body\.results\[1\]\.status: expected "ADDED" or "EXISTS", got "GONE"/,
+    );
   });
 
   it('equal: deep equality, failing at the first differing path', () => {
@@ -61,6 +69,8 @@ describe('rule assertions', () => {
 
   it('that: silent when the condition holds, the given message otherwise', () => {
     ruleExpect.that(true, 'never shown');
-    expect(failure(() => ruleExpect.that(false, 'the note must be pinned', { expected: true, actual: false })).detail).toMatchObject({ message: 'the note must be pinned', expected: true, actual: false });
+    expect(
+      failure(() => ruleExpect.that(false, 'the note must be pinned', { expected: true, actual: false })).detail,
+    ).toMatchObject({ message: 'the note must be pinned', expected: true, actual: false });
   });
 });

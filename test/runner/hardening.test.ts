@@ -38,13 +38,25 @@ describe('the redactor', () => {
   });
 
   it('hides the user information of any URL, username included', () => {
-    expect(withoutUrlCredentials('https://TOKEN@host/x and ftp://u:p@h/ and a@b.c')).toBe(`https://${REDACTED}@host/x and ftp://${REDACTED}@h/ and a@b.c`);
-    expect(new Redactor().text('--base-url https://user:pw@example.com')).toBe(`--base-url https://${REDACTED}@example.com`);
+    expect(withoutUrlCredentials('https://TOKEN@host/x and ftp://u:p@h/ and a@b.c')).toBe(
+      `https://${REDACTED}@host/x and ftp://${REDACTED}@h/ and a@b.c`,
+    );
+    expect(new Redactor().text('--base-url https://user:pw@example.com')).toBe(
+      `--base-url https://${REDACTED}@example.com`,
+    );
   });
 
   it('redactReport replaces secrets in every string and key of a report, and returns a clean report as is', () => {
     const redactor = new Redactor(['tok-1234567']);
-    const report = { rules: [{ failure: { actual: { errors: [{ attr: 'Token tok-1234567' }] }, expected: ['tok-1234567'] }, observations: ['x'], 'tok-1234567': 1 }] };
+    const report = {
+      rules: [
+        {
+          failure: { actual: { errors: [{ attr: 'Token tok-1234567' }] }, expected: ['tok-1234567'] },
+          observations: ['x'],
+          'tok-1234567': 1,
+        },
+      ],
+    };
     const clean = redactReport(report, redactor);
     expect(JSON.stringify(clean)).not.toContain('tok-1234567');
     expect(clean.rules[0].failure.actual.errors[0].attr).toBe(`Token ${REDACTED}`);
@@ -76,16 +88,35 @@ describe('ObtainServiceToken', () => {
     try {
       const dir = tempDir('endless-');
       // Peak resident memory of the child, as the kernel counted it (VmHWM), read just before it exits.
-      const child = spawn(process.execPath, ['--require', join(dir, 'peak.cjs'), CLI, '--base-url', endless.url, '--reporter', 'json', '--timeout', '20000'], {
-        cwd: dir,
-        env: { ...process.env, NO_COLOR: '1', CONFORMANCE_API_KEY: 'api-key-123456' },
-      });
-      writeFileSync(join(dir, 'peak.cjs'), `process.on('exit', () => { try { const m = /VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8')); process.stderr.write('PEAK_KB=' + (m ? m[1] : '0') + '\\n'); } catch {} });`);
+      const child = spawn(
+        process.execPath,
+        [
+          '--require',
+          join(dir, 'peak.cjs'),
+          CLI,
+          '--base-url',
+          endless.url,
+          '--reporter',
+          'json',
+          '--timeout',
+          '20000',
+        ],
+        {
+          cwd: dir,
+          env: { ...process.env, NO_COLOR: '1', CONFORMANCE_API_KEY: 'api-key-123456' },
+        },
+      );
+      writeFileSync(
+        join(dir, 'peak.cjs'),
+        `process.on('exit', () => { try { const m = /VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8')); process.stderr.write('PEAK_KB=' + (m ? m[1] : '0') + '\\n'); } catch {} });`,
+      );
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code, stderr).toBe(3);
-      expect(stderr).toMatch(/Could not obtain a token from the ObtainServiceToken mutation at .*: the answer is larger than 16 MiB/);
+      expect(stderr).toMatch(
+        /Could not obtain a token from the ObtainServiceToken mutation at .*: the answer is larger than 16 MiB/,
+      );
       const peakMb = Number(/PEAK_KB=(\d+)/.exec(stderr)?.[1]) / 1024;
       expect(peakMb).toBeGreaterThan(0);
       expect(peakMb).toBeLessThan(300);
@@ -102,7 +133,10 @@ describe('ObtainServiceToken', () => {
       res.on('close', () => clearInterval(timer));
     });
     try {
-      const res = await runCli(['--base-url', slow.url, '--reporter', 'json', '--timeout', '800'], { cwd: tempDir('drip-'), env: { CONFORMANCE_API_KEY: 'api-key-123456' } });
+      const res = await runCli(['--base-url', slow.url, '--reporter', 'json', '--timeout', '800'], {
+        cwd: tempDir('drip-'),
+        env: { CONFORMANCE_API_KEY: 'api-key-123456' },
+      });
       expect(res.code).toBe(3);
       expect(res.stderr).toMatch(/no complete answer within 800 ms/);
       expect(res.stderr).not.toMatch(/: \d+\s*$/m);
@@ -127,7 +161,10 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
       [['--report-dir', '/dev/null/reports'], '--report-dir'],
     ] as const) {
       const started = Date.now();
-      const res = await runCli(['--base-url', reference.url, '--rule', 'status.*', ...args], { cwd: dir, env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN } });
+      const res = await runCli(['--base-url', reference.url, '--rule', 'status.*', ...args], {
+        cwd: dir,
+        env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN },
+      });
       expect(res.code, res.stderr).toBe(2);
       expect(res.stderr).toContain(where);
       expect(res.stderr).not.toMatch(/\n\s+at /);
@@ -135,7 +172,10 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
       expect(Date.now() - started).toBeLessThan(10_000);
     }
     writeFileSync(join(dir, 'conformance.config.yaml'), 'report:\n  dir: a-file\n');
-    const fromConfig = await runCli(['--base-url', reference.url, '--rule', 'status.*'], { cwd: dir, env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN } });
+    const fromConfig = await runCli(['--base-url', reference.url, '--rule', 'status.*'], {
+      cwd: dir,
+      env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN },
+    });
     expect(fromConfig.code).toBe(2);
     expect(fromConfig.stderr).toContain('report.dir');
   });
@@ -143,7 +183,12 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
   it('a YAML alias bomb in the config is exit 2 naming the problem', async () => {
     const dir = tempDir('bomb-');
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 9; i++) levels.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9).fill(`*${'abcdefghi'[i - 1]}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9)
+          .fill(`*${'abcdefghi'[i - 1]}`)
+          .join(',')}]`,
+      );
     writeFileSync(join(dir, 'conformance.config.yaml'), `${levels.join('\n')}\n`);
     const res = await runCli(['list'], { cwd: dir });
     const run = await runCli([], { cwd: dir });
@@ -164,9 +209,18 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
     const dir = tempDir('url-');
     const url = new URL(reference.url);
     const withCredentials = `http://TOKENASUSER123:pass-word-99@${url.host}`;
-    const res = await runCli(['--base-url', withCredentials, '--rule', 'status.*', '--rule', 'notes.create.one-result-per-note'], { cwd: dir, env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN } });
+    const res = await runCli(
+      ['--base-url', withCredentials, '--rule', 'status.*', '--rule', 'notes.create.one-result-per-note'],
+      { cwd: dir, env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN } },
+    );
     expect([0, 1, 4]).toContain(res.code);
-    for (const text of [res.stdout, res.stderr, ...['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json'].map((f) => readFileSync(join(dir, 'conformance-report', f), 'utf8'))]) {
+    for (const text of [
+      res.stdout,
+      res.stderr,
+      ...['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json'].map((f) =>
+        readFileSync(join(dir, 'conformance-report', f), 'utf8'),
+      ),
+    ]) {
       expect(text).not.toMatch(/TOKENASUSER123|pass-word-99/);
     }
   }, 60_000);
@@ -188,20 +242,34 @@ describe('--max-time', () => {
     const reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
     // Every answer of the §4.2 data endpoints takes 3 s (the setup chain's stage, process and business are quick).
     const slow = await startProxy(reference.url, async (req, forward) => {
-      if (/\/(notes|transactions|agreements|supply-points|historical-billing-documents|historical-statements|payment-instruction)\/create\/$/.test(req.path)) await new Promise((r) => setTimeout(r, 3_000));
+      if (
+        /\/(notes|transactions|agreements|supply-points|historical-billing-documents|historical-statements|payment-instruction)\/create\/$/.test(
+          req.path,
+        )
+      )
+        await new Promise((r) => setTimeout(r, 3_000));
       return forward();
     });
     try {
       const dir = tempDir('maxtime-');
       writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(slow.url, `  token: ${DEFAULT_TOKEN}`));
       const started = Date.now();
-      const res = await runCli(['--max-time', '5', '--timeout', '30000', '--concurrency', '4', '--section', '4.2'], { cwd: dir, timeoutMs: 60_000 });
+      const res = await runCli(['--max-time', '5', '--timeout', '30000', '--concurrency', '4', '--section', '4.2'], {
+        cwd: dir,
+        timeoutMs: 60_000,
+      });
       const took = Date.now() - started;
       expect(res.code, res.stderr).toBe(1);
       expect(took).toBeLessThan(15_000);
-      for (const file of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json']) expect(existsSync(join(dir, 'conformance-report', file)), file).toBe(true);
-      const report = ReportSchema.parse(JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')));
-      const notJudged = report.rules.filter((r) => r.verdict === 'error' && /not judged: the run reached its time limit \(--max-time 5 s\)/.test(r.reason ?? ''));
+      for (const file of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json'])
+        expect(existsSync(join(dir, 'conformance-report', file)), file).toBe(true);
+      const report = ReportSchema.parse(
+        JSON.parse(readFileSync(join(dir, 'conformance-report', 'report.json'), 'utf8')),
+      );
+      const notJudged = report.rules.filter(
+        (r) =>
+          r.verdict === 'error' && /not judged: the run reached its time limit \(--max-time 5 s\)/.test(r.reason ?? ''),
+      );
       expect(notJudged.length).toBeGreaterThan(report.rules.length / 2);
       expect(notJudged.some((r) => /before the rule started/.test(r.reason!))).toBe(true);
       expect(notJudged.some((r) => /before the rule finished/.test(r.reason!))).toBe(true);
@@ -222,10 +290,18 @@ describe('--max-time', () => {
     });
     try {
       const started = Date.now();
-      const report = await runConformance({ baseUrl: slow.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), maxTimeMs: 1_000, selection: { rules: ['notes.*'] } });
+      const report = await runConformance({
+        baseUrl: slow.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        maxTimeMs: 1_000,
+        selection: { rules: ['notes.*'] },
+      });
       expect(Date.now() - started).toBeLessThan(4_000);
       expect(report.causes.find((c) => c.id === 'setup.account')).toMatchObject({ fix: ['run.max_time_s'] });
-      expect(report.causes.find((c) => c.id === 'setup.account')?.answer).toMatch(/time limit \(--max-time 1 s\) before this step was done/);
+      expect(report.causes.find((c) => c.id === 'setup.account')?.answer).toMatch(
+        /time limit \(--max-time 1 s\) before this step was done/,
+      );
       expect(report.rules.every((r) => r.verdict === 'error' || r.verdict === 'skip')).toBe(true);
     } finally {
       await slow.close();

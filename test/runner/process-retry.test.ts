@@ -16,7 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const tooMany = (retryAfter: string) => ({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': retryAfter }, body: '{"detail":"busy"}' });
+const tooMany = (retryAfter: string) => ({
+  status: 429,
+  headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
+  body: '{"detail":"busy"}',
+});
 
 /**
  * Answers the first `refusals` process requests of each account with 429 and `Retry-After`,
@@ -62,7 +66,11 @@ describe('process calls retry a 429 honouring Retry-After', () => {
     expect(arrivals).toHaveLength(3);
     expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(990);
     expect(arrivals[2] - arrivals[1]).toBeGreaterThanOrEqual(990);
-    expect(result.transcript.filter((e) => e.request.url.endsWith('/process/')).map((e: { response?: { status: number }; step?: string }) => [e.response?.status, e.step])).toEqual([
+    expect(
+      result.transcript
+        .filter((e) => e.request.url.endsWith('/process/'))
+        .map((e: { response?: { status: number }; step?: string }) => [e.response?.status, e.step]),
+    ).toEqual([
       [429, 'process the staged account'],
       [429, 'process the staged account (retry 1 after 429)'],
       [201, 'process the staged account (retry 2 after 429)'],

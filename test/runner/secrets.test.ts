@@ -14,7 +14,7 @@ import { startReferenceServer, type ReferenceServer } from '../../reference/inde
 import { embeddedSeed } from '../../src/engine/embedded.js';
 import { runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
-import { type Proxy, startProxy } from '../helpers/proxy.js';
+import { type Proxy as TestProxy, startProxy } from '../helpers/proxy.js';
 
 const STATIC_TOKEN = `st-${randomBytes(12).toString('hex')}`;
 const API_KEY = `ak-${randomBytes(12).toString('hex')}`;
@@ -22,7 +22,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
 
 let reference: ReferenceServer;
-let echo: Proxy;
+let echo: TestProxy;
 beforeAll(async () => {
   reference = await startReferenceServer({ seed: await embeddedSeed({ token: STATIC_TOKEN, apiKey: API_KEY }) });
   echo = await startProxy(reference.url, async (req, forward) => {
@@ -30,7 +30,12 @@ beforeAll(async () => {
     const auth = String(req.headers.authorization ?? '');
     if (!auth) return up;
     const token = auth.replace(/^Token /, '');
-    const headers = { ...up.headers, 'x-echo-auth': auth, 'x-echo-b64': b64(auth), 'x-echo-token-b64url': b64url(token) };
+    const headers = {
+      ...up.headers,
+      'x-echo-auth': auth,
+      'x-echo-b64': b64(auth),
+      'x-echo-token-b64url': b64url(token),
+    };
     let body = up.body;
     try {
       const parsed = JSON.parse(up.body);
@@ -56,13 +61,23 @@ afterAll(async () => {
 
 /** Every spelling a leak could take. */
 function spellings(secret: string): string[] {
-  return [secret, b64(secret), b64url(secret), b64(`Token ${secret}`), b64(`user:${secret}`), encodeURIComponent(secret)];
+  return [
+    secret,
+    b64(secret),
+    b64url(secret),
+    b64(`Token ${secret}`),
+    b64(`user:${secret}`),
+    encodeURIComponent(secret),
+  ];
 }
 
 async function runEchoed(auth: string) {
   const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
   writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(echo.url, auth));
-  const res = await runCli(['--section', '4.1', '--section', '4.2', '--section', '7', '--concurrency', '8', '--verbose'], { cwd: dir, timeoutMs: 120_000 });
+  const res = await runCli(
+    ['--section', '4.1', '--section', '4.2', '--section', '7', '--concurrency', '8', '--verbose'],
+    { cwd: dir, timeoutMs: 120_000 },
+  );
   const reportDir = join(dir, 'conformance-report');
   const files = readdirSync(reportDir).map((f) => ({ name: f, text: readFileSync(join(reportDir, f), 'utf8') }));
   return { res, files };
@@ -70,17 +85,38 @@ async function runEchoed(auth: string) {
 
 function expectNoLeak(run: Awaited<ReturnType<typeof runEchoed>>, secrets: string[]) {
   const outputs = [...run.files, { name: 'stdout', text: run.res.stdout }, { name: 'stderr', text: run.res.stderr }];
-  expect(run.files.map((f) => f.name).sort()).toEqual(['ctrf.json', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+  expect(run.files.map((f) => f.name).sort()).toEqual([
+    'ctrf.json',
+    'junit.xml',
+    'report.html',
+    'report.json',
+    'summary.md',
+  ]);
   for (const secret of secrets) {
     for (const spelling of spellings(secret)) {
-      for (const out of outputs) expect(out.text.includes(spelling), `${out.name} holds ${spelling === secret ? 'the secret' : 'a spelling of it'}`).toBe(false);
+      for (const out of outputs)
+        expect(
+          out.text.includes(spelling),
+          `${out.name} holds ${spelling === secret ? 'the secret' : 'a spelling of it'}`,
+        ).toBe(false);
     }
   }
   // The echo did happen, and what it carried is shown redacted: the suite saw it and failed rules on it.
   const report = JSON.parse(run.files.find((f) => f.name === 'report.json')!.text);
-  const exchanges = report.rules.flatMap((r: { transcript: { response?: { headers: Record<string, string>; body?: string } }[] }) => r.transcript);
-  expect(exchanges.some((x: { response?: { headers: Record<string, string> } }) => x.response?.headers['x-echo-auth'] === 'Token ***')).toBe(true);
-  expect(report.rules.some((r: { verdict: string; failure?: { actual?: unknown } }) => r.verdict === 'fail' && JSON.stringify(r.failure?.actual ?? '').includes('***'))).toBe(true);
+  const exchanges = report.rules.flatMap(
+    (r: { transcript: { response?: { headers: Record<string, string>; body?: string } }[] }) => r.transcript,
+  );
+  expect(
+    exchanges.some(
+      (x: { response?: { headers: Record<string, string> } }) => x.response?.headers['x-echo-auth'] === 'Token ***',
+    ),
+  ).toBe(true);
+  expect(
+    report.rules.some(
+      (r: { verdict: string; failure?: { actual?: unknown } }) =>
+        r.verdict === 'fail' && JSON.stringify(r.failure?.actual ?? '').includes('***'),
+    ),
+  ).toBe(true);
   expect(run.res.stdout).toMatch(/✗/);
 }
 

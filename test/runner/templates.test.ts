@@ -29,7 +29,16 @@ const accepted = () => {
 };
 
 const run = async (payloads = {}): Promise<Report> =>
-  runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), payloads: { ...embeddedPayloads(), ...payloads }, seed: 5, numRuns: 5, fullTranscripts: true, allowSkip: ['auth.api-key.*'] });
+  runConformance({
+    baseUrl: server.url,
+    auth: { token: DEFAULT_TOKEN },
+    fixtures: await embeddedFixtures(),
+    payloads: { ...embeddedPayloads(), ...payloads },
+    seed: 5,
+    numRuns: 5,
+    fullTranscripts: true,
+    allowSkip: ['auth.api-key.*'],
+  });
 
 describe('an implementation that accepts only its own account_type values', () => {
   it('without a template: one cause, naming account_type and payloads.account; the rules that stand on it are not judged', async () => {
@@ -82,7 +91,7 @@ describe('an implementation that accepts only its own account_type values', () =
 describe('payload templates', () => {
   const ids = () => new Ids(new IdRegistry('cf', 'abc123'));
 
-  it('keep the template\'s fields and values and replace only identifiers, keys and the contract link', () => {
+  it("keep the template's fields and values and replace only identifiers, keys and the contract link", () => {
     const template = { ...accepted(), contract: { business_contract_identifier: 'C-1' } };
     const templates = new PayloadTemplates({ account: template }, 'contract.business_contract_identifier');
     const account = templates.account(ids(), 'SUPPLIER_X') as Record<string, unknown>;
@@ -91,7 +100,11 @@ describe('payload templates', () => {
     expect(account.import_supplier).toBe('SUPPLIER_X');
     expect(account.external_account_number).toMatch(/^cf-abc123-A\d+$/);
     expect(account.contract).toBeUndefined();
-    expect(Object.keys(account).sort()).toEqual(Object.keys(template).filter((k) => k !== 'contract').sort());
+    expect(Object.keys(account).sort()).toEqual(
+      Object.keys(template)
+        .filter((k) => k !== 'contract')
+        .sort(),
+    );
   });
 
   it('refuse a template that breaks the documented shapes, naming the kind and every attr', () => {
@@ -108,11 +121,15 @@ describe('payload templates', () => {
   });
 
   it('moved: fixtures.payloads is a config error naming the new keys', () => {
-    expect(() => parseConfig('fixtures:\n  payloads:\n    agreements: { a: 1 }\n', 'c.yaml', {})).toThrow(/fixtures\.payloads has moved/);
+    expect(() => parseConfig('fixtures:\n  payloads:\n    agreements: { a: 1 }\n', 'c.yaml', {})).toThrow(
+      /fixtures\.payloads has moved/,
+    );
     try {
       parseConfig('fixtures:\n  payloads:\n    agreements: { a: 1 }\n', 'c.yaml', {});
     } catch (error) {
-      expect((error as ConfigError).problems.join('\n')).toMatch(/fixtures\.payloads\.agreements to payloads\.agreements/);
+      expect((error as ConfigError).problems.join('\n')).toMatch(
+        /fixtures\.payloads\.agreements to payloads\.agreements/,
+      );
     }
   });
 });

@@ -16,11 +16,15 @@ type AnyObject = z.ZodObject<z.core.$ZodLooseShape>;
 function objectsIn(schema: z.ZodType, path = '', seen = new Set<z.ZodType>()): { path: string; schema: AnyObject }[] {
   if (seen.has(schema)) return [];
   seen.add(schema);
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return objectsIn(schema.unwrap() as z.ZodType, path, seen);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+    return objectsIn(schema.unwrap() as z.ZodType, path, seen);
   if (schema instanceof z.ZodArray) return objectsIn(schema.element as z.ZodType, `${path}[]`, seen);
   if (schema instanceof z.ZodObject) {
     const obj = schema as AnyObject;
-    return [{ path, schema: obj }, ...Object.entries(obj.shape).flatMap(([k, v]) => objectsIn(v as z.ZodType, path ? `${path}.${k}` : k, seen))];
+    return [
+      { path, schema: obj },
+      ...Object.entries(obj.shape).flatMap(([k, v]) => objectsIn(v as z.ZodType, path ? `${path}.${k}` : k, seen)),
+    ];
   }
   return [];
 }
@@ -33,8 +37,10 @@ describe('the spec model', () => {
     expect(specText).toMatch(/^# Customer Data-Import Service: Interface Specification/);
   });
 
-  it('catalogues exactly the endpoints of §4, with the spec\'s methods', () => {
-    const documented = new Set([...specText.matchAll(/(?:(GET|POST) )?`(\/v1\/data-import\/[^`]+)`/g)].map((m) => m[2]));
+  it("catalogues exactly the endpoints of §4, with the spec's methods", () => {
+    const documented = new Set(
+      [...specText.matchAll(/(?:(GET|POST) )?`(\/v1\/data-import\/[^`]+)`/g)].map((m) => m[2]),
+    );
     const catalogued = Object.values(model.endpoints).map((e) => e.path);
     expect(new Set(catalogued)).toEqual(documented);
     for (const e of Object.values(model.endpoints)) {
@@ -68,7 +74,14 @@ describe('the spec model', () => {
         }
       }
     }
-    expect(optional).toEqual(new Set(['§2.3 note created_at', '§2.3 note is_pinned', '§4.1 process dry_run', '§2.6 historical statement statement_path']));
+    expect(optional).toEqual(
+      new Set([
+        '§2.3 note created_at',
+        '§2.3 note is_pinned',
+        '§4.1 process dry_run',
+        '§2.6 historical statement statement_path',
+      ]),
+    );
   });
 
   it('spec mode enforces documented facts only; strict mode also the expected fields', () => {
@@ -86,44 +99,84 @@ describe('the spec model', () => {
       expect(m.AccountPayload.safeParse({ import_supplier: 'S' }).success).toBe(false);
       expect(m.Note.safeParse({ is_pinned: true }).success).toBe(false);
       expect(m.Note.safeParse({ body: 'x' }).success).toBe(true);
-      expect(m.ProcessAccountRequest.safeParse({ external_account_number: 'E', import_supplier_code: 'S', operations_team_name: 'T' }).success).toBe(true);
+      expect(
+        m.ProcessAccountRequest.safeParse({
+          external_account_number: 'E',
+          import_supplier_code: 'S',
+          operations_team_name: 'T',
+        }).success,
+      ).toBe(true);
     }
   });
 
   it('refuses undocumented fields in requests and allows them in responses (§2.1, §9.2)', () => {
     expect(model.Note.safeParse({ body: 'x', colour: 'red' }).success).toBe(false);
-    expect(model.StageAccountResponse.safeParse({ import_supplier: 'S', external_account_number: 'E', extra: 1 }).success).toBe(true);
-    expect(model.ValidationErrorBody.safeParse({ detail: 'x', code: 'c', errors: [{ detail: 'd', code: 'c', attr: 'a', hint: 'h' }], trace: 'id' }).success).toBe(true);
-    expect(model.AccountTransferStatus.safeParse({ status: 'COMPLETED', service_account_number: 'A-1', links: [] }).success).toBe(true);
+    expect(
+      model.StageAccountResponse.safeParse({ import_supplier: 'S', external_account_number: 'E', extra: 1 }).success,
+    ).toBe(true);
+    expect(
+      model.ValidationErrorBody.safeParse({
+        detail: 'x',
+        code: 'c',
+        errors: [{ detail: 'd', code: 'c', attr: 'a', hint: 'h' }],
+        trace: 'id',
+      }).success,
+    ).toBe(true);
+    expect(
+      model.AccountTransferStatus.safeParse({ status: 'COMPLETED', service_account_number: 'A-1', links: [] }).success,
+    ).toBe(true);
   });
 
   it('knows the closed enumerations of §2-§3 and keeps the "values seen" open', () => {
     expect(model.SupplyPoint.safeParse({ supply_type: 'WATER' }).success).toBe(false);
     expect(model.Transaction.safeParse({ type: 'GIFT' }).success).toBe(false);
-    expect(model.Transaction.safeParse({ type: 'CHARGE', reason: 'A_REASON_NOT_SEEN', payment_type: 'BIZUM' }).success).toBe(true);
+    expect(
+      model.Transaction.safeParse({ type: 'CHARGE', reason: 'A_REASON_NOT_SEEN', payment_type: 'BIZUM' }).success,
+    ).toBe(true);
     expect(model.HistoricalBillingDocument.safeParse({ billing_document_type: 'MONTHLY' }).success).toBe(false);
     expect(model.AccountTransferStatus.safeParse({ status: 'DONE', service_account_number: '' }).success).toBe(false);
-    expect(model.NoteResult.safeParse({ created_at: '2024-01-01T00:00:00Z', body: 'b', status: 'NOTE_CREATED' }).success).toBe(false);
+    expect(
+      model.NoteResult.safeParse({ created_at: '2024-01-01T00:00:00Z', body: 'b', status: 'NOTE_CREATED' }).success,
+    ).toBe(false);
   });
 
   it('follows the §2.1 date and datetime formats in requests and tolerates ISO variants in responses', () => {
     const date = model.Agreement.shape.effective_from.unwrap();
     expect(['2024-02-29', '2023-12-31'].map((d) => date.safeParse(d).success)).toEqual([true, true]);
-    expect(['2023-02-29', '2023-2-1', '2023-02-01T00:00:00Z', ''].map((d) => date.safeParse(d).success)).toEqual([false, false, false, false]);
+    expect(['2023-02-29', '2023-2-1', '2023-02-01T00:00:00Z', ''].map((d) => date.safeParse(d).success)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
     const datetime = model.Note.shape.created_at.unwrap();
     expect(datetime.safeParse('2024-01-01T10:00:00Z').success).toBe(true);
-    expect(['2024-01-01T10:00:00', '2024-01-01T10:00:00.123Z', '2024-01-01T10:00:00+01:00', '2023-02-30T10:00:00Z'].map((d) => datetime.safeParse(d).success)).toEqual([false, false, false, false]);
+    expect(
+      ['2024-01-01T10:00:00', '2024-01-01T10:00:00.123Z', '2024-01-01T10:00:00+01:00', '2023-02-30T10:00:00Z'].map(
+        (d) => datetime.safeParse(d).success,
+      ),
+    ).toEqual([false, false, false, false]);
     const created = model.NoteResult.shape.created_at;
-    expect(['2024-01-01T10:00:00Z', '2024-01-01T10:00:00.123456Z', '2024-01-01T10:00:00+01:00'].map((d) => created.safeParse(d).success)).toEqual([true, true, true]);
+    expect(
+      ['2024-01-01T10:00:00Z', '2024-01-01T10:00:00.123456Z', '2024-01-01T10:00:00+01:00'].map(
+        (d) => created.safeParse(d).success,
+      ),
+    ).toEqual([true, true, true]);
   });
 
   it('pins no message wording: detail is any string', () => {
-    const body = { detail: 'Cuenta inválida', code: 'account_failed_validation', errors: [{ detail: '', code: 'x', attr: 'a' }] };
+    const body = {
+      detail: 'Cuenta inválida',
+      code: 'account_failed_validation',
+      errors: [{ detail: '', code: 'x', attr: 'a' }],
+    };
     expect(model.ValidationErrorBody.safeParse(body).success).toBe(true);
   });
 
   it('exports to JSON Schema with the spec sections and presence notes', () => {
-    const schema = z.toJSONSchema(model.AccountPayload, { io: 'input' }) as { $defs?: Record<string, { spec?: string; properties?: Record<string, { presence?: string }> }> };
+    const schema = z.toJSONSchema(model.AccountPayload, { io: 'input' }) as {
+      $defs?: Record<string, { spec?: string; properties?: Record<string, { presence?: string }> }>;
+    };
     const account = schema.$defs?.AccountPayload;
     expect(account?.spec).toBe('§2.3 account payload');
     expect(account?.properties?.external_account_number?.presence).toBe('required');

@@ -17,9 +17,22 @@ class Step implements fc.AsyncCommand<object, object> {
 describe('property counterexamples', () => {
   it('show a command sequence as the steps that ran', async () => {
     let recorded: Counterexample | undefined;
-    const ctx = { property: { numRuns: 50, seed: 42 }, counterexample: (c: Counterexample) => (recorded = c), observe: () => undefined } as unknown as RuleContext;
-    const commands = fc.commands([fc.constant(new Step('validate(0, valid)')), fc.constant(new Step('stage(0, valid)')), fc.constant(new Step('status(0)'))], { maxCommands: 6 });
-    await expect(checkProperty(ctx, commands, (cmds) => fc.asyncModelRun(() => ({ model: {}, real: {} }), cmds))).rejects.toThrow(/the target answered 500/);
+    const ctx = {
+      property: { numRuns: 50, seed: 42 },
+      counterexample: (c: Counterexample) => (recorded = c),
+      observe: () => undefined,
+    } as unknown as RuleContext;
+    const commands = fc.commands(
+      [
+        fc.constant(new Step('validate(0, valid)')),
+        fc.constant(new Step('stage(0, valid)')),
+        fc.constant(new Step('status(0)')),
+      ],
+      { maxCommands: 6 },
+    );
+    await expect(
+      checkProperty(ctx, commands, (cmds) => fc.asyncModelRun(() => ({ model: {}, real: {} }), cmds)),
+    ).rejects.toThrow(/the target answered 500/);
     expect(recorded?.value).toEqual({ steps: ['stage(0, valid)'] });
     expect(JSON.stringify(recorded?.value)).not.toMatch(/hasRan|"cmd"/);
   });

@@ -7,7 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { type Choices, DEFAULT_TOKEN, faithfulChoices, startReferenceServer } from '../../reference/index.js';
 import { demandingChoices } from '../../reference/profiles.js';
-import { firstErrorOnly, nonFieldErrorsOnCreateEndpoints, resultsReversed, transactionDataStatusMirrorsItem } from '../../reference/variant.js';
+import {
+  firstErrorOnly,
+  nonFieldErrorsOnCreateEndpoints,
+  resultsReversed,
+  transactionDataStatusMirrorsItem,
+} from '../../reference/variant.js';
 import { reply } from '../../reference/reply.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
 import { runConformance } from '../../src/conformance.js';
@@ -54,17 +59,28 @@ async function runAgainst(c: Case, direct?: (call: Call) => Promise<void>): Prom
   }
 }
 
-const verdicts = (report: Report) => Object.fromEntries(report.rules.map((r) => [r.id, r.verdict === 'pass' ? 'pass' : `${r.verdict}: ${r.reason}`]));
+const verdicts = (report: Report) =>
+  Object.fromEntries(report.rules.map((r) => [r.id, r.verdict === 'pass' ? 'pass' : `${r.verdict}: ${r.reason}`]));
 const allPass = (rules: string[]) => Object.fromEntries(rules.map((id) => [id, 'pass']));
-const responses = (report: Report, id: string) => report.rules.find((r) => r.id === id)!.transcript.map((e) => e.response?.body ?? '');
+const responses = (report: Report, id: string) =>
+  report.rules.find((r) => r.id === id)!.transcript.map((e) => e.response?.body ?? '');
 
 describe('no false failures: each rule of issue 12 passes the legal choice that used to fail it', () => {
   it('notes.content.document-only: an account that already has a body-less note, and two absent bodies are "the same body"', async () => {
     const c: Case = { choices: { bodylessNotesMatch: 'body' }, rules: ['notes.content.document-only'] };
     const report = await runAgainst(c, async (call) => {
       // The freedom: a second document-only note, with other paths, "already exists".
-      const { ext } = await importAccount(call, account(undefined, { notes: [{ document_paths: [{ document_path: 'a.pdf' }] }] }));
-      const res = await call('POST', PATHS.notes, { body: { import_supplier: SUPPLIER, external_account_number: ext, notes: [{ document_paths: [{ document_path: 'b.pdf' }] }] } });
+      const { ext } = await importAccount(
+        call,
+        account(undefined, { notes: [{ document_paths: [{ document_path: 'a.pdf' }] }] }),
+      );
+      const res = await call('POST', PATHS.notes, {
+        body: {
+          import_supplier: SUPPLIER,
+          external_account_number: ext,
+          notes: [{ document_paths: [{ document_path: 'b.pdf' }] }],
+        },
+      });
       expect(res.body.map((n: { status: string }) => n.status)).toEqual(['NOTE_ALREADY_EXISTS']);
     });
     expect(verdicts(report)).toEqual(allPass(c.rules));
@@ -73,24 +89,45 @@ describe('no false failures: each rule of issue 12 passes the legal choice that 
   it('transaction dedup rules: a skipped transaction carries its own status in transaction_data.status', async () => {
     const c: Case = {
       choices: { present: transactionDataStatusMirrorsItem },
-      rules: ['transactions.dedup.already-exists', 'transactions.dedup.check-true', 'transactions.dedup.within-one-request', 'properties.transactions.dedup', 'transactions.create.import-success-status'],
+      rules: [
+        'transactions.dedup.already-exists',
+        'transactions.dedup.check-true',
+        'transactions.dedup.within-one-request',
+        'properties.transactions.dedup',
+        'transactions.create.import-success-status',
+      ],
     };
     const report = await runAgainst(c);
     expect(verdicts(report)).toEqual(allPass(c.rules));
-    expect(responses(report, 'transactions.dedup.already-exists').join('\n')).toMatch(/"transaction_data":\{[^}]*"status":"TRANSACTION_ALREADY_EXISTS"/);
+    expect(responses(report, 'transactions.dedup.already-exists').join('\n')).toMatch(
+      /"transaction_data":\{[^}]*"status":"TRANSACTION_ALREADY_EXISTS"/,
+    );
   });
 
   it('billing, statements, notes, business and stage: validation errors reported under non_field_errors (§7.1 "some other create endpoints")', async () => {
     const c: Case = {
       choices: { present: nonFieldErrorsOnCreateEndpoints },
-      rules: ['billing.invalid-type.refused', 'statements.invalid.refused', 'notes.content.required', 'business.invalid.refused', 'errors.stage-same-as-validate', 'conventions.date.impossible-day', 'conventions.note.without-content', 'properties.account.single-defect-refused'],
+      rules: [
+        'billing.invalid-type.refused',
+        'statements.invalid.refused',
+        'notes.content.required',
+        'business.invalid.refused',
+        'errors.stage-same-as-validate',
+        'conventions.date.impossible-day',
+        'conventions.note.without-content',
+        'properties.account.single-defect-refused',
+      ],
     };
     const report = await runAgainst(c);
     expect(verdicts(report)).toEqual(allPass(c.rules));
     for (const id of ['statements.invalid.refused', 'notes.content.required', 'business.invalid.refused']) {
       const bodies = responses(report, id).filter((b) => b.includes('"errors"'));
       expect(bodies.length, id).toBeGreaterThan(0);
-      for (const body of bodies) expect(JSON.parse(body).errors.every((e: { attr: string }) => e.attr === 'non_field_errors'), `${id}: ${body}`).toBe(true);
+      for (const body of bodies)
+        expect(
+          JSON.parse(body).errors.every((e: { attr: string }) => e.attr === 'non_field_errors'),
+          `${id}: ${body}`,
+        ).toBe(true);
     }
   });
 
@@ -98,7 +135,9 @@ describe('no false failures: each rule of issue 12 passes the legal choice that 
     const rules = ['errors.404.createAgreements', 'errors.404.createSupplyPoints'];
     // Without the configured payloads the rules cannot send a body of the right shape: skipped, not failed.
     const bare = await runAgainst({ choices: {}, rules, withoutPayloads: true }, async (call) => {
-      const res = await call('POST', PATHS.agreements, { body: { import_supplier: SUPPLIER, external_account_number: 'NO-SUCH-ACCOUNT' } });
+      const res = await call('POST', PATHS.agreements, {
+        body: { import_supplier: SUPPLIER, external_account_number: 'NO-SUCH-ACCOUNT' },
+      });
       expect(res.status, 'the server validates the shape first').toBe(400);
     });
     expect(bare.rules.map((r) => [r.id, r.verdict, r.skip_key])).toEqual([
@@ -107,24 +146,41 @@ describe('no false failures: each rule of issue 12 passes the legal choice that 
     ]);
     expect(verdicts(await runAgainst({ choices: {}, rules }))).toEqual(allPass(rules));
     // The other order (the account looked up first) passes too.
-    expect(verdicts(await runAgainst({ choices: { accountLookupFirst: true }, rules: ['errors.404.*', 'additions.*', 'notes.404.*'] }))).toEqual(
-      allPass(allRules.filter((r) => /^(errors\.404\.|additions\.|notes\.404\.)/.test(r.id)).map((r) => r.id)),
-    );
+    expect(
+      verdicts(
+        await runAgainst({
+          choices: { accountLookupFirst: true },
+          rules: ['errors.404.*', 'additions.*', 'notes.404.*'],
+        }),
+      ),
+    ).toEqual(allPass(allRules.filter((r) => /^(errors\.404\.|additions\.|notes\.404\.)/.test(r.id)).map((r) => r.id)));
   });
 
-  it('state machine and transaction property: the §8 limit at 1, slow processing and Retry-After: 1 (429 to the suite\'s own parallel rules)', { timeout: 240_000 }, async () => {
+  it("state machine and transaction property: the §8 limit at 1, slow processing and Retry-After: 1 (429 to the suite's own parallel rules)", {
+    timeout: 240_000,
+  }, async () => {
     const c: Case = {
       choices: { tooManyRequests: demandingChoices.tooManyRequests },
       settings: { concurrency_limit: 1, processing_delay_ms: 25 },
-      rules: ['stateful.state-machine', 'properties.transactions.dedup', 'properties.notes.dedup', 'migration.process.*', 'limits.concurrency.429-then-retry'],
+      rules: [
+        'stateful.state-machine',
+        'properties.transactions.dedup',
+        'properties.notes.dedup',
+        'migration.process.*',
+        'limits.concurrency.429-then-retry',
+      ],
       processRetryBudgetMs: 60_000,
       concurrency: 8,
     };
     const report = await runAgainst(c);
-    const expected = allPass(allRules.filter((r) => r.id.startsWith('migration.process.') || c.rules.includes(r.id)).map((r) => r.id));
+    const expected = allPass(
+      allRules.filter((r) => r.id.startsWith('migration.process.') || c.rules.includes(r.id)).map((r) => r.id),
+    );
     expect(verdicts(report)).toEqual(expected);
     // The retries honoured Retry-After: 429s were answered to process calls of rules other than §8's.
-    const limited = report.rules.filter((r) => r.id !== 'limits.concurrency.429-then-retry' && r.transcript.some((e) => e.response?.status === 429));
+    const limited = report.rules.filter(
+      (r) => r.id !== 'limits.concurrency.429-then-retry' && r.transcript.some((e) => e.response?.status === 429),
+    );
     expect(limited.length, 'some rule met the limit and retried').toBeGreaterThan(0);
     for (const r of limited) {
       const seqs = r.transcript.filter((e) => e.request.url.includes('/process/'));
@@ -134,29 +190,56 @@ describe('no false failures: each rule of issue 12 passes the legal choice that 
   });
 
   it('errors.attr.zero-based-nested: validation stops at the first error (§7.1 never says every error is reported)', async () => {
-    const c: Case = { choices: { present: (a) => firstErrorOnly(a) }, rules: ['errors.attr.zero-based-nested', 'errors.stage-same-as-validate', 'errors.codes.stable', 'errors.body.shape'] };
+    const c: Case = {
+      choices: { present: (a) => firstErrorOnly(a) },
+      rules: [
+        'errors.attr.zero-based-nested',
+        'errors.stage-same-as-validate',
+        'errors.codes.stable',
+        'errors.body.shape',
+      ],
+    };
     expect(verdicts(await runAgainst(c))).toEqual(allPass(c.rules));
   });
 
   it('notes and transactions results in another order than sent', async () => {
     const c: Case = {
       choices: { present: resultsReversed },
-      rules: ['notes.create.one-result-per-note', 'notes.create.results-order', 'notes.dedup.*', 'transactions.dedup.already-exists', 'transactions.create.every-type', 'properties.notes.dedup', 'properties.transactions.dedup', 'migration.stage.update-replaces-data'],
+      rules: [
+        'notes.create.one-result-per-note',
+        'notes.create.results-order',
+        'notes.dedup.*',
+        'transactions.dedup.already-exists',
+        'transactions.create.every-type',
+        'properties.notes.dedup',
+        'properties.transactions.dedup',
+        'migration.stage.update-replaces-data',
+      ],
     };
     const report = await runAgainst(c);
     expect(report.rules.filter((r) => r.verdict !== 'pass').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
-    expect(report.rules.find((r) => r.id === 'notes.create.results-order')!.observations[0]).toMatch(/^results in another order/);
+    expect(report.rules.find((r) => r.id === 'notes.create.results-order')!.observations[0]).toMatch(
+      /^results in another order/,
+    );
   });
 
   it('transactions.dedup.check-false is a SHOULD: a duplicate refused without the check fails it, and no MUST rule', async () => {
-    const c: Case = { choices: { uncheckedDuplicateTransaction: 'refuse' }, rules: ['transactions.*', 'properties.transactions.dedup'] };
+    const c: Case = {
+      choices: { uncheckedDuplicateTransaction: 'refuse' },
+      rules: ['transactions.*', 'properties.transactions.dedup'],
+    };
     const report = await runAgainst(c);
     const failing = report.rules.filter((r) => r.verdict !== 'pass').map((r) => [r.id, r.level, r.verdict]);
     expect(failing).toEqual([['transactions.dedup.check-false', 'SHOULD', 'fail']]);
   });
 
   it('auth.401.no-data judges no body form: a 401 body saying UNKNOWN (a word of the status vocabulary) passes', async () => {
-    const c: Case = { choices: { unauthorized: () => reply(401, { status: 'UNKNOWN', detail: 'UNKNOWN token; COMPLETED requests need one.' }) }, rules: ['auth.401.no-data'] };
+    const c: Case = {
+      choices: {
+        unauthorized: () => reply(401, { status: 'UNKNOWN', detail: 'UNKNOWN token; COMPLETED requests need one.' }),
+      },
+      rules: ['auth.401.no-data'],
+    };
     expect(verdicts(await runAgainst(c))).toEqual(allPass(c.rules));
   });
 

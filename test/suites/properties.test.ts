@@ -10,7 +10,14 @@ import { runConformance } from '../../src/conformance.js';
 async function runProperty(fault: string, rule: string, extra: { seed?: number; replayPath?: string } = {}) {
   const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }), faults: [fault] });
   try {
-    const report = await runConformance({ baseUrl: server.url, auth: { token: DEFAULT_TOKEN }, fixtures: await embeddedFixtures(), selection: { rules: [rule] }, seed: extra.seed ?? 1, replayPath: extra.replayPath });
+    const report = await runConformance({
+      baseUrl: server.url,
+      auth: { token: DEFAULT_TOKEN },
+      fixtures: await embeddedFixtures(),
+      selection: { rules: [rule] },
+      seed: extra.seed ?? 1,
+      replayPath: extra.replayPath,
+    });
     return report.rules[0];
   } finally {
     await server.close();
@@ -53,7 +60,8 @@ describe('a property fails against the fault it is about, with a shrunk countere
   ])('%s: the state machine shrinks to a short command sequence that shows it', async (fault, shows) => {
     // A random search finds the sequence with high probability per seed, not certainty: a few seeds.
     let result = await runProperty(fault, 'stateful.state-machine', { seed: 1 });
-    for (let seed = 2; result.verdict !== 'fail' && seed <= 5; seed++) result = await runProperty(fault, 'stateful.state-machine', { seed });
+    for (let seed = 2; result.verdict !== 'fail' && seed <= 5; seed++)
+      result = await runProperty(fault, 'stateful.state-machine', { seed });
     expect(result.verdict).toBe('fail');
     // The steps that ran, as the transcript names their requests (not fast-check's command wrappers).
     const commands = (result.counterexample!.value as { steps: string[] }).steps.join(', ');

@@ -11,10 +11,22 @@ import type { Rule } from '../../src/engine/rule.js';
 import { Redactor } from '../../src/http/redact.js';
 import { checkProperty } from '../../suites/property.js';
 
-const rule: Rule = { id: 'properties.test.cutoff', spec: '§2.3', level: 'MUST', title: 'a slow property', endpoints: ['validateAccount'], property: true, check: async () => undefined };
+const rule: Rule = {
+  id: 'properties.test.cutoff',
+  spec: '§2.3',
+  level: 'MUST',
+  title: 'a slow property',
+  endpoints: ['validateAccount'],
+  property: true,
+  check: async () => undefined,
+};
 
 function context(numRuns: number, notes: string[]): RuleContext {
-  return { property: { numRuns, seed: 1 }, observe: (note: string) => void notes.push(note), counterexample: () => undefined } as unknown as RuleContext;
+  return {
+    property: { numRuns, seed: 1 },
+    observe: (note: string) => void notes.push(note),
+    counterexample: () => undefined,
+  } as unknown as RuleContext;
 }
 
 const slowCase = () => new Promise<void>((resolve) => setTimeout(resolve, 40));
@@ -30,7 +42,14 @@ describe('property rules and their time limit', () => {
 
   it('the engine reports such a rule as an error, not a pass', async () => {
     const notes: string[] = [];
-    const outcome = await executeRule(rule, () => checkProperty(context(100, notes), fc.integer(), slowCase, 300), () => [], new AbortController().signal, 10_000, new Redactor([]));
+    const outcome = await executeRule(
+      rule,
+      () => checkProperty(context(100, notes), fc.integer(), slowCase, 300),
+      () => [],
+      new AbortController().signal,
+      10_000,
+      new Redactor([]),
+    );
     expect(outcome.verdict).toBe('error');
     expect(outcome.reason).toMatch(/^not judged: only \d+ of the 100 cases/);
   });

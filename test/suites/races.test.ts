@@ -14,15 +14,22 @@ const races: [fault: string, rule: string][] = [
 ];
 
 describe('race rules', () => {
-  it.each(races)('%s is caught by %s in at least 19 of 20 runs', async (fault, rule) => {
-    let caught = 0;
-    for (let run = 0; run < 20; run++) {
-      const result = await runTask({ kind: 'fault', id: fault }, { seed: run, numRuns: 1, selection: { rules: [rule] } });
-      expect(result.errored, `run ${run}: the rule could be judged`).toEqual([]);
-      if (result.failed.some((f) => f.rule === rule)) caught++;
-    }
-    expect(caught).toBeGreaterThanOrEqual(19);
-  }, 120_000);
+  it.each(races)(
+    '%s is caught by %s in at least 19 of 20 runs',
+    async (fault, rule) => {
+      let caught = 0;
+      for (let run = 0; run < 20; run++) {
+        const result = await runTask(
+          { kind: 'fault', id: fault },
+          { seed: run, numRuns: 1, selection: { rules: [rule] } },
+        );
+        expect(result.errored, `run ${run}: the rule could be judged`).toEqual([]);
+        if (result.failed.some((f) => f.rule === rule)) caught++;
+      }
+      expect(caught).toBeGreaterThanOrEqual(19);
+    },
+    120_000,
+  );
 
   it('never fail the faithful server in 50 runs', async () => {
     for (let run = 0; run < 50; run++) {

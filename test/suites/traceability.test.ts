@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkNormative, checkTraceability, isNormative, renderTraceability, specUnits } from '../../src/engine/traceability.js';
+import {
+  checkNormative,
+  checkTraceability,
+  isNormative,
+  renderTraceability,
+  specUnits,
+} from '../../src/engine/traceability.js';
 import { defineRules } from '../../src/engine/rule.js';
 import { specText } from '../../src/spec/sections.js';
 import { allRules } from '../../suites/index.js';
@@ -33,7 +39,10 @@ describe('traceability', () => {
   });
 
   it('docs/traceability.md is the current output of "conformance list --format markdown"', () => {
-    expect(readFileSync(new URL('../../docs/traceability.md', import.meta.url), 'utf8'), 'stale: run npm run schemas').toBe(renderTraceability(specText(), STATEMENTS, allRules));
+    expect(
+      readFileSync(new URL('../../docs/traceability.md', import.meta.url), 'utf8'),
+      'stale: run npm run schemas',
+    ).toBe(renderTraceability(specText(), STATEMENTS, allRules));
   });
 
   it('fails when a spec line is left uncovered or a rule is untraced (the check can fail)', () => {
@@ -47,27 +56,80 @@ describe('traceability', () => {
     it('each MUST rule is named by a statement that states, not shows, and cites its section', () => {
       const guard = checkNormative(specText(), STATEMENTS, allRules);
       expect(guard.mustWithoutNormativeStatement, 'MUST rules no normative statement names').toEqual([]);
-      expect(guard.mustCitingNoNormativeSection, 'MUST rules whose spec field cites no section of their normative statements').toEqual([]);
-      expect(guard.mustOnNonNormativeStatement, 'MUST rules hanging on an example, a "seen" value or a "not shown" statement').toEqual([]);
+      expect(
+        guard.mustCitingNoNormativeSection,
+        'MUST rules whose spec field cites no section of their normative statements',
+      ).toEqual([]);
+      expect(
+        guard.mustOnNonNormativeStatement,
+        'MUST rules hanging on an example, a "seen" value or a "not shown" statement',
+      ).toEqual([]);
     });
 
     it('classifies "not shown", "seen" and example fragments as not normative, and tables by their rows', () => {
       const units = specUnits(specText());
       const byQuote = (q: string) => STATEMENTS.find((s) => (s.quote ?? []).includes(q))!;
-      expect(isNormative({ section: '7.1', quote: ['One example code is `account_failed_validation`.'], rules: ['x'] }, units)).toBe(false);
-      expect(isNormative({ section: '2.4', quote: ['Which reasons and payment types are valid for each transaction type: not shown.'], rules: ['x'] }, units)).toBe(false);
-      expect(isNormative({ section: '2.4', quote: ['Line item: `rate_band` (string, `CONSUMPTION_STANDARD` seen)'], rules: ['x'] }, units)).toBe(false);
-      expect(isNormative(byQuote('2. A note is created only if no note on the account has the same `body`'), units)).toBe(true);
+      expect(
+        isNormative(
+          { section: '7.1', quote: ['One example code is `account_failed_validation`.'], rules: ['x'] },
+          units,
+        ),
+      ).toBe(false);
+      expect(
+        isNormative(
+          {
+            section: '2.4',
+            quote: ['Which reasons and payment types are valid for each transaction type: not shown.'],
+            rules: ['x'],
+          },
+          units,
+        ),
+      ).toBe(false);
+      expect(
+        isNormative(
+          { section: '2.4', quote: ['Line item: `rate_band` (string, `CONSUMPTION_STANDARD` seen)'], rules: ['x'] },
+          units,
+        ),
+      ).toBe(false);
+      expect(
+        isNormative(byQuote('2. A note is created only if no note on the account has the same `body`'), units),
+      ).toBe(true);
       // The §2.4 table states the five types even though two of its rows only show values "seen".
       expect(isNormative(STATEMENTS.find((s) => s.table === '### 2.4 Transaction')!, units)).toBe(true);
-      expect(isNormative({ section: '2.2', quote: ['Other fields of the import supplier record: not shown.'], freedom: 'x' }, units)).toBe(false);
+      expect(
+        isNormative(
+          { section: '2.2', quote: ['Other fields of the import supplier record: not shown.'], freedom: 'x' },
+          units,
+        ),
+      ).toBe(false);
     });
 
     it('fails a MUST rule that cites only an example, a seen value or a "not shown" statement (the check can fail)', () => {
       const [exampleRule, seenRule, unstated] = defineRules('probe', [
-        { id: 'probe.example-code', spec: '§7.1', level: 'MUST', title: 'The top-level code is account_failed_validation', endpoints: ['validateAccount'], check: async () => undefined },
-        { id: 'probe.seen-reason', spec: '§2.4', level: 'MUST', title: 'Reason IMPORTED_CHARGE is accepted', endpoints: ['createTransactions'], check: async () => undefined },
-        { id: 'probe.unstated', spec: '§4.2', level: 'MUST', title: 'Named by nothing', endpoints: ['createNotes'], check: async () => undefined },
+        {
+          id: 'probe.example-code',
+          spec: '§7.1',
+          level: 'MUST',
+          title: 'The top-level code is account_failed_validation',
+          endpoints: ['validateAccount'],
+          check: async () => undefined,
+        },
+        {
+          id: 'probe.seen-reason',
+          spec: '§2.4',
+          level: 'MUST',
+          title: 'Reason IMPORTED_CHARGE is accepted',
+          endpoints: ['createTransactions'],
+          check: async () => undefined,
+        },
+        {
+          id: 'probe.unstated',
+          spec: '§4.2',
+          level: 'MUST',
+          title: 'Named by nothing',
+          endpoints: ['createNotes'],
+          check: async () => undefined,
+        },
       ]);
       const statements = [
         ...STATEMENTS,
@@ -75,18 +137,43 @@ describe('traceability', () => {
         { section: '2.4', quote: ['values seen: `IMPORTED_CHARGE`'], rules: ['probe.seen-reason'] },
       ];
       const guard = checkNormative(specText(), statements, [...allRules, exampleRule, seenRule, unstated]);
-      expect(guard.mustWithoutNormativeStatement.sort()).toEqual(['probe.example-code', 'probe.seen-reason', 'probe.unstated']);
-      expect(guard.mustOnNonNormativeStatement.map((p) => p.rule).sort()).toEqual(['probe.example-code', 'probe.seen-reason']);
+      expect(guard.mustWithoutNormativeStatement.sort()).toEqual([
+        'probe.example-code',
+        'probe.seen-reason',
+        'probe.unstated',
+      ]);
+      expect(guard.mustOnNonNormativeStatement.map((p) => p.rule).sort()).toEqual([
+        'probe.example-code',
+        'probe.seen-reason',
+      ]);
       // The same rules at INFO are what the spec allows.
-      const relevelled = [exampleRule, seenRule, unstated].map((r) => ({ ...r, level: 'INFO' as const, why: 'shown, not stated' }));
+      const relevelled = [exampleRule, seenRule, unstated].map((r) => ({
+        ...r,
+        level: 'INFO' as const,
+        why: 'shown, not stated',
+      }));
       const fine = checkNormative(specText(), statements, [...allRules, ...relevelled]);
       expect([fine.mustWithoutNormativeStatement, fine.mustOnNonNormativeStatement]).toEqual([[], []]);
     });
 
     it('fails a MUST rule whose spec field cites another section than the statements naming it', () => {
-      const [misplaced] = defineRules('probe', [{ id: 'probe.misplaced', spec: '§9.1', level: 'MUST', title: 'x', endpoints: ['createNotes'], check: async () => undefined }]);
-      const statements = [...STATEMENTS, { section: '4.2', quote: ['1. The account must be imported, not merely staged.'], rules: ['probe.misplaced'] }];
-      expect(checkNormative(specText(), statements, [...allRules, misplaced]).mustCitingNoNormativeSection).toEqual(['probe.misplaced']);
+      const [misplaced] = defineRules('probe', [
+        {
+          id: 'probe.misplaced',
+          spec: '§9.1',
+          level: 'MUST',
+          title: 'x',
+          endpoints: ['createNotes'],
+          check: async () => undefined,
+        },
+      ]);
+      const statements = [
+        ...STATEMENTS,
+        { section: '4.2', quote: ['1. The account must be imported, not merely staged.'], rules: ['probe.misplaced'] },
+      ];
+      expect(checkNormative(specText(), statements, [...allRules, misplaced]).mustCitingNoNormativeSection).toEqual([
+        'probe.misplaced',
+      ]);
     });
   });
 });

@@ -7,7 +7,14 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'undici';
 import { model } from '../../spec/index.js';
-import { CONSUMER, CONTRACT_FILE, type ContractInteraction, NOT_IN_CONTRACT, PROVIDER, contractInteractions } from './interactions.js';
+import {
+  CONSUMER,
+  CONTRACT_FILE,
+  type ContractInteraction,
+  NOT_IN_CONTRACT,
+  PROVIDER,
+  contractInteractions,
+} from './interactions.js';
 import type { MockServer, PactLibrary, PactMatchers, PactV4Instance } from './library.js';
 import { quietPact } from './library.js';
 
@@ -47,7 +54,10 @@ async function consumerTest(pact: PactLibrary, interaction: ContractInteraction,
     });
     await res.body.arrayBuffer();
     await new Promise((done) => setTimeout(done, SETTLE_MS));
-    if (res.statusCode !== response.status) throw new Error(`${interaction.description}: the mock server answered ${res.statusCode}, the contract says ${response.status}`);
+    if (res.statusCode !== response.status)
+      throw new Error(
+        `${interaction.description}: the mock server answered ${res.statusCode}, the contract says ${response.status}`,
+      );
   } finally {
     await client.close();
   }
@@ -60,7 +70,12 @@ async function consumerTest(pact: PactLibrary, interaction: ContractInteraction,
  */
 const SETTLE_MS = 50;
 
-function record(pact: PactV4Instance, M: PactMatchers, interaction: ContractInteraction, test: (mock: MockServer) => Promise<void>): Promise<unknown> {
+function record(
+  pact: PactV4Instance,
+  M: PactMatchers,
+  interaction: ContractInteraction,
+  test: (mock: MockServer) => Promise<void>,
+): Promise<unknown> {
   let builder = pact.addInteraction();
   for (const state of interaction.states) builder = builder.given(state.name, state.params);
   builder = builder.uponReceiving(interaction.description).comment(`${interaction.spec}: ${interaction.comment}`);
@@ -93,13 +108,20 @@ export async function exportContract(options: ExportOptions): Promise<ExportResu
     // One Pact per interaction: Pact merges each into the file, and a failed attempt writes nothing,
     // so an attempt lost to the mock server's race (see SETTLE_MS) can be made again from scratch.
     for (let attempt = 1; ; attempt++) {
-      const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir, logLevel: options.logLevel ?? 'error', host: '127.0.0.1' });
+      const pact = new PactV4({
+        consumer: CONSUMER,
+        provider: PROVIDER,
+        dir,
+        logLevel: options.logLevel ?? 'error',
+        host: '127.0.0.1',
+      });
       try {
         await record(pact, M, interaction, (mock) => consumerTest(options.pact, interaction, mock.url));
         break;
       } catch (error) {
         const raced = /expected but not received/.test((error as Error).message);
-        if (!raced || attempt >= 3) throw new Error(`Pact could not record "${interaction.description}": ${(error as Error).message}`);
+        if (!raced || attempt >= 3)
+          throw new Error(`Pact could not record "${interaction.description}": ${(error as Error).message}`);
       }
     }
   }

@@ -11,8 +11,16 @@ import { type EndpointId, endpointPath, model } from '../../spec/index.js';
 import type { Matcher, PactMatchers } from './library.js';
 import { bodyMatcher, contains, exact, items, pattern, each } from './matchers.js';
 import {
-  STATE, type StateName, VALUE, accountTemplate, accountValueName, businessTemplate, businessValueName, freshAccountPaths,
-  freshBusinessPaths, getAt,
+  STATE,
+  type StateName,
+  VALUE,
+  accountTemplate,
+  accountValueName,
+  businessTemplate,
+  businessValueName,
+  freshAccountPaths,
+  freshBusinessPaths,
+  getAt,
 } from './states.js';
 
 export const CONSUMER = 'import-supplier';
@@ -59,10 +67,25 @@ export interface ContractInteraction {
 
 /** Documented cases the contract leaves out, and why. */
 export const NOT_IN_CONTRACT: readonly { endpoint: EndpointId; case?: string; reason: string }[] = [
-  { endpoint: 'createAgreements', reason: '§4.2: the agreements payload shape is not shown, so no contract can state one' },
-  { endpoint: 'createSupplyPoints', reason: '§4.2: the supply-points payload shape is not shown, so no contract can state one' },
-  { endpoint: 'processAccount', case: '429', reason: '§8: the concurrency limit is an optional operator setting, and exceeding it takes concurrent requests; an interaction is one request' },
-  { endpoint: 'accountTransferStatus', case: 'IN_PROGRESS', reason: '§3: only observable while a process request runs; an interaction is one request' },
+  {
+    endpoint: 'createAgreements',
+    reason: '§4.2: the agreements payload shape is not shown, so no contract can state one',
+  },
+  {
+    endpoint: 'createSupplyPoints',
+    reason: '§4.2: the supply-points payload shape is not shown, so no contract can state one',
+  },
+  {
+    endpoint: 'processAccount',
+    case: '429',
+    reason:
+      '§8: the concurrency limit is an optional operator setting, and exceeding it takes concurrent requests; an interaction is one request',
+  },
+  {
+    endpoint: 'accountTransferStatus',
+    case: 'IN_PROGRESS',
+    reason: '§3: only observable while a process request runs; an interaction is one request',
+  },
 ];
 
 export function contractInteractions(M: PactMatchers): ContractInteraction[] {
@@ -88,7 +111,8 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
   const stateAccount = () => {
     const body = structuredClone(template) as unknown as Record<string, unknown>;
     Object.assign(body, accountKey(template));
-    for (const path of freshAccountPaths()) setAtPath(body, path, injected(accountValueName(path), getAt(template, path)));
+    for (const path of freshAccountPaths())
+      setAtPath(body, path, injected(accountValueName(path), getAt(template, path)));
     return body;
   };
   const invalidAccount = () => {
@@ -101,7 +125,8 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     const body = structuredClone(business) as unknown as Record<string, unknown>;
     body.import_supplier_code = injected(VALUE.supplier, business.import_supplier_code);
     body.external_business_identifier = injected(VALUE.business, business.external_business_identifier);
-    for (const path of freshBusinessPaths()) setAtPath(body, path, injected(businessValueName(path), getAt(business, path)));
+    for (const path of freshBusinessPaths())
+      setAtPath(body, path, injected(businessValueName(path), getAt(business, path)));
     return body;
   };
 
@@ -109,30 +134,71 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     import_supplier_code: [VALUE.supplier, template.import_supplier],
     external_account_number: [VALUE.account, template.external_account_number],
   });
-  const listingPath = (endpoint: EndpointId) => statePath(endpoint, { import_supplier_code: [VALUE.supplier, template.import_supplier] });
+  const listingPath = (endpoint: EndpointId) =>
+    statePath(endpoint, { import_supplier_code: [VALUE.supplier, template.import_supplier] });
   const processBody = (extra: Record<string, unknown> = {}) => ({
     external_account_number: injected(VALUE.account, template.external_account_number),
     import_supplier_code: injected(VALUE.supplier, template.import_supplier),
     operations_team_name: injected(VALUE.team, TEAM_EXAMPLE),
     ...extra,
   });
-  const validationError = () => bodyMatcher(M, model.ValidationErrorBody, {
-    detail: 'The account failed validation.',
-    code: 'account_failed_validation', // §7.1's example code, matched by type only
-    // Only attr is pinned; the item's code is an example (codes beyond §7.1's two examples are not shown).
-    errors: contains({ detail: 'Enter a valid e-mail address.', code: 'invalid_email', attr: exact(INVALID_ACCOUNT_DEFECT.path) }),
-  });
-  const stagedExample = { import_supplier: template.import_supplier, external_account_number: template.external_account_number };
+  const validationError = () =>
+    bodyMatcher(M, model.ValidationErrorBody, {
+      detail: 'The account failed validation.',
+      code: 'account_failed_validation', // §7.1's example code, matched by type only
+      // Only attr is pinned; the item's code is an example (codes beyond §7.1's two examples are not shown).
+      errors: contains({
+        detail: 'Enter a valid e-mail address.',
+        code: 'invalid_email',
+        attr: exact(INVALID_ACCOUNT_DEFECT.path),
+      }),
+    });
+  const stagedExample = {
+    import_supplier: template.import_supplier,
+    external_account_number: template.external_account_number,
+  };
 
-  const notes = loadFixture<{ import_supplier: string; external_account_number: string; notes: { body?: string; created_at?: string }[] }>('notes/notes');
-  const transactions = loadFixture<{ import_supplier: string; external_account_number: string; transactions: Record<string, unknown>[] }>('transactions/all-types');
-  const billing = loadFixture<Record<string, unknown> & { import_supplier: string; external_account_number: string; ledger_code: string }>('historical-billing-documents/period-based');
-  const statements = loadFixture<{ import_supplier: string; external_account_number: string; statements: Record<string, unknown>[] }>('historical-statements/statements');
-  const instruction = loadFixture<Record<string, unknown> & { import_supplier: string; external_account_number: string; vendor: string; reference: string; type: string }>('payment-instructions/account');
-  const businessInstruction = loadFixture<Record<string, unknown> & { import_supplier_code: string; external_business_identifier: string; vendor: string; reference: string; type: string; accounts: { external_account_number: string }[] }>('payment-instructions/business');
+  const notes = loadFixture<{
+    import_supplier: string;
+    external_account_number: string;
+    notes: { body?: string; created_at?: string }[];
+  }>('notes/notes');
+  const transactions = loadFixture<{
+    import_supplier: string;
+    external_account_number: string;
+    transactions: Record<string, unknown>[];
+  }>('transactions/all-types');
+  const billing = loadFixture<
+    Record<string, unknown> & { import_supplier: string; external_account_number: string; ledger_code: string }
+  >('historical-billing-documents/period-based');
+  const statements = loadFixture<{
+    import_supplier: string;
+    external_account_number: string;
+    statements: Record<string, unknown>[];
+  }>('historical-statements/statements');
+  const instruction = loadFixture<
+    Record<string, unknown> & {
+      import_supplier: string;
+      external_account_number: string;
+      vendor: string;
+      reference: string;
+      type: string;
+    }
+  >('payment-instructions/account');
+  const businessInstruction = loadFixture<
+    Record<string, unknown> & {
+      import_supplier_code: string;
+      external_business_identifier: string;
+      vendor: string;
+      reference: string;
+      type: string;
+      accounts: { external_account_number: string }[];
+    }
+  >('payment-instructions/business');
   const ledgerClosing = template.ledgers?.[0]?.last_statement_closing_date ?? '2024-05-31';
 
-  const withTransactionIds = (list: Record<string, unknown>[]) => list.map((t) => ({ ...t, transaction_id: fresh(String(t.transaction_id)) }));
+  const withTransactionIds = (list: Record<string, unknown>[]) =>
+    list.map((t) => ({ ...t, transaction_id: fresh(String(t.transaction_id)) }));
   const instructionFrom = (vendorExample: string, referenceExample: string, typeExample: string) => ({
     vendor: injected(VALUE.vendor, vendorExample),
     reference: injected(VALUE.reference, referenceExample),
@@ -146,15 +212,18 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     // §4.1 account migration -----------------------------------------------------------------
     {
       description: 'stage: the first staging of a valid account payload',
-      endpoint: 'stageAccount', spec: '§4.1, §3',
-      comment: 'Answers 201 {import_supplier, external_account_number} on first staging (§4.1). Every identifier the account brings comes from provider state, so the account is new.',
+      endpoint: 'stageAccount',
+      spec: '§4.1, §3',
+      comment:
+        'Answers 201 {import_supplier, external_account_number} on first staging (§4.1). Every identifier the account brings comes from provider state, so the account is new.',
       states: [{ name: STATE.ongoing, params: { status: 'Ongoing' } }],
       request: { path: e.stageAccount.path, body: stateAccount(), authenticated: true },
       response: { status: 201, body: bodyMatcher(M, model.StageAccountResponse, stagedExample) },
     },
     {
       description: 'stage: staging an already staged account again',
-      endpoint: 'stageAccount', spec: '§4.1, §3 (staged → staged, data replaced)',
+      endpoint: 'stageAccount',
+      spec: '§4.1, §3 (staged → staged, data replaced)',
       comment: 'Staged data can be replaced until the account is created; an update answers 200 (§3, §4.1).',
       states: [{ name: STATE.staged }],
       request: { path: e.stageAccount.path, body: stateAccount(), authenticated: true },
@@ -162,7 +231,8 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'stage: an invalid account payload',
-      endpoint: 'stageAccount', spec: '§4.1, §7.1',
+      endpoint: 'stageAccount',
+      spec: '§4.1, §7.1',
       comment: `Staging validates with the rules of the validate endpoint first (§4.1): 400 with the §7.1 body, an errors item at ${INVALID_ACCOUNT_DEFECT.path} (zero-based, dot-delimited attr). detail wording is never compared.`,
       states: [{ name: STATE.ongoing, params: { status: 'Ongoing' } }],
       request: { path: e.stageAccount.path, body: invalidAccount(), authenticated: true },
@@ -170,7 +240,8 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'stage: an account of a paused supplier',
-      endpoint: 'stageAccount', spec: '§2.2, §4.1',
+      endpoint: 'stageAccount',
+      spec: '§2.2, §4.1',
       comment: `Accounts of a Paused supplier that try to migrate get an error: 400 (§2.2, §4.1). ${NOT_SHOWN}`,
       states: [{ name: STATE.paused, params: { status: 'Paused' } }],
       request: { path: e.stageAccount.path, body: stateAccount(), authenticated: true },
@@ -178,7 +249,8 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'validate: a valid account payload',
-      endpoint: 'validateAccount', spec: '§4.1',
+      endpoint: 'validateAccount',
+      spec: '§4.1',
       comment: 'Answers 200 with the validated data as body (§4.1); its content is not specified further.',
       states: [{ name: STATE.ongoing, params: { status: 'Ongoing' } }],
       request: { path: e.validateAccount.path, body: stateAccount(), authenticated: true },
@@ -186,7 +258,8 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'validate: an invalid account payload',
-      endpoint: 'validateAccount', spec: '§4.1, §7.1',
+      endpoint: 'validateAccount',
+      spec: '§4.1, §7.1',
       comment: `400 with the §7.1 body and an errors item at ${INVALID_ACCOUNT_DEFECT.path}.`,
       states: [{ name: STATE.ongoing, params: { status: 'Ongoing' } }],
       request: { path: e.validateAccount.path, body: invalidAccount(), authenticated: true },
@@ -194,15 +267,20 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'process: a staged account',
-      endpoint: 'processAccount', spec: '§4.1, §3',
+      endpoint: 'processAccount',
+      spec: '§4.1, §3',
       comment: 'The named team exists and the data is staged: 201 {service_account_number} (§4.1 rule 1).',
       states: [{ name: STATE.staged }, { name: STATE.team }],
       request: { path: e.processAccount.path, body: processBody(), authenticated: true },
-      response: { status: 201, body: bodyMatcher(M, model.ProcessAccountResponse, { service_account_number: ACCOUNT_NUMBER_EXAMPLE }) },
+      response: {
+        status: 201,
+        body: bodyMatcher(M, model.ProcessAccountResponse, { service_account_number: ACCOUNT_NUMBER_EXAMPLE }),
+      },
     },
     {
       description: 'process: a dry run that would succeed',
-      endpoint: 'processAccount', spec: '§4.1 rule 2',
+      endpoint: 'processAccount',
+      spec: '§4.1 rule 2',
       comment: `The creation runs and is rolled back: 400 (§4.1 rule 2). ${NOT_SHOWN}`,
       states: [{ name: STATE.staged }, { name: STATE.team }],
       request: { path: e.processAccount.path, body: processBody({ dry_run: true }), authenticated: true },
@@ -210,43 +288,77 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'process: an account that is already imported',
-      endpoint: 'processAccount', spec: '§4.1 rule 3, §3',
-      comment: 'The 400 body has the two extra fields external_account_number and service_account_number (§4.1 rule 3).',
+      endpoint: 'processAccount',
+      spec: '§4.1 rule 3, §3',
+      comment:
+        'The 400 body has the two extra fields external_account_number and service_account_number (§4.1 rule 3).',
       states: [{ name: STATE.imported }, { name: STATE.team }],
       request: { path: e.processAccount.path, body: processBody(), authenticated: true },
-      response: { status: 400, body: bodyMatcher(M, model.AlreadyImportedBody, { external_account_number: template.external_account_number, service_account_number: ACCOUNT_NUMBER_EXAMPLE }) },
+      response: {
+        status: 400,
+        body: bodyMatcher(M, model.AlreadyImportedBody, {
+          external_account_number: template.external_account_number,
+          service_account_number: ACCOUNT_NUMBER_EXAMPLE,
+        }),
+      },
     },
 
     // §4.2 data added to an imported account ---------------------------------------------------
     {
       description: 'notes: new notes for an imported account',
-      endpoint: 'createNotes', spec: '§4.2 notes',
+      endpoint: 'createNotes',
+      spec: '§4.2 notes',
       comment: '201 with one {created_at, body, status} per note, in order, each NOTE_CREATION_SUCCESS (§4.2).',
       states: [{ name: STATE.imported }],
       request: { path: e.createNotes.path, body: { ...accountKey(notes), notes: notes.notes }, authenticated: true },
       response: {
         status: 201,
-        body: bodyMatcher(M, model.NotesResponse, items(...notes.notes.map((n) => ({ created_at: n.created_at, body: n.body, status: exact('NOTE_CREATION_SUCCESS') })))),
+        body: bodyMatcher(
+          M,
+          model.NotesResponse,
+          items(
+            ...notes.notes.map((n) => ({
+              created_at: n.created_at,
+              body: n.body,
+              status: exact('NOTE_CREATION_SUCCESS'),
+            })),
+          ),
+        ),
       },
     },
     {
       description: 'notes: a note with the body and created_at of an existing note',
-      endpoint: 'createNotes', spec: '§4.2 notes rule 2',
-      comment: 'A note is not created again when one with the same body and created_at exists: NOTE_ALREADY_EXISTS (§4.2 rule 2).',
-      states: [{ name: STATE.importedWithNote, params: { body: notes.notes[0].body, created_at: notes.notes[0].created_at } }],
-      request: { path: e.createNotes.path, body: { ...accountKey(notes), notes: [notes.notes[0]] }, authenticated: true },
-      response: { status: 201, body: bodyMatcher(M, model.NotesResponse, items({ status: exact('NOTE_ALREADY_EXISTS') })) },
+      endpoint: 'createNotes',
+      spec: '§4.2 notes rule 2',
+      comment:
+        'A note is not created again when one with the same body and created_at exists: NOTE_ALREADY_EXISTS (§4.2 rule 2).',
+      states: [
+        { name: STATE.importedWithNote, params: { body: notes.notes[0].body, created_at: notes.notes[0].created_at } },
+      ],
+      request: {
+        path: e.createNotes.path,
+        body: { ...accountKey(notes), notes: [notes.notes[0]] },
+        authenticated: true,
+      },
+      response: {
+        status: 201,
+        body: bodyMatcher(M, model.NotesResponse, items({ status: exact('NOTE_ALREADY_EXISTS') })),
+      },
     },
     {
       description: 'notes: a wrong external account number',
-      endpoint: 'createNotes', spec: '§4.2 notes rule 5, §7.2',
+      endpoint: 'createNotes',
+      spec: '§4.2 notes rule 5, §7.2',
       comment: `A wrong supplier code or external number gives 404 (§4.2 rule 5). ${NOT_SHOWN}`,
       states: [{ name: STATE.imported }],
       request: {
         path: e.createNotes.path,
         body: {
           import_supplier: injected(VALUE.supplier, notes.import_supplier),
-          external_account_number: M.fromProviderState(`\${${VALUE.account}}-WRONG`, `${notes.external_account_number}-WRONG`),
+          external_account_number: M.fromProviderState(
+            `\${${VALUE.account}}-WRONG`,
+            `${notes.external_account_number}-WRONG`,
+          ),
           notes: [notes.notes[1]],
         },
         authenticated: true,
@@ -255,32 +367,52 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'transactions: one transaction of every type',
-      endpoint: 'createTransactions', spec: '§4.2 transactions, §2.4',
-      comment: '201 {results: [{status, transaction_data}]}, one result per transaction, each TRANSACTION_ADDED_TO_ACCOUNT. Transaction ids are fresh (namespace from provider state).',
+      endpoint: 'createTransactions',
+      spec: '§4.2 transactions, §2.4',
+      comment:
+        '201 {results: [{status, transaction_data}]}, one result per transaction, each TRANSACTION_ADDED_TO_ACCOUNT. Transaction ids are fresh (namespace from provider state).',
       states: [{ name: STATE.importedWithLedger, params: { last_statement_closing_date: ledgerClosing } }],
-      request: { path: e.createTransactions.path, body: { ...accountKey(transactions), transactions: withTransactionIds(transactions.transactions) }, authenticated: true },
+      request: {
+        path: e.createTransactions.path,
+        body: { ...accountKey(transactions), transactions: withTransactionIds(transactions.transactions) },
+        authenticated: true,
+      },
       response: {
         status: 201,
-        body: bodyMatcher(M, model.TransactionsResponse, { results: items(...transactions.transactions.map(() => ({ status: exact('TRANSACTION_ADDED_TO_ACCOUNT') }))) }),
+        body: bodyMatcher(M, model.TransactionsResponse, {
+          results: items(...transactions.transactions.map(() => ({ status: exact('TRANSACTION_ADDED_TO_ACCOUNT') }))),
+        }),
       },
     },
     {
       description: 'transactions: a transaction outside the open statement period, not forced',
-      endpoint: 'createTransactions', spec: '§4.2 transactions',
+      endpoint: 'createTransactions',
+      spec: '§4.2 transactions',
       comment: `With force_add_to_current_statement=false a transaction dated ${OUT_OF_PERIOD_DATE}, before the ledger's last statement closed, cannot be imported: 400 {status: TRANSACTION_IMPORT_ERROR, error_detail, transaction_data} (§4.2). error_detail wording is not compared.`,
       states: [{ name: STATE.importedWithLedger, params: { last_statement_closing_date: ledgerClosing } }],
       request: {
         path: e.createTransactions.path,
         query: { force_add_to_current_statement: 'false' },
-        body: { ...accountKey(transactions), transactions: withTransactionIds([{ ...transactions.transactions[0], transaction_date: OUT_OF_PERIOD_DATE }]) },
+        body: {
+          ...accountKey(transactions),
+          transactions: withTransactionIds([{ ...transactions.transactions[0], transaction_date: OUT_OF_PERIOD_DATE }]),
+        },
         authenticated: true,
       },
-      response: { status: 400, body: bodyMatcher(M, model.TransactionImportErrorBody, { status: exact('TRANSACTION_IMPORT_ERROR'), error_detail: 'The transaction is outside the open statement period.' }) },
+      response: {
+        status: 400,
+        body: bodyMatcher(M, model.TransactionImportErrorBody, {
+          status: exact('TRANSACTION_IMPORT_ERROR'),
+          error_detail: 'The transaction is outside the open statement period.',
+        }),
+      },
     },
     {
       description: 'historical billing documents: period-based documents for a ledger',
-      endpoint: 'createHistoricalBillingDocuments', spec: '§4.2, §8',
-      comment: 'The first import for a ledger answers 201 with an empty body (§4.2); the body is not asserted. Document and transaction ids are fresh.',
+      endpoint: 'createHistoricalBillingDocuments',
+      spec: '§4.2, §8',
+      comment:
+        'The first import for a ledger answers 201 with an empty body (§4.2); the body is not asserted. Document and transaction ids are fresh.',
       states: [{ name: STATE.importedWithLedger, params: { last_statement_closing_date: ledgerClosing } }],
       request: {
         path: e.createHistoricalBillingDocuments.path,
@@ -288,12 +420,16 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
           ...billing,
           ...accountKey(billing),
           ledger_code: injected(VALUE.ledger, billing.ledger_code),
-          historical_billing_documents: (billing.historical_billing_documents as Record<string, unknown>[]).map((d) => ({
-            ...d,
-            billing_document_identifier: fresh(String(d.billing_document_identifier)),
-            transactions: withTransactionIds((d.transactions as Record<string, unknown>[] | undefined) ?? []),
-          })),
-          additional_historical_transactions: withTransactionIds((billing.additional_historical_transactions as Record<string, unknown>[] | undefined) ?? []),
+          historical_billing_documents: (billing.historical_billing_documents as Record<string, unknown>[]).map(
+            (d) => ({
+              ...d,
+              billing_document_identifier: fresh(String(d.billing_document_identifier)),
+              transactions: withTransactionIds((d.transactions as Record<string, unknown>[] | undefined) ?? []),
+            }),
+          ),
+          additional_historical_transactions: withTransactionIds(
+            (billing.additional_historical_transactions as Record<string, unknown>[] | undefined) ?? [],
+          ),
         },
         authenticated: true,
       },
@@ -301,61 +437,112 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'historical statements: statements for an imported account',
-      endpoint: 'createHistoricalStatements', spec: '§4.2',
-      comment: 'The body is the validated data; the status is stated as 201 and also as 200 (§4.2), so either is accepted. Statement ids are fresh.',
+      endpoint: 'createHistoricalStatements',
+      spec: '§4.2',
+      comment:
+        'The body is the validated data; the status is stated as 201 and also as 200 (§4.2), so either is accepted. Statement ids are fresh.',
       states: [{ name: STATE.imported }],
       request: {
         path: e.createHistoricalStatements.path,
-        body: { ...accountKey(statements), statements: statements.statements.map((s) => ({ ...s, statement_id: fresh(String(s.statement_id)) })) },
+        body: {
+          ...accountKey(statements),
+          statements: statements.statements.map((s) => ({ ...s, statement_id: fresh(String(s.statement_id)) })),
+        },
         authenticated: true,
       },
-      response: { status: 201, statusMatcher: M.matchStatus(201, [201, 200]), body: bodyMatcher(M, model.ValidatedStatements) },
+      response: {
+        status: 201,
+        statusMatcher: M.matchStatus(201, [201, 200]),
+        body: bodyMatcher(M, model.ValidatedStatements),
+      },
     },
     {
       description: 'payment instruction: an instruction that exists upstream, for an imported account',
-      endpoint: 'createPaymentInstruction', spec: '§2.7, §4.2',
-      comment: 'The service checks the instruction with the vendor and stores it: 201 {service_account_number, reference} (§4.2).',
+      endpoint: 'createPaymentInstruction',
+      spec: '§2.7, §4.2',
+      comment:
+        'The service checks the instruction with the vendor and stores it: 201 {service_account_number, reference} (§4.2).',
       states: [{ name: STATE.imported }, { name: STATE.instruction, params: vendorParams }],
-      request: { path: e.createPaymentInstruction.path, body: { ...accountKey(instruction), ...instructionFrom(instruction.vendor, instruction.reference, instruction.type) }, authenticated: true },
-      response: { status: 201, body: bodyMatcher(M, model.PaymentInstructionResponse, { service_account_number: ACCOUNT_NUMBER_EXAMPLE, reference: instruction.reference }) },
+      request: {
+        path: e.createPaymentInstruction.path,
+        body: {
+          ...accountKey(instruction),
+          ...instructionFrom(instruction.vendor, instruction.reference, instruction.type),
+        },
+        authenticated: true,
+      },
+      response: {
+        status: 201,
+        body: bodyMatcher(M, model.PaymentInstructionResponse, {
+          service_account_number: ACCOUNT_NUMBER_EXAMPLE,
+          reference: instruction.reference,
+        }),
+      },
     },
     {
       description: 'payment instruction: persistent trouble at the upstream vendor',
-      endpoint: 'createPaymentInstruction', spec: '§4.2 payment instruction, §7.2',
+      endpoint: 'createPaymentInstruction',
+      spec: '§4.2 payment instruction, §7.2',
       comment: `Persistent trouble reaching the vendor is a 400: the request is not retried in its current form (§4.2). ${NOT_SHOWN}`,
       states: [{ name: STATE.imported }, { name: STATE.persistentTrouble, params: vendorParams }],
-      request: { path: e.createPaymentInstruction.path, body: { ...accountKey(instruction), ...instructionFrom(instruction.vendor, 'REF-FAIL', instruction.type) }, authenticated: true },
+      request: {
+        path: e.createPaymentInstruction.path,
+        body: { ...accountKey(instruction), ...instructionFrom(instruction.vendor, 'REF-FAIL', instruction.type) },
+        authenticated: true,
+      },
       response: { status: 400 },
     },
     {
       description: 'payment instruction: intermittent trouble at the upstream vendor',
-      endpoint: 'createPaymentInstruction', spec: '§4.2 payment instruction, §7.2',
+      endpoint: 'createPaymentInstruction',
+      spec: '§4.2 payment instruction, §7.2',
       comment: `Intermittent trouble reaching the vendor is a 500: the request is retried as it is (§4.2). ${NOT_SHOWN}`,
       states: [{ name: STATE.imported }, { name: STATE.intermittentTrouble, params: vendorParams }],
-      request: { path: e.createPaymentInstruction.path, body: { ...accountKey(instruction), ...instructionFrom(instruction.vendor, 'REF-FLAKY', instruction.type) }, authenticated: true },
+      request: {
+        path: e.createPaymentInstruction.path,
+        body: { ...accountKey(instruction), ...instructionFrom(instruction.vendor, 'REF-FLAKY', instruction.type) },
+        authenticated: true,
+      },
       response: { status: 500 },
     },
 
     // §4.3 status and listings --------------------------------------------------------------
     {
       description: 'status: a staged account that is not created yet',
-      endpoint: 'accountTransferStatus', spec: '§4.3, §3',
-      comment: 'No account exists yet: 200 {status: UNKNOWN, service_account_number: ""} — the number is an empty string (§4.3, §3).',
+      endpoint: 'accountTransferStatus',
+      spec: '§4.3, §3',
+      comment:
+        'No account exists yet: 200 {status: UNKNOWN, service_account_number: ""} — the number is an empty string (§4.3, §3).',
       states: [{ name: STATE.staged }],
       request: { path: statusPath, authenticated: true },
-      response: { status: 200, body: bodyMatcher(M, model.AccountTransferStatus, { status: exact('UNKNOWN'), service_account_number: exact('') }) },
+      response: {
+        status: 200,
+        body: bodyMatcher(M, model.AccountTransferStatus, {
+          status: exact('UNKNOWN'),
+          service_account_number: exact(''),
+        }),
+      },
     },
     {
       description: 'status: an imported account',
-      endpoint: 'accountTransferStatus', spec: '§4.3, §3',
-      comment: 'The account has been created: 200 {status: COMPLETED, service_account_number} with the number (§3, §4.3).',
+      endpoint: 'accountTransferStatus',
+      spec: '§4.3, §3',
+      comment:
+        'The account has been created: 200 {status: COMPLETED, service_account_number} with the number (§3, §4.3).',
       states: [{ name: STATE.imported }],
       request: { path: statusPath, authenticated: true },
-      response: { status: 200, body: bodyMatcher(M, model.AccountTransferStatus, { status: exact('COMPLETED'), service_account_number: pattern('^.+$', ACCOUNT_NUMBER_EXAMPLE) }) },
+      response: {
+        status: 200,
+        body: bodyMatcher(M, model.AccountTransferStatus, {
+          status: exact('COMPLETED'),
+          service_account_number: pattern('^.+$', ACCOUNT_NUMBER_EXAMPLE),
+        }),
+      },
     },
     {
       description: 'status: an account without an import process',
-      endpoint: 'accountTransferStatus', spec: '§4.3, §7.2',
+      endpoint: 'accountTransferStatus',
+      spec: '§4.3, §7.2',
       comment: `No import process for the supplier code and external number: 404 (§4.3). ${NOT_SHOWN}`,
       states: [{ name: STATE.ongoing, params: { status: 'Ongoing' } }],
       request: { path: statusPath, authenticated: true },
@@ -363,29 +550,55 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     },
     {
       description: 'listings: all account import processes of a supplier',
-      endpoint: 'allAccountImportProcesses', spec: '§4.3, §2.9',
-      comment: 'Pending and created records (§4.3): a pending record has null service_account_number and account_created_at; a created one has both. Other records may be there too.',
+      endpoint: 'allAccountImportProcesses',
+      spec: '§4.3, §2.9',
+      comment:
+        'Pending and created records (§4.3): a pending record has null service_account_number and account_created_at; a created one has both. Other records may be there too.',
       states: [{ name: STATE.staged }, { name: STATE.imported }],
       request: { path: listingPath('allAccountImportProcesses'), authenticated: true },
       response: {
         status: 200,
-        body: bodyMatcher(M, model.AllAccountImportProcesses, contains(
-          { external_account_number: template.external_account_number, service_account_number: pattern('^.+$', ACCOUNT_NUMBER_EXAMPLE), account_created_at: '2024-06-10T11:15:00Z' },
-          { external_account_number: 'EXT-GAS-0001', service_account_number: null, account_created_at: null },
-        )),
+        body: bodyMatcher(
+          M,
+          model.AllAccountImportProcesses,
+          contains(
+            {
+              external_account_number: template.external_account_number,
+              service_account_number: pattern('^.+$', ACCOUNT_NUMBER_EXAMPLE),
+              account_created_at: '2024-06-10T11:15:00Z',
+            },
+            { external_account_number: 'EXT-GAS-0001', service_account_number: null, account_created_at: null },
+          ),
+        ),
       },
     },
     {
       description: 'listings: pending account import processes of a supplier',
-      endpoint: 'pendingAccountImportProcesses', spec: '§4.3',
+      endpoint: 'pendingAccountImportProcesses',
+      spec: '§4.3',
       comment: 'Every pending record has service_account_number and account_created_at null, always (§4.3).',
       states: [{ name: STATE.staged }],
       request: { path: listingPath('pendingAccountImportProcesses'), authenticated: true },
-      response: { status: 200, body: bodyMatcher(M, model.PendingAccountImportProcesses, each({ external_account_number: template.external_account_number, service_account_number: null, account_created_at: null }, 1)) },
+      response: {
+        status: 200,
+        body: bodyMatcher(
+          M,
+          model.PendingAccountImportProcesses,
+          each(
+            {
+              external_account_number: template.external_account_number,
+              service_account_number: null,
+              account_created_at: null,
+            },
+            1,
+          ),
+        ),
+      },
     },
     {
       description: 'listings: imported account import processes of a supplier',
-      endpoint: 'importedAccountImportProcesses', spec: '§4.3',
+      endpoint: 'importedAccountImportProcesses',
+      spec: '§4.3',
       comment: 'Answers 200; the response body is not shown (§4.3), so only the status is asserted.',
       states: [{ name: STATE.imported }],
       request: { path: listingPath('importedAccountImportProcesses'), authenticated: true },
@@ -395,17 +608,30 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     // §4.4 business ---------------------------------------------------------------------------
     {
       description: 'business: a business with all its contracts',
-      endpoint: 'createBusiness', spec: '§4.4, §2.8',
-      comment: '201 {service_business_id: integer, external_business_identifier} (§4.4). The business identifier, contract identifiers and company name are fresh.',
+      endpoint: 'createBusiness',
+      spec: '§4.4, §2.8',
+      comment:
+        '201 {service_business_id: integer, external_business_identifier} (§4.4). The business identifier, contract identifiers and company name are fresh.',
       states: [{ name: STATE.ongoing, params: { status: 'Ongoing' } }],
       request: { path: e.createBusiness.path, body: stateBusiness(), authenticated: true },
-      response: { status: 201, body: bodyMatcher(M, model.BusinessResponse, { service_business_id: 1001, external_business_identifier: businessTemplate().external_business_identifier }) },
+      response: {
+        status: 201,
+        body: bodyMatcher(M, model.BusinessResponse, {
+          service_business_id: 1001,
+          external_business_identifier: businessTemplate().external_business_identifier,
+        }),
+      },
     },
     {
       description: 'business payment instruction: an instruction that exists upstream, for a business',
-      endpoint: 'createBusinessPaymentInstruction', spec: '§2.7, §4.4',
+      endpoint: 'createBusinessPaymentInstruction',
+      spec: '§2.7, §4.4',
       comment: '201 {reference, external_business_identifier} (§4.4).',
-      states: [{ name: STATE.business }, { name: STATE.imported }, { name: STATE.instruction, params: { vendor: businessInstruction.vendor, type: businessInstruction.type } }],
+      states: [
+        { name: STATE.business },
+        { name: STATE.imported },
+        { name: STATE.instruction, params: { vendor: businessInstruction.vendor, type: businessInstruction.type } },
+      ],
       request: {
         path: e.createBusinessPaymentInstruction.path,
         body: {
@@ -413,18 +639,28 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
           import_supplier_code: injected(VALUE.supplier, businessInstruction.import_supplier_code),
           external_business_identifier: injected(VALUE.business, businessInstruction.external_business_identifier),
           ...instructionFrom(businessInstruction.vendor, businessInstruction.reference, businessInstruction.type),
-          accounts: businessInstruction.accounts.map((a) => ({ external_account_number: injected(VALUE.account, a.external_account_number) })),
+          accounts: businessInstruction.accounts.map((a) => ({
+            external_account_number: injected(VALUE.account, a.external_account_number),
+          })),
         },
         authenticated: true,
       },
-      response: { status: 201, body: bodyMatcher(M, model.BusinessPaymentInstructionResponse, { reference: businessInstruction.reference, external_business_identifier: businessInstruction.external_business_identifier }) },
+      response: {
+        status: 201,
+        body: bodyMatcher(M, model.BusinessPaymentInstructionResponse, {
+          reference: businessInstruction.reference,
+          external_business_identifier: businessInstruction.external_business_identifier,
+        }),
+      },
     },
 
     // §5 authentication ----------------------------------------------------------------------
     {
       description: 'authentication: a request without a token',
-      endpoint: 'createBusinessPaymentInstruction', spec: '§5.3, §7.2',
-      comment: 'A missing token gives 401, stated for the business payment instruction endpoint (§5.3). The 401 body is not shown (§7.2).',
+      endpoint: 'createBusinessPaymentInstruction',
+      spec: '§5.3, §7.2',
+      comment:
+        'A missing token gives 401, stated for the business payment instruction endpoint (§5.3). The 401 body is not shown (§7.2).',
       states: [],
       request: { path: e.createBusinessPaymentInstruction.path, body: businessInstruction, authenticated: false },
       response: { status: 401 },

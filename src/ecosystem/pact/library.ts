@@ -75,7 +75,13 @@ export interface VerifierOptions {
 
 /** The parts of the @pact-foundation/pact module the suite uses. */
 export interface PactLibrary {
-  PactV4: new (options: { consumer: string; provider: string; dir: string; logLevel?: string; host?: string }) => PactV4Instance;
+  PactV4: new (options: {
+    consumer: string;
+    provider: string;
+    dir: string;
+    logLevel?: string;
+    host?: string;
+  }) => PactV4Instance;
   MatchersV3: PactMatchers;
   Verifier: new (options: VerifierOptions) => { verifyProvider(): Promise<string> };
 }
@@ -84,9 +90,9 @@ export interface PactLibrary {
 export class PactUnavailableError extends Error {
   constructor(reason: string) {
     super(
-      `The pact commands need the optional dependency ${PACT_PACKAGE} (${reason}).\n`
-      + `Install it next to the suite:\n\n    ${PACT_INSTALL_COMMAND}\n\n`
-      + 'It ships a native library; see https://docs.pact.io/implementation_guides/javascript for supported platforms.',
+      `The pact commands need the optional dependency ${PACT_PACKAGE} (${reason}).\n` +
+        `Install it next to the suite:\n\n    ${PACT_INSTALL_COMMAND}\n\n` +
+        'It ships a native library; see https://docs.pact.io/implementation_guides/javascript for supported platforms.',
     );
     this.name = 'PactUnavailableError';
   }
@@ -108,9 +114,13 @@ export async function loadPact(specifier: string = PACT_PACKAGE): Promise<PactLi
     throw new PactUnavailableError(`it is installed but could not load: ${(error as Error).message.split('\n')[0]}`);
   }
   // CommonJS interop: the named exports may sit on `default`.
-  const pact = (loaded.PactV4 ? loaded : (loaded.default as Record<string, unknown> | undefined) ?? loaded) as unknown as PactLibrary;
+  const pact = (loaded.PactV4
+    ? loaded
+    : ((loaded.default as Record<string, unknown> | undefined) ?? loaded)) as unknown as PactLibrary;
   if (typeof pact.PactV4 !== 'function' || typeof pact.Verifier !== 'function' || !pact.MatchersV3) {
-    throw new PactUnavailableError(`${specifier} does not provide PactV4, MatchersV3 and Verifier; version ${PACT_VERSION_RANGE} is needed`);
+    throw new PactUnavailableError(
+      `${specifier} does not provide PactV4, MatchersV3 and Verifier; version ${PACT_VERSION_RANGE} is needed`,
+    );
   }
   return pact;
 }

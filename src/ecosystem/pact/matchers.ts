@@ -13,7 +13,11 @@ type PinKind = 'exact' | 'regex' | 'items' | 'each' | 'contains' | 'example';
 
 /** What a scenario knows about a value, beyond its schema. */
 export class Pin {
-  constructor(readonly kind: PinKind, readonly value: unknown, readonly extra?: unknown) {}
+  constructor(
+    readonly kind: PinKind,
+    readonly value: unknown,
+    readonly extra?: unknown,
+  ) {}
 }
 /** The value is this, exactly (a documented constant: a status, an empty string, a path). */
 export const exact = (value: unknown) => new Pin('exact', value);
@@ -27,7 +31,7 @@ export const each = (pin: unknown = undefined, min = 1) => new Pin('each', pin, 
 export const contains = (...pins: unknown[]) => new Pin('contains', pins);
 
 const OMIT = Symbol('omit');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const EXAMPLES: Record<string, unknown> = {
   'date-time': '2024-06-10T11:15:00Z',
@@ -39,7 +43,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 class Builder {
-  constructor(private readonly M: PactMatchers, private readonly defs: Record<string, JsonSchema>) {}
+  constructor(
+    private readonly M: PactMatchers,
+    private readonly defs: Record<string, JsonSchema>,
+  ) {}
 
   private deref(schema: JsonSchema): JsonSchema {
     let s = schema;
@@ -60,7 +67,8 @@ class Builder {
     }
     if (Array.isArray(s.anyOf)) {
       const rest = (s.anyOf as JsonSchema[]).filter((b) => this.deref(b).type !== 'null');
-      if (rest.length < s.anyOf.length) return { schema: rest.length === 1 ? this.deref(rest[0]) : { ...s, anyOf: rest }, nullable: true };
+      if (rest.length < s.anyOf.length)
+        return { schema: rest.length === 1 ? this.deref(rest[0]) : { ...s, anyOf: rest }, nullable: true };
     }
     return { schema: s, nullable: false };
   }
@@ -73,11 +81,19 @@ class Builder {
     const { schema: s, nullable } = this.splitNull(this.deref(raw));
     // Pact has no "string or null" matcher: a nullable value is asserted only where a scenario pins it.
     if (nullable && pin === undefined) return OMIT;
-    const example = pin instanceof Pin ? (pin.kind === 'example' ? pin.value : undefined) : isPlainObject(pin) || Array.isArray(pin) ? undefined : pin;
+    const example =
+      pin instanceof Pin
+        ? pin.kind === 'example'
+          ? pin.value
+          : undefined
+        : isPlainObject(pin) || Array.isArray(pin)
+          ? undefined
+          : pin;
 
     if (Array.isArray(s.enum)) {
       const values = s.enum as unknown[];
-      if (values.every((v) => typeof v === 'string')) return M.regex(`^(${(values as string[]).map(escape).join('|')})$`, (example as string) ?? values[0]);
+      if (values.every((v) => typeof v === 'string'))
+        return M.regex(`^(${(values as string[]).map(escapeRegExp).join('|')})$`, (example as string) ?? values[0]);
       return M.like(example ?? values[0]);
     }
     if ('const' in s) return M.equal(s.const);
@@ -87,7 +103,8 @@ class Builder {
       case 'object': {
         const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
         const pins = isPlainObject(pin) ? pin : {};
-        for (const key of Object.keys(pins)) if (!(key in properties)) throw new Error(`internal: ${at}.${key} is not in the model`);
+        for (const key of Object.keys(pins))
+          if (!(key in properties)) throw new Error(`internal: ${at}.${key} is not in the model`);
         const keys = [...new Set([...((s.required ?? []) as string[]), ...Object.keys(pins)])];
         const out: Record<string, unknown> = {};
         for (const key of keys) {
@@ -103,7 +120,8 @@ class Builder {
           return built === OMIT ? M.like({}) : built;
         };
         if (pin instanceof Pin && pin.kind === 'items') return (pin.value as unknown[]).map((p, i) => itemOf(p, i));
-        if (pin instanceof Pin && pin.kind === 'contains') return M.arrayContaining(...(pin.value as unknown[]).map((p, i) => itemOf(p, `contains ${i}`)));
+        if (pin instanceof Pin && pin.kind === 'contains')
+          return M.arrayContaining(...(pin.value as unknown[]).map((p, i) => itemOf(p, `contains ${i}`)));
         if (pin instanceof Pin && pin.kind === 'each') return M.eachLike(itemOf(pin.value, '*'), pin.extra as number);
         return M.eachLike(itemOf(undefined, '*'), 1);
       }
@@ -111,8 +129,11 @@ class Builder {
         const value = (example as string | undefined) ?? (EXAMPLES[s.format as string] as string | undefined);
         if (typeof s.pattern === 'string') {
           const re = new RegExp(s.pattern);
-          const fitting = [value, ...Object.values(EXAMPLES)].find((v): v is string => typeof v === 'string' && re.test(v));
-          if (fitting === undefined || (value !== undefined && fitting !== value)) throw new Error(`internal: ${at} needs an example matching ${s.pattern}`);
+          const fitting = [value, ...Object.values(EXAMPLES)].find(
+            (v): v is string => typeof v === 'string' && re.test(v),
+          );
+          if (fitting === undefined || (value !== undefined && fitting !== value))
+            throw new Error(`internal: ${at} needs an example matching ${s.pattern}`);
           return M.regex(s.pattern, fitting);
         }
         if (typeof s.minLength === 'number' && s.minLength > 0) return M.regex('^.+$', value ?? 'example');

@@ -56,13 +56,19 @@ function differingPaths(a: Json, b: Json, path: string[] = [], out: string[] = [
   if (typeof a === 'string' || typeof b === 'string') {
     if (a !== b) out.push(path.join('.'));
   } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-    for (const key of Object.keys(a)) differingPaths((a as Record<string, Json>)[key], (b as Record<string, Json>)[key], [...path, key], out);
+    for (const key of Object.keys(a))
+      differingPaths((a as Record<string, Json>)[key], (b as Record<string, Json>)[key], [...path, key], out);
   }
   return out;
 }
 
 export function getAt(value: Json, path: string): Json {
-  return path.split('.').reduce<Json>((node, part) => (node && typeof node === 'object' ? (node as Record<string, Json>)[part] : undefined), value);
+  return path
+    .split('.')
+    .reduce<Json>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, Json>)[part] : undefined),
+      value,
+    );
 }
 
 function probeIds(): Ids {
@@ -80,7 +86,12 @@ export function businessTemplate(): BusinessRequest {
   return loadFixture<BusinessRequest>('business/business');
 }
 
-const KEY_FIELDS = new Set(['import_supplier', 'import_supplier_code', 'external_account_number', 'external_business_identifier']);
+const KEY_FIELDS = new Set([
+  'import_supplier',
+  'import_supplier_code',
+  'external_account_number',
+  'external_business_identifier',
+]);
 
 let accountPaths: string[] | undefined;
 let businessPaths: string[] | undefined;
@@ -92,13 +103,18 @@ let businessPaths: string[] | undefined;
  */
 export function freshAccountPaths(): string[] {
   const template = accountTemplate();
-  accountPaths ??= differingPaths(template, namespacedAccount(probeIds(), template.import_supplier)).filter((p) => !KEY_FIELDS.has(p));
+  accountPaths ??= differingPaths(template, namespacedAccount(probeIds(), template.import_supplier)).filter(
+    (p) => !KEY_FIELDS.has(p),
+  );
   return accountPaths;
 }
 
 export function freshBusinessPaths(): string[] {
   const template = businessTemplate();
-  businessPaths ??= differingPaths(template, namespacedBusiness(probeIds(), template.import_supplier_code, template.business?.business_contracts?.length ?? 2)).filter((p) => !KEY_FIELDS.has(p));
+  businessPaths ??= differingPaths(
+    template,
+    namespacedBusiness(probeIds(), template.import_supplier_code, template.business?.business_contracts?.length ?? 2),
+  ).filter((p) => !KEY_FIELDS.has(p));
   return businessPaths;
 }
 
@@ -152,10 +168,16 @@ export const STATES: readonly StateDefinition[] = [
   {
     name: STATE.ongoing,
     needs: ['ongoingSupplier'],
-    description: 'An Ongoing import supplier (§2.2); provides fresh identifiers for an account and a business that do not exist yet.',
+    description:
+      'An Ongoing import supplier (§2.2); provides fresh identifiers for an account and a business that do not exist yet.',
     async setup(ctx) {
       const supplier = ctx.fixtures.ongoingSupplier;
-      return { ...accountValues(ctx.given.account(supplier)), ...businessValues(ctx.given.businessPayload(2, supplier)), [VALUE.supplier]: supplier, [VALUE.namespace]: ctx.ids.other('X') };
+      return {
+        ...accountValues(ctx.given.account(supplier)),
+        ...businessValues(ctx.given.businessPayload(2, supplier)),
+        [VALUE.supplier]: supplier,
+        [VALUE.namespace]: ctx.ids.other('X'),
+      };
     },
   },
   {
@@ -184,7 +206,8 @@ export const STATES: readonly StateDefinition[] = [
   {
     name: STATE.importedWithLedger,
     needs: ['ongoingSupplier', 'operationsTeam'],
-    description: 'An imported account with a ledger whose last statement closed on `last_statement_closing_date` (§2.3 ledger); its open statement period starts after that date.',
+    description:
+      'An imported account with a ledger whose last statement closed on `last_statement_closing_date` (§2.3 ledger); its open statement period starts after that date.',
     async setup(ctx, params) {
       const payload = ctx.given.account();
       const closing = params.last_statement_closing_date;
@@ -200,10 +223,17 @@ export const STATES: readonly StateDefinition[] = [
       const values = await importedAccount(ctx);
       const note = { body: params.body, ...(params.created_at !== undefined ? { created_at: params.created_at } : {}) };
       const res = await ctx.api.call('createNotes', {
-        body: { import_supplier: values[VALUE.supplier], external_account_number: values[VALUE.account], notes: [note] },
+        body: {
+          import_supplier: values[VALUE.supplier],
+          external_account_number: values[VALUE.account],
+          notes: [note],
+        },
         step: 'setup: add the note',
       });
-      if (res.status !== 201) throw new PreconditionError(`could not add the note: POST ${res.exchange.request.url} answered ${res.status}: ${snippet(res.text, 200)}`);
+      if (res.status !== 201)
+        throw new PreconditionError(
+          `could not add the note: POST ${res.exchange.request.url} answered ${res.status}: ${snippet(res.text, 200)}`,
+        );
       return values;
     },
   },
@@ -230,16 +260,25 @@ export const STATES: readonly StateDefinition[] = [
     description: 'A payment instruction exists at the upstream payment vendor (§2.7).',
     async setup(ctx) {
       const p = ctx.fixtures.paymentInstruction;
-      return { [VALUE.vendor]: p.vendor, [VALUE.reference]: ctx.fixtures.nextValidPaymentReference(), [VALUE.instructionType]: p.type };
+      return {
+        [VALUE.vendor]: p.vendor,
+        [VALUE.reference]: ctx.fixtures.nextValidPaymentReference(),
+        [VALUE.instructionType]: p.type,
+      };
     },
   },
   {
     name: STATE.persistentTrouble,
     needs: ['paymentInstruction', 'vendorPersistentFailure'],
-    description: 'The upstream payment vendor has persistent trouble with an instruction (§4.2: 400, not retried as is).',
+    description:
+      'The upstream payment vendor has persistent trouble with an instruction (§4.2: 400, not retried as is).',
     async setup(ctx) {
       const p = ctx.fixtures.paymentInstruction;
-      return { [VALUE.vendor]: p.vendor, [VALUE.reference]: p.references.persistent_failure, [VALUE.instructionType]: p.type };
+      return {
+        [VALUE.vendor]: p.vendor,
+        [VALUE.reference]: p.references.persistent_failure,
+        [VALUE.instructionType]: p.type,
+      };
     },
   },
   {
@@ -248,7 +287,11 @@ export const STATES: readonly StateDefinition[] = [
     description: 'The upstream payment vendor has intermittent trouble with an instruction (§4.2: 500, retried as is).',
     async setup(ctx) {
       const p = ctx.fixtures.paymentInstruction;
-      return { [VALUE.vendor]: p.vendor, [VALUE.reference]: p.references.intermittent_failure, [VALUE.instructionType]: p.type };
+      return {
+        [VALUE.vendor]: p.vendor,
+        [VALUE.reference]: p.references.intermittent_failure,
+        [VALUE.instructionType]: p.type,
+      };
     },
   },
 ];

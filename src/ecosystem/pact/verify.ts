@@ -90,10 +90,18 @@ interface PactReport {
 function describeMismatch(mismatch: unknown): string {
   const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
   if (mismatch && typeof mismatch === 'object') {
-    const m = mismatch as { type?: string; message?: string; mismatches?: { description?: string; mismatch?: string; path?: string; type?: string }[] };
+    const m = mismatch as {
+      type?: string;
+      message?: string;
+      mismatches?: { description?: string; mismatch?: string; path?: string; type?: string }[];
+    };
     if (Array.isArray(m.mismatches) && m.mismatches.length) {
       return m.mismatches
-        .map((x) => strip(`${x.type === 'StatusMismatch' ? 'status: ' : x.path ? `${x.path}: ` : ''}${x.mismatch ?? x.description ?? JSON.stringify(x)}`))
+        .map((x) =>
+          strip(
+            `${x.type === 'StatusMismatch' ? 'status: ' : x.path ? `${x.path}: ` : ''}${x.mismatch ?? x.description ?? JSON.stringify(x)}`,
+          ),
+        )
         .sort()
         .join('; ');
     }
@@ -108,17 +116,27 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
   const work = mkdtempSync(join(tmpdir(), 'conformance-pact-'));
   let connection: Connection | undefined;
   try {
-    connection = await connect({ baseUrl: options.baseUrl, auth: options.auth, fixtures: options.fixtures, payloads: options.payloads, contractPath: options.contractPath, timeoutMs, connections: 4 });
+    connection = await connect({
+      baseUrl: options.baseUrl,
+      auth: options.auth,
+      fixtures: options.fixtures,
+      payloads: options.payloads,
+      contractPath: options.contractPath,
+      timeoutMs,
+      connections: 4,
+    });
     const { baseUrl, redactor, http, fixtures, embedded } = connection;
     let tokens: TokenSource;
     try {
       tokens = await connection.authenticate();
     } catch (error) {
-      if (error instanceof UnreachableError || error instanceof AuthError) throw new TargetUnavailableError(error.message);
+      if (error instanceof UnreachableError || error instanceof AuthError)
+        throw new TargetUnavailableError(error.message);
       throw error;
     }
 
-    const contractFile = options.contractFile ?? (await exportContract({ dir: join(work, 'contract'), pact: options.pact })).file;
+    const contractFile =
+      options.contractFile ?? (await exportContract({ dir: join(work, 'contract'), pact: options.pact })).file;
     const contract = JSON.parse(readFileSync(contractFile, 'utf8')) as { interactions?: PactInteraction[] };
     const all = contract.interactions ?? [];
 
@@ -156,9 +174,23 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
         const transcript = new Transcript();
         const api = new Api(http, tokens, transcript);
         const ids = new Ids(registry);
-        const ctx: StateContext = { api, ids, fixtures, given: new Given(api, ids, fixtures, options.contractPath ?? 'business.business_contract_identifier', abort.signal) };
+        const ctx: StateContext = {
+          api,
+          ids,
+          fixtures,
+          given: new Given(
+            api,
+            ids,
+            fixtures,
+            options.contractPath ?? 'business.business_contract_identifier',
+            abort.signal,
+          ),
+        };
         try {
-          return await definition.setup(ctx, (params && typeof params === 'object' ? params : {}) as Record<string, unknown>);
+          return await definition.setup(
+            ctx,
+            (params && typeof params === 'object' ? params : {}) as Record<string, unknown>,
+          );
         } catch (error) {
           stateErrors.push({ state: definition.name, message: redactor.text((error as Error).message) });
           throw error;
@@ -180,7 +212,8 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
         stateHandlers: handlers,
         // §5.2: every request that carries a token in the contract carries the configured one.
         requestFilter: (req, _res, next) => {
-          if (req.headers.authorization !== undefined) req.headers.authorization = authorizationHeader(tokens.current());
+          if (req.headers.authorization !== undefined)
+            req.headers.authorization = authorizationHeader(tokens.current());
           next();
         },
         logLevel: options.logLevel ?? 'error',
@@ -200,13 +233,19 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
       const { description } = interaction;
       if (stateErrors.length) {
         allStateErrors.push(...stateErrors);
-        const reason = stateErrors.map((e) => `provider state "${e.state}" could not be set up: ${e.message}`).join('; ');
+        const reason = stateErrors
+          .map((e) => `provider state "${e.state}" could not be set up: ${e.message}`)
+          .join('; ');
         outcomes.set(description, { description, verdict: 'error', reason });
         continue;
       }
       const mismatches = (report.errors ?? []).map((e) => describeMismatch(e.mismatch));
       const ok = report.result === true && mismatches.length === 0;
-      outcomes.set(description, { description, verdict: ok ? 'pass' : 'fail', ...(ok ? {} : { reason: redactor.text(mismatches.join('; ') || 'the verifier reported a failure') }) });
+      outcomes.set(description, {
+        description,
+        verdict: ok ? 'pass' : 'fail',
+        ...(ok ? {} : { reason: redactor.text(mismatches.join('; ') || 'the verifier reported a failure') }),
+      });
     }
     abort.abort();
 
@@ -234,14 +273,24 @@ export function describeVerification(result: VerifyResult): string {
   const mark = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', skip: 'SKIP' } as const;
   const lines = [
     `Pact verification of ${result.contractFile} against ${result.baseUrl}${result.embedded ? ' (embedded reference server)' : ''}, run ${result.runId}:`,
-    ...result.outcomes.map((o) => `  ${mark[o.verdict].padEnd(5)}  ${o.description}${o.reason ? `\n        ${o.reason}` : ''}`),
+    ...result.outcomes.map(
+      (o) => `  ${mark[o.verdict].padEnd(5)}  ${o.description}${o.reason ? `\n        ${o.reason}` : ''}`,
+    ),
   ];
-  for (const s of result.unknownStates) lines.push(`  provider state "${s}" is not one the suite can set up; its interactions were verified without it`);
+  for (const s of result.unknownStates)
+    lines.push(`  provider state "${s}" is not one the suite can set up; its interactions were verified without it`);
   const skippedKeys = [...new Set(result.outcomes.filter((o) => o.key).map((o) => o.key!))];
-  if (skippedKeys.length) lines.push(`  To verify the skipped interactions, configure ${skippedKeys.join(', ')} in the config file (docs/design.md §5 fixtures).`);
+  if (skippedKeys.length)
+    lines.push(
+      `  To verify the skipped interactions, configure ${skippedKeys.join(', ')} in the config file (docs/design.md §5 fixtures).`,
+    );
   const verdict = result.passed
     ? 'the implementation honours the contract'
-    : count('fail') ? 'the implementation breaks the contract' : 'some interactions could not be set up (see ERROR)';
-  lines.push(`${count('pass')} passed, ${count('fail')} failed, ${count('error')} could not be set up, ${count('skip')} skipped — ${verdict}.`);
+    : count('fail')
+      ? 'the implementation breaks the contract'
+      : 'some interactions could not be set up (see ERROR)';
+  lines.push(
+    `${count('pass')} passed, ${count('fail')} failed, ${count('error')} could not be set up, ${count('skip')} skipped — ${verdict}.`,
+  );
   return lines.join('\n');
 }
