@@ -29,46 +29,50 @@ interface KindSpec {
   keys: Record<string, string>;
 }
 
+/** Stand-ins for the keys the suite sets itself, so a template may leave them out. */
+const ACCOUNT_KEYS = { import_supplier: 'SUPPLIER', external_account_number: 'EXT' };
+const BUSINESS_KEYS = { import_supplier_code: 'SUPPLIER', external_business_identifier: 'BUSINESS' };
+
 const KINDS: Record<Documented, KindSpec> = {
   account: {
     schema: 'AccountPayload',
     canonical: 'accounts/electricity',
-    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+    keys: ACCOUNT_KEYS,
   },
   business: {
     schema: 'BusinessRequest',
     canonical: 'business/business',
-    keys: { import_supplier_code: 'SUPPLIER', external_business_identifier: 'BUSINESS' },
+    keys: BUSINESS_KEYS,
   },
   notes: {
     schema: 'NotesRequest',
     canonical: 'notes/notes',
-    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+    keys: ACCOUNT_KEYS,
   },
   transactions: {
     schema: 'TransactionsRequest',
     canonical: 'transactions/all-types',
-    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+    keys: ACCOUNT_KEYS,
   },
   historical_billing_documents: {
     schema: 'HistoricalBillingDocumentsRequest',
     canonical: 'historical-billing-documents/period-based',
-    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT', ledger_code: 'LEDGER' },
+    keys: { ...ACCOUNT_KEYS, ledger_code: 'LEDGER' },
   },
   historical_statements: {
     schema: 'HistoricalStatementsRequest',
     canonical: 'historical-statements/statements',
-    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+    keys: ACCOUNT_KEYS,
   },
   payment_instruction: {
     schema: 'PaymentInstructionRequest',
     canonical: 'payment-instructions/account',
-    keys: { import_supplier: 'SUPPLIER', external_account_number: 'EXT' },
+    keys: ACCOUNT_KEYS,
   },
   business_payment_instruction: {
     schema: 'BusinessPaymentInstructionRequest',
     canonical: 'payment-instructions/business',
-    keys: { import_supplier_code: 'SUPPLIER', external_business_identifier: 'BUSINESS' },
+    keys: BUSINESS_KEYS,
   },
 };
 
