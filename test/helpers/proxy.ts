@@ -49,8 +49,15 @@ export async function startProxy(target: string, intercept: Intercept): Promise<
     const body = Buffer.concat(chunks).toString('utf8');
     const fwd = forward(req, body);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const decision =
-      (await intercept({ method: req.method ?? 'GET', path, body, headers: req.headers }, fwd)) ?? (await fwd());
+    let decision: Upstream | 'reset' | 'hang';
+    try {
+      decision =
+        (await intercept({ method: req.method ?? 'GET', path, body, headers: req.headers }, fwd)) ?? (await fwd());
+    } catch {
+      // The upstream is gone (a test closed it while a slow answer was still pending): drop the
+      // connection, as a gateway would, rather than leave an unhandled rejection behind.
+      return req.socket.destroy();
+    }
     if (decision === 'reset') return req.socket.destroy();
     if (decision === 'hang') return;
     res.writeHead(decision.status, { ...decision.headers, 'content-length': String(Buffer.byteLength(decision.body)) });
