@@ -157,7 +157,9 @@ async function run(argv: string[]): Promise<number> {
     console.log(`Reference server for the data-import interface listening on ${server.url}`);
     if (token) console.log(`  data-import token : ${token}   (send "Authorization: Token ${token}")`);
     if (apiKey)
-      console.log(`  API key          : ${apiKey}   (ObtainServiceToken mutation at ${server.url}${profile?.choices.graphql.path ?? GRAPHQL_PATH})`);
+      console.log(
+        `  API key          : ${apiKey}   (ObtainServiceToken mutation at ${server.url}${profile?.choices.graphql.path ?? GRAPHQL_PATH})`,
+      );
     console.log(
       `  operator API     : ${server.url}${OPERATOR_PREFIX}   (send "${OPERATOR_KEY_HEADER}: ${server.operatorKey}")`,
     );
