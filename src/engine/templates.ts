@@ -213,6 +213,15 @@ export class PayloadTemplates {
     const documents = (
       Array.isArray(body.historical_billing_documents) ? body.historical_billing_documents : []
     ) as Record<string, unknown>[];
+    // Rules vary one document of two (a type, a date); a template with one gets a second like it.
+    if (documents.length === 1) {
+      const again = freshIdentifiers(
+        'HistoricalBillingDocumentsRequest',
+        { historical_billing_documents: documents },
+        ids,
+      );
+      documents.push(again.historical_billing_documents![0] as Record<string, unknown>);
+    }
     body.historical_billing_documents = documents.map((document) => {
       const retyped: Record<string, unknown> = { ...document, billing_document_type: type };
       if (type === 'ITEM_BASED') {

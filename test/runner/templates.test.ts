@@ -107,6 +107,32 @@ describe('payload templates', () => {
     );
   });
 
+  it('billing documents: retyped as asked, two of them even from a one-document template, every identifier fresh', () => {
+    const one = loadFixture<{ historical_billing_documents: unknown[] }>('historical-billing-documents/period-based');
+    one.historical_billing_documents = one.historical_billing_documents.slice(0, 1);
+    const templates = new PayloadTemplates({ historical_billing_documents: one });
+    const body = templates.billingDocuments(
+      ids(),
+      { import_supplier: 'S', external_account_number: 'E' },
+      'L-1',
+      'ITEM_BASED',
+    );
+    const docs = body.historical_billing_documents;
+    expect(docs).toHaveLength(2);
+    expect(new Set(docs.map((d) => d.billing_document_identifier)).size).toBe(2);
+    expect(docs.every((d) => d.billing_document_type === 'ITEM_BASED' && d.bill_period_from_date === undefined)).toBe(
+      true,
+    );
+    const period = templates.billingDocuments(
+      ids(),
+      { import_supplier: 'S', external_account_number: 'E' },
+      'L-1',
+      'PERIOD_BASED',
+    );
+    expect(period.historical_billing_documents.every((d) => typeof d.bill_period_from_date === 'string')).toBe(true);
+    expect([body.ledger_code, body.billing_document_type]).toEqual(['L-1', 'ITEM_BASED']);
+  });
+
   it('refuse a template that breaks the documented shapes, naming the kind and every attr', () => {
     const broken = { ...accepted(), customers: [{ email: 42 }], undocumented: true };
     expect(() => new PayloadTemplates({ account: broken })).toThrow(ConfigError);
