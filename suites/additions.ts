@@ -9,6 +9,29 @@ import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import type { EndpointId } from '../src/spec/index.js';
 import { errorsOf } from './support.js';
 
+export type Addition = 'agreements' | 'supply-points';
+
+/**
+ * The configured payload of an addition endpoint (§4.2: shape not shown) for a freshly imported
+ * account, with every date made impossible (§2.1): any shape of these endpoints carries dates
+ * somewhere. Skips the rule, naming the template's key, when the payload has none.
+ */
+export async function withImpossibleDates(ctx: RuleContext, name: Addition): Promise<unknown> {
+  const a = await ctx.given.imported();
+  const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
+  const body = fillTemplate(template, {
+    import_supplier: a.supplier,
+    external_account_number: a.ext,
+    supply_point_identifier: a.payload.supply_addresses![0].supply_points![0].identifier!,
+    new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
+  });
+  const broken = JSON.parse(JSON.stringify(body).replace(/"\d{4}-\d{2}-\d{2}"/g, '"2023-02-30"'));
+  if (JSON.stringify(broken) === JSON.stringify(body)) {
+    ctx.skip(`the configured ${name} payload has no date to break`, `payloads.${name.replace('-', '_')}`);
+  }
+  return broken;
+}
+
 const endpoints = [
   ['agreements', 'createAgreements'],
   ['supply-points', 'createSupplyPoints'],
@@ -94,21 +117,7 @@ export default defineRules(
         ],
         endpoints: [endpoint],
         async check(ctx: RuleContext) {
-          const a = await ctx.given.imported();
-          const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
-          const body = fillTemplate(template, {
-            import_supplier: a.supplier,
-            external_account_number: a.ext,
-            supply_point_identifier: a.payload.supply_addresses![0].supply_points![0].identifier!,
-            new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
-          }) as Record<string, unknown>;
-          // Break every date in the payload: any shape of these endpoints carries dates somewhere.
-          const broken = JSON.parse(JSON.stringify(body).replace(/"\d{4}-\d{2}-\d{2}"/g, '"2023-02-30"'));
-          if (JSON.stringify(broken) === JSON.stringify(body))
-            ctx.skip(
-              `the configured ${name} payload has no date to break`,
-              `fixtures.payloads.${name.replace('-', '_')}`,
-            );
+          const broken = await withImpossibleDates(ctx, name);
           const res = await ctx.api.call(endpoint, {
             body: broken,
             step: 'the configured payload with impossible dates',

@@ -11,10 +11,10 @@
  */
 import type { RuleContext } from '../src/engine/context.js';
 import { PreconditionError } from '../src/engine/failures.js';
-import { fillTemplate } from '../src/engine/fixtures.js';
 import { defineRules, type Rule, type RuleInput } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { type EndpointId, model } from '../src/spec/index.js';
+import { withImpossibleDates } from './additions.js';
 import { accountKey, errorsOf, sampleRequest } from './support.js';
 
 const POST_ENDPOINTS = Object.values(model.endpoints)
@@ -143,20 +143,7 @@ export const additionsErrorRules: Rule[] = defineRules(
       needs: ['ongoingSupplier', 'operationsTeam', name === 'agreements' ? 'agreementsPayload' : 'supplyPointsPayload'],
       endpoints: [name === 'agreements' ? 'createAgreements' : 'createSupplyPoints'],
       async check(ctx: RuleContext) {
-        const a = await ctx.given.imported();
-        const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
-        const body = fillTemplate(template, {
-          import_supplier: a.supplier,
-          external_account_number: a.ext,
-          supply_point_identifier: a.payload.supply_addresses![0].supply_points![0].identifier!,
-          new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
-        });
-        const broken = JSON.parse(JSON.stringify(body).replace(/"\d{4}-\d{2}-\d{2}"/g, '"2023-02-30"'));
-        if (JSON.stringify(broken) === JSON.stringify(body))
-          ctx.skip(
-            `the configured ${name} payload has no date to break`,
-            `fixtures.payloads.${name.replace('-', '_')}`,
-          );
+        const broken = await withImpossibleDates(ctx, name);
         const res = await ctx.api.call(name === 'agreements' ? 'createAgreements' : 'createSupplyPoints', {
           body: broken,
           step: 'the configured payload with impossible dates',
