@@ -237,7 +237,7 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Payload shape of the agreements endpoint',
     faithful: '`{…, supply_point_identifier, agreements}`',
     variant:
-      '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `fixtures.payloads.agreements`)',
+      '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `payloads.agreements`)',
     toleratedBy: ['additions.agreements.created', 'additions.agreements.non-field-errors'],
   },
   {

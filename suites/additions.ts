@@ -1,6 +1,6 @@
 /**
  * §4.2 agreements and supply points. Their payload shape is "not shown", so the positive rules use
- * the payload configured in fixtures.payloads; §7.1 says both report validation errors under
+ * the payload configured in payloads.agreements / payloads.supply_points; §7.1 says both report validation errors under
  * non_field_errors, which a body that is not an object at all checks on any implementation.
  */
 import { fillTemplate } from '../src/engine/fixtures.js';
