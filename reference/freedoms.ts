@@ -236,8 +236,7 @@ export const FREEDOMS: Freedom[] = [
     spec: '§4.2',
     freedom: 'Payload shape of the agreements endpoint',
     faithful: '`{…, supply_point_identifier, agreements}`',
-    variant:
-      '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `payloads.agreements`)',
+    variant: '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `payloads.agreements`)',
     toleratedBy: ['additions.agreements.created', 'additions.agreements.non-field-errors'],
   },
   {
