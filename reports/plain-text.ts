@@ -112,11 +112,10 @@ export function failureText(rule: RuleResult, baseUrl?: string): string {
   if (rule.observations.length) parts.push(`observations:\n${rule.observations.map((o) => `  - ${o}`).join('\n')}`);
   if (rule.expected_failure) parts.push(`expected failure (baseline): ${rule.expected_failure.comment}`);
   if (rule.replay) parts.push(`replay: ${rule.replay}`);
-  const curlOf = baseUrl ? failingExchange(rule) : undefined;
-  if (curlOf) parts.push(`as curl (exchange #${curlOf.seq}):\n  ${curlCommand(curlOf, baseUrl!)}`);
-  // CI shows this text inline: the exchange the failure is about (or the last one) is enough there;
-  // report.html and report.json keep the rest.
-  const culprit = rule.transcript.find((x) => x.seq === f?.exchange_seq) ?? rule.transcript.at(-1);
+  // CI shows this text inline: the exchange the failure is about is enough there, as it is and as
+  // curl; report.html and report.json keep the rest.
+  const culprit = failingExchange(rule) ?? rule.transcript.at(-1);
+  if (culprit && baseUrl) parts.push(`as curl (exchange #${culprit.seq}):\n  ${curlCommand(culprit, baseUrl)}`);
   if (culprit) {
     const others = rule.transcript.length - 1;
     parts.push(
