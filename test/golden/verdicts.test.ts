@@ -1,0 +1,106 @@
+/**
+ * Behaviour kept through refactoring: for one seed, every rule's verdict against the faithful
+ * server, both variant profiles and one fault of each area, and the shape of report.json, compared
+ * with what was recorded (`verdicts.snap.json`, `report-shape.snap.json`). A change that alters a
+ * verdict or the report's fields shows here as a diff; when it is meant, rerun with `-u` and say
+ * why in the commit.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY, DEFAULT_TOKEN, profileById, startReferenceServer } from '../../reference/index.js';
+import { runConformance } from '../../src/conformance.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
+import type { Report } from '../../src/report/schema.js';
+
+const SEED = 20261123;
+const NUM_RUNS = 10;
+
+/** One fault per area, none of them timing-dependent, so the verdicts are the same on every run. */
+const FAULTS = [
+  'auth.bearer-accepted',
+  'errors.attr-one-based',
+  'conventions.impossible-dates-accepted',
+  'stage.paused-allowed',
+  'process.dry-run-creates',
+  'listings.other-supplier-leak',
+  'status.staged-404',
+  'notes.dedup-body-only',
+  'transactions.no-dedup',
+  'billing.no-once-per-ledger',
+  'statements.answer-202',
+  'additions.supply-points-200',
+  'payments.account-number-wrong',
+  'business.duplicate-creates-another',
+];
+
+interface Target {
+  profile?: string;
+  fault?: string;
+  /** false: the profile's payload templates are not given, so its setup chain is refused (causes, errors, skips). */
+  templates?: false;
+}
+
+async function run(target: Target): Promise<Report> {
+  const profile = target.profile ? profileById(target.profile) : undefined;
+  const seed = await embeddedSeed({ token: DEFAULT_TOKEN });
+  if (profile?.settings) seed.settings = { ...seed.settings, ...profile.settings };
+  const server = await startReferenceServer({
+    seed,
+    ...(profile ? { choices: profile.choices } : {}),
+    ...(target.fault ? { faults: [target.fault] } : {}),
+  });
+  try {
+    const fixtures = await embeddedFixtures();
+    const limit = profile?.settings?.concurrency_limit;
+    if (typeof limit === 'number') fixtures.concurrency_limit = limit;
+    return await runConformance({
+      baseUrl: server.url,
+      auth: { apiKey: DEFAULT_API_KEY, ...profile?.run.auth },
+      fixtures,
+      payloads: { ...embeddedPayloads(), ...(target.templates === false ? {} : profile?.run.payloads?.()) },
+      ...(profile?.run.contractPath ? { contractPath: profile.run.contractPath } : {}),
+      seed: SEED,
+      numRuns: NUM_RUNS,
+      processRetryBudgetMs: profile?.processRetryBudgetMs ?? 3_000,
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/** Every rule's verdict, and the error kind of those not judged. */
+const verdicts = (report: Report) =>
+  Object.fromEntries(
+    report.rules.map((r) => [r.id, r.verdict === 'error' ? `error (${r.error_kind})` : r.verdict] as const),
+  );
+
+/** The report's field paths (arrays collapsed to `[]`), leaving out what the implementation sent. */
+function shape(value: unknown, at = '', paths = new Set<string>()): Set<string> {
+  if (/\.(transcript\[\]\.(request|response)\.(headers|body)|observations|counterexample|expected|actual)$/.test(at))
+    return paths;
+  if (Array.isArray(value)) for (const item of value) shape(item, `${at}[]`, paths);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value))
+      if (!/^created_identifiers\./.test(`${at}.${key}`.slice(1)) || at === '.created_identifiers')
+        shape(v, `${at}.${key}`, paths);
+  } else paths.add(`${at}: ${value === null ? 'null' : typeof value}`);
+  return paths;
+}
+
+describe('the same seed gives the same verdicts and the same report shape', () => {
+  it('faithful, both variant profiles and one fault per area', { timeout: 300_000 }, async () => {
+    const recorded: Record<string, Record<string, string>> = {};
+    // The shape of every report together, so the fields of failures, skips and errors are in it too.
+    const paths = new Set<string>();
+    const record = async (name: string, target: Target) => {
+      const report = await run(target);
+      recorded[name] = verdicts(report);
+      shape(report, '', paths);
+    };
+    await record('faithful', {});
+    for (const profile of ['variant', 'demanding']) await record(`profile ${profile}`, { profile });
+    await record('profile demanding without its templates', { profile: 'demanding', templates: false });
+    for (const fault of FAULTS) await record(`fault ${fault}`, { fault });
+    await expect(`${JSON.stringify(recorded, null, 2)}\n`).toMatchFileSnapshot('./verdicts.snap.json');
+    await expect(`${JSON.stringify([...paths].sort(), null, 2)}\n`).toMatchFileSnapshot('./report-shape.snap.json');
+  });
+});
