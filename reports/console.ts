@@ -7,8 +7,6 @@ import { isFailing } from '../src/engine/verdict.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { baselineEntryFor } from '../src/engine/baseline.js';
 import { curlCommand, failingExchange } from '../src/report/curl.js';
-import type { RuleOutcome } from '../src/engine/execute.js';
-import type { Rule } from '../src/engine/rule.js';
 import type { RunEvent } from '../src/engine/run.js';
 import type { Cause } from '../src/engine/verdict.js';
 import type { Report, RuleResult } from '../src/report/schema.js';
@@ -81,19 +79,19 @@ export class ConsoleReporter {
     } else if (event.type === 'setup') {
       for (const cause of event.setup.causes) this.write(this.describeCause(cause).join('\n'));
     } else {
-      this.onRule(event.rule, event.outcome, event.done, event.total);
+      this.onRule(event.result, event.done, event.total);
     }
   };
 
-  private onRule(rule: Rule, outcome: RuleOutcome, done: number, total: number): void {
+  private onRule(result: RuleResult, done: number, total: number): void {
     const c = this.c;
     // A rule stopped by a shared cause was announced with the cause; one line per rule would bury it.
-    if ((isFailing(outcome.verdict) && !outcome.cause) || this.options.verbose) {
-      const level = rule.level === 'MUST' ? rule.level : c.gray(rule.level);
-      const reason = outcome.reason ? c.gray(` — ${outcome.reason.split('\n')[0]}`) : '';
-      this.write(`${this.mark(outcome.verdict)} ${level} ${rule.id}${reason}`);
+    if ((isFailing(result.verdict) && !result.cause) || this.options.verbose) {
+      const level = result.level === 'MUST' ? result.level : c.gray(result.level);
+      const reason = result.reason ? c.gray(` — ${result.reason.split('\n')[0]}`) : '';
+      this.write(`${this.mark(result.verdict)} ${level} ${result.id}${reason}`);
     }
-    if (outcome.verdict === 'fail' || outcome.verdict === 'error') this.failedSoFar++;
+    if (isFailing(result.verdict)) this.failedSoFar++;
     if (!this.live && done < total) {
       // A CI log shows no live line: say every few seconds how far the run is, so a slow target
       // does not look like a hung job.
@@ -106,7 +104,7 @@ export class ConsoleReporter {
     if (this.live) {
       const width = Math.max(20, (this.out.columns ?? 80) - 16);
       this.clearLive();
-      this.out.write(c.gray(`[${String(done).padStart(String(total).length)}/${total}] ${rule.id}`.slice(0, width)));
+      this.out.write(c.gray(`[${String(done).padStart(String(total).length)}/${total}] ${result.id}`.slice(0, width)));
       this.liveLineShown = true;
     }
   }

@@ -22,7 +22,7 @@ const STATUS: Record<RuleResult['verdict'], Status> = {
 
 function message(rule: RuleResult): string | undefined {
   if (rule.verdict === 'skip') return skipMessage(rule);
-  const text = rule.reason ?? rule.failure?.message;
+  const text = rule.reason;
   return text ? oneLine(text) : undefined;
 }
 

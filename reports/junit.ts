@@ -38,7 +38,7 @@ function addTestcase(suite: XMLBuilder, rule: RuleResult, classname: string, bas
     time: seconds(rule.duration_ms),
     group: rule.level,
   });
-  const reason = oneLine(rule.reason ?? rule.failure?.message ?? '');
+  const reason = oneLine(rule.reason ?? '');
   switch (outcomeOf(rule)) {
     case 'failure':
       testcase

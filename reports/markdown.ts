@@ -91,9 +91,7 @@ function failures(report: Report): string[] {
   const lines = [`## Failures and errors (${failing.length})`, ''];
   for (const r of failing.slice(0, MAX_FAILURES)) {
     const expected = r.expected_failure ? ` — *expected failure: ${text(r.expected_failure.comment)}*` : '';
-    lines.push(
-      `- **${r.verdict}** ${code(r.id)} (${r.level}, ${text(r.spec)}): ${text(r.reason ?? r.failure?.message ?? '')}${expected}`,
-    );
+    lines.push(`- **${r.verdict}** ${code(r.id)} (${r.level}, ${text(r.spec)}): ${text(r.reason ?? '')}${expected}`);
     if (r.replay) lines.push(`  ${code(r.replay)}`);
   }
   if (failing.length > MAX_FAILURES) lines.push(`- …and ${failing.length - MAX_FAILURES} more (see report.html)`);

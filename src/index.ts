@@ -15,7 +15,6 @@ export { ConformanceConfig, type ReportFormat } from './config/schema.js';
 export { loadBaseline, type Baseline, type BaselineEntry } from './engine/baseline.js';
 export { defineRules, sectionsOf, type Rule, type RuleInput, type Level, type Verdict } from './engine/rule.js';
 export type { RuleContext } from './engine/context.js';
-export type { RuleOutcome } from './engine/execute.js';
 export { selectRules, type Selection } from './engine/select.js';
 export { NEEDS, type Need } from './engine/needs.js';
 export { allRules, suites } from '../suites/index.js';

@@ -9,12 +9,12 @@
  * pass with a warning; INFO rules pass and print what they observed; skipped rules are skipped.
  */
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { RuleOutcome } from './engine/execute.js';
-import type { Rule } from './engine/rule.js';
+import type { RuleResult } from './engine/result.js';
 import type { RunOptions } from './engine/run.js';
 import { selectRules } from './engine/select.js';
 import { type Session, openSession } from './engine/session.js';
 import { allRules } from '../suites/index.js';
+import { failingExchange } from './report/curl.js';
 
 export interface ConformanceSuiteOptions extends RunOptions {
   /** Name of the describe block (default "data-import conformance"). */
@@ -31,15 +31,13 @@ export interface ConformanceSuiteOptions extends RunOptions {
   teardown?: () => void | Promise<void>;
 }
 
-function failureMessage(rule: Rule, outcome: RuleOutcome, replay: string): string {
-  const lines = [`[${rule.level}] ${rule.id} (${rule.spec}): ${outcome.reason ?? outcome.verdict}`];
-  if (outcome.failure?.path)
+function failureMessage(result: RuleResult, replay: string): string {
+  const lines = [`[${result.level}] ${result.id} (${result.spec}): ${result.reason ?? result.verdict}`];
+  if (result.failure?.path)
     lines.push(
-      `  at ${outcome.failure.path}: expected ${JSON.stringify(outcome.failure.expected)}, got ${JSON.stringify(outcome.failure.actual)}`,
+      `  at ${result.failure.path}: expected ${JSON.stringify(result.failure.expected)}, got ${JSON.stringify(result.failure.actual)}`,
     );
-  const failing = outcome.failure?.exchangeSeq
-    ? outcome.transcript[outcome.failure.exchangeSeq - 1]
-    : outcome.transcript.at(-1);
+  const failing = failingExchange(result);
   if (failing)
     lines.push(
       `  ${failing.request.method} ${failing.request.url} -> ${failing.response?.status ?? failing.error?.message}`,
@@ -69,11 +67,11 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
         `${rule.id} [${rule.level} ${rule.spec}] ${rule.title}`,
         async (context) => {
           if (!session) throw new Error('the conformance session did not open (see the beforeAll error)');
-          const outcome = await session.run(rule);
-          if (outcome.verdict === 'skip') return context.skip(outcome.reason);
-          for (const note of outcome.observations) console.info(`${rule.id}: ${note}`);
-          if (outcome.verdict === 'pass') return;
-          const message = failureMessage(rule, outcome, session.replay(rule, outcome));
+          const result = await session.run(rule);
+          if (result.verdict === 'skip') return context.skip(result.reason);
+          for (const note of result.observations) console.info(`${rule.id}: ${note}`);
+          if (result.verdict === 'pass') return;
+          const message = failureMessage(result, session.replay(result));
           if (rule.level === 'INFO' || (rule.level === 'SHOULD' && !strict)) {
             console.warn(message);
             return;

@@ -1,6 +1,7 @@
 /** JSON Schemas generated from the zod schemas: the config (for editors) and report.json (for consumers). */
 import { z } from 'zod';
-import { ReportSchema } from '../report/schema.js';
+import { CauseSchema, ExchangeSchema, ReportSchema } from '../report/schema.js';
+import { CounterexampleSchema, FailureSchema } from '../engine/result.js';
 import { ConformanceConfig } from './schema.js';
 
 export function configJsonSchema(): Record<string, unknown> {
@@ -10,9 +11,22 @@ export function configJsonSchema(): Record<string, unknown> {
   };
 }
 
+/**
+ * The parts report.json repeats, named once under `definitions` (a rule result has one member per
+ * verdict, and each would otherwise spell its transcript out again).
+ */
+function reportDefinitions() {
+  const registry = z.registry<{ id: string }>();
+  registry.add(ExchangeSchema, { id: 'Exchange' });
+  registry.add(FailureSchema, { id: 'Failure' });
+  registry.add(CounterexampleSchema, { id: 'Counterexample' });
+  registry.add(CauseSchema, { id: 'Cause' });
+  return registry;
+}
+
 export function reportJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(ReportSchema, { io: 'output', target: 'draft-7' }),
+    ...z.toJSONSchema(ReportSchema, { io: 'output', target: 'draft-7', metadata: reportDefinitions() }),
     title: 'report.json of the data-import conformance suite',
   };
 }

@@ -17,13 +17,9 @@ export interface PropertySettings {
 }
 
 /** A property's shrunk counterexample, reported with the command that replays exactly it. */
-export interface Counterexample {
-  seed: number;
-  path: string;
-  value: unknown;
-  /** Number of shrinks fast-check performed. */
-  shrinks?: number;
-}
+import type { Counterexample } from './result.js';
+
+export type { Counterexample };
 
 export interface RuleContext {
   readonly rule: Rule;

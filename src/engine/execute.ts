@@ -5,66 +5,28 @@
 import { setMaxListeners } from 'node:events';
 import { ExchangeError, type Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
-import { type Counterexample, RuleState } from './context.js';
-import { type FailureDetail, NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
-import type { Rule } from './rule.js';
-import type { ErrorKind } from './verdict.js';
-
-interface OutcomeRecord {
-  observations: string[];
-  counterexample?: Counterexample;
-  transcript: Exchange[];
-  durationMs: number;
-}
-
-/** How a rule ended: one member per verdict, so a pass can carry no failure and a failure no skip key. */
-export type Ending =
-  | {
-      verdict: 'pass';
-      reason?: undefined;
-      failure?: undefined;
-      skipKey?: undefined;
-      errorKind?: undefined;
-      cause?: undefined;
-    }
-  | {
-      verdict: 'fail';
-      reason: string;
-      failure: FailureDetail;
-      skipKey?: undefined;
-      errorKind?: undefined;
-      cause?: undefined;
-    }
-  /** `skipKey`: the config key that would let the rule run. */
-  | { verdict: 'skip'; reason: string; skipKey?: string; failure?: undefined; errorKind?: undefined; cause?: undefined }
-  /** `cause`: the id of the shared cause (a refused setup step) that stopped it, reported once. */
-  | {
-      verdict: 'error';
-      reason: string;
-      errorKind: ErrorKind;
-      cause?: string;
-      failure?: undefined;
-      skipKey?: undefined;
-    };
-
-export type RuleOutcome = Ending & OutcomeRecord;
+import { RuleState } from './context.js';
+import { NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
+import type { Ending, Failure, RuleResult } from './result.js';
+import { type Rule, declaredFacts } from './rule.js';
 
 export async function executeRule(
-  _rule: Rule,
+  rule: Rule,
   run: (state: RuleState, signal: AbortSignal) => Promise<void>,
   transcript: () => Exchange[],
   runSignal: AbortSignal,
   timeoutMs: number,
   redactor: Redactor,
-): Promise<RuleOutcome> {
+): Promise<RuleResult> {
   const state = new RuleState();
   const started = performance.now();
-  const finish = (ending: Ending): RuleOutcome => ({
+  const finish = (ending: Ending): RuleResult => ({
+    ...declaredFacts(rule),
     ...(ending.reason === undefined ? ending : { ...ending, reason: redactor.text(ending.reason) }),
     observations: state.observations.map((o) => redactor.text(o)),
     ...(state.counterexample ? { counterexample: state.counterexample } : {}),
+    duration_ms: Math.round(performance.now() - started),
     transcript: transcript(),
-    durationMs: Math.round(performance.now() - started),
   });
 
   // The rule's own signal: aborted when it times out or the run stops, so its requests end too.
@@ -98,40 +60,47 @@ export async function executeRule(
     if (result === 'stopped') {
       controller.abort(runSignal.reason);
       const why = runSignal.reason instanceof Error ? runSignal.reason.message : 'the run was stopped';
-      return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${why} before the rule finished` });
+      return finish({ verdict: 'error', error_kind: 'timeout', reason: `not judged: ${why} before the rule finished` });
     }
     if (result === 'timeout') {
       controller.abort(new Error('rule timeout'));
       return finish({
         verdict: 'error',
-        errorKind: 'timeout',
+        error_kind: 'timeout',
         reason: `the rule did not finish within ${Math.round(timeoutMs / 1000)} s`,
       });
     }
     return finish({ verdict: 'pass' });
   } catch (error) {
     if (error instanceof RuleFailure) {
-      const failure = { ...error.detail, message: redactor.text(error.detail.message) };
+      // Only what the failure knows: report.json leaves out what is undefined, and so does the result.
+      const known = Object.entries(error.detail).filter(([, value]) => value !== undefined);
+      const failure = { ...(Object.fromEntries(known) as Failure), message: redactor.text(error.detail.message) };
       return finish({ verdict: 'fail', reason: failure.message, failure });
     }
-    if (error instanceof SkipRule) return finish({ verdict: 'skip', reason: error.message, skipKey: error.key });
+    if (error instanceof SkipRule)
+      return finish({ verdict: 'skip', reason: error.message, ...(error.key ? { skip_key: error.key } : {}) });
     if (error instanceof NotJudged)
-      return finish({ verdict: 'error', errorKind: 'timeout', reason: `not judged: ${error.message}` });
+      return finish({ verdict: 'error', error_kind: 'timeout', reason: `not judged: ${error.message}` });
     if (error instanceof PreconditionError)
       return finish({
         verdict: 'error',
-        errorKind: 'precondition',
+        error_kind: 'precondition',
         reason: `precondition: ${error.message}`,
         ...(error.causeId ? { cause: error.causeId } : {}),
       });
     if (error instanceof ExchangeError)
-      return finish({ verdict: 'error', errorKind: 'exchange', reason: error.message });
+      return finish({ verdict: 'error', error_kind: 'exchange', reason: error.message });
     if (signal.aborted)
-      return finish({ verdict: 'error', errorKind: 'timeout', reason: 'the run was stopped before the rule finished' });
+      return finish({
+        verdict: 'error',
+        error_kind: 'timeout',
+        reason: 'the run was stopped before the rule finished',
+      });
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return finish({
       verdict: 'error',
-      errorKind: 'internal',
+      error_kind: 'internal',
       reason: `internal error in the rule (please report it): ${message}`,
     });
   } finally {

@@ -94,7 +94,7 @@ export const expect: Expect = {
       expected: allowed.length === 1 ? allowed[0] : allowed,
       actual: res.status,
       path: 'status',
-      exchangeSeq: res.exchange.seq,
+      exchange_seq: res.exchange.seq,
     });
   },
 
@@ -105,7 +105,7 @@ export const expect: Expect = {
       expected: '4xx',
       actual: res.status,
       path: 'status',
-      exchangeSeq: res.exchange.seq,
+      exchange_seq: res.exchange.seq,
     });
   },
 
@@ -119,7 +119,7 @@ export const expect: Expect = {
       message: `${what}: the body of ${request(res)} (${res.status}) does not match: ${problems.join('; ')}${result.error.issues.length > 5 ? '; …' : ''}`,
       path: jsonPath('body', result.error.issues[0].path),
       actual: snippet(res.text),
-      exchangeSeq: res.exchange.seq,
+      exchange_seq: res.exchange.seq,
     });
   },
 
@@ -132,7 +132,7 @@ export const expect: Expect = {
       expected,
       actual,
       path: at,
-      exchangeSeq: res?.exchange.seq,
+      exchange_seq: res?.exchange.seq,
     });
   },
 
@@ -147,7 +147,7 @@ export const expect: Expect = {
       message,
       expected: detail.expected,
       actual: detail.actual,
-      exchangeSeq: detail.res?.exchange.seq,
+      exchange_seq: detail.res?.exchange.seq,
     });
   },
 };

@@ -7,15 +7,10 @@
  * NotJudged is the fifth: the rule ran out of time before it saw enough to judge (verdict error,
  * like a timeout) — a property rule that ran fewer cases than asked.
  */
-export interface FailureDetail {
-  message: string;
-  expected?: unknown;
-  actual?: unknown;
-  /** JSON path of the first difference, e.g. `body.results[0].status`. */
-  path?: string;
-  /** The transcript entry the failure is about. */
-  exchangeSeq?: number;
-}
+import type { Failure } from './result.js';
+
+/** What a RuleFailure carries is the result's `failure`, as reports show it. */
+export type FailureDetail = Failure;
 
 export class RuleFailure extends Error {
   constructor(readonly detail: FailureDetail) {

@@ -60,6 +60,21 @@ export function defineRules(
   return rules;
 }
 
+/** What a result repeats of its rule's declaration (report.json shows it with every verdict). */
+export function declaredFacts(rule: Rule) {
+  return {
+    id: rule.id,
+    title: rule.title,
+    spec: rule.spec,
+    sections: sectionsOf(rule.spec),
+    level: rule.level,
+    ...(rule.why ? { why: rule.why } : {}),
+    tags: [...(rule.tags ?? [])],
+    endpoints: [...rule.endpoints],
+    property: rule.property ?? false,
+  };
+}
+
 /** Sections named by a spec reference: `§4.2 notes rule 2, §7.1` → `['4.2', '7.1']`. */
 export function sectionsOf(spec: string): string[] {
   return [...spec.matchAll(/§(\d+(?:\.\d+)*)/g)].map((m) => m[1]);

@@ -1,31 +1,30 @@
 /**
- * `runRules`: aims rules at one implementation and returns the report. It knows no suite: the entry
+ * `runRules`: aims rules at one implementation and returns the run's record. It knows no suite: the entry
  * point (src/conformance.ts) hands the rules in.
  */
 import type { TransportOptions } from '../http/transport.js';
 import type { AuthSettings } from '../auth/token.js';
 import type { FixturesConfig } from '../config/schema.js';
 import { ConfigError } from '../config/errors.js';
-import type { BuildInput } from '../report/build.js';
-import type { Report } from '../report/schema.js';
+import type { RunRecord } from './record.js';
 import type { Baseline } from './baseline.js';
 import { excuse } from './baseline.js';
 import type { Counterexample } from './context.js';
-import type { RuleOutcome } from './execute.js';
-import type { Rule } from './rule.js';
+import type { Ending, RuleResult } from './result.js';
+import { type Rule, declaredFacts } from './rule.js';
 import type { Setup, SetupDeadline } from './setup.js';
 import type { PayloadTemplatesInput } from './templates.js';
 import { type Selection, selectRules } from './select.js';
 import { isFailing } from './verdict.js';
 import { RUN_DEFAULTS, openSession } from './session.js';
 
-export { RUN_DEFAULTS, UnreachableError, type WithReport } from './session.js';
+export { RUN_DEFAULTS, UnreachableError, type WithRecord } from './session.js';
 
 export type RunEvent =
   | { type: 'target'; baseUrl: string; embedded: boolean }
   | { type: 'start'; total: number; runId: string; seed: number }
   | { type: 'setup'; setup: Setup }
-  | { type: 'rule'; rule: Rule; outcome: RuleOutcome; done: number; total: number };
+  | { type: 'rule'; result: RuleResult; done: number; total: number };
 
 export interface RunOptions {
   /** The implementation under test; unset starts the embedded reference server. */
@@ -81,8 +80,8 @@ function longestFirst(rules: readonly Rule[]): number[] {
   return [...indices.filter((i) => rules[i].property), ...indices.filter((i) => !rules[i].property)];
 }
 
-/** Aims `candidates` (narrowed by the selection) at one implementation and returns the report. */
-export async function runRules(candidates: readonly Rule[], options: RunOptions = {}): Promise<Report> {
+/** Aims `candidates` (narrowed by the selection) at one implementation and returns the run's record. */
+export async function runRules(candidates: readonly Rule[], options: RunOptions = {}): Promise<RunRecord> {
   const { rules, unmatched } = selectRules(candidates, options.selection ?? {});
   if (unmatched.length) throw new ConfigError(`Nothing matches ${unmatched.join(', ')} (see "conformance list").`);
 
@@ -95,7 +94,7 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     : undefined;
   const session = await openSession({ ...options, deadline: limit });
   try {
-    const results: BuildInput['results'] = new Array(rules.length);
+    const results: RuleResult[] = new Array(rules.length);
     let bailed = false;
     let done = 0;
     options.onEvent?.({ type: 'start', total: rules.length, runId: session.runId, seed: session.seed });
@@ -116,29 +115,26 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
       while (next < order.length) {
         const index = order[next++];
         const rule = rules[index];
-        const outcome: RuleOutcome = expired
-          ? {
+        const ran = expired
+          ? notRun(rule, {
               verdict: 'error',
-              errorKind: 'timeout',
+              error_kind: 'timeout',
               reason: `not judged: ${expired} before the rule started`,
-              observations: [],
-              transcript: [],
-              durationMs: 0,
-            }
+            })
           : bailed
-            ? {
-                verdict: 'skip',
-                reason: 'not run: --bail stopped the run after a MUST failure',
-                observations: [],
-                transcript: [],
-                durationMs: 0,
-              }
+            ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
             : await session.run(rule);
-        const failing = isFailing(outcome.verdict);
-        results[index] = { rule, outcome, replay: failing ? session.replay(rule, outcome) : undefined };
-        if (options.bail && failing && rule.level === 'MUST' && !excuse(options.baseline, rule.id, outcome.reason))
+        // Only a failing or errored result carries the command that replays it.
+        const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
+        results[index] = result;
+        if (
+          options.bail &&
+          isFailing(result.verdict) &&
+          rule.level === 'MUST' &&
+          !excuse(options.baseline, rule.id, result.reason)
+        )
           bailed = true;
-        options.onEvent?.({ type: 'rule', rule, outcome, done: ++done, total: rules.length });
+        options.onEvent?.({ type: 'rule', result, done: ++done, total: rules.length });
       }
     };
     try {
@@ -148,10 +144,14 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     } finally {
       clearTimeout(deadline);
     }
-    return session.report(results, { bailed });
+    return session.record(results, { bailed });
   } finally {
     await session.close();
   }
 }
+
+/** The result of a rule the run did not start (out of time, or --bail). */
+const notRun = (rule: Rule, ending: Ending): RuleResult =>
+  ({ ...declaredFacts(rule), ...ending, observations: [], duration_ms: 0, transcript: [] }) as RuleResult;
 
 const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

@@ -8,24 +8,24 @@ import type { TokenSource } from '../auth/token-source.js';
 import { AuthError } from '../auth/token.js';
 import { Transcript } from '../http/client.js';
 import { packageVersion } from '../package-root.js';
-import { type BuildInput, buildReport } from '../report/build.js';
-import { redactReport } from '../report/redact.js';
-import type { Report } from '../report/schema.js';
+import { redactDeep } from '../http/redact-deep.js';
 import { Api } from './api.js';
 import { UnreachableError, connect } from './connection.js';
 import { type Counterexample, createContext } from './context.js';
-import { type RuleOutcome, executeRule } from './execute.js';
+import { executeRule } from './execute.js';
+import type { RuleResult } from './result.js';
 import { Given } from './given.js';
 import { type Setup, establishSetup } from './setup.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
+import type { RunRecord } from './record.js';
 import { missingNeed } from './needs.js';
-import type { Rule } from './rule.js';
+import { type Rule, declaredFacts } from './rule.js';
 import type { RunOptions } from './run.js';
 
 export { UnreachableError };
 
-/** What runConformance attaches to an UnreachableError or AuthError: the report of the aborted run. */
-export type WithReport<E extends Error> = E & { report?: Report };
+/** What the engine attaches to an UnreachableError or AuthError: the record of the aborted run. */
+export type WithRecord<E extends Error> = E & { record?: RunRecord };
 
 export const RUN_DEFAULTS = {
   concurrency: 8,
@@ -42,15 +42,15 @@ export interface Session {
   readonly runId: string;
   readonly seed: number;
   /** Runs one rule (or skips it when a fixture it needs is missing). */
-  run(rule: Rule): Promise<RuleOutcome>;
+  run(rule: Rule): Promise<RuleResult>;
   /** The command that replays a failing rule, redacted. */
-  replay(rule: Rule, outcome: RuleOutcome): string;
+  replay(result: RuleResult): string;
   /** What the setup chain established or found refused, before any rule. */
   readonly setup: Setup;
   /** Stops the run: rules still running end at once as not judged, with `reason`. */
   stop(reason: string): void;
-  /** The report of the rules run so far. */
-  report(results: BuildInput['results'], extra?: { bailed?: boolean }): Report;
+  /** The record of the rules run so far, with the facts of the run around them. */
+  record(results: RunRecord['results'], extra?: { bailed?: boolean }): RunRecord;
   close(): Promise<void>;
 }
 
@@ -101,10 +101,11 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     let setupFound: Setup | undefined;
     const setupExchanges: import('../http/exchange.js').Exchange[] = [];
 
-    // Every report leaves through redactReport: no secret of the run in any file or on the console.
-    const report = (results: BuildInput['results'], extra: { bailed?: boolean; aborted?: string } = {}) =>
-      redactReport(
-        buildReport({
+    // Every result was redacted as it was returned; the rest of the record is here, so that no
+    // secret of the run reaches a file or the console.
+    const record = (results: RunRecord['results'], extra: { bailed?: boolean; aborted?: string } = {}): RunRecord => ({
+      ...redactDeep(
+        {
           tool: { name: 'data-import-conformance', version: packageVersion() },
           run: {
             id: runId,
@@ -118,8 +119,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
             selection: options.selection ?? {},
             bailed: extra.bailed ?? false,
           },
-          target: { baseUrl, embedded, auth: auth.token ? 'token' : 'api_key' },
-          results,
+          target: { baseUrl, embedded, auth: auth.token ? 'token' : 'api_key' } as const,
           setup: setupFound
             ? { steps: setupFound.steps, causes: setupFound.causes, transcript: setupExchanges }
             : undefined,
@@ -133,9 +133,11 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
             token_renewals: connection.tokens?.stats.renewals ?? 0,
             token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0,
           },
-        }),
+        },
         redactor,
-      );
+      ),
+      results,
+    });
 
     // §5.1 rules exercise the mutation themselves (with keys of their own), only when the run uses it.
     const tokenMutation = auth.token
@@ -150,7 +152,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       source = await connection.authenticate();
     } catch (error) {
       if (error instanceof UnreachableError || error instanceof AuthError)
-        (error as WithReport<typeof error>).report = report([], { aborted: error.message });
+        (error as WithRecord<typeof error>).record = record([], { aborted: error.message });
       throw error;
     }
 
@@ -181,16 +183,17 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
         const missing = missingNeed(rule.needs ?? [], fixtures.config, fixtures.payloads);
         if (missing)
           return {
+            ...declaredFacts(rule),
             verdict: 'skip',
             reason: `needs ${missing.describe}: set ${missing.key}`,
-            skipKey: missing.key,
+            skip_key: missing.key,
             observations: [],
+            duration_ms: 0,
             transcript: [],
-            durationMs: 0,
           };
         const transcript = new Transcript();
         const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
-        const outcome = await executeRule(
+        const result = await executeRule(
           rule,
           async (state, signal) => {
             const api = new Api(client, source, transcript);
@@ -218,12 +221,12 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
           ruleTimeout,
           redactor,
         );
-        // Progress events carry the outcome too (console, library callers): redacted like the report.
-        return redactReport(outcome, redactor);
+        // Progress events carry the result too (console, library callers): redacted like the report.
+        return redactDeep(result, redactor);
       },
-      replay: (rule, outcome) => redactor.text(replay(rule.id, seed, outcome.counterexample)),
+      replay: (result) => redactor.text(replay(result.id, seed, result.counterexample)),
       stop: (reason) => runAbort.abort(new Error(reason)),
-      report,
+      record,
       close,
     };
   } catch (error) {

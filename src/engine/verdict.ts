@@ -3,6 +3,7 @@
  * why it could not be judged (error kind, shared cause), and what a run's results mean as an exit
  * code. The engine, every reporter, the report schema and the CLI read these words from here.
  */
+import { z } from 'zod';
 
 /**
  * MUST — the spec states it; a failure fails the run.
@@ -49,19 +50,20 @@ export const EXIT = {
  * One reason shared by several unjudged or failing rules: a setup step the implementation refused
  * (found by the preflight), or the same broken exchange. Reported once, with the rules it stopped.
  */
-export interface Cause {
-  /** Stable within a report, e.g. `setup.account`. */
-  id: string;
-  /** What could not be done, in words: "stage the canonical account". */
-  step: string;
-  /** One line: what the implementation answered. */
-  answer: string;
-  /** Config keys that would fix it, most likely first. */
-  fix: string[];
-  /** What to do, in a sentence. */
-  hint: string;
-  /** HTTP status of the refusal, when there was one. */
-  status?: number;
-  /** `attr` and `code` of each §7.1 errors item of the refusal. */
-  errors?: { attr: string; code: string }[];
-}
+export const CauseSchema = z.object({
+  id: z
+    .string()
+    .describe(
+      'setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules',
+    ),
+  step: z.string().describe('what could not be done, in words'),
+  answer: z.string().describe('what the implementation answered'),
+  fix: z.array(z.string()).describe('config keys that would fix it, most likely first'),
+  hint: z.string(),
+  status: z.int().optional(),
+  errors: z
+    .array(z.object({ attr: z.string(), code: z.string() }))
+    .optional()
+    .describe('attr and code of the §7.1 errors items of the refusal'),
+});
+export type Cause = z.output<typeof CauseSchema>;

@@ -1,32 +1,46 @@
-/** One request and its response (or the failure to get one), as recorded for reports. */
-export interface Exchange {
-  /** Order within the rule. */
-  seq: number;
-  /** The step of the rule that made the request, when it named one. */
-  step?: string;
-  request: {
-    method: string;
-    /** Path and query under the base URL (or the absolute URL for the token endpoint). */
-    url: string;
-    headers: Record<string, string>;
-    body?: string;
-    body_truncated?: boolean;
-  };
-  response?: {
-    status: number;
-    headers: Record<string, string>;
-    body?: string;
-    body_truncated?: boolean;
-    bytes: number;
-  };
-  /** Set when no complete response arrived. */
-  error?: { kind: ExchangeErrorKind; message: string };
-  duration_ms: number;
-  /** Set in reports where headers and bodies were left out (see src/report/transcripts.ts). */
-  brief?: boolean;
-}
+import { z } from 'zod';
 
-export type ExchangeErrorKind = 'timeout' | 'refused' | 'reset' | 'too_large' | 'aborted' | 'other';
+export const EXCHANGE_ERROR_KINDS = ['timeout', 'refused', 'reset', 'too_large', 'aborted', 'other'] as const;
+export type ExchangeErrorKind = (typeof EXCHANGE_ERROR_KINDS)[number];
+
+/**
+ * One request and its response (or the failure to get one), as the client records it and as every
+ * report shows it (report.json's `transcript` entries): one definition for both.
+ */
+export const ExchangeSchema = z.object({
+  seq: z.int().describe('order within the rule'),
+  step: z.string().optional().describe('the step of the rule that made the request, when it named one'),
+  request: z.object({
+    method: z.string(),
+    url: z
+      .string()
+      .describe('path and query under the base URL (or the absolute token endpoint URL); secrets redacted'),
+    headers: z.record(z.string(), z.string()).describe('secret-bearing headers keep only their scheme word'),
+    body: z.string().optional(),
+    body_truncated: z.boolean().optional(),
+  }),
+  response: z
+    .object({
+      status: z.int(),
+      headers: z.record(z.string(), z.string()),
+      body: z.string().optional(),
+      body_truncated: z.boolean().optional(),
+      bytes: z.int(),
+    })
+    .optional(),
+  error: z
+    .object({ kind: z.enum(EXCHANGE_ERROR_KINDS), message: z.string() })
+    .optional()
+    .describe('set when no complete response arrived'),
+  duration_ms: z.number(),
+  brief: z
+    .boolean()
+    .optional()
+    .describe(
+      'headers and bodies left out: an exchange of a passing or skipped rule, or an early one of a failing rule (--full-transcripts keeps them)',
+    ),
+});
+export type Exchange = z.output<typeof ExchangeSchema>;
 
 /**
  * The exchange itself broke: no response, a reset, a timeout, a body too large, or a body that is

@@ -1,49 +1,14 @@
 /** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
-import type { Baseline } from '../engine/baseline.js';
 import { excuse } from '../engine/baseline.js';
-import type { RuleOutcome } from '../engine/execute.js';
-import type { CreatedIdentifiers } from '../engine/ids.js';
-import { type Rule, sectionsOf } from '../engine/rule.js';
 import picomatch from 'picomatch';
-import type { StepRecord } from '../engine/setup.js';
 import { reportTranscript } from './transcripts.js';
-import { type Cause, EXIT, type Level, isFailing } from '../engine/verdict.js';
-import type { Exchange } from '../http/exchange.js';
-import type { Selection } from '../engine/select.js';
+import type { RunRecord } from '../engine/record.js';
+import { EXIT, type Level, isFailing } from '../engine/verdict.js';
 import { model } from '../spec/index.js';
 import { sectionTitle, sectionTitles } from '../spec/sections.js';
 import { type CauseResult, type CountsT, REPORT_SCHEMA_VERSION, type Report, type RuleResult } from './schema.js';
 
 const zero = (): CountsT => ({ pass: 0, fail: 0, skip: 0, error: 0 });
-
-export interface BuildInput {
-  tool: { name: string; version: string };
-  run: {
-    id: string;
-    seed: number;
-    numRuns: number;
-    concurrency: number;
-    timeoutMs: number;
-    strict: boolean;
-    startedAt: Date;
-    finishedAt: Date;
-    selection: Selection;
-    bailed: boolean;
-  };
-  target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key' };
-  results: { rule: Rule; outcome: RuleOutcome; replay?: string }[];
-  /** The setup chain's steps, the causes it found and its exchanges. */
-  setup?: { steps: StepRecord[]; causes: Cause[]; transcript: Exchange[] };
-  /** Keep every exchange in full (--full-transcripts); by default passing rules keep one line each. */
-  fullTranscripts?: boolean;
-  /** Globs of rules whose skips are accepted (--allow-skip). */
-  allowSkip?: readonly string[];
-  baseline?: Baseline;
-  /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
-  aborted?: string;
-  created: CreatedIdentifiers;
-  http: { requests: number; failures: number; token_renewals: number; token_refused_mid_run: number };
-}
 
 /**
  * The section a reference is scored under: the deepest heading of the spec it falls in. `§5.2` is
@@ -116,7 +81,7 @@ export function summarize(
   for (const r of rules) {
     counts[r.verdict]++;
     byLevel[r.level][r.verdict]++;
-    if (r.verdict !== 'fail' && r.verdict !== 'error') continue;
+    if (!isFailing(r.verdict)) continue;
     if (r.expected_failure) expectedFailures++;
     else if (r.level === 'MUST') mustFailures++;
     else if (r.level === 'SHOULD') shouldFailures++;
@@ -200,7 +165,7 @@ export function reasonShape(reason: string): string {
  * The causes shared by several rules: the setup steps the implementation refused (each with the
  * rules it stopped), and exchanges that broke the same way in two or more rules.
  */
-function sharedCauses(rules: RuleResult[], setup: BuildInput['setup']): CauseResult[] {
+function sharedCauses(rules: RuleResult[], setup: RunRecord['setup']): CauseResult[] {
   const causes: CauseResult[] = (setup?.causes ?? []).map((cause) => ({
     ...cause,
     rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id),
@@ -228,60 +193,41 @@ function sharedCauses(rules: RuleResult[], setup: BuildInput['setup']): CauseRes
   return causes;
 }
 
-function transcriptOf(outcome: RuleOutcome, full: boolean): Pick<RuleResult, 'transcript' | 'transcript_omitted'> {
+/** The exchanges the report keeps of a result (see transcripts.ts). */
+function trimmed(result: RuleResult, full: boolean): Pick<RuleResult, 'transcript' | 'transcript_omitted'> {
   const { transcript, omitted } = reportTranscript(
-    outcome.transcript,
-    outcome.verdict,
-    outcome.failure?.exchangeSeq,
+    result.transcript,
+    result.verdict,
+    result.failure?.exchange_seq,
     full,
   );
   return { transcript, ...(omitted ? { transcript_omitted: omitted } : {}) };
 }
 
-export function buildReport(input: BuildInput): Report {
+/**
+ * What the run adds to a result: whether its skip was accepted, whether the baseline excuses its
+ * failure; and the transcript the report keeps.
+ */
+function annotated(result: RuleResult, accepted: ((id: string) => boolean)[], input: RunRecord): RuleResult {
+  const transcript = trimmed(result, input.fullTranscripts ?? false);
+  if (result.verdict === 'skip')
+    return { ...result, ...(accepted.some((test) => test(result.id)) ? { skip_accepted: true } : {}), ...transcript };
+  if (result.verdict === 'pass') return { ...result, ...transcript };
+  const excused = excuse(input.baseline, result.id, result.reason);
+  return {
+    ...result,
+    ...(excused
+      ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } }
+      : {}),
+    ...transcript,
+  };
+}
+
+export function buildReport(input: RunRecord): Report {
   const accepted = (input.allowSkip ?? []).map((glob) => picomatch(glob, { dot: true }));
   const rules: RuleResult[] = input.aborted
     ? [preflightResult(input.aborted)]
-    : input.results.map(({ rule, outcome, replay }) => {
-        const failing = isFailing(outcome.verdict);
-        const excused = failing ? excuse(input.baseline, rule.id, outcome.reason) : undefined;
-        return {
-          id: rule.id,
-          title: rule.title,
-          spec: rule.spec,
-          sections: sectionsOf(rule.spec),
-          level: rule.level,
-          ...(rule.why ? { why: rule.why } : {}),
-          tags: [...(rule.tags ?? [])],
-          endpoints: [...rule.endpoints],
-          property: rule.property ?? false,
-          verdict: outcome.verdict,
-          ...(outcome.reason ? { reason: outcome.reason } : {}),
-          ...(outcome.failure
-            ? {
-                failure: {
-                  message: outcome.failure.message,
-                  ...(outcome.failure.expected !== undefined ? { expected: outcome.failure.expected } : {}),
-                  ...(outcome.failure.actual !== undefined ? { actual: outcome.failure.actual } : {}),
-                  ...(outcome.failure.path ? { path: outcome.failure.path } : {}),
-                  ...(outcome.failure.exchangeSeq ? { exchange_seq: outcome.failure.exchangeSeq } : {}),
-                },
-              }
-            : {}),
-          ...(outcome.skipKey ? { skip_key: outcome.skipKey } : {}),
-          ...(outcome.verdict === 'skip' && accepted.some((test) => test(rule.id)) ? { skip_accepted: true } : {}),
-          ...(outcome.cause ? { cause: outcome.cause } : {}),
-          ...(outcome.errorKind ? { error_kind: outcome.errorKind } : {}),
-          observations: outcome.observations,
-          ...(outcome.counterexample ? { counterexample: outcome.counterexample } : {}),
-          ...(excused
-            ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } }
-            : {}),
-          ...(replay && failing ? { replay } : {}),
-          duration_ms: outcome.durationMs,
-          ...transcriptOf(outcome, input.fullTranscripts ?? false),
-        };
-      });
+    : input.results.map((result) => annotated(result, accepted, input));
 
   const causes = sharedCauses(rules, input.setup);
   const { summary, sections, capabilities } = summarize(rules, input.run.strict, !!input.aborted);

@@ -3,10 +3,9 @@
  * recorded (already redacted) exchange: the token appears as `$CONFORMANCE_TOKEN`, never its value, and a
  * header whose value was redacted keeps the `***` placeholder for the user to fill in.
  */
+import type { Exchange } from '../http/exchange.js';
 import type { RuleResult } from './schema.js';
-
-/** An exchange as the report records it. */
-type Exchange = RuleResult['transcript'][number];
+import { isFailing } from '../engine/verdict.js';
 
 /** Quotes text for a POSIX shell (single quotes; an embedded quote closes, escapes and reopens). */
 export const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -40,7 +39,7 @@ export function curlCommand(exchange: Exchange, baseUrl: string): string {
  * response, else its last exchange. Undefined for a rule that sent nothing.
  */
 export function failingExchange(rule: Pick<RuleResult, 'verdict' | 'failure' | 'transcript'>): Exchange | undefined {
-  if (rule.verdict !== 'fail' && rule.verdict !== 'error') return undefined;
+  if (!isFailing(rule.verdict)) return undefined;
   const { transcript } = rule;
   const named =
     rule.failure?.exchange_seq === undefined ? undefined : transcript.find((x) => x.seq === rule.failure!.exchange_seq);

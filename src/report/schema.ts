@@ -3,104 +3,17 @@
  * is rendered from this one object, and schema/report.schema.json is generated from this schema.
  */
 import { z } from 'zod';
-import { ERROR_KINDS, LEVELS, VERDICTS } from '../engine/verdict.js';
+import { ExchangeSchema } from '../http/exchange.js';
+import { RuleResultSchema } from '../engine/result.js';
+import { CauseSchema as CauseFound } from '../engine/verdict.js';
+
+export { ExchangeSchema, RuleResultSchema };
 
 export const REPORT_SCHEMA_VERSION = 1;
 
-const VerdictSchema = z.enum(VERDICTS);
-const LevelSchema = z.enum(LEVELS);
-
 export const Counts = z.object({ pass: z.int(), fail: z.int(), skip: z.int(), error: z.int() });
 
-export const ExchangeSchema = z.object({
-  seq: z.int(),
-  step: z.string().optional(),
-  request: z.object({
-    method: z.string(),
-    url: z.string().describe('path and query under the base URL; secrets redacted'),
-    headers: z.record(z.string(), z.string()).describe('secret-bearing headers keep only their scheme word'),
-    body: z.string().optional(),
-    body_truncated: z.boolean().optional(),
-  }),
-  response: z
-    .object({
-      status: z.int(),
-      headers: z.record(z.string(), z.string()),
-      body: z.string().optional(),
-      body_truncated: z.boolean().optional(),
-      bytes: z.int(),
-    })
-    .optional(),
-  error: z
-    .object({ kind: z.string(), message: z.string() })
-    .optional()
-    .describe('set when no complete response arrived'),
-  duration_ms: z.number(),
-  brief: z
-    .boolean()
-    .optional()
-    .describe(
-      'headers and bodies left out: an exchange of a passing or skipped rule, or an early one of a failing rule (--full-transcripts keeps them)',
-    ),
-});
-
-export const RuleResultSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  spec: z.string().describe('the spec reference the rule enforces, e.g. "§4.2 notes rule 2"'),
-  sections: z.array(z.string()),
-  level: LevelSchema,
-  why: z.string().optional().describe('why the level is not MUST'),
-  tags: z.array(z.string()),
-  endpoints: z.array(z.string()),
-  property: z.boolean(),
-  verdict: VerdictSchema,
-  reason: z.string().optional().describe('one line: why it failed, errored or was skipped'),
-  failure: z
-    .object({
-      message: z.string(),
-      expected: z.unknown().optional(),
-      actual: z.unknown().optional(),
-      path: z.string().optional(),
-      exchange_seq: z.int().optional(),
-    })
-    .optional(),
-  skip_key: z.string().optional().describe('the config key that would let a skipped rule run'),
-  skip_accepted: z
-    .boolean()
-    .optional()
-    .describe('the skip matches --allow-skip / run.allow_skip, so it leaves the run complete'),
-  cause: z.string().optional().describe('id of the shared cause (see causes) that stopped or failed this rule'),
-  error_kind: z.enum(ERROR_KINDS).optional(),
-  observations: z.array(z.string()),
-  counterexample: z
-    .object({ seed: z.number(), path: z.string(), value: z.unknown(), shrinks: z.int().optional() })
-    .optional(),
-  expected_failure: z.object({ comment: z.string(), reason: z.string().optional() }).optional(),
-  replay: z.string().optional().describe('a command that reruns exactly this rule (and case)'),
-  duration_ms: z.number(),
-  transcript: z.array(ExchangeSchema),
-  transcript_omitted: z
-    .int()
-    .optional()
-    .describe('earlier one-line exchanges left out of transcript (--full-transcripts keeps them)'),
-});
-
-export const CauseSchema = z.object({
-  id: z
-    .string()
-    .describe(
-      'setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules',
-    ),
-  step: z.string().describe('what could not be done, in words'),
-  answer: z.string().describe('what the implementation answered'),
-  fix: z.array(z.string()).describe('config keys that would fix it, most likely first'),
-  hint: z.string(),
-  status: z.int().optional(),
-  errors: z
-    .array(z.object({ attr: z.string(), code: z.string() }))
-    .optional()
-    .describe('attr and code of the §7.1 errors items of the refusal'),
+export const CauseSchema = CauseFound.extend({
   rules: z.array(z.string()).describe('the rules it stopped or failed'),
 });
 
@@ -220,6 +133,6 @@ export const ReportSchema = z.object({
 });
 
 export type Report = z.output<typeof ReportSchema>;
-export type RuleResult = z.output<typeof RuleResultSchema>;
+export type { RuleResult } from '../engine/result.js';
 export type CountsT = z.output<typeof Counts>;
 export type CauseResult = z.output<typeof CauseSchema>;

@@ -6,7 +6,7 @@
  * `--full-transcripts` keeps everything.
  */
 import type { Exchange } from '../http/exchange.js';
-import type { Verdict } from '../engine/verdict.js';
+import { type Verdict, isFailing } from '../engine/verdict.js';
 
 export const REPORT_BODY_LIMIT = 2 * 1024;
 /** Bodies of the other exchanges a failing rule keeps in full. */
@@ -59,7 +59,7 @@ export function reportTranscript(
   full: boolean,
 ): { transcript: Exchange[]; omitted: number } {
   if (full) return { transcript: [...exchanges], omitted: 0 };
-  const failing = verdict === 'fail' || verdict === 'error';
+  const failing = isFailing(verdict);
   const from = exchanges.length - KEEP_LAST;
   const shown = exchanges.map((x, i) =>
     !failing

@@ -25,6 +25,10 @@ describe('dependency direction', () => {
     expect(importsOf('src/engine').filter((i) => i.from.includes('suites/'))).toEqual([]);
   });
 
+  it('the engine imports nothing from the report model or the reporters: it returns the run record', () => {
+    expect(importsOf('src/engine').filter((i) => /(^|\/)(report|reports)\//.test(i.from))).toEqual([]);
+  });
+
   it('the report model imports nothing from the CLI', () => {
     expect(importsOf('src/report').filter((i) => i.from.includes('/cli/'))).toEqual([]);
   });

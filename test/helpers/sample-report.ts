@@ -5,8 +5,8 @@
  * out of every output format.
  */
 import type { Baseline } from '../../src/engine/baseline.js';
-import type { RuleOutcome } from '../../src/engine/execute.js';
-import type { Level, Rule } from '../../src/engine/rule.js';
+import type { Ending, RuleResult } from '../../src/engine/result.js';
+import { type Level, type Rule, declaredFacts } from '../../src/engine/rule.js';
 import type { Exchange } from '../../src/http/exchange.js';
 import { REDACTED } from '../../src/http/redact.js';
 import { buildReport } from '../../src/report/build.js';
@@ -66,7 +66,7 @@ const json = (status: number, body: string): Exchange['response'] => ({
 
 interface Case {
   rule: Partial<Rule> & { id: string; level: Level; spec: string; endpoints: EndpointId[] };
-  outcome: Omit<Partial<RuleOutcome>, 'verdict'> & { verdict: RuleOutcome['verdict'] };
+  outcome: Ending & Partial<Pick<RuleResult, 'observations' | 'transcript' | 'counterexample' | 'duration_ms'>>;
   replay?: string;
 }
 
@@ -79,8 +79,16 @@ function rule(c: Case['rule']): Rule {
   };
 }
 
-function outcome(o: Case['outcome']): RuleOutcome {
-  return { observations: [], transcript: [], durationMs: 25, ...o } as RuleOutcome;
+/** The result the engine would have returned for the case (replayed when it failed). */
+function result(c: Case): RuleResult {
+  return {
+    ...declaredFacts(rule(c.rule)),
+    observations: [],
+    transcript: [],
+    duration_ms: 25,
+    ...c.outcome,
+    ...(c.replay ? { replay: c.replay } : {}),
+  } as RuleResult;
 }
 
 const CASES: Case[] = [
@@ -117,7 +125,7 @@ const CASES: Case[] = [
     outcome: {
       verdict: 'fail',
       reason: HOSTILE_REASON,
-      failure: { message: HOSTILE_REASON, expected: 400, actual: 201, path: 'status', exchangeSeq: 2 },
+      failure: { message: HOSTILE_REASON, expected: 400, actual: 201, path: 'status', exchange_seq: 2 },
       transcript: [
         exchange(
           1,
@@ -255,7 +263,7 @@ const CASES: Case[] = [
     outcome: {
       verdict: 'skip',
       reason: 'needs the §8 concurrency limit, enabled by the operator: set fixtures.concurrency_limit',
-      skipKey: 'fixtures.concurrency_limit',
+      skip_key: 'fixtures.concurrency_limit',
     },
   },
   {
@@ -269,7 +277,7 @@ const CASES: Case[] = [
     outcome: {
       verdict: 'skip',
       reason: 'needs a reference the vendor has persistent trouble with',
-      skipKey: 'fixtures.payment_instruction.references.persistent_failure',
+      skip_key: 'fixtures.payment_instruction.references.persistent_failure',
     },
   },
   {
@@ -280,7 +288,7 @@ const CASES: Case[] = [
       endpoints: ['processAccount'],
       title: 'Whether a 429 carries Retry-After',
     },
-    outcome: { verdict: 'skip', reason: 'needs the §8 concurrency limit', skipKey: 'fixtures.concurrency_limit' },
+    outcome: { verdict: 'skip', reason: 'needs the §8 concurrency limit', skip_key: 'fixtures.concurrency_limit' },
   },
   {
     rule: {
@@ -292,7 +300,7 @@ const CASES: Case[] = [
     },
     outcome: {
       verdict: 'error',
-      errorKind: 'exchange',
+      error_kind: 'exchange',
       reason: 'timeout: no response within 10 s',
       transcript: [exchange(1, 'list pending accounts', 'GET', URLS.pending)],
     },
@@ -306,7 +314,7 @@ const CASES: Case[] = [
       endpoints: ['validateAccount'],
       title: 'How long a service token lives',
     },
-    outcome: { verdict: 'error', errorKind: 'precondition', reason: 'precondition: could not obtain a token' },
+    outcome: { verdict: 'error', error_kind: 'precondition', reason: 'precondition: could not obtain a token' },
     replay: "npx conformance --rule 'auth.token.lifetime' --seed 4242",
   },
   {
@@ -359,11 +367,7 @@ function build(cases: Case[], overrides: { strict?: boolean; baseline?: Baseline
       bailed: false,
     },
     target: { baseUrl: 'https://staging.example.com', embedded: false, auth: 'token' },
-    results: cases.map((c) => ({
-      rule: rule(c.rule),
-      outcome: outcome(c.outcome),
-      ...(c.replay ? { replay: c.replay } : {}),
-    })),
+    results: cases.map(result),
     ...(overrides.baseline ? { baseline: overrides.baseline } : {}),
     created: {
       external_account_numbers: ['cf-k3x9q2-A1', 'cf-k3x9q2-A4'],
@@ -403,7 +407,7 @@ export function hugeReport(count: number): Report {
     if (i % 5 === 4)
       return {
         rule: { id, level, spec, endpoints: ['createNotes'] },
-        outcome: { verdict: 'skip', reason: `needs key ${i % 7}`, skipKey: `fixtures.key_${i % 7}` },
+        outcome: { verdict: 'skip', reason: `needs key ${i % 7}`, skip_key: `fixtures.key_${i % 7}` },
       };
     return {
       rule: { id, level, spec, endpoints: ['createNotes'] },

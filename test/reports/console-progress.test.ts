@@ -2,8 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ConsoleReporter } from '../../reports/console.js';
-import type { RuleOutcome } from '../../src/engine/execute.js';
-import type { Rule } from '../../src/engine/rule.js';
+import type { RuleResult } from '../../src/engine/result.js';
 
 function reporter(isTTY: boolean, env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
   const stream = Object.assign(new PassThrough(), { isTTY });
@@ -14,15 +13,20 @@ function reporter(isTTY: boolean, env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
   return { r, out: () => out, advance: (ms: number) => (clock += ms) };
 }
 
-const rule = (i: number) => ({ id: `notes.rule-${i}`, level: 'MUST' }) as Rule;
-const outcome = (verdict: RuleOutcome['verdict']) =>
-  ({
-    verdict,
-    observations: [],
-    transcript: [],
-    durationMs: 1,
-    ...(verdict === 'fail' ? { reason: 'expected 201' } : {}),
-  }) as RuleOutcome;
+const result = (i: number, verdict: 'pass' | 'fail'): RuleResult => ({
+  id: `notes.rule-${i}`,
+  title: `rule ${i}`,
+  spec: '§4.2',
+  sections: ['4.2'],
+  level: 'MUST',
+  tags: [],
+  endpoints: ['createNotes'],
+  property: false,
+  ...(verdict === 'fail' ? { verdict, reason: 'expected 201', failure: { message: 'expected 201' } } : { verdict }),
+  observations: [],
+  duration_ms: 1,
+  transcript: [],
+});
 
 describe('console progress without a terminal', () => {
   it('prints how far the run is every 5 s, and nothing more often', () => {
@@ -30,7 +34,7 @@ describe('console progress without a terminal', () => {
     r.onEvent({ type: 'start', total: 10, runId: 'abc123', seed: 1 });
     for (let i = 1; i <= 9; i++) {
       advance(2_000);
-      r.onEvent({ type: 'rule', rule: rule(i), outcome: outcome(i === 2 ? 'fail' : 'pass'), done: i, total: 10 });
+      r.onEvent({ type: 'rule', result: result(i, i === 2 ? 'fail' : 'pass'), done: i, total: 10 });
     }
     const progress = out()
       .split('\n')
@@ -46,7 +50,7 @@ describe('console progress without a terminal', () => {
     const { r, out, advance } = reporter(true, {});
     r.onEvent({ type: 'start', total: 3, runId: 'abc123', seed: 1 });
     advance(60_000);
-    r.onEvent({ type: 'rule', rule: rule(1), outcome: outcome('pass'), done: 1, total: 3 });
+    r.onEvent({ type: 'rule', result: result(1, 'pass'), done: 1, total: 3 });
     expect(out()).not.toMatch(/rules done/);
   });
 });

@@ -31,7 +31,7 @@ describe('rule assertions', () => {
     ruleExpect.status(response(201, '{}'), 201);
     ruleExpect.status(response(200, '{}'), [200, 201]);
     const f = failure(() => ruleExpect.status(response(500, '{"detail":"boom"}'), 201, 'process'));
-    expect(f.detail).toMatchObject({ expected: 201, actual: 500, path: 'status', exchangeSeq: 3 });
+    expect(f.detail).toMatchObject({ expected: 201, actual: 500, path: 'status', exchange_seq: 3 });
     expect(f.message).toBe('process: expected 201 from POST /v1/account-import/process/, got 500: {"detail":"boom"}');
   });
 
@@ -39,7 +39,7 @@ describe('rule assertions', () => {
     for (const status of [400, 403, 404, 409, 422, 499]) ruleExpect.refused(response(status, '{}'), 'x');
     for (const status of [200, 201, 302, 500, 503]) {
       const f = failure(() => ruleExpect.refused(response(status, ''), 'processing unstaged data'));
-      expect(f.detail).toMatchObject({ expected: '4xx', actual: status, path: 'status', exchangeSeq: 3 });
+      expect(f.detail).toMatchObject({ expected: '4xx', actual: status, path: 'status', exchange_seq: 3 });
       expect(f.message).toBe(
         `processing unstaged data must be refused with a 4xx, got ${status} from POST /v1/account-import/process/: (empty body)`,
       );

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { base64Spellings, REDACTED, Redactor, withoutUrlCredentials } from '../../src/http/redact.js';
-import { redactReport } from '../../src/report/redact.js';
+import { redactDeep } from '../../src/http/redact-deep.js';
 import { runConformance } from '../../src/conformance.js';
 import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
 import { parseConfig } from '../../src/config/load.js';
@@ -46,7 +46,7 @@ describe('the redactor', () => {
     );
   });
 
-  it('redactReport replaces secrets in every string and key of a report, and returns a clean report as is', () => {
+  it('redactDeep replaces secrets in every string and key of a report, and returns a clean report as is', () => {
     const redactor = new Redactor(['tok-1234567']);
     const report = {
       rules: [
@@ -57,15 +57,15 @@ describe('the redactor', () => {
         },
       ],
     };
-    const clean = redactReport(report, redactor);
+    const clean = redactDeep(report, redactor);
     expect(JSON.stringify(clean)).not.toContain('tok-1234567');
     expect(clean.rules[0].failure.actual.errors[0].attr).toBe(`Token ${REDACTED}`);
     const untouched = { a: 'b' };
-    expect(redactReport(untouched, redactor)).toBe(untouched);
+    expect(redactDeep(untouched, redactor)).toBe(untouched);
     // Values a property rule recorded may not be JSON: a bigint, a cycle. Still redacted, no crash.
     const odd: Record<string, unknown> = { n: 10n, s: 'x tok-1234567', url: 'https://user:pw@h/' };
     odd.self = odd;
-    const redacted = redactReport(odd, redactor);
+    const redacted = redactDeep(odd, redactor);
     expect(redacted).toMatchObject({ n: 10n, s: `x ${REDACTED}`, url: `https://${REDACTED}@h/`, self: '[circular]' });
   });
 });

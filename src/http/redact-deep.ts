@@ -1,11 +1,11 @@
 /**
- * The one edge every report passes before it is written or printed: every string in it — failure
- * messages, `failure.actual` and `expected`, observations, transcripts, counterexamples, replay
- * commands, object keys — with every secret of the run replaced. Parts of the runner redact as
- * they record too; this pass is what guarantees it, whatever a target chose to echo back and
- * wherever a rule put what it saw.
+ * The pass every rule result and the run's record go through before anything reads them (progress
+ * events, reports): every string in them — failure messages, `failure.actual` and `expected`,
+ * observations, transcripts, counterexamples, replay commands, object keys — with every secret of
+ * the run replaced. Parts of the runner redact as they record too; this pass is what guarantees
+ * it, whatever a target chose to echo back and wherever a rule put what it saw.
  */
-import type { Redactor } from '../http/redact.js';
+import type { Redactor } from './redact.js';
 
 /** A copy of `value` with every secret in every string (keys included) replaced. */
 export function redactValue<T>(value: T, redactor: Redactor): T {
@@ -25,10 +25,10 @@ export function redactValue<T>(value: T, redactor: Redactor): T {
 }
 
 /**
- * The report with no secret left in it. Most reports hold none: one look at the serialised report
- * decides, and only a report that leaks is copied.
+ * `value` with no secret left in it. Most results hold none: one look at the serialised value
+ * decides, and only a value that leaks is copied.
  */
-export function redactReport<R extends object>(report: R, redactor: Redactor): R {
+export function redactDeep<R extends object>(report: R, redactor: Redactor): R {
   let text: string | undefined;
   try {
     text = JSON.stringify(report);
