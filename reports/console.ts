@@ -114,7 +114,7 @@ export class ConsoleReporter {
   }
 
   /** The summary at the end of the run. */
-  summary(report: Report, written: { format: string; file?: string }[] = []): void {
+  summary(report: Report, written: { format: string; file?: string; warning?: string }[] = []): void {
     const c = this.c;
     this.clearLive();
     const lines: string[] = [''];
@@ -221,6 +221,7 @@ export class ConsoleReporter {
     lines.push(this.verdictLine(report));
     const files = written.filter((w) => w.file);
     if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => w.file).join(', ')}`));
+    for (const w of written) if (w.warning) lines.push(c.yellow(`Warning: ${w.warning}`));
     for (const line of lines) this.out.write(`${line}\n`);
   }
 

@@ -33,6 +33,23 @@ async function render(format: Exclude<ReportFormat, 'console'>, report: Report):
 export interface WrittenReport {
   format: ReportFormat;
   file?: string;
+  /** What could not be written besides the file (the GitHub step summary), in words. */
+  warning?: string;
+}
+
+/**
+ * The summary appended to $GITHUB_STEP_SUMMARY as well. The report files are what the run owes; a
+ * step summary that cannot be written is said, not allowed to lose the run's verdict or its exit code.
+ */
+function stepSummary(text: string, env: NodeJS.ProcessEnv): { warning?: string } {
+  if (!env.GITHUB_STEP_SUMMARY) return {};
+  try {
+    appendFileSync(resolve(env.GITHUB_STEP_SUMMARY), `${text}\n`);
+    return {};
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { warning: `could not append the summary to GITHUB_STEP_SUMMARY (${why})` };
+  }
 }
 
 /** Writes every file format of `formats` into `dir`; the Markdown summary also goes to $GITHUB_STEP_SUMMARY. */
@@ -49,8 +66,7 @@ export async function writeReports(
     const text = await render(format, report);
     const file = join(dir, REPORT_FILES[format]);
     writeFileSync(file, text);
-    written.push({ format, file });
-    if (format === 'markdown' && env.GITHUB_STEP_SUMMARY) appendFileSync(resolve(env.GITHUB_STEP_SUMMARY), `${text}\n`);
+    written.push({ format, file, ...(format === 'markdown' ? stepSummary(text, env) : {}) });
   }
   return written;
 }

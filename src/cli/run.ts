@@ -166,6 +166,7 @@ async function run(argv: string[]): Promise<number> {
           env,
         );
         if (written.length) console.error(`Reports: ${written.map((w) => w.file).join(', ')}`);
+        for (const w of written) if (w.warning) console.error(`Warning: ${w.warning}`);
       }
       return EXIT.UNREACHABLE;
     }

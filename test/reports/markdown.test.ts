@@ -1,5 +1,9 @@
 /** summary.md: structure, escaping of server-controlled text, and the size cap for step summaries. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeReports } from '../../reports/index.js';
 import { renderMarkdown } from '../../reports/markdown.js';
 import type { Report } from '../../src/report/schema.js';
 import {
@@ -151,5 +155,25 @@ describe('renderMarkdown', () => {
   it('contains the redacted placeholder and never the secret', () => {
     expect(md).toContain('Token \\*\\*\\*');
     expect(md).not.toContain(RAW_SECRET);
+  });
+});
+
+describe('the GitHub step summary', () => {
+  it('gets the summary appended, after what an earlier step wrote', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'step-summary-'));
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '# earlier step\n');
+    const written = await writeReports(report, join(dir, 'out'), ['markdown'], { GITHUB_STEP_SUMMARY: summary });
+    expect(written).toEqual([{ format: 'markdown', file: join(dir, 'out', 'summary.md') }]);
+    expect(readFileSync(summary, 'utf8')).toBe(`# earlier step\n${renderMarkdown(report)}\n`);
+  });
+
+  it('that cannot be written is a warning: the report files are still written and nothing throws', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'step-summary-'));
+    // A directory where the file should be: appending fails (EISDIR), as on a runner with a broken path.
+    const written = await writeReports(report, join(dir, 'out'), ['json', 'markdown'], { GITHUB_STEP_SUMMARY: dir });
+    expect(written.map((w) => w.file)).toEqual([join(dir, 'out', 'report.json'), join(dir, 'out', 'summary.md')]);
+    expect(written[1].warning).toMatch(/^could not append the summary to GITHUB_STEP_SUMMARY \(.*EISDIR/);
+    expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toBe(renderMarkdown(report));
   });
 });
