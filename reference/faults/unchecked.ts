@@ -6,7 +6,7 @@
 import { reply } from '../reply.js';
 import type { VendorInstruction } from '../store.js';
 import { validationError } from '../validation.js';
-import { body, clone, fault, flag } from './helpers.js';
+import { body, clone, fault } from './helpers.js';
 import type { Around, FaultBehaviour, FaultDefinition } from './types.js';
 
 type ProcessBody = { import_supplier_code?: string; external_account_number?: string; dry_run?: unknown };
@@ -122,19 +122,9 @@ export const uncheckedFaults: FaultDefinition[] = [
       description: 'An account staged before its supplier was marked Complete can still be processed.',
     },
     {
-      around: {
-        processAccount: (req, env, next) => {
-          const supplier = env.store.suppliers.get(body<ProcessBody>(req.body).import_supplier_code ?? '');
-          if (supplier?.status !== 'Complete') return next(req);
-          // The faithful handler checks the supplier before its first await: it sees Ongoing.
-          supplier.status = 'Ongoing';
-          try {
-            return next(req);
-          } finally {
-            supplier.status = 'Complete';
-          }
-        },
-      },
+      checks: (spec) => ({
+        refusesProcessingFor: (status) => status !== 'Complete' && spec.refusesProcessingFor(status),
+      }),
     },
   ),
 
@@ -223,12 +213,15 @@ export const uncheckedFaults: FaultDefinition[] = [
   ),
 
   // §5.1 the token mutation ----------------------------------------------------------------------
-  flag({
-    id: 'auth.unknown-api-key-token',
-    spec: '§5.1 (authenticated with the API key issued by the operator)',
-    subtle: false,
-    description: 'ObtainServiceToken issues a working token for an API key the operator never issued.',
-  }),
+  fault(
+    {
+      id: 'auth.unknown-api-key-token',
+      spec: '§5.1 (authenticated with the API key issued by the operator)',
+      subtle: false,
+      description: 'ObtainServiceToken issues a working token for an API key the operator never issued.',
+    },
+    { checks: () => ({ apiKeyMustBeIssued: false }) },
+  ),
 
   // §2.3 types and enums -----------------------------------------------------------------------
   fault(

@@ -3,7 +3,7 @@ import type { AccountPayload } from '../../src/spec/index.js';
 import type { HandlerRequest } from '../handlers/shared.js';
 import { reply } from '../reply.js';
 import { ACCOUNT_FAILED_VALIDATION, validationError } from '../validation.js';
-import { body, clone, fault, flag, mapStrings, rewrite } from './helpers.js';
+import { body, clone, fault, mapStrings, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 /** The same request change on validate and stage (they share their rules, §4.1). */
@@ -249,48 +249,108 @@ function mapNested(value: Record<string, unknown>, key: string, fn: (v: unknown)
 const keyOf = (supplier?: string, ext?: string) => JSON.stringify([supplier, ext]);
 
 export const migrationFaults: FaultDefinition[] = [
-  flag({
-    id: 'stage.paused-allowed',
-    spec: '§2.2, §4.1',
-    subtle: false,
-    description: 'Staging is accepted for a Paused supplier.',
-  }),
-  flag({
-    id: 'stage.complete-allowed',
-    spec: '§2.2, §4.1',
-    subtle: false,
-    description: 'Staging is accepted for a Complete supplier.',
-  }),
-  flag({
-    id: 'stage.paused-allowed-on-update',
-    spec: '§2.2, §4.1',
-    subtle: true,
-    description: 'For a Paused supplier, first staging is refused but an update of staged data is accepted.',
-  }),
-  flag({
-    id: 'process.paused-allowed',
-    spec: '§2.2 (accounts that try to migrate get an error)',
-    subtle: true,
-    description: 'An account staged before its supplier was paused can still be processed.',
-  }),
-  flag({
-    id: 'stage.skipped-allowed',
-    spec: '§3, §4.1',
-    subtle: false,
-    description: 'An account marked to be skipped can be staged.',
-  }),
-  flag({
-    id: 'process.team-unchecked',
-    spec: '§4.1 process rule 1',
-    subtle: false,
-    description: 'The operations team is not checked.',
-  }),
-  flag({
-    id: 'process.no-concurrency-limit',
-    spec: '§8, §4.1 process rule 4',
-    subtle: true,
-    description: 'The enabled concurrency limit is never applied.',
-  }),
+  fault(
+    {
+      id: 'stage.paused-allowed',
+      spec: '§2.2, §4.1',
+      subtle: false,
+      description: 'Staging is accepted for a Paused supplier.',
+    },
+    {
+      checks: (spec) => ({
+        refusesStagingFor: (status, restaging) => status !== 'Paused' && spec.refusesStagingFor(status, restaging),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'stage.complete-allowed',
+      spec: '§2.2, §4.1',
+      subtle: false,
+      description: 'Staging is accepted for a Complete supplier.',
+    },
+    {
+      checks: (spec) => ({
+        refusesStagingFor: (status, restaging) => status !== 'Complete' && spec.refusesStagingFor(status, restaging),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'stage.paused-allowed-on-update',
+      spec: '§2.2, §4.1',
+      subtle: true,
+      description: 'For a Paused supplier, first staging is refused but an update of staged data is accepted.',
+    },
+    {
+      checks: (spec) => ({
+        refusesStagingFor: (status, restaging) =>
+          !(restaging && status === 'Paused') && spec.refusesStagingFor(status, restaging),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'process.paused-allowed',
+      spec: '§2.2 (accounts that try to migrate get an error)',
+      subtle: true,
+      description: 'An account staged before its supplier was paused can still be processed.',
+    },
+    {
+      checks: (spec) => ({
+        refusesProcessingFor: (status) => status !== 'Paused' && spec.refusesProcessingFor(status),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'stage.skipped-allowed',
+      spec: '§3, §4.1',
+      subtle: false,
+      description: 'An account marked to be skipped can be staged.',
+    },
+    {
+      around: {
+        // The mark is read by staging only, so a server that forgets it on staging never refuses.
+        stageAccount: (req, env, next) => {
+          const { import_supplier: supplier, external_account_number: ext } = body<{
+            import_supplier?: unknown;
+            external_account_number?: unknown;
+          }>(req.body);
+          if (typeof supplier === 'string' && typeof ext === 'string') env.store.unmarkSkipped(supplier, ext);
+          return next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'process.team-unchecked',
+      spec: '§4.1 process rule 1',
+      subtle: false,
+      description: 'The operations team is not checked.',
+    },
+    {
+      around: {
+        // Processing keeps nothing of the team, so an unknown one taken for a known one is never seen.
+        processAccount: (req, env, next) => {
+          const team = body<{ operations_team_name?: unknown }>(req.body).operations_team_name;
+          const known = [...env.store.operationsTeams][0];
+          if (typeof team !== 'string' || env.store.operationsTeams.has(team) || known === undefined) return next(req);
+          return next({ ...req, body: { ...body(req.body), operations_team_name: known } });
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'process.no-concurrency-limit',
+      spec: '§8, §4.1 process rule 4',
+      subtle: true,
+      description: 'The enabled concurrency limit is never applied.',
+    },
+    { checks: () => ({ concurrencyLimited: false }) },
+  ),
   fault(
     {
       id: 'stage.always-201',
