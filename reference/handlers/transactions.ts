@@ -2,7 +2,7 @@
 import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import { type ErrorItem, capErrors, validationError } from '../validation.js';
-import { openStatementPeriod } from './account-migration.js';
+import { openStatementPeriod } from './migration.js';
 import {
   type Handler,
   type ServerEnv,
