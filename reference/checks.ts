@@ -1,10 +1,12 @@
 /**
  * The rules of the spec that the handlers consult by name, each stated by its faithful value.
- * A handler asks "is staging refused for a Paused supplier?", never which server it is: a server built to break a
- * rule (the kill matrix) replaces that rule's value from outside, and the handler stays faithful.
- * Only rules that cannot be broken by changing the request, the reply or the store around a
- * handler live here: the supplier's status and the §8 limit are shared by concurrent requests (and
- * process waits between its checks and its answer), so changing them for one request would leak.
+ * A handler asks "is staging refused for a Paused supplier?", never which server it is: a server
+ * built to break a rule (the kill matrix) replaces that rule's value from outside, and the handler
+ * stays faithful. Only rules that no change of the request, the reply or the store around a handler
+ * can break honestly live here: a supplier's status and the §8 limit are shared by concurrent
+ * requests (and process awaits between its checks and its answer), so changing them for one request
+ * would leak into others; the §5.1 API key sits inside a GraphQL document; and which validation
+ * errors are reported is decided inside validation.
  */
 import type { SupplierStatus } from './store.js';
 import type { ErrorItem } from './validation.js';
