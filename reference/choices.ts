@@ -1,7 +1,9 @@
 /**
- * Every place the spec says "not shown" and the reference server had to choose. Handlers take
- * these decisions from here and nowhere else, so the list is complete in one file and another mode
- * of the server can make other legal choices. The suite must not assert any of them.
+ * The decisions a reference server makes where the spec says "not shown" and the server had to
+ * choose, and the faithful server's values. Handlers take these decisions from here and nowhere
+ * else, so another server (a profile, profiles.ts) can make other legal ones. Each decision takes a
+ * freedom named and cited in freedoms.ts (a test checks that every one is); the suite must not
+ * assert any of them.
  */
 import { refusal, reply, type Reply } from './reply.js';
 

@@ -1,11 +1,20 @@
 /**
  * Every freedom the spec leaves ("not shown", "an example", "stated as 201 and also as 200"), the
- * choice each reference mode makes, and the rules that must tolerate it. Rendered to
- * docs/freedoms.md; a test keeps the document current and every rule id real.
+ * choice each reference mode makes, and the rules that must tolerate it. This is where a freedom is
+ * named and cited; choices.ts only types the decisions a server makes to take them, and profiles.ts
+ * only groups other decisions into servers. Rendered to docs/freedoms.md; a test keeps the document
+ * current, every rule id real and every decision of choices.ts named by a freedom.
  */
+import type { Choices } from './choices.js';
+
 export interface Freedom {
   spec: string;
   freedom: string;
+  /**
+   * The decisions of choices.ts through which a reference server takes this freedom; none when it
+   * is an operator setting (seed.ts) or both reference modes read it alike.
+   */
+  choices?: (keyof Choices)[];
   faithful: string;
   /** The other choice; prefixed with the profile's name when a profile other than `variant` takes it. */
   variant: string;
@@ -19,6 +28,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.3, §4',
     freedom: 'Required or optional flags of fields',
+    choices: ['requiredAccountFields'],
     faithful: 'fields the spec model marks `expected` are required',
     variant: 'also requires `account_type` and `customers`',
     toleratedBy: [
@@ -32,6 +42,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.1',
     freedom: 'What the server does with undocumented fields',
+    choices: ['refuseUndocumentedFields'],
     faithful: 'refuses them (400, `unknown_field`)',
     variant: 'ignores them',
     toleratedBy: ['migration.validate.accepts-valid'],
@@ -40,6 +51,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.1',
     freedom: 'Whether other ISO 8601 datetime spellings (fractions, offsets) are accepted',
+    choices: ['acceptIsoDatetimeVariants'],
     faithful: 'only `YYYY-MM-DDTHH:MM:SSZ`',
     variant: 'any ISO 8601 datetime with a zone',
     toleratedBy: [
@@ -51,6 +63,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.1 document path',
     freedom: 'Whether document paths are echoed as sent or with a leading slash',
+    choices: ['present'],
     faithful: 'as sent',
     variant: 'with a leading slash in validated data',
     toleratedBy: ['migration.validate.echoes-data', 'statements.create.echoes-statements'],
@@ -58,6 +71,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.3',
     freedom: 'Position of `business.business_contract_identifier` in the account payload',
+    choices: ['contractPath'],
     faithful: 'a top-level `business` object',
     variant:
       '`contract.business_contract_identifier` (the runner is configured with `account.business_contract_identifier_path`)',
@@ -78,6 +92,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.4',
     freedom: 'Which reasons and payment types are valid',
+    choices: ['closedTransactionVocabularies'],
     faithful: 'any string',
     variant: 'only the values the spec shows',
     toleratedBy: ['transactions.create.every-type', 'migration.validate.accepts-valid'],
@@ -85,6 +100,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.8',
     freedom: 'What sending an existing business again gives',
+    choices: ['businessAlreadyExists'],
     faithful: '400 with the existing `service_business_id`',
     variant: '200 with the existing business',
     toleratedBy: ['business.duplicate.not-created-twice'],
@@ -100,6 +116,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.9, §4.1',
     freedom: 'Format of `service_account_number`',
+    choices: ['accountNumber'],
     faithful: '`A-` and eight hex digits',
     variant: 'ten digits',
     toleratedBy: [
@@ -111,6 +128,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.4',
     freedom: 'Numbering of `service_business_id`',
+    choices: ['businessId'],
     faithful: '1001, 1002, …',
     variant: '500003, 500006, …',
     toleratedBy: ['business.create.created', 'business.duplicate.not-created-twice'],
@@ -118,6 +136,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1 process rule 1',
     freedom: 'Status and body when the team is missing or nothing is staged',
+    choices: ['processRefused'],
     faithful: '400 `{detail, code}`',
     variant: '422 (team) and 404 (not staged), `{message}`',
     toleratedBy: ['migration.process.refuses-unknown-team', 'migration.process.refuses-not-staged'],
@@ -125,6 +144,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1 process rule 2',
     freedom: 'Body and wording of the dry-run 400',
+    choices: ['dryRunWouldSucceed'],
     faithful: '`{detail, code: "dry_run"}`',
     variant: '`{message, rolled_back: true}`',
     toleratedBy: ['migration.process.dry-run'],
@@ -132,6 +152,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1 process rule 3',
     freedom: 'The rest of the already-imported 400 body',
+    choices: ['alreadyImported'],
     faithful: '`{detail, code, external_account_number, service_account_number}`',
     variant: '`{message, external_account_number, service_account_number}`',
     toleratedBy: ['migration.process.refuses-second'],
@@ -139,6 +160,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1, §3',
     freedom: 'Bodies of the staging refusals (skipped, paused, complete, imported)',
+    choices: ['stagingRefused', 'alreadyImported'],
     faithful: '`{detail, code}`',
     variant: 'a §7.1 body under `non_field_errors`',
     toleratedBy: [
@@ -151,6 +173,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1 process rule 4, §8',
     freedom: 'Body and headers of the 429',
+    choices: ['tooManyRequests'],
     faithful: '`{detail, code}`, `Retry-After`: the processing time in whole seconds (0 when quick)',
     variant: '`{message}`, `Retry-After: 2`; `demanding`: `{detail, code: "throttled"}`, `Retry-After: 1`',
     toleratedBy: ['limits.concurrency.429-then-retry'],
@@ -158,6 +181,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1',
     freedom: 'A process request while the same account is being processed',
+    choices: ['processRefused'],
     faithful: '400',
     variant: '409',
     toleratedBy: ['limits.concurrency.429-then-retry'],
@@ -165,6 +189,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'The open statement period',
+    choices: ['openPeriodEndsAfterDays'],
     faithful: 'from the day after the latest ledger closing date, open-ended',
     variant: 'the same start, ending 62 days after today',
     toleratedBy: [
@@ -176,6 +201,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'How a forced transaction is described',
+    choices: ['forcedTransactionDescription'],
     faithful: 'a `description` field in `transaction_data`',
     variant: 'no description in the response',
     toleratedBy: ['transactions.period.forced-by-default', 'transactions.period.forced-date-moved'],
@@ -183,6 +209,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'Whether a refused transaction request keeps the transactions before the failing one',
+    choices: ['atomicTransactionRequests'],
     faithful: 'nothing is added',
     variant: 'the ones before the failing transaction are added',
     toleratedBy: ['transactions.period.refused-without-forcing'],
@@ -190,6 +217,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2, §7.1',
     freedom: 'Body of the 400 for an invalid transaction payload',
+    choices: ['invalidTransactionBody'],
     faithful: 'the §7.1 body',
     variant: 'the `TRANSACTION_IMPORT_ERROR` body',
     toleratedBy: ['transactions.invalid.refused'],
@@ -197,6 +225,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'Spellings of the boolean query parameters',
+    choices: ['booleanSpellings'],
     faithful: '`true`/`false`/`1`/`0`, any case',
     variant: 'exactly `true` or `false`',
     toleratedBy: [
@@ -209,6 +238,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'Which ledger a billing document import names, and a ledger the account does not have',
+    choices: ['unknownLedger'],
     faithful: 'must be a ledger the account was imported with',
     variant: 'any code; a new one is created',
     toleratedBy: ['billing.create.period-based', 'billing.once-per-ledger.other-ledger'],
@@ -216,6 +246,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2, §8',
     freedom: 'Status and body of the once-per-ledger refusal',
+    choices: ['ledgerAlreadyFinalized'],
     faithful: '400 `{detail, code}`',
     variant: '409 `{message}`',
     toleratedBy: [
@@ -228,6 +259,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2 historical statements',
     freedom: 'Status: "stated as 201 and also as 200"',
+    choices: ['historicalStatementsStatus'],
     faithful: '201',
     variant: '200',
     toleratedBy: ['statements.create.accepted', 'statements.statement-path.optional'],
@@ -235,6 +267,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'Payload shape of the agreements endpoint',
+    choices: ['agreementsShape'],
     faithful: '`{…, supply_point_identifier, agreements}`',
     variant: '`{…, supply_points: [{identifier, agreements}]}` (the runner is configured with `payloads.agreements`)',
     toleratedBy: ['additions.agreements.created', 'additions.agreements.non-field-errors'],
@@ -242,6 +275,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'Created_at of a `NOTE_ALREADY_EXISTS` result',
+    choices: ['existingNoteCreatedAt'],
     faithful: "the existing note's",
     variant: 'the one sent (or now)',
     toleratedBy: ['notes.dedup.same-body-and-created-at', 'notes.dedup.no-created-at-matches-body'],
@@ -249,6 +283,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2 notes rule 3',
     freedom: 'Spelling of the datetimes the service writes',
+    choices: ['present'],
     faithful: '`YYYY-MM-DDTHH:MM:SSZ`',
     variant: 'microseconds and a `+00:00` offset',
     toleratedBy: ['notes.created-at.kept', 'notes.created-at.defaults-to-now', 'migration.process.listed-as-created'],
@@ -256,6 +291,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2, §4.4',
     freedom: 'Bodies of the payment vendor failures (400 persistent, 500 intermittent)',
+    choices: ['vendorPersistentFailure', 'vendorIntermittentFailure'],
     faithful: '`{detail, code}`',
     variant: 'a §7.1 body (400) and `{error: {type}}` (500)',
     toleratedBy: [
@@ -268,6 +304,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.4',
     freedom: 'A business payment instruction for a business that does not exist',
+    choices: ['unknownBusiness'],
     faithful: '404',
     variant: '400 at `external_business_identifier`',
     toleratedBy: ['auth.401.createBusinessPaymentInstruction'],
@@ -275,6 +312,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.3',
     freedom: 'A listing for a supplier code that does not exist',
+    choices: ['unknownSupplierListing'],
     faithful: '404',
     variant: '200 with an empty list',
     toleratedBy: ['status.listings-per-supplier'],
@@ -282,6 +320,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.3',
     freedom: 'Body of the imported listing ("not shown")',
+    choices: ['present'],
     faithful: 'an array of §2.9 records',
     variant: '`{count, next, results: [{account, external, created}]}`',
     toleratedBy: [
@@ -294,6 +333,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.3',
     freedom: 'Order of the listings',
+    choices: ['present'],
     faithful: 'staging order',
     variant: 'newest first',
     toleratedBy: ['status.listing-pending-nulls', 'status.listing-all-pending', 'migration.process.listed-as-created'],
@@ -301,6 +341,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§5.1',
     freedom: 'Address, arguments and result of the token mutation',
+    choices: ['graphql'],
     faithful: '`POST /v1/graphql/`, `obtainServiceToken(input: {APIKey}) { token }`',
     variant:
       '`POST /graphql`, the token in `accessToken` (the runner is configured with `auth.graphql_url`, `auth.mutation`, `auth.token_path`)',
@@ -309,6 +350,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§5.2',
     freedom: 'Case of the `Token` scheme word',
+    choices: ['tokenSchemeCaseSensitive'],
     faithful: 'any case',
     variant: 'exactly `Token`',
     toleratedBy: ['auth.token-scheme.accepted'],
@@ -323,6 +365,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§7.1',
     freedom: 'Error codes beyond the two examples, and the top-level code',
+    choices: ['present'],
     faithful: '`required`, `invalid_date`, … and `account_failed_validation`',
     variant: '`missing_field`, `bad_date`, … and `invalid_account`',
     toleratedBy: ['errors.body.shape', 'errors.codes.stable', 'conventions.date.impossible-day'],
@@ -331,6 +374,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§7.1',
     freedom: 'Wording of `detail`',
+    choices: ['present'],
     faithful: 'English sentences',
     variant: 'other sentences',
     toleratedBy: ['errors.body.shape'],
@@ -338,6 +382,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§7.2',
     freedom: 'Bodies of 401 and 404',
+    choices: ['unauthorized', 'notFound'],
     faithful: '`{detail, code}`',
     variant: 'an empty 401 with `WWW-Authenticate`; `{error}` for 404',
     toleratedBy: ['auth.401.createNotes', 'notes.404.wrong-number', 'status.404-without-process'],
@@ -345,6 +390,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§7.1',
     freedom: 'Which "other create endpoints" report validation errors under `non_field_errors`',
+    choices: ['present'],
     faithful: 'agreements and supply points only',
     variant: 'every endpoint that takes a body, except validate',
     toleratedBy: [
@@ -361,6 +407,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§7.1',
     freedom: 'Whether every error of a payload is reported, or validation stops at the first',
+    choices: ['present'],
     faithful: 'every error',
     variant: 'the first error only',
     toleratedBy: [
@@ -373,6 +420,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§3 creation statuses',
     freedom: 'What `transaction_data.status` holds ("`TRANSACTION_IMPORT_SUCCESS` also appears" there)',
+    choices: ['present'],
     faithful: '`TRANSACTION_IMPORT_SUCCESS` on added transactions, nothing on skipped ones',
     variant:
       "`TRANSACTION_IMPORT_SUCCESS` on added ones, the item's status (`TRANSACTION_ALREADY_EXISTS`) on skipped ones",
@@ -388,6 +436,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2 notes rule 2',
     freedom: 'Whether two notes without a body have "the same body"',
+    choices: ['bodylessNotesMatch'],
     faithful: 'only when their document paths match too',
     variant: 'yes: any two body-less notes are alike',
     toleratedBy: ['notes.content.document-only'],
@@ -395,6 +444,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2',
     freedom: 'Order of the notes results and of the transactions `results`',
+    choices: ['present'],
     faithful: 'the order sent',
     variant: 'reversed',
     toleratedBy: [
@@ -412,6 +462,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2 transactions',
     freedom: 'A transaction added earlier, sent again with `check_previously_added=false`',
+    choices: ['uncheckedDuplicateTransaction'],
     faithful: 'added again',
     variant:
       'refused: 400 `TRANSACTION_IMPORT_ERROR` (a unique constraint); the SHOULD rule `transactions.dedup.check-false` takes the other reading and fails, as the kill matrix lists',
@@ -420,6 +471,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§2.3',
     freedom: 'Account fields required beyond those the canonical account carries',
+    choices: ['requiredAccountFields'],
     faithful: 'none',
     variant:
       '`demanding`: `billing_postcode`, `account_type`, and `account_roles` on every customer (the runner is configured with `payloads.account`)',
@@ -449,6 +501,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.2, §7.2',
     freedom: "Whether a data request's body is validated before the account is looked up",
+    choices: ['accountLookupFirst'],
     faithful: 'the body first (an invalid body for an unknown account is a 400)',
     variant: '`demanding`: the account first (a 404 before any validation)',
     toleratedBy: [
@@ -477,6 +530,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§9.2',
     freedom: 'New fields on responses',
+    choices: ['present'],
     faithful: 'none',
     variant: '`request_id` on every object, `import_batch` on records, an `x-request-id` header',
     toleratedBy: [

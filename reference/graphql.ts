@@ -59,7 +59,7 @@ export async function handleGraphql(body: unknown, env: ServerEnv): Promise<Repl
   const rootValue = {
     serviceName: () => 'data-import reference server',
     obtainServiceToken: ({ input }: { input: { APIKey: string } }) => {
-      if (!env.store.apiKeys.has(input.APIKey) && !env.faults.has('auth.unknown-api-key-token')) {
+      if (env.checks.apiKeyMustBeIssued && !env.store.apiKeys.has(input.APIKey)) {
         throw new GraphQLError('Invalid API key.', { extensions: { code: 'INVALID_API_KEY' } });
       }
       const now = env.now().getTime();

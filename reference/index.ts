@@ -9,8 +9,13 @@ export {
   type SettingsPatch,
 } from './seed.js';
 export { faithfulChoices, type Choices } from './choices.js';
-export { variantChoices, variantRunConfig } from './variant.js';
-export { VARIANT_PROFILES, profileById, type VariantProfile } from './profiles.js';
+export {
+  VARIANT_PROFILES,
+  profileById,
+  variantChoices,
+  variantRunConfig,
+  type VariantProfile,
+} from './profiles.js';
 export { FAULTS, faultById } from './faults/catalogue.js';
 export type { FaultDefinition } from './faults/types.js';
 export { OPERATOR_PREFIX, OPERATOR_KEY_HEADER, operatorRoutes } from './operator.js';

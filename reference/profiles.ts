@@ -1,15 +1,17 @@
 /**
- * Variant profiles: sets of legal choices the reference server can make where the spec leaves
- * freedom. Some choices conflict (or need the runner to be configured differently), so they are
- * spread over several profiles. `conformance mutation` runs the whole suite against each one: no
- * MUST rule may fail, and a SHOULD rule only where the profile deliberately takes the other reading
- * (listed in `otherReadings`, and in the kill matrix). Every choice is in docs/freedoms.md.
+ * Variant profiles: named sets of freedoms (freedoms.ts) a reference server takes, each a full set
+ * of decisions (the `Choices` of choices.ts) with the run settings a user would configure for such a
+ * server. Each is a second faithful server: the suite must pass it as cleanly as the faithful one,
+ * which shows that no rule asserts something the spec leaves open (docs/design.md §2). Some
+ * choices conflict (or need the runner to be configured differently), so they are spread over
+ * several profiles. `conformance mutation` runs the whole suite against each one: no MUST rule may
+ * fail, and a SHOULD rule only where the profile deliberately takes the other reading (listed in
+ * `otherReadings`, and in the kill matrix).
  */
-import { type Choices, faithfulChoices } from './choices.js';
 import { loadFixture } from '../src/fixtures.js';
-import { reply } from './reply.js';
+import { type Choices, faithfulChoices } from './choices.js';
+import { refusal, reply, type Reply } from './reply.js';
 import type { SettingsPatch } from './seed.js';
-import { variantChoices, variantRunConfig } from './variant.js';
 
 /** What a user would configure to run the suite against a server making these choices. */
 export interface ProfileRunConfig {
@@ -37,6 +39,254 @@ export interface VariantProfile {
   /** SHOULD rules this profile fails on purpose: it takes the other reading (rule id → why that is legal). */
   otherReadings: Record<string, string>;
 }
+
+// The variant: a different legal choice everywhere the spec leaves freedom -------------------
+
+/** Error codes of the variant (§7.1: only two example codes are shown; the rest are free). */
+const CODES: Record<string, string> = {
+  required: 'missing_field',
+  null: 'null_value',
+  blank: 'empty_value',
+  invalid_type: 'wrong_type',
+  not_a_list: 'expected_list',
+  invalid_integer: 'expected_integer',
+  invalid_choice: 'not_allowed',
+  invalid_date: 'bad_date',
+  invalid_datetime: 'bad_datetime',
+  invalid_email: 'bad_email',
+  invalid_phone_number: 'bad_phone',
+  invalid_decimal: 'bad_decimal',
+  does_not_exist: 'unknown_reference',
+  unique: 'duplicate',
+  note_without_content: 'empty_note',
+  invalid_date_range: 'range_reversed',
+  invalid_boolean: 'bad_boolean',
+};
+
+/** §2.1 datetimes the service writes: the variant uses microseconds and a numeric offset. */
+const DATETIME_FIELDS = new Set(['created_at', 'account_created_at']);
+const respell = (value: unknown) =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value)
+    ? value.replace('Z', '.000000+00:00')
+    : value;
+
+let requestSeq = 0;
+
+/** Document paths echoed with a leading slash (§2.1: accepted with or without). */
+const slashed = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(slashed);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        (k === 'document_path' || k === 'statement_path') && typeof v === 'string' && !v.startsWith('/')
+          ? `/${v}`
+          : slashed(v),
+      ]),
+    );
+  }
+  return value;
+};
+
+/**
+ * §7.1: "The agreements, supply-points and some other create endpoints report validation errors
+ * under non_field_errors" — which others is not shown: the variant does so on every endpoint that
+ * takes a body, except validate (which creates nothing).
+ */
+export function nonFieldErrorsOnCreateEndpoints(answer: Reply, endpoint: string | undefined): Reply {
+  const body = answer.body as { errors?: { attr: string }[] } | undefined;
+  if (answer.status !== 400 || endpoint === 'validateAccount' || !body || !Array.isArray(body.errors)) return answer;
+  return { ...answer, body: { ...body, errors: body.errors.map((e) => ({ ...e, attr: 'non_field_errors' })) } };
+}
+
+/** §7.1 never says every error of a payload is reported: the variant stops at the first. */
+export function firstErrorOnly(answer: Reply): Reply {
+  const body = answer.body as { errors?: unknown[] } | undefined;
+  if (answer.status !== 400 || !body || !Array.isArray(body.errors) || body.errors.length < 2) return answer;
+  return { ...answer, body: { ...body, errors: body.errors.slice(0, 1) } };
+}
+
+/**
+ * §3: "TRANSACTION_IMPORT_SUCCESS also appears in a status field inside transaction_data" — it
+ * appears (on added transactions); a skipped one carries its own status there.
+ */
+export function transactionDataStatusMirrorsItem(answer: Reply, endpoint: string | undefined): Reply {
+  const body = answer.body as
+    | { results?: { status: string; transaction_data?: Record<string, unknown> }[] }
+    | undefined;
+  if (endpoint !== 'createTransactions' || answer.status !== 201 || !body || !Array.isArray(body.results))
+    return answer;
+  const results = body.results.map((r) => ({
+    ...r,
+    transaction_data: {
+      ...r.transaction_data,
+      status: r.status === 'TRANSACTION_ADDED_TO_ACCOUNT' ? 'TRANSACTION_IMPORT_SUCCESS' : r.status,
+    },
+  }));
+  return { ...answer, body: { ...body, results } };
+}
+
+/** §4.2: the order of the notes and transactions results is not stated: the variant reverses them. */
+export function resultsReversed(answer: Reply, endpoint: string | undefined): Reply {
+  if (answer.status !== 201) return answer;
+  if (endpoint === 'createNotes' && Array.isArray(answer.body)) return { ...answer, body: [...answer.body].reverse() };
+  const body = answer.body as { results?: unknown[] } | undefined;
+  if (endpoint === 'createTransactions' && body && Array.isArray(body.results))
+    return { ...answer, body: { ...body, results: [...body.results].reverse() } };
+  return answer;
+}
+
+/** Extra fields (§9.2: the interface grows), other codes and wording, other orderings. */
+function present(answer: Reply, endpoint: string | undefined): Reply {
+  answer = resultsReversed(
+    transactionDataStatusMirrorsItem(firstErrorOnly(nonFieldErrorsOnCreateEndpoints(answer, endpoint)), endpoint),
+    endpoint,
+  );
+  return presentOtherwise(answer, endpoint);
+}
+
+/** Codes, wording, extra fields, datetime spellings and listing orders of the variant. */
+function presentOtherwise(answer: Reply, endpoint: string | undefined): Reply {
+  if (answer.body === undefined || answer.body === null || typeof answer.body !== 'object') return answer;
+  if (answer.status < 300 && (endpoint === 'validateAccount' || endpoint === 'createHistoricalStatements'))
+    answer = { ...answer, body: slashed(answer.body) };
+  // The imported listing's body is not shown: the variant pages it.
+  if (endpoint === 'importedAccountImportProcesses' && answer.status === 200 && Array.isArray(answer.body)) {
+    const results = [...(answer.body as Record<string, unknown>[])].reverse().map((r) => ({
+      account: r.service_account_number,
+      external: r.external_account_number,
+      created: respell(r.account_created_at),
+    }));
+    return { ...answer, body: { count: results.length, next: null, results } };
+  }
+  const requestId = `req-${++requestSeq}`;
+  if (Array.isArray(answer.body)) {
+    const items = (answer.body as Record<string, unknown>[]).map((item) =>
+      item && typeof item === 'object'
+        ? Object.fromEntries([
+            ...Object.entries(item).map(([k, v]) => [k, DATETIME_FIELDS.has(k) ? respell(v) : v]),
+            ['import_batch', null],
+          ])
+        : item,
+    );
+    // Listings newest first: the spec shows no order.
+    return { ...answer, body: endpoint?.endsWith('AccountImportProcesses') ? items.reverse() : items };
+  }
+  const body = { ...(answer.body as Record<string, unknown>) };
+  for (const k of Object.keys(body)) if (DATETIME_FIELDS.has(k)) body[k] = respell(body[k]);
+  if (Array.isArray(body.errors)) {
+    // Items of another shape (not §7.1 items) are passed on as they are.
+    body.errors = (body.errors as unknown[]).map((item) => {
+      if (!item || typeof item !== 'object') return item;
+      const e = item as { code?: unknown; detail?: unknown; attr?: unknown };
+      const code = typeof e.code === 'string' ? (CODES[e.code] ?? e.code) : e.code;
+      const detail =
+        typeof e.detail === 'string' ? `Problem with ${String(e.attr)}: ${e.detail.toLowerCase()}` : e.detail;
+      return { ...e, code, detail, source: 'body' };
+    });
+    if (body.code === 'account_failed_validation') body.code = 'invalid_account';
+    else if (body.code === 'invalid_input') body.code = 'invalid_request';
+    body.detail = 'The request could not be accepted.';
+  }
+  body.request_id = requestId;
+  return { ...answer, body, headers: { ...answer.headers, 'x-request-id': requestId } };
+}
+
+export const variantChoices: Choices = {
+  accountNumber: (sequence) => String(9_000_000_000 + sequence * 37),
+  businessId: (sequence) => 500_000 + sequence * 3,
+  historicalStatementsStatus: 200,
+  refuseUndocumentedFields: false,
+  unauthorized: () => reply(401, undefined, { 'www-authenticate': 'Token realm="data-import"' }),
+  notFound: () => reply(404, { error: 'Not Found' }),
+  tooManyRequests: () =>
+    reply(429, { message: 'Too many concurrent imports; try again shortly.' }, { 'retry-after': '2' }),
+  dryRunWouldSucceed: () =>
+    reply(400, {
+      message: 'Dry run: the import would have succeeded; all changes were rolled back.',
+      rolled_back: true,
+    }),
+  alreadyImported: (externalAccountNumber, serviceAccountNumber) =>
+    reply(400, {
+      message: 'Account previously imported.',
+      external_account_number: externalAccountNumber,
+      service_account_number: serviceAccountNumber,
+    }),
+  stagingRefused: (reason) =>
+    refusal(400, 'staging_refused', 'Staging is not possible for this account.', {
+      errors: [
+        {
+          attr: 'non_field_errors',
+          code: reason === 'skipped' ? 'account_marked_skipped' : `supplier_${reason.toLowerCase()}`,
+          detail: `Refused: ${reason}.`,
+        },
+      ],
+    }),
+  processRefused: (reason) =>
+    ({
+      team: reply(422, { message: 'Unknown operations team.' }),
+      not_staged: reply(404, { message: 'Nothing staged for this account.' }),
+      in_progress: reply(409, { message: 'An import of this account is running.' }),
+    })[reason],
+  vendorPersistentFailure: () =>
+    reply(400, {
+      detail: 'Vendor rejected the request.',
+      code: 'vendor_rejected',
+      errors: [
+        { attr: 'reference', code: 'vendor_rejected', detail: 'The vendor cannot be reached for this instruction.' },
+      ],
+    }),
+  vendorIntermittentFailure: () => reply(500, { error: { type: 'vendor_timeout', retry: true } }),
+  ledgerAlreadyFinalized: (ledgerCode) => reply(409, { message: `Ledger ${ledgerCode} is finalized.` }),
+  businessAlreadyExists: (existingId, externalIdentifier) =>
+    reply(200, { service_business_id: existingId, external_business_identifier: externalIdentifier }),
+  unknownSupplierListing: 'empty',
+  invalidTransactionBody: 'import_error',
+  tokenSchemeCaseSensitive: true,
+  existingNoteCreatedAt: 'sent',
+  forcedTransactionDescription: false,
+  requiredAccountFields: ['account_type', 'customers'],
+  bodylessNotesMatch: 'body',
+  uncheckedDuplicateTransaction: 'refuse',
+  accountLookupFirst: false,
+  acceptIsoDatetimeVariants: true,
+  contractPath: 'contract.business_contract_identifier',
+  closedTransactionVocabularies: true,
+  openPeriodEndsAfterDays: 62,
+  atomicTransactionRequests: false,
+  booleanSpellings: 'exact',
+  unknownLedger: 'create',
+  agreementsShape: 'nested',
+  unknownBusiness: 'validation',
+  graphql: { path: '/graphql', tokenField: 'accessToken' },
+  present,
+};
+
+/**
+ * What a runner must be told to check the variant (its choices where the spec leaves the
+ * configuration to the user): the contract link's position, the agreements payload, the mutation.
+ */
+export const variantRunConfig = {
+  contractPath: variantChoices.contractPath,
+  auth: {
+    graphqlUrl: '/graphql',
+    mutation:
+      'mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { accessToken } }',
+    tokenPath: 'data.obtainServiceToken.accessToken',
+  },
+  agreementsPayload: {
+    import_supplier: '{{import_supplier}}',
+    external_account_number: '{{external_account_number}}',
+    supply_points: [
+      {
+        identifier: '{{supply_point_identifier}}',
+        agreements: [{ tariff_code: '2.0TD', effective_from: '2025-01-01', effective_to: '2025-12-31' }],
+      },
+    ],
+  },
+} as const;
+
+// The demanding server: stricter where the spec lets it be ------------------------------------
 
 /** The variant's own values where the spec shows only an example (§2.3 account_type, §2.8 business_type). */
 export const DEMANDING_ACCOUNT_TYPES = ['RESIDENCIAL', 'PYME'];

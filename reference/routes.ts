@@ -1,12 +1,13 @@
 /** The route table: the §4 endpoint catalogue of the spec model, the §5 GraphQL endpoint, the operator API. */
 import { model, type EndpointId } from '../src/spec/index.js';
 import { GRAPHQL_PATH, handleGraphql } from './graphql.js';
-import { validateAccount, stageAccount, processAccount } from './handlers/account-migration.js';
+import { validateAccount, stageAccount, processAccount } from './handlers/migration.js';
 import { createAgreements, createSupplyPoints } from './handlers/additions.js';
 import { createBusiness } from './handlers/business.js';
-import { createHistoricalBillingDocuments, createHistoricalStatements } from './handlers/historical.js';
+import { createHistoricalBillingDocuments } from './handlers/billing.js';
+import { createHistoricalStatements } from './handlers/statements.js';
 import { createNotes } from './handlers/notes.js';
-import { createBusinessPaymentInstruction, createPaymentInstruction } from './handlers/payment-instructions.js';
+import { createBusinessPaymentInstruction, createPaymentInstruction } from './handlers/payments.js';
 import type { Handler } from './handlers/shared.js';
 import {
   accountTransferStatus,

@@ -8,7 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { isValidToken, sameSecret, tokenFromHeader } from './auth.js';
 import { exceedsJsonDepth, isJsonMediaType, readBody } from './body.js';
+import { faithfulChecks } from './checks.js';
 import { type Choices, faithfulChoices } from './choices.js';
+import type { ActiveFaults } from './faults/active.js';
 import { createFaults } from './faults/catalogue.js';
 import { delay, yieldToOthers } from './clock.js';
 import type { ServerEnv } from './handlers/shared.js';
@@ -90,7 +92,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const env: ServerEnv = {
     store,
     choices: options.choices ?? faithfulChoices,
-    faults,
+    checks: faults.checks(faithfulChecks),
     now: options.now ?? (() => new Date()),
   };
   const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
@@ -113,7 +115,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     },
     (req, res) => {
       const started = performance.now();
-      handle(req, routes, env, operatorKey, limits)
+      handle(req, routes, env, faults, operatorKey, limits)
         .catch((error: unknown) => {
           process.emitWarning(
             `reference server: unexpected error: ${error instanceof Error ? error.stack : String(error)}`,
@@ -188,6 +190,7 @@ async function handle(
   req: IncomingMessage,
   routes: Route[],
   env: ServerEnv,
+  faults: ActiveFaults,
   operatorKey: string,
   limits: { body: number; depth: number },
 ): Promise<Reply & { close?: boolean }> {
@@ -225,9 +228,7 @@ async function handle(
       env.now().getTime(),
     );
     const endpoint = match.kind === 'found' ? match.route.endpoint : undefined;
-    const allowed = env.faults.any
-      ? env.faults.authenticate(endpoint, req.headers.authorization, faithful, env)
-      : faithful;
+    const allowed = faults.any ? faults.authenticate(endpoint, req.headers.authorization, faithful, env) : faithful;
     if (!allowed) return env.choices.unauthorized();
   }
 

@@ -174,6 +174,10 @@ export class ReferenceStore {
     this.skippedAccounts.add(key(supplier, externalAccountNumber));
   }
 
+  unmarkSkipped(supplier: string, externalAccountNumber: string): void {
+    this.skippedAccounts.delete(key(supplier, externalAccountNumber));
+  }
+
   vendorInstruction(vendor: string, reference: string): VendorInstruction | undefined {
     return this.vendorInstructions.get(key(vendor, reference));
   }

@@ -1,24 +1,31 @@
 /** The faults switched on in one server, combined into the hooks the server consults. */
 import type { EndpointId } from '../../src/spec/index.js';
+import type { SpecChecks } from '../checks.js';
 import type { Handler } from '../handlers/shared.js';
-import type { ErrorItem } from '../validation.js';
 import type { FaultBehaviour } from './types.js';
 
 export class ActiveFaults {
   private readonly behaviours: FaultBehaviour[];
-  private readonly flags: Set<string>;
 
   constructor(behaviours: FaultBehaviour[] = []) {
     this.behaviours = behaviours;
-    this.flags = new Set(behaviours.flatMap((b) => b.flags ?? []));
   }
 
   get any(): boolean {
     return this.behaviours.length > 0;
   }
 
-  has(flag: string): boolean {
-    return this.flags.has(flag);
+  /** The spec rules the handlers consult, with every active fault's replacements laid over them. */
+  checks(faithful: SpecChecks): SpecChecks {
+    let spec = faithful;
+    for (const { ignoreIssue, checks } of this.behaviours) {
+      if (ignoreIssue) {
+        const reports = spec.reportsError;
+        spec = { ...spec, reportsError: (e) => !ignoreIssue(e) && reports(e) };
+      }
+      if (checks) spec = { ...spec, ...checks(spec) };
+    }
+    return spec;
   }
 
   /** The handler of an endpoint with every active wrapper around it. */
@@ -41,12 +48,4 @@ export class ActiveFaults {
       faithful,
     );
   }
-
-  /** The validation errors that remain once lenient faults have looked away. */
-  filterErrors(errors: ErrorItem[]): ErrorItem[] {
-    const ignores = this.behaviours.flatMap((b) => (b.ignoreIssue ? [b.ignoreIssue] : []));
-    return ignores.length ? errors.filter((e) => !ignores.some((ignore) => ignore(e))) : errors;
-  }
 }
-
-export const NO_FAULTS = new ActiveFaults();

@@ -4,28 +4,36 @@
  * one is caught.
  */
 import { ActiveFaults } from './active.js';
-import { businessFaults, historicalFaults, paymentFaults } from './additions-and-business.js';
-import { authFaults, errorFaults } from './auth-and-errors.js';
-import { noteFaults, readSideFaults } from './read-side-and-notes.js';
+import { additionFaults } from './additions.js';
+import { authFaults } from './auth.js';
+import { billingFaults } from './billing.js';
+import { businessFaults } from './business.js';
+import { conventionFaults } from './conventions.js';
+import { errorFaults } from './errors.js';
+import { migrationFaults } from './migration.js';
+import { noteFaults } from './notes.js';
+import { paymentFaults } from './payments.js';
 import { raceFaults } from './races.js';
-import { uncheckedFaults } from './unchecked.js';
+import { statementFaults } from './statements.js';
+import { statusFaults } from './status.js';
 import { transactionFaults } from './transactions.js';
-import { conventionFaults, migrationFaults } from './validation-and-migration.js';
 import type { FaultDefinition } from './types.js';
 
+/** One file per area of the spec, named like the area's rules (`<area>.*`) and its faults' ids. */
 export const FAULTS: readonly FaultDefinition[] = [
   ...authFaults,
   ...errorFaults,
   ...conventionFaults,
   ...migrationFaults,
-  ...readSideFaults,
+  ...statusFaults,
   ...noteFaults,
   ...transactionFaults,
-  ...historicalFaults,
+  ...billingFaults,
+  ...statementFaults,
+  ...additionFaults,
   ...paymentFaults,
   ...businessFaults,
   ...raceFaults,
-  ...uncheckedFaults,
 ];
 
 const ids = new Set<string>();

@@ -10,9 +10,6 @@ export const fault = (def: Omit<FaultDefinition, 'create'>, behaviour: FaultBeha
   create: () => behaviour,
 });
 
-/** A fault that only sets behaviour flags the faithful handlers check. */
-export const flag = (def: Omit<FaultDefinition, 'create'>): FaultDefinition => fault(def, { flags: [def.id] });
-
 /** Wraps an endpoint: the reply of the faithful handler, changed. */
 export function rewrite(
   endpoint: EndpointId,

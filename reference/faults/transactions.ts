@@ -1,5 +1,5 @@
 /** Faults of §4.2 transactions. */
-import { openStatementPeriodStart } from '../handlers/account-migration.js';
+import { openStatementPeriodStart } from '../handlers/migration.js';
 import { reply } from '../reply.js';
 import { validationError } from '../validation.js';
 import { alter, body, fault, rewrite } from './helpers.js';

@@ -3,6 +3,7 @@
  * faithful. The catalogue proves the suite's sensitivity: every fault must make some rule fail.
  */
 import type { EndpointId } from '../../src/spec/index.js';
+import type { SpecChecks } from '../checks.js';
 import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
 import type { Reply } from '../reply.js';
 import type { ErrorItem } from '../validation.js';
@@ -24,8 +25,11 @@ export interface FaultBehaviour {
   ) => boolean;
   /** Validation leniency: validation errors this returns true for are not reported (the input is accepted). */
   ignoreIssue?: (issue: ErrorItem) => boolean;
-  /** Named deviations the faithful handlers check where a wrapper would not be honest (see flags.ts). */
-  flags?: readonly string[];
+  /**
+   * Replaces named spec rules the handlers consult (checks.ts), for a rule that no change around a
+   * handler can break honestly; it receives the rules as they stand without this fault.
+   */
+  checks?: (spec: SpecChecks) => Partial<SpecChecks>;
 }
 
 export interface FaultDefinition {

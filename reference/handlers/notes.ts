@@ -49,8 +49,8 @@ const noteKey = (body: string | null, paths: readonly string[], bodyless: Bodyle
 const indexes = new WeakMap<StoredNote[], NoteIndex>();
 
 /**
- * The index of `notes`, brought up to date. Keyed by the array itself: a fault that swaps an
- * account's notes for a filtered copy gets an index of its own. A list that shrank or whose last
+ * The index of `notes`, brought up to date. Keyed by the array itself: code around the handler
+ * that swaps an account's notes for a filtered copy gets an index of its own. A list that shrank or whose last
  * indexed note changed (anything but appending) is indexed afresh.
  */
 function noteIndex(notes: StoredNote[], bodyless: Bodyless): NoteIndex {
@@ -116,7 +116,7 @@ export const createNotes: Handler = async (req, env) => {
       const createdAt = env.choices.existingNoteCreatedAt === 'sent' ? (note.created_at ?? now) : existing.createdAt;
       return { created_at: createdAt, body: existing.body, status: 'NOTE_ALREADY_EXISTS' };
     }
-    // §4.2 notes rule 3: created_at defaults to the current time.
+    // §4.2 notes rule 3: created_at, when absent, is the current time.
     const stored: StoredNote = {
       body: note.body ?? null,
       createdAt: note.created_at ?? now,

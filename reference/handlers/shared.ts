@@ -3,8 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { z as zod, type z } from 'zod';
 import { seen } from '../../src/spec/index.js';
 import type { EndpointId } from '../../src/spec/index.js';
+import type { SpecChecks } from '../checks.js';
 import type { Choices } from '../choices.js';
-import type { ActiveFaults } from '../faults/active.js';
 import { reply, type Reply } from '../reply.js';
 import type { Account, ReferenceStore } from '../store.js';
 import {
@@ -19,8 +19,8 @@ import {
 export interface ServerEnv {
   store: ReferenceStore;
   choices: Choices;
-  /** Faults switched on for this server (none on a faithful server). */
-  faults: ActiveFaults;
+  /** The spec rules handlers consult by name (checks.ts); a faithful server states them as the spec does. */
+  checks: SpecChecks;
   now(): Date;
 }
 
@@ -43,18 +43,19 @@ export const isReply = (value: unknown): value is Reply =>
  */
 export function checkBody<S extends z.ZodType>(schema: S, body: unknown, env: ServerEnv): Validated<z.output<S>> {
   const { choices } = env;
-  // The errors this server reports: its faults and its legal leniencies drop some kinds.
+  // The errors this server reports (§7.1), less those its legal leniencies (§2.1) look past.
   const counts = (e: ErrorItem) =>
+    env.checks.reportsError(e) &&
     (choices.refuseUndocumentedFields || e.code !== 'unknown_field') &&
     !(
       choices.acceptIsoDatetimeVariants &&
       e.code === 'invalid_datetime' &&
       ZonedIsoDatetime.safeParse(valueAt(body, e.attr)).success
     );
-  const result = validate(schema, body, (e) => counts(e) && env.faults.filterErrors([e]).length > 0);
+  const result = validate(schema, body, counts);
   const errors = [...(result.ok ? [] : result.errors), ...vocabularyErrors(body, env)];
   if (errors.length === 0) return result.ok ? result : { ok: true, data: body as z.output<S> };
-  const remaining = env.faults.filterErrors(errors).filter(counts);
+  const remaining = errors.filter(counts);
   return remaining.length === 0 ? { ok: true, data: body as z.output<S> } : { ok: false, errors: remaining };
 }
 

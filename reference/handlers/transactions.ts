@@ -2,7 +2,7 @@
 import { strictModel, type Transaction } from '../../src/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import { type ErrorItem, capErrors, validationError } from '../validation.js';
-import { openStatementPeriod } from './account-migration.js';
+import { openStatementPeriod } from './migration.js';
 import {
   type Handler,
   type ServerEnv,
@@ -16,7 +16,7 @@ import {
 
 const LENIENT = { true: new Set(['true', '1']), false: new Set(['false', '0']) };
 
-/** §4.2: both parameters are optional booleans defaulting to true; their spellings are a choice. */
+/** §4.2: both parameters are optional booleans, true when absent; their spellings are a choice. */
 function booleanParam(query: URLSearchParams, name: string, env: ServerEnv): boolean | Error {
   const raw = query.get(name);
   if (raw === null) return true;

@@ -97,7 +97,14 @@ describe('conformance (the main job)', () => {
   });
 
   it('exits 1 when a MUST rule fails, and prints what failed with a replay command', async () => {
-    const { child, firstLine } = await startCli(['serve', '--port', '0', '--json', '--fault', 'stage.always-201']);
+    const { child, firstLine } = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--fault',
+      'migration.stage.always-201',
+    ]);
     try {
       const { url, token } = JSON.parse(firstLine);
       const dir = tmp();

@@ -37,3 +37,32 @@ describe('dependency direction', () => {
     expect(importsOf('src').some((i) => i.file === 'src/conformance.ts' && i.from.includes('suites/'))).toBe(true);
   });
 });
+
+/** Files under `dir` whose text matches `pattern`, with the first match. */
+function mentions(dir: string, pattern: RegExp): { file: string; match: string }[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .flatMap((file) => {
+      const match = readFileSync(join(root, dir, file), 'utf8').match(pattern);
+      return match ? [{ file: `${dir}/${file}`, match: match[0] }] : [];
+    });
+}
+
+// Faults are composed around the faithful handlers from outside (reference/faults); a handler that
+// named one would be unfaithful by construction.
+describe('the reference handlers know no fault', () => {
+  it('no handler mentions a fault', () => {
+    expect(mentions('reference/handlers', /fault/i)).toEqual([]);
+  });
+
+  it('no handler imports from reference/faults', () => {
+    expect(importsOf('reference/handlers').filter((i) => /(^|\/)faults\//.test(i.from))).toEqual([]);
+  });
+
+  it('the checkers see mentions and imports (they would find a violation)', () => {
+    expect(mentions('reference', /fault/i).some((m) => m.file === 'reference/server.ts')).toBe(true);
+    expect(importsOf('reference').some((i) => i.file === 'reference/server.ts' && /(^|\/)faults\//.test(i.from))).toBe(
+      true,
+    );
+  });
+});

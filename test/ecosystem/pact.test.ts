@@ -248,7 +248,7 @@ describe('pact verify', () => {
 
   it.each([
     ['business.id-as-string', 'business: a business with all its contracts', /service_business_id.*integer/],
-    ['stage.always-201', 'stage: staging an already staged account again', /expected 200 but was 201/],
+    ['migration.stage.always-201', 'stage: staging an already staged account again', /expected 200 but was 201/],
     [
       'notes.results-without-created-at',
       'notes: new notes for an imported account',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { IdRegistry, Ids } from '../../src/engine/ids.js';
 import { faithfulChoices } from '../../reference/choices.js';
-import { NO_FAULTS } from '../../reference/faults/active.js';
+import { faithfulChecks } from '../../reference/checks.js';
 import type { ServerEnv } from '../../reference/handlers/shared.js';
 import { ReferenceStore } from '../../reference/store.js';
 
@@ -13,7 +13,7 @@ export const KEY = { import_supplier: SUPPLIER, external_account_number: 'EXT-EL
 export function referenceEnv(): ServerEnv {
   const store = new ReferenceStore();
   store.suppliers.set(SUPPLIER, { code: SUPPLIER, status: 'Ongoing', documentRoot: 'imports' });
-  return { store, choices: faithfulChoices, faults: NO_FAULTS, now: () => new Date() };
+  return { store, choices: faithfulChoices, checks: faithfulChecks, now: () => new Date() };
 }
 
 export const newIds = (runId = 'k3x9q2'): Ids => new Ids(new IdRegistry('cf', runId));

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cupsCheckLetters } from '../../src/domain/spanish-identifiers.js';
 import { strictModel, type TransactionsRequest } from '../../src/spec/index.js';
-import { checkAccountPayload } from '../../reference/handlers/account-migration.js';
+import { checkAccountPayload } from '../../reference/handlers/migration.js';
 import * as gen from '../../generators/index.js';
 import { identifiersOf, type RequestName } from '../../generators/identifiers.js';
 import { KEY, SUPPLIER, newIds, referenceEnv } from './helpers.js';

@@ -1,6 +1,8 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { FAULTS } from '../../reference/index.js';
+import { allRules } from '../../suites/index.js';
 import { model } from '../../src/spec/index.js';
 import { renderKillMatrixMarkdown, runKillMatrix } from '../../src/mutation/kill-matrix.js';
 
@@ -102,10 +104,23 @@ describe('the kill matrix', () => {
     for (const s of ['2', '3', '4', '5', '7', '8']) expect(sections, `a fault of §${s}`).toContain(s);
     for (const f of FAULTS) {
       expect(f.description, f.id).toMatch(/^\S.{10,}\.$/);
-      expect(f.id).toMatch(/^[a-z]+\.[a-z0-9-]+$/);
+      expect(f.id).toMatch(/^[a-z]+(\.[a-z0-9-]+)+$/);
     }
     const wrapped = new Set(FAULTS.flatMap((f) => Object.keys(f.create().around ?? {})));
     for (const e of Object.values(model.endpoints)) expect(wrapped, `a fault on ${e.id}`).toContain(e.id);
+  });
+
+  it("names each fault by the area of the rules that catch it, and keeps it in that area's file", () => {
+    const areas = new Set(allRules.map((r) => r.id.split('.')[0]));
+    const files = new Set(readdirSync(new URL('../../reference/faults/', import.meta.url)));
+    for (const f of FAULTS) {
+      const area = f.id.split('.')[0];
+      expect(areas, f.id).toContain(area);
+      expect(files, f.id).toContain(`${area}.ts`);
+      expect(readFileSync(new URL(`../../reference/faults/${area}.ts`, import.meta.url), 'utf8'), f.id).toContain(
+        `id: '${f.id}'`,
+      );
+    }
   });
 
   it('rejects unknown fault ids', async () => {

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, defaultSeed, variantChoices, variantRunConfig } from '../../reference/index.js';
+import {
+  DEFAULT_API_KEY,
+  defaultSeed,
+  faithfulChoices,
+  variantChoices,
+  variantRunConfig,
+} from '../../reference/index.js';
 import { FREEDOMS, renderFreedoms } from '../../reference/freedoms.js';
 import {
   DEMANDING_ACCOUNT_TYPES,
@@ -121,6 +127,15 @@ describe('docs/freedoms.md', () => {
     for (const f of FREEDOMS)
       for (const id of [...f.toleratedBy, ...(f.observedBy ?? [])]) expect(ids, `${f.freedom}: ${id}`).toContain(id);
     expect(FREEDOMS.length).toBeGreaterThanOrEqual(35);
+  });
+
+  it('names every decision of reference/choices.ts under the freedom it takes', () => {
+    const named = new Set(FREEDOMS.flatMap((f) => f.choices ?? []));
+    const decisions = new Set([
+      ...VARIANT_PROFILES.flatMap((p) => Object.keys(p.choices)),
+      ...Object.keys(faithfulChoices),
+    ]);
+    expect([...decisions].filter((d) => !named.has(d as keyof typeof faithfulChoices))).toEqual([]);
   });
 });
 

@@ -47,7 +47,10 @@ describe('secrets never reach output or reports', () => {
 
   it('with a static token and a password in the base URL, and on the unreachable and config-error paths', async () => {
     const token = 'static-token-7d1c0e9b';
-    const server = await startReferenceServer({ seed: await embeddedSeed({ token }), faults: ['stage.always-201'] });
+    const server = await startReferenceServer({
+      seed: await embeddedSeed({ token }),
+      faults: ['migration.stage.always-201'],
+    });
     try {
       const url = new URL(server.url);
       url.username = 'user';

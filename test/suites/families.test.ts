@@ -10,12 +10,12 @@ const families: [family: string, rules: string[], fault: string, mustFail: strin
   [
     '§2.2 suppliers',
     ['migration.stage.refuses-*', 'migration.process.refuses-*'],
-    'stage.paused-allowed-on-update',
+    'migration.stage.paused-allowed-on-update',
     'migration.stage.refuses-update-paused-supplier',
   ],
-  ['§4.1 validate', ['migration.validate.*'], 'validate.stages', 'migration.validate.stages-nothing'],
-  ['§3 / §4.1 stage', ['migration.stage.*'], 'stage.always-201', 'migration.stage.update-200'],
-  ['§3 / §4.1 process', ['migration.process.*'], 'process.dry-run-creates', 'migration.process.dry-run'],
+  ['§4.1 validate', ['migration.validate.*'], 'migration.validate.stages', 'migration.validate.stages-nothing'],
+  ['§3 / §4.1 stage', ['migration.stage.*'], 'migration.stage.always-201', 'migration.stage.update-200'],
+  ['§3 / §4.1 process', ['migration.process.*'], 'migration.process.dry-run-creates', 'migration.process.dry-run'],
   [
     '§2.3 / §4.4 business link',
     ['business.link.*'],
@@ -48,7 +48,7 @@ const families: [family: string, rules: string[], fault: string, mustFail: strin
     'payments.intermittent-as-400',
     'payments.account.intermittent-trouble',
   ],
-  ['§4.3 status and listings', ['status.*'], 'listings.other-supplier-leak', 'status.listings-per-supplier'],
+  ['§4.3 status and listings', ['status.*'], 'status.listings-other-supplier-leak', 'status.listings-per-supplier'],
   [
     '§2.8 / §4.4 business',
     ['business.*'],
@@ -62,7 +62,7 @@ const families: [family: string, rules: string[], fault: string, mustFail: strin
     'auth.401.createBusinessPaymentInstruction',
   ],
   ['§7.1 errors', ['errors.*'], 'errors.attr-brackets', 'errors.attr.zero-based-nested'],
-  ['§8 limits', ['limits.*'], 'process.429-sticky', 'limits.concurrency.429-then-retry'],
+  ['§8 limits', ['limits.*'], 'migration.process.429-sticky', 'limits.concurrency.429-then-retry'],
 ];
 
 describe('every rule family catches a server that breaks its rule', () => {

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Choices, DEFAULT_TOKEN, faithfulChoices, startReferenceServer } from '../../reference/index.js';
-import { demandingChoices } from '../../reference/profiles.js';
 import {
+  demandingChoices,
   firstErrorOnly,
   nonFieldErrorsOnCreateEndpoints,
   resultsReversed,
   transactionDataStatusMirrorsItem,
-} from '../../reference/variant.js';
+} from '../../reference/profiles.js';
 import { reply } from '../../reference/reply.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
 import { runConformance } from '../../src/conformance.js';

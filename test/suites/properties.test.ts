@@ -55,8 +55,8 @@ describe('a property fails against the fault it is about, with a shrunk countere
   });
 
   it.each([
-    ['process.dry-run-creates', /process\(\d, dry-run\)/],
-    ['listings.pending-keeps-imported', /list\(pending\)/],
+    ['migration.process.dry-run-creates', /process\(\d, dry-run\)/],
+    ['status.listings-pending-keeps-imported', /list\(pending\)/],
   ])('%s: the state machine shrinks to a short command sequence that shows it', async (fault, shows) => {
     // A random search finds the sequence with high probability per seed, not certainty: a few seeds.
     let result = await runProperty(fault, 'stateful.state-machine', { seed: 1 });

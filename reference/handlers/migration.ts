@@ -40,7 +40,7 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
       errors.push(fieldError(attr, 'required', 'This field is required.'));
   }
   errors.push(...dateRangeErrors(account));
-  const remaining = env.faults.filterErrors(errors);
+  const remaining = errors.filter(env.checks.reportsError);
   return remaining.length ? { ok: false, errors: remaining } : result;
 }
 
@@ -57,7 +57,7 @@ function missingAt(node: unknown, parts: string[], at: string[] = []): string[] 
 /** Ranges that end before they start. The spec does not state this rule; the reference reads it in. */
 function dateRangeErrors(account: AccountPayload): ErrorItem[] {
   const errors: ErrorItem[] = [];
-  // Lenient faults can let through data of the wrong shape, so nothing here trusts the types.
+  // A server that reports fewer errors (§7.1 reportsError) lets through data of the wrong shape, so nothing here trusts the types.
   const list = (value: unknown): Record<string, unknown>[] =>
     Array.isArray(value) ? value.filter((v) => v && typeof v === 'object') : [];
   const check = (item: Record<string, unknown>, path: string, from: string, to: string, strict: boolean) => {
@@ -85,12 +85,6 @@ function dateRangeErrors(account: AccountPayload): ErrorItem[] {
   return errors;
 }
 
-/** Faults that let a Paused or Complete supplier stage (all, or only updates of staged data). */
-function statusFaultAllows(env: ServerEnv, status: 'Paused' | 'Complete', update: boolean): boolean {
-  if (status === 'Complete') return env.faults.has('stage.complete-allowed');
-  return env.faults.has('stage.paused-allowed') || (update && env.faults.has('stage.paused-allowed-on-update'));
-}
-
 export const validateAccount: Handler = (req, env) => {
   const result = checkAccountPayload(req.body, env);
   // §4.1: "200 with the validated data as body"; nothing is staged.
@@ -104,13 +98,10 @@ export const stageAccount: Handler = (req, env) => {
   const { store, choices } = env;
   const supplier = store.suppliers.get(payload.import_supplier)!;
   const existing = store.process(payload.import_supplier, payload.external_account_number);
-  if (supplier.status !== 'Ongoing' && !statusFaultAllows(env, supplier.status, !!existing))
+  if (supplier.status !== 'Ongoing' && env.checks.refusesStagingFor(supplier.status, !!existing))
     return choices.stagingRefused(supplier.status);
   if (existing?.account) return choices.alreadyImported(payload.external_account_number, existing.account.number);
-  if (
-    store.isSkipped(payload.import_supplier, payload.external_account_number) &&
-    !env.faults.has('stage.skipped-allowed')
-  )
+  if (store.isSkipped(payload.import_supplier, payload.external_account_number))
     return choices.stagingRefused('skipped');
   if (existing?.inProgress) return choices.processRefused('in_progress');
 
@@ -142,13 +133,12 @@ export const processAccount: Handler = async (req, env) => {
   const process = store.process(request.import_supplier_code, request.external_account_number);
   if (!process) return choices.processRefused('not_staged');
   if (process.account) return choices.alreadyImported(process.externalAccountNumber, process.account.number);
-  if (supplier.status !== 'Ongoing' && !env.faults.has('process.paused-allowed'))
+  if (supplier.status !== 'Ongoing' && env.checks.refusesProcessingFor(supplier.status))
     return choices.stagingRefused(supplier.status);
-  if (!store.operationsTeams.has(request.operations_team_name) && !env.faults.has('process.team-unchecked'))
-    return choices.processRefused('team');
+  if (!store.operationsTeams.has(request.operations_team_name)) return choices.processRefused('team');
   if (process.inProgress) return choices.processRefused('in_progress');
   const limit = store.settings.concurrencyLimit;
-  if (limit !== null && store.processing >= limit && !env.faults.has('process.no-concurrency-limit')) {
+  if (env.checks.concurrencyLimited && limit !== null && store.processing >= limit) {
     // Retry-After: when a slot is expected to free, from the processing time (0 when it is quick).
     return choices.tooManyRequests(Math.round(store.settings.processingDelayMs / 1000));
   }

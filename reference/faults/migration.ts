@@ -1,0 +1,459 @@
+/** Faults of §4.1 account migration (validate, stage, process), §2.2 supplier status and the §3 states. */
+import type { AccountPayload } from '../../src/spec/index.js';
+import type { HandlerRequest } from '../handlers/shared.js';
+import { reply } from '../reply.js';
+import { validationError } from '../validation.js';
+import { body, fault, rewrite } from './helpers.js';
+import type { Around, FaultDefinition } from './types.js';
+
+const processKey = (req: HandlerRequest) =>
+  body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
+
+/** Accounts a fault remembers, keyed like the store. */
+const keyOf = (supplier?: string, ext?: string) => JSON.stringify([supplier, ext]);
+
+type ProcessBody = { import_supplier_code?: string; external_account_number?: string; dry_run?: unknown };
+
+export const migrationFaults: FaultDefinition[] = [
+  fault(
+    {
+      id: 'migration.stage.paused-allowed',
+      spec: '§2.2, §4.1',
+      subtle: false,
+      description: 'Staging is accepted for a Paused supplier.',
+    },
+    {
+      checks: (spec) => ({
+        refusesStagingFor: (status, restaging) => status !== 'Paused' && spec.refusesStagingFor(status, restaging),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'migration.stage.complete-allowed',
+      spec: '§2.2, §4.1',
+      subtle: false,
+      description: 'Staging is accepted for a Complete supplier.',
+    },
+    {
+      checks: (spec) => ({
+        refusesStagingFor: (status, restaging) => status !== 'Complete' && spec.refusesStagingFor(status, restaging),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'migration.stage.paused-allowed-on-update',
+      spec: '§2.2, §4.1',
+      subtle: true,
+      description: 'For a Paused supplier, first staging is refused but an update of staged data is accepted.',
+    },
+    {
+      checks: (spec) => ({
+        refusesStagingFor: (status, restaging) =>
+          !(restaging && status === 'Paused') && spec.refusesStagingFor(status, restaging),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.paused-allowed',
+      spec: '§2.2 (accounts that try to migrate get an error)',
+      subtle: true,
+      description: 'An account staged before its supplier was paused can still be processed.',
+    },
+    {
+      checks: (spec) => ({
+        refusesProcessingFor: (status) => status !== 'Paused' && spec.refusesProcessingFor(status),
+      }),
+    },
+  ),
+  fault(
+    {
+      id: 'migration.stage.skipped-allowed',
+      spec: '§3, §4.1',
+      subtle: false,
+      description: 'An account marked to be skipped can be staged.',
+    },
+    {
+      around: {
+        // The mark is read by staging only, so a server that forgets it on staging never refuses.
+        stageAccount: (req, env, next) => {
+          const { import_supplier: supplier, external_account_number: ext } = body<{
+            import_supplier?: unknown;
+            external_account_number?: unknown;
+          }>(req.body);
+          if (typeof supplier === 'string' && typeof ext === 'string') env.store.unmarkSkipped(supplier, ext);
+          return next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.team-unchecked',
+      spec: '§4.1 process rule 1',
+      subtle: false,
+      description: 'The operations team is not checked.',
+    },
+    {
+      around: {
+        // Processing keeps nothing of the team, so an unknown one taken for a known one is never seen.
+        processAccount: (req, env, next) => {
+          const team = body<{ operations_team_name?: unknown }>(req.body).operations_team_name;
+          const known = [...env.store.operationsTeams][0];
+          if (typeof team !== 'string' || env.store.operationsTeams.has(team) || known === undefined) return next(req);
+          return next({ ...req, body: { ...body(req.body), operations_team_name: known } });
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.no-concurrency-limit',
+      spec: '§8, §4.1 process rule 4',
+      subtle: true,
+      description: 'The enabled concurrency limit is never applied.',
+    },
+    { checks: () => ({ concurrencyLimited: false }) },
+  ),
+  fault(
+    {
+      id: 'migration.stage.always-201',
+      spec: '§3, §4.1',
+      subtle: true,
+      description: 'Staging again answers 201 instead of 200.',
+    },
+    rewrite('stageAccount', (r) => (r.status === 200 ? { ...r, status: 201 } : r)),
+  ),
+  fault(
+    {
+      id: 'migration.stage.update-keeps-first',
+      spec: '§3 (staged again: data replaced)',
+      subtle: true,
+      description: 'Staging again answers 200 but keeps the first data.',
+    },
+    {
+      around: {
+        stageAccount: (req, env, next) => {
+          const p = body<AccountPayload>(req.body);
+          const existing = env.store.process(p.import_supplier, p.external_account_number);
+          return existing && !existing.account
+            ? reply(200, { import_supplier: p.import_supplier, external_account_number: p.external_account_number })
+            : next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.stage.after-import-allowed',
+      spec: '§3 (imported: stage answers 400)',
+      subtle: true,
+      description: 'Staging an imported account answers 200 and changes nothing.',
+    },
+    {
+      around: {
+        stageAccount: (req, env, next) => {
+          const p = body<AccountPayload>(req.body);
+          return env.store.importedAccount(p.import_supplier, p.external_account_number)
+            ? reply(200, { import_supplier: p.import_supplier, external_account_number: p.external_account_number })
+            : next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.stage.response-misnames-account',
+      spec: '§4.1',
+      subtle: false,
+      description: 'The stage response names the supplier code under import_supplier_code instead of import_supplier.',
+    },
+    rewrite('stageAccount', (r) =>
+      r.status < 300
+        ? {
+            ...r,
+            body: {
+              import_supplier_code: body(r.body).import_supplier,
+              external_account_number: body(r.body).external_account_number,
+            },
+          }
+        : r,
+    ),
+  ),
+  fault(
+    {
+      id: 'migration.validate.stages',
+      spec: '§4.1 (validation stages nothing)',
+      subtle: true,
+      description: 'Validating a valid payload also stages it.',
+    },
+    {
+      around: {
+        validateAccount: async (req, env, next) => {
+          const r = await next(req);
+          const p = body<AccountPayload>(req.body);
+          if (r.status === 200 && !env.store.process(p.import_supplier, p.external_account_number)) {
+            env.store.putProcess({
+              supplier: p.import_supplier,
+              externalAccountNumber: p.external_account_number,
+              payload: p,
+              inProgress: false,
+              account: null,
+            });
+          }
+          return r;
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.validate.no-echo',
+      spec: '§4.1 (the validated data as body)',
+      subtle: false,
+      description: 'Validation answers 200 with an empty object instead of the validated data.',
+    },
+    rewrite('validateAccount', (r) => (r.status === 200 ? { ...r, body: {} } : r)),
+  ),
+  fault(
+    {
+      id: 'migration.process.unstaged-creates',
+      spec: '§4.1 process rule 1',
+      subtle: true,
+      description: 'Processing an account that was never staged creates it from nothing.',
+    },
+    {
+      around: {
+        processAccount: (req, env, next) => {
+          const k = processKey(req);
+          if (
+            k.import_supplier_code &&
+            k.external_account_number &&
+            env.store.suppliers.has(k.import_supplier_code) &&
+            !env.store.process(k.import_supplier_code, k.external_account_number)
+          ) {
+            env.store.putProcess({
+              supplier: k.import_supplier_code,
+              externalAccountNumber: k.external_account_number,
+              payload: { import_supplier: k.import_supplier_code, external_account_number: k.external_account_number },
+              inProgress: false,
+              account: null,
+            });
+          }
+          return next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.dry-run-creates',
+      spec: '§4.1 process rule 2',
+      subtle: true,
+      description: 'A dry run answers with the dry-run 400 but keeps the account it created.',
+    },
+    {
+      around: {
+        processAccount: async (req, env, next) => {
+          if (body(req.body).dry_run !== true) return next(req);
+          const real = await next({ ...req, body: { ...body(req.body), dry_run: false } });
+          return real.status === 201 ? env.choices.dryRunWouldSucceed() : real;
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.dry-run-201',
+      spec: '§4.1 process rule 2',
+      subtle: true,
+      description: 'A dry run that would succeed answers 201 (with a number) instead of 400.',
+    },
+    rewrite('processAccount', (r) =>
+      r.status === 400 && body(r.body).code === 'dry_run' ? reply(201, { service_account_number: 'A-DRYRUN00' }) : r,
+    ),
+  ),
+  {
+    id: 'migration.process.dry-run-hides-account',
+    spec: '§3 (dry run: staged, nothing created), §4.3',
+    subtle: true,
+    description: 'After a dry run the account is missing from the pending and all listings, though it is still staged.',
+    create: () => {
+      const dryRun = new Set<string>();
+      const hide: Around = async (req, _env, next) => {
+        const r = await next(req);
+        return r.status === 200 && Array.isArray(r.body)
+          ? {
+              ...r,
+              body: (r.body as { external_account_number: string; service_account_number: unknown }[]).filter(
+                (p) =>
+                  !(
+                    dryRun.has(keyOf(req.params.import_supplier_code, p.external_account_number)) &&
+                    p.service_account_number === null
+                  ),
+              ),
+            }
+          : r;
+      };
+      return {
+        around: {
+          processAccount: async (req, _env, next) => {
+            const r = await next(req);
+            const k = processKey(req);
+            if (body(req.body).dry_run === true && r.status === 400 && body(r.body).code === 'dry_run')
+              dryRun.add(keyOf(k.import_supplier_code, k.external_account_number));
+            return r;
+          },
+          pendingAccountImportProcesses: hide,
+          allAccountImportProcesses: hide,
+        },
+      };
+    },
+  },
+  fault(
+    {
+      id: 'migration.process.already-imported-without-numbers',
+      spec: '§4.1 process rule 3',
+      subtle: false,
+      description: 'The 400 for an already imported account does not carry the two account numbers.',
+    },
+    rewrite('processAccount', (r) =>
+      r.status === 400 && body(r.body).code === 'account_already_imported'
+        ? reply(400, { detail: body(r.body).detail, code: 'account_already_imported' })
+        : r,
+    ),
+  ),
+  fault(
+    {
+      id: 'migration.process.already-imported-other-number',
+      spec: '§4.1 process rule 3',
+      subtle: true,
+      description: "The 400 for an already imported account carries a new service_account_number, not the account's.",
+    },
+    rewrite('processAccount', (r) =>
+      r.status === 400 && body(r.body).code === 'account_already_imported'
+        ? reply(400, {
+            ...body(r.body),
+            service_account_number: `${body<{ service_account_number: string }>(r.body).service_account_number}-2`,
+          })
+        : r,
+    ),
+  ),
+  fault(
+    {
+      id: 'migration.process.twice-creates-again',
+      spec: '§3 (imported: process answers 400)',
+      subtle: true,
+      description: 'Processing an imported account again creates a new account.',
+    },
+    {
+      around: {
+        processAccount: (req, env, next) => {
+          const k = processKey(req);
+          const process = env.store.process(k.import_supplier_code ?? '', k.external_account_number ?? '');
+          if (process?.account && body(req.body).dry_run !== true) process.account = null;
+          return next(req);
+        },
+      },
+    },
+  ),
+  {
+    id: 'migration.process.429-sticky',
+    spec: '§4.1 process rule 4 (retried after other accounts finish)',
+    subtle: true,
+    description: 'An account refused with 429 keeps getting 429, so its retry never succeeds.',
+    create: () => {
+      const limited = new Set<string>();
+      return {
+        around: {
+          processAccount: async (req, env, next) => {
+            const k = keyOf(processKey(req).import_supplier_code, processKey(req).external_account_number);
+            if (limited.has(k)) return env.choices.tooManyRequests();
+            const r = await next(req);
+            if (r.status === 429) limited.add(k);
+            return r;
+          },
+        },
+      };
+    },
+  },
+  fault(
+    {
+      id: 'migration.process.limit-as-400',
+      spec: '§4.1 process rule 4, §7.2',
+      subtle: false,
+      description: 'Exceeding the concurrency limit answers 400 instead of 429.',
+    },
+    rewrite('processAccount', (r) => (r.status === 429 ? { ...r, status: 400 } : r)),
+  ),
+  fault(
+    {
+      id: 'migration.process.dry-run-unsupported',
+      spec: '§4.1 (dry_run: boolean, optional), process rule 2',
+      subtle: false,
+      description: 'dry_run: true is refused as an unsupported field (a validation error on dry_run).',
+    },
+    {
+      around: {
+        processAccount: (req, _env, next) =>
+          body<ProcessBody>(req.body).dry_run === true
+            ? validationError([{ attr: 'dry_run', code: 'unsupported', detail: 'Dry runs are not supported.' }])
+            : next(req),
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.dry-run-skips-checks',
+      spec: '§4.1 process rules 1 and 2 (the full creation runs), §2.2',
+      subtle: true,
+      description: 'A dry run for a staged account answers "would succeed" without checking the team or the supplier.',
+    },
+    {
+      around: {
+        processAccount: (req, env, next) => {
+          const b = body<ProcessBody>(req.body);
+          const process = env.store.process(b.import_supplier_code ?? '', b.external_account_number ?? '');
+          return b.dry_run === true && process && !process.account ? env.choices.dryRunWouldSucceed() : next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.dry-run-imported-without-numbers',
+      spec: '§4.1 process rule 3',
+      subtle: true,
+      description: 'A dry run for an imported account answers 400 without the external and service account numbers.',
+    },
+    {
+      around: {
+        processAccount: async (req, _env, next) => {
+          const r = await next(req);
+          if (body<ProcessBody>(req.body).dry_run !== true || r.status !== 400) return r;
+          const {
+            external_account_number: _e,
+            service_account_number: _s,
+            ...rest
+          } = body<Record<string, unknown>>(r.body);
+          return { ...r, body: rest };
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'migration.process.complete-allowed',
+      spec: '§2.2 (Complete: accounts that try to migrate get an error)',
+      subtle: true,
+      description: 'An account staged before its supplier was marked Complete can still be processed.',
+    },
+    {
+      checks: (spec) => ({
+        refusesProcessingFor: (status) => status !== 'Complete' && spec.refusesProcessingFor(status),
+      }),
+    },
+  ),
+];
