@@ -20,7 +20,7 @@ import { defineRules } from '../src/engine/rule.js';
 import { type AccountPayload, model } from '../src/spec/index.js';
 import { NON_FIELD_ERRORS, expectedAttr, mayUseNonFieldErrors, sameDefectsAsValidate } from './attrs.js';
 import { alignNotes, completeNote } from './notes.js';
-import { checkProperty } from './property.js';
+import { checkProperty } from '../src/engine/property.js';
 import { alignTransactions } from './transactions.js';
 import { accountKey, errorsOf, today } from './support.js';
 

@@ -13,7 +13,7 @@ import { PreconditionError } from '../src/engine/failures.js';
 import { defineRules } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
-import { billingDocuments } from './historical.js';
+import { billingDocuments } from './billing.js';
 import { accountKey, listing, recordsFor, status } from './support.js';
 
 /** Requests sent together in one round. */
