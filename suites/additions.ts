@@ -85,7 +85,6 @@ export default defineRules(
         spec: '§7.1 (non_field_errors), §4.2',
         level: 'MUST',
         title: `The ${name} endpoint reports validation errors under non_field_errors`,
-        needs: ['ongoingSupplier', 'operationsTeam'],
         endpoints: [endpoint],
         async check(ctx: RuleContext) {
           await ctx.given.imported();
@@ -133,5 +132,5 @@ export default defineRules(
       }),
     ),
   ],
-  { tags: ['additions'] },
+  { tags: ['additions'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );

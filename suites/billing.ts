@@ -40,7 +40,6 @@ export default defineRules(
         spec: '§4.2 historical billing documents',
         level: 'MUST',
         title: `${type === 'PERIOD_BASED' ? 'Period-based' : 'Item-based'} historical billing documents are imported: 201`,
-        needs: ['ongoingSupplier', 'operationsTeam'],
         async check(ctx: RuleContext) {
           const a = await ctx.given.imported();
           const res = await post(
@@ -59,7 +58,6 @@ export default defineRules(
       // ({}, [], null, "") — a framework may serialise "nothing" so; content is what the spec rules out.
       level: 'MUST',
       title: 'A historical billing documents import answers with an empty body (no content)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await post(
@@ -90,7 +88,6 @@ export default defineRules(
         spec: '§4.2 historical billing documents, §8',
         level: 'MUST',
         title: `After a ${first.toLowerCase().replace('_', '-')} import, a second import (${second.toLowerCase().replace('_', '-')}) for the same ledger is refused`,
-        needs: ['ongoingSupplier', 'operationsTeam'],
         async check(ctx: RuleContext) {
           const a = await ctx.given.imported();
           const ledger = a.payload.ledgers![0].ledger_code!;
@@ -111,7 +108,6 @@ export default defineRules(
       spec: '§4.2 historical billing documents, §8',
       level: 'MUST',
       title: 'The limit is per ledger: another ledger of the same account can still be imported',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const { a, ledgers } = await accountWithTwoLedgers(ctx);
         ctx.expect.status(
@@ -131,7 +127,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A billing_document_type other than ITEM_BASED or PERIOD_BASED is refused with 400, at the top level and per document',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const ledger = a.payload.ledgers![0].ledger_code!;
@@ -157,5 +152,9 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createHistoricalBillingDocuments'], tags: ['billing-documents'] },
+  {
+    endpoints: ['createHistoricalBillingDocuments'],
+    tags: ['billing-documents'],
+    needs: ['ongoingSupplier', 'operationsTeam'],
+  },
 );

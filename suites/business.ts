@@ -12,7 +12,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A business with its contracts is created: 201 {service_business_id: integer, external_business_identifier}',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = ctx.given.businessPayload(2);
         const res = await ctx.api.call('createBusiness', {
@@ -55,7 +54,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'Sending the same business again does not create a second one: a 4xx, or a 2xx naming the same service_business_id',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = await ctx.given.business(1);
         const res = await ctx.api.call('createBusiness', {
@@ -83,7 +81,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A business with a malformed contract date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = ctx.given.businessPayload(2);
         business.business!.business_contracts![1].versions![1] = {
@@ -168,7 +165,6 @@ export default defineRules(
       level: 'INFO',
       why: 'Uniqueness is by identifier and key attributes together; what a same identifier with other attributes gives is not shown.',
       title: 'What the service does with a business that reuses an external identifier with another name',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = await ctx.given.business(1);
         const renamed = {
@@ -192,5 +188,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createBusiness'], tags: ['business'] },
+  { endpoints: ['createBusiness'], tags: ['business'], needs: ['ongoingSupplier'] },
 );

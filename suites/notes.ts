@@ -92,7 +92,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'Adding notes answers 201 with one {created_at, body, status} per note, each NOTE_CREATION_SUCCESS for new notes',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const notes = [
@@ -120,7 +119,6 @@ export default defineRules(
       level: 'INFO',
       why: 'The response is an "array of {created_at, body, status}"; that its order follows the notes sent is not stated.',
       title: 'Whether the results come in the order the notes were sent',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const notes = [
@@ -143,7 +141,6 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note with the same body and created_at as a note on the account is not created again',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const note = { body: ctx.ids.noteBody('dedup'), created_at: '2024-01-02T03:04:05Z' };
@@ -164,7 +161,6 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note with the same body but a different created_at is created',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const body = ctx.ids.noteBody('same body');
@@ -185,7 +181,6 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note sent without created_at matches any note with the same body',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const body = ctx.ids.noteBody('dated earlier');
@@ -206,7 +201,6 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note whose body differs from every note on the account is created',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const body = ctx.ids.noteBody('body');
@@ -231,7 +225,6 @@ export default defineRules(
       level: 'SHOULD',
       why: 'The rule speaks of notes "on the account"; whether a note created earlier in the same request counts depends on processing order, which is not shown.',
       title: 'Two identical notes in one request create one note',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const note = { body: ctx.ids.noteBody('twice'), created_at: '2024-05-06T07:08:09Z' };
@@ -250,7 +243,6 @@ export default defineRules(
       // notes are notes "on the account".
       level: 'MUST',
       title: 'A note that came with the account payload counts as a note on the account',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const account = ctx.given.account();
         const note = { body: ctx.ids.noteBody('migrated'), created_at: '2022-02-03T04:05:06Z' };
@@ -268,7 +260,6 @@ export default defineRules(
       spec: '§4.2 notes, §2.3 note',
       level: 'MUST',
       title: 'A note created with created_at reports that same instant',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await postNotes(
@@ -295,7 +286,6 @@ export default defineRules(
       spec: '§4.2 notes rule 3',
       level: 'MUST',
       title: 'A note created without created_at gets the current time',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const before = Date.now();
@@ -325,7 +315,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A note with neither body nor document_paths is refused with 400, pointing at the note (or under non_field_errors, §7.1)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await postNotes(
@@ -349,7 +338,6 @@ export default defineRules(
       spec: '§4.2 notes rules 2 and 4, §2.3 note',
       level: 'MUST',
       title: 'A note with document_paths and no body is created on an account that has no body-less note',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         // Rule 2 compares bodies: on an account that already carries a note without body, two absent
         // bodies may be "the same body" and NOTE_ALREADY_EXISTS is true to it. So the account is
@@ -392,7 +380,6 @@ export default defineRules(
       spec: '§4.2 notes rule 5, §7.2',
       level: 'MUST',
       title: 'Notes with a wrong supplier code answer 404',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         ctx.expect.status(
@@ -432,7 +419,6 @@ export default defineRules(
       spec: '§4.2 notes rule 5, §7.2',
       level: 'MUST',
       title: 'Notes with a wrong external account number answer 404',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         ctx.expect.status(
@@ -448,5 +434,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createNotes'], tags: ['notes'] },
+  { endpoints: ['createNotes'], tags: ['notes'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );

@@ -91,7 +91,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A payment instruction that exists upstream is added to an account: 201 {service_account_number, reference}',
-      needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'],
       endpoints: ['createPaymentInstruction'],
       async check(ctx) {
         const a = await ctx.given.imported();
@@ -117,7 +116,6 @@ export default defineRules(
       spec: '§4.4 business payment instruction, §2.7',
       level: 'MUST',
       title: 'A payment instruction is added to a business: 201 {reference, external_business_identifier}',
-      needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'],
       endpoints: ['createBusinessPaymentInstruction'],
       async check(ctx) {
         const { business, account } = await businessWithAccount(ctx);
@@ -143,5 +141,5 @@ export default defineRules(
     vendorTrouble('business', 'persistent'),
     vendorTrouble('business', 'intermittent'),
   ],
-  { tags: ['payments'] },
+  { tags: ['payments'], needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'] },
 );

@@ -17,7 +17,6 @@ export default defineRules(
       spec: '§4.2 historical statements, §2.6',
       level: 'MUST',
       title: 'Historical statements are imported: 201 (or 200, which the spec also states) with the validated data',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const statements = [
@@ -45,7 +44,6 @@ export default defineRules(
       // MUST, asserted weakly: "the validated data" may be normalised, but it names the statements sent.
       level: 'MUST',
       title: 'The validated data names the statements sent',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const id = ctx.ids.other('S');
@@ -62,7 +60,6 @@ export default defineRules(
       spec: '§2.6 (statement_path optional)',
       level: 'MUST',
       title: 'A historical statement without statement_path is accepted',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await ctx.api.call('createHistoricalStatements', {
@@ -78,7 +75,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A historical statement with a malformed date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const good = statement(ctx);
@@ -100,5 +96,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createHistoricalStatements'], tags: ['statements'] },
+  { endpoints: ['createHistoricalStatements'], tags: ['statements'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );

@@ -96,7 +96,6 @@ function dedupWithCheck(check: 'true' | 'false') {
       check === 'true'
         ? 'check_previously_added=true skips transactions added earlier'
         : 'check_previously_added=false does not check: a transaction added earlier is added again',
-    needs: ['ongoingSupplier', 'operationsTeam'] as const,
     async check(ctx: RuleContext) {
       const a = await ctx.given.imported();
       const tx = transaction(ctx);
@@ -125,7 +124,6 @@ export default defineRules(
       why: 'Which reasons and payment types are valid for each transaction type is "not shown" (§2.4): the rule sends values the spec only shows as "seen", which an implementation may refuse for a type.',
       title:
         'Transactions of every type, with reasons and payment types the spec shows, are added: 201 {results: [{status, transaction_data}]}, one result each',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const txs = [
@@ -177,7 +175,6 @@ export default defineRules(
       level: 'SHOULD',
       why: 'The spec says TRANSACTION_IMPORT_SUCCESS "appears" in transaction_data; it does not say every added transaction carries it.',
       title: 'The transaction_data of an added transaction carries status TRANSACTION_IMPORT_SUCCESS',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await post(ctx, a.supplier, a.ext, [transaction(ctx)], 'add a transaction');
@@ -197,7 +194,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A transaction added earlier is skipped with TRANSACTION_ALREADY_EXISTS; new ones in the same request are added',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const first = transaction(ctx);
@@ -221,7 +217,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'check_previously_added=false turns the check off: a transaction added earlier is not skipped as TRANSACTION_ALREADY_EXISTS ("added earlier, skipped now")',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         // Whether the duplicate is then added again or refused by other means is open (the SHOULD rule
         // transactions.dedup.check-false); reporting it skipped is the check the flag turned off.
@@ -246,7 +241,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A SUPPLY_CHARGE the service accepts without its documented line_items and tax_items is accepted with them too',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         // Which reasons are valid per type is not shown (§2.4), so the rule compares the same
         // SUPPLY_CHARGE with and without its items: only the documented items differ.
@@ -294,7 +288,6 @@ export default defineRules(
       level: 'SHOULD',
       why: 'Whether a transaction added earlier in the same request counts as "already added" depends on processing order, which is not shown.',
       title: 'The same transaction twice in one request is added once',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const tx = transaction(ctx);
@@ -314,7 +307,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'With force_add_to_current_statement=false an out-of-period transaction is refused: 400 {status: TRANSACTION_IMPORT_ERROR, error_detail, transaction_data} for the first failing one only',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const inside = transaction(ctx);
@@ -348,7 +340,6 @@ export default defineRules(
       spec: '§4.2 transactions (force_add_to_current_statement default true)',
       level: 'MUST',
       title: 'By default an out-of-period transaction is added (moved into the open statement period)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx, { transaction_date: OUT_OF_PERIOD })];
@@ -361,7 +352,6 @@ export default defineRules(
       spec: '§4.2 transactions',
       level: 'MUST',
       title: 'force_add_to_current_statement=true adds an out-of-period transaction',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx, { transaction_date: OUT_OF_PERIOD })];
@@ -377,7 +367,6 @@ export default defineRules(
       level: 'SHOULD',
       why: 'The content of transaction_data is not shown; when it carries the date, the moved date is observable there.',
       title: "A forced transaction's date is changed to fall inside the open statement period",
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await post(
@@ -404,7 +393,6 @@ export default defineRules(
       spec: '§4.2 transactions',
       level: 'MUST',
       title: 'With force_add_to_current_statement=false a transaction dated today (inside the open period) is added',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx)];
@@ -419,7 +407,6 @@ export default defineRules(
       spec: '§4.2 transactions, §2.4, §7.2',
       level: 'MUST',
       title: 'A transaction with an undocumented type, a non-numeric amount or an impossible date is refused with 400',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         for (const [what, change] of [
@@ -439,5 +426,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createTransactions'], tags: ['transactions'] },
+  { endpoints: ['createTransactions'], tags: ['transactions'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );
