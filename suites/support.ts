@@ -151,16 +151,6 @@ export function status(ctx: RuleContext, supplier: string, ext: string, step?: s
   });
 }
 
-/** Sets a value at a dot path (`customers.1.email`) inside a payload, creating nothing. */
-export function setPath(target: unknown, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let node = target as Record<string, unknown>;
-  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
-  const last = parts[parts.length - 1];
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-}
-
 export interface ValidationOutcome {
   status: number;
   /** attr of every errors item, when the body is a §7.1 body. */
@@ -174,6 +164,3 @@ export function errorsOf(res: HttpResponse): ValidationOutcome {
   const items = Array.isArray(body?.errors) ? (body.errors as { attr?: unknown; code?: unknown }[]) : [];
   return { status: res.status, attrs: items.map((e) => String(e?.attr)), codes: items.map((e) => String(e?.code)) };
 }
-
-/** `attr` points at `path` or inside it (object-level defects may be reported on a field of the object). */
-export const pointsAt = (attr: string, path: string) => attr === path || attr.startsWith(`${path}.`);
