@@ -3,7 +3,7 @@
  * the payload configured in payloads.agreements / payloads.supply_points; §7.1 says both report validation errors under
  * non_field_errors, which a body that is not an object at all checks on any implementation.
  */
-import { fillTemplate } from '../src/engine/fixtures.js';
+import { fillTemplate } from '../src/engine/templates.js';
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import type { EndpointId } from '../src/spec/index.js';

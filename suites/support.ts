@@ -2,7 +2,7 @@
  * What several suites share: a valid request for every endpoint (so a rule can vary exactly one
  * thing, such as the token), and the reads of status and listings.
  */
-import { fillTemplate } from '../src/engine/fixtures.js';
+import { fillTemplate } from '../src/engine/templates.js';
 import type { RuleContext } from '../src/engine/context.js';
 import type { CallOptions } from '../src/engine/api.js';
 import type { HttpResponse } from '../src/http/client.js';

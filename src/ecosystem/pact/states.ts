@@ -10,7 +10,7 @@ import type { Given } from '../../engine/given.js';
 import { IdRegistry, Ids } from '../../engine/ids.js';
 import { getAtPath } from '../../engine/paths.js';
 import { namespacedAccount, namespacedBusiness } from '../../engine/payloads.js';
-import type { RunFixtures } from '../../engine/fixtures.js';
+import type { Preconditions } from '../../engine/needs.js';
 import type { Need } from '../../engine/needs.js';
 import type { Api } from '../../engine/api.js';
 import { PreconditionError } from '../../engine/failures.js';
@@ -134,7 +134,7 @@ export interface StateContext {
   given: Given;
   api: Api;
   ids: Ids;
-  fixtures: RunFixtures;
+  fixtures: Preconditions;
 }
 
 export interface StateDefinition {
