@@ -5,6 +5,7 @@
 import { fillTemplate } from '../src/engine/templates.js';
 import type { RuleContext } from '../src/engine/context.js';
 import type { CallOptions } from '../src/engine/api.js';
+import type { StagedAccount } from '../src/engine/given.js';
 import type { HttpResponse } from '../src/http/client.js';
 import type { EndpointId } from '../src/spec/index.js';
 
@@ -25,6 +26,9 @@ export function transaction(ctx: RuleContext, extra: Record<string, unknown> = {
   );
   return template as { transaction_id: string; transaction_date: string; type: string } & Record<string, unknown>;
 }
+
+/** The account a §4.2 request adds to: its supplier and the supplier's own account number. */
+export type AccountRef = Pick<StagedAccount, 'supplier' | 'ext'>;
 
 export const accountKey = (supplier: string, ext: string) => ({
   import_supplier: supplier,

@@ -7,19 +7,22 @@ import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
-import { accountKey, today, transaction } from './support.js';
+import { type AccountRef, accountKey, today, transaction } from './support.js';
 
 const OUT_OF_PERIOD = '2001-03-15';
 
 async function post(
   ctx: RuleContext,
-  supplier: string,
-  ext: string,
+  account: AccountRef,
   transactions: unknown[],
   step: string,
   query?: Record<string, string>,
 ): Promise<HttpResponse> {
-  return ctx.api.call('createTransactions', { body: { ...accountKey(supplier, ext), transactions }, query, step });
+  return ctx.api.call('createTransactions', {
+    body: { ...accountKey(account.supplier, account.ext), transactions },
+    query,
+    step,
+  });
 }
 
 /**
@@ -99,8 +102,8 @@ function dedupWithCheck(check: 'true' | 'false') {
     async check(ctx: RuleContext) {
       const a = await ctx.given.imported();
       const tx = transaction(ctx);
-      await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), [tx]);
-      const again = await post(ctx, a.supplier, a.ext, [tx], `again with check_previously_added=${check}`, {
+      await statuses(ctx, await post(ctx, a, [tx], 'add a transaction'), [tx]);
+      const again = await post(ctx, a, [tx], `again with check_previously_added=${check}`, {
         check_previously_added: check,
       });
       expectStatuses(
@@ -159,7 +162,7 @@ export default defineRules(
             tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
           }),
         ];
-        const res = await post(ctx, a.supplier, a.ext, txs, 'add one transaction of each type');
+        const res = await post(ctx, a, txs, 'add one transaction of each type');
         expectStatuses(
           ctx,
           await statuses(ctx, res, txs),
@@ -177,7 +180,7 @@ export default defineRules(
       title: 'The transaction_data of an added transaction carries status TRANSACTION_IMPORT_SUCCESS',
       async check(ctx) {
         const a = await ctx.given.imported();
-        const res = await post(ctx, a.supplier, a.ext, [transaction(ctx)], 'add a transaction');
+        const res = await post(ctx, a, [transaction(ctx)], 'add a transaction');
         ctx.expect.status(res, 201);
         const body = ctx.expect.body(res, model.TransactionsResponse, 'transactions response');
         ctx.expect.equal(
@@ -197,9 +200,9 @@ export default defineRules(
       async check(ctx) {
         const a = await ctx.given.imported();
         const first = transaction(ctx);
-        await statuses(ctx, await post(ctx, a.supplier, a.ext, [first], 'add a transaction'), [first]);
+        await statuses(ctx, await post(ctx, a, [first], 'add a transaction'), [first]);
         const sent = [first, transaction(ctx)];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'the same transaction and a new one');
+        const res = await post(ctx, a, sent, 'the same transaction and a new one');
         expectStatuses(
           ctx,
           await statuses(ctx, res, sent),
@@ -222,8 +225,8 @@ export default defineRules(
         // transactions.dedup.check-false); reporting it skipped is the check the flag turned off.
         const a = await ctx.given.imported();
         const tx = transaction(ctx);
-        await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), [tx]);
-        const again = await post(ctx, a.supplier, a.ext, [tx], 'again with check_previously_added=false', {
+        await statuses(ctx, await post(ctx, a, [tx], 'add a transaction'), [tx]);
+        const again = await post(ctx, a, [tx], 'again with check_previously_added=false', {
           check_previously_added: 'false',
         });
         if (again.status >= 400 && again.status < 500) return;
@@ -251,7 +254,7 @@ export default defineRules(
           product_code: 'ELEC-2.0TD',
           amount: '24.20',
         });
-        const without = await post(ctx, a.supplier, a.ext, [bare], 'a SUPPLY_CHARGE without items');
+        const without = await post(ctx, a, [bare], 'a SUPPLY_CHARGE without items');
         if (without.status !== 201)
           ctx.skip(
             `the implementation refuses this SUPPLY_CHARGE even without items (${without.status}), so what its items change cannot be told`,
@@ -272,7 +275,7 @@ export default defineRules(
           ],
           tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
         };
-        const res = await post(ctx, a.supplier, a.ext, [items], 'the same SUPPLY_CHARGE with line_items and tax_items');
+        const res = await post(ctx, a, [items], 'the same SUPPLY_CHARGE with line_items and tax_items');
         expectStatuses(
           ctx,
           await statuses(ctx, res, [items]),
@@ -292,7 +295,7 @@ export default defineRules(
         const a = await ctx.given.imported();
         const tx = transaction(ctx);
         // The two results are indistinguishable (same transaction), and their order is not stated.
-        const res = await post(ctx, a.supplier, a.ext, [tx, tx], 'the same transaction twice');
+        const res = await post(ctx, a, [tx, tx], 'the same transaction twice');
         ctx.expect.equal(
           (await statuses(ctx, res, [tx, tx])).statuses.sort(),
           [ADDED, EXISTS].sort(),
@@ -312,14 +315,9 @@ export default defineRules(
         const inside = transaction(ctx);
         const firstOut = transaction(ctx, { transaction_date: OUT_OF_PERIOD });
         const secondOut = transaction(ctx, { transaction_date: '2000-06-01' });
-        const res = await post(
-          ctx,
-          a.supplier,
-          a.ext,
-          [inside, firstOut, secondOut],
-          'out-of-period transactions without forcing',
-          { force_add_to_current_statement: 'false' },
-        );
+        const res = await post(ctx, a, [inside, firstOut, secondOut], 'out-of-period transactions without forcing', {
+          force_add_to_current_statement: 'false',
+        });
         ctx.expect.status(res, 400);
         const body = ctx.expect.body(res, model.TransactionImportErrorBody, 'transaction import error body');
         ctx.expect.equal(
@@ -343,7 +341,7 @@ export default defineRules(
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx, { transaction_date: OUT_OF_PERIOD })];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'an out-of-period transaction with default flags');
+        const res = await post(ctx, a, sent, 'an out-of-period transaction with default flags');
         expectStatuses(ctx, await statuses(ctx, res, sent), [ADDED], 'the transaction is added', res);
       },
     },
@@ -355,7 +353,7 @@ export default defineRules(
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx, { transaction_date: OUT_OF_PERIOD })];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'force_add_to_current_statement=true', {
+        const res = await post(ctx, a, sent, 'force_add_to_current_statement=true', {
           force_add_to_current_statement: 'true',
         });
         expectStatuses(ctx, await statuses(ctx, res, sent), [ADDED], 'the transaction is added', res);
@@ -371,8 +369,7 @@ export default defineRules(
         const a = await ctx.given.imported();
         const res = await post(
           ctx,
-          a.supplier,
-          a.ext,
+          a,
           [transaction(ctx, { transaction_date: OUT_OF_PERIOD })],
           'an out-of-period transaction',
         );
@@ -396,7 +393,7 @@ export default defineRules(
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx)];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'an in-period transaction without forcing', {
+        const res = await post(ctx, a, sent, 'an in-period transaction without forcing', {
           force_add_to_current_statement: 'false',
         });
         expectStatuses(ctx, await statuses(ctx, res, sent), [ADDED], 'the transaction is added', res);
@@ -414,13 +411,7 @@ export default defineRules(
           ['amount "lots"', { amount: 'lots' }],
           ['date 2024-02-30', { transaction_date: '2024-02-30' }],
         ] as const) {
-          const res = await post(
-            ctx,
-            a.supplier,
-            a.ext,
-            [transaction(ctx), transaction(ctx, change)],
-            `a transaction with ${what}`,
-          );
+          const res = await post(ctx, a, [transaction(ctx), transaction(ctx, change)], `a transaction with ${what}`);
           ctx.expect.status(res, 400, `a transaction with ${what}`);
         }
       },
