@@ -4,7 +4,8 @@
  */
 import { defineRules } from '../src/engine/rule.js';
 import type { RuleContext } from '../src/engine/context.js';
-import { model } from '../src/spec/index.js';
+import type { HttpResponse } from '../src/http/client.js';
+import { type AccountPayload, model } from '../src/spec/index.js';
 import { alignNotes } from './notes.js';
 import { accountKey, listing, mentions, recordsFor, status } from './support.js';
 
@@ -50,6 +51,17 @@ function refusesSupplierState(state: 'paused' | 'complete') {
       await expectNoAccount(ctx, account.import_supplier, account.external_account_number, false);
     },
   };
+}
+
+/** §4.1: stage answers {import_supplier, external_account_number}, naming the account it staged. */
+function expectStageResponseNames(ctx: RuleContext, res: HttpResponse, account: AccountPayload) {
+  const body = ctx.expect.body(res, model.StageAccountResponse, 'stage response');
+  ctx.expect.equal(
+    accountKey(body.import_supplier, body.external_account_number),
+    accountKey(account.import_supplier, account.external_account_number),
+    'the stage response names the account',
+    res,
+  );
 }
 
 export default defineRules(
@@ -156,13 +168,7 @@ export default defineRules(
         const account = ctx.given.account();
         const res = await ctx.api.call('stageAccount', { body: account, step: 'first staging' });
         ctx.expect.status(res, 201);
-        const body = ctx.expect.body(res, model.StageAccountResponse, 'stage response');
-        ctx.expect.equal(
-          accountKey(body.import_supplier, body.external_account_number),
-          accountKey(account.import_supplier, account.external_account_number),
-          'the stage response names the account',
-          res,
-        );
+        expectStageResponseNames(ctx, res, account);
       },
     },
     {
@@ -179,13 +185,7 @@ export default defineRules(
           step: 'stage again with changed data',
         });
         ctx.expect.status(res, 200);
-        const body = ctx.expect.body(res, model.StageAccountResponse, 'stage response');
-        ctx.expect.equal(
-          accountKey(body.import_supplier, body.external_account_number),
-          accountKey(payload.import_supplier, payload.external_account_number),
-          'the stage response names the account',
-          res,
-        );
+        expectStageResponseNames(ctx, res, payload);
       },
     },
     {

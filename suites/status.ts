@@ -1,10 +1,32 @@
 /** §4.3 Status and listings, §2.9 account import process records. */
+import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
 import { model } from '../src/spec/index.js';
 import { listing, recordsFor, status } from './support.js';
 
 const POLLS = 50;
 const POLL_INTERVAL_MS = 5;
+
+/**
+ * §4.3, §2.9: a freshly staged account is in the `which` listing once, with service_account_number
+ * and account_created_at null (it has no live account yet).
+ */
+async function expectStagedOnceWithNulls(
+  ctx: RuleContext,
+  which: 'pending' | 'all',
+  schema: typeof model.PendingAccountImportProcesses | typeof model.AllAccountImportProcesses,
+) {
+  const account = await ctx.given.staged();
+  const res = await listing(ctx, which, account.supplier, `${which} listing`);
+  ctx.expect.status(res, 200);
+  const records = recordsFor(ctx.expect.body(res, schema, `${which} listing`), account.ext);
+  ctx.expect.equal(
+    records,
+    [{ ...records[0], external_account_number: account.ext, service_account_number: null, account_created_at: null }],
+    `the ${which} listing shows ${account.ext} once, with nulls`,
+    res,
+  );
+}
 
 export default defineRules(
   'status',
@@ -79,26 +101,7 @@ export default defineRules(
       title: 'The pending listing shows a staged account with service_account_number and account_created_at null',
       endpoints: ['pendingAccountImportProcesses'],
       async check(ctx) {
-        const account = await ctx.given.staged();
-        const res = await listing(ctx, 'pending', account.supplier, 'pending listing');
-        ctx.expect.status(res, 200);
-        const records = recordsFor(
-          ctx.expect.body(res, model.PendingAccountImportProcesses, 'pending listing'),
-          account.ext,
-        );
-        ctx.expect.equal(
-          records,
-          [
-            {
-              ...records[0],
-              external_account_number: account.ext,
-              service_account_number: null,
-              account_created_at: null,
-            },
-          ],
-          `the pending listing shows ${account.ext} once, with nulls`,
-          res,
-        );
+        await expectStagedOnceWithNulls(ctx, 'pending', model.PendingAccountImportProcesses);
       },
     },
     {
@@ -108,23 +111,7 @@ export default defineRules(
       title: 'The all-accounts listing shows a pending account with null service_account_number and account_created_at',
       endpoints: ['allAccountImportProcesses'],
       async check(ctx) {
-        const account = await ctx.given.staged();
-        const res = await listing(ctx, 'all', account.supplier, 'all listing');
-        ctx.expect.status(res, 200);
-        const records = recordsFor(ctx.expect.body(res, model.AllAccountImportProcesses, 'all listing'), account.ext);
-        ctx.expect.equal(
-          records,
-          [
-            {
-              ...records[0],
-              external_account_number: account.ext,
-              service_account_number: null,
-              account_created_at: null,
-            },
-          ],
-          `the all listing shows ${account.ext} once, with nulls`,
-          res,
-        );
+        await expectStagedOnceWithNulls(ctx, 'all', model.AllAccountImportProcesses);
       },
     },
     {
