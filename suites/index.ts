@@ -8,7 +8,7 @@ import business from './business.js';
 import conventions from './conventions.js';
 import conventionsTypes from './conventions-types.js';
 import errors from './errors.js';
-import errorsBadInput, { additionsErrorRules } from './errors-bad-input.js';
+import errorsBadInput from './errors-bad-input.js';
 import limits from './limits.js';
 import migration from './migration.js';
 import migrationDryRun from './migration-dry-run.js';
@@ -31,7 +31,7 @@ export const suites: Record<string, Rule[]> = {
   transactions,
   billing,
   statements,
-  additions: [...additions, ...additionsErrorRules],
+  additions,
   payments: [...payments, ...paymentsTargets],
   business,
   auth: [...auth, ...authApiKey],
