@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
+import { pointsAt, replacedAtPath } from '../src/engine/paths.js';
 import { model } from '../src/spec/index.js';
 import { fieldsOf, formatOf, isPlainObject, specOf } from './model-shape.js';
 import {
@@ -136,10 +137,7 @@ export const defectKinds = (level?: DefectLevel): DefectKind[] =>
 
 /** Whether an `attr` a server reported points at the defect. */
 export function matchesDefect(reported: string, invalid: Pick<Invalid, 'attr' | 'defect'>): boolean {
-  return (
-    reported === invalid.attr ||
-    (DEFECTS[invalid.defect.kind].attr === 'within' && reported.startsWith(`${invalid.attr}.`))
-  );
+  return DEFECTS[invalid.defect.kind].attr === 'within' ? pointsAt(reported, invalid.attr) : reported === invalid.attr;
 }
 
 /** §2.3: a single account payload with one defect; complete or sparse, unless `complete` says which. */
@@ -189,7 +187,7 @@ function withDefect(
         const attr = site.path.join('.');
         const { level, description } = DEFECTS[site.kind];
         return {
-          payload: replaced(payload, site.path, value),
+          payload: replacedAtPath(payload, attr, value === LEFT_OUT ? undefined : structuredClone(value)),
           attr,
           defect: { kind: site.kind, level, description: `${description}: ${attr} ${sent(value)}` },
         };
@@ -232,22 +230,6 @@ function sent(value: unknown): string {
   if (typeof value === 'string') return `is ${JSON.stringify(value)}`;
   if (Array.isArray(value)) return 'is an array';
   return `is ${isPlainObject(value) ? 'an object' : JSON.stringify(value)}`;
-}
-
-/**
- * `payload` with the value at `path` replaced (or left out): only the objects on the path are
- * copied, the rest is shared, so the valid payload a shrink may return to is never changed.
- */
-function replaced(payload: object, path: Path, value: unknown): Record<string, unknown> {
-  const copy = (node: unknown): Record<string | number, unknown> =>
-    (Array.isArray(node) ? [...node] : { ...(node as object) }) as Record<string | number, unknown>;
-  const root = copy(payload);
-  let node = root;
-  for (const part of path.slice(0, -1)) node = node[part] = copy(node[part]);
-  const last = path[path.length - 1];
-  if (value === LEFT_OUT) delete node[last];
-  else node[last] = structuredClone(value);
-  return root as Record<string, unknown>;
 }
 
 // Where defects can go --------------------------------------------------------------------------------

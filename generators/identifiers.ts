@@ -4,6 +4,7 @@
  * `Ids` just before sending, once per payload it actually sends.
  */
 import type { Ids } from '../src/engine/ids.js';
+import { pointsAt } from '../src/engine/paths.js';
 import { isPlainObject } from './model-shape.js';
 
 /** The request bodies of §4, named as the spec model names them. */
@@ -107,7 +108,7 @@ export function freshIdentifiers<P>(request: RequestName, payload: P, ids: Ids, 
   const renames = options.renames ?? new Map<string, string>();
   const except = options.except;
   // The attr of each node is built as the walk descends, and only when a defect must be spared.
-  const untouched = (attr: string) => except !== undefined && (attr === except || attr.startsWith(`${except}.`));
+  const untouched = (attr: string) => except !== undefined && pointsAt(attr, except);
   const below = (attr: string, key: string | number) =>
     except === undefined ? '' : attr ? `${attr}.${key}` : String(key);
   // One path, extended and restored as the walk descends: payloads have hundreds of nodes.

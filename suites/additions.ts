@@ -1,9 +1,10 @@
 /**
  * §4.2 agreements and supply points. Their payload shape is "not shown", so the positive rules use
  * the payload configured in payloads.agreements / payloads.supply_points; §7.1 says both report validation errors under
- * non_field_errors, which a body that is not an object at all checks on any implementation.
+ * non_field_errors, which a body that is not an object at all checks on any implementation, and
+ * a field error of the configured payload (impossible dates) must be reported there too.
  */
-import { fillTemplate } from '../src/engine/fixtures.js';
+import { fillTemplate } from '../src/engine/templates.js';
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import type { EndpointId } from '../src/spec/index.js';
@@ -85,7 +86,6 @@ export default defineRules(
         spec: '§7.1 (non_field_errors), §4.2',
         level: 'MUST',
         title: `The ${name} endpoint reports validation errors under non_field_errors`,
-        needs: ['ongoingSupplier', 'operationsTeam'],
         endpoints: [endpoint],
         async check(ctx: RuleContext) {
           await ctx.given.imported();
@@ -132,6 +132,37 @@ export default defineRules(
         },
       }),
     ),
+    // §7.1: a field error of the agreements and supply-points endpoints is reported under non_field_errors.
+    ...(['agreements', 'supply-points'] as const).map(
+      (name): RuleInput => ({
+        id: `additions.${name}.field-error-under-non-field-errors`,
+        spec: '§7.1 (the agreements, supply-points … endpoints report validation errors under non_field_errors)',
+        // MUST with the weakest certain assertion: some errors item is under non_field_errors (the
+        // SHOULD rule additions.*.non-field-errors-only asks that every one is).
+        level: 'MUST',
+        title: `A field error of the configured ${name} payload (impossible dates) is reported under non_field_errors`,
+        needs: [
+          'ongoingSupplier',
+          'operationsTeam',
+          name === 'agreements' ? 'agreementsPayload' : 'supplyPointsPayload',
+        ],
+        endpoints: [name === 'agreements' ? 'createAgreements' : 'createSupplyPoints'],
+        async check(ctx: RuleContext) {
+          const broken = await withImpossibleDates(ctx, name);
+          const res = await ctx.api.call(name === 'agreements' ? 'createAgreements' : 'createSupplyPoints', {
+            body: broken,
+            step: 'the configured payload with impossible dates',
+          });
+          ctx.expect.status(res, 400, 'impossible dates (§2.1) are a validation error');
+          const { attrs } = errorsOf(res);
+          ctx.expect.that(
+            attrs.includes('non_field_errors'),
+            `the validation errors must be reported under non_field_errors, got attrs ${JSON.stringify(attrs)}`,
+            { res, expected: 'non_field_errors', actual: attrs },
+          );
+        },
+      }),
+    ),
   ],
-  { tags: ['additions'] },
+  { tags: ['additions'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );

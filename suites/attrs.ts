@@ -6,7 +6,7 @@
  * (never a create endpoint) must point at the field itself.
  */
 import type { EndpointId } from '../src/spec/index.js';
-import { pointsAt } from './support.js';
+import { pointsAt } from '../src/engine/paths.js';
 
 export const NON_FIELD_ERRORS = 'non_field_errors';
 

@@ -1,39 +1,42 @@
-/** Every rule suite, one per spec area. */
+/** Every rule suite, one per spec area; a file is named by its area's rule prefix. */
 import type { Rule } from '../src/engine/rule.js';
-import accountMigration from './account-migration.js';
 import additions from './additions.js';
-import apiKey from './api-key.js';
 import auth from './auth.js';
-import badInput, { additionsErrorRules } from './bad-input.js';
+import authApiKey from './auth-api-key.js';
+import billing from './billing.js';
+import business from './business.js';
 import conventions from './conventions.js';
-import dryRun from './dry-run.js';
-import errors, { versioningRules } from './errors-and-versioning.js';
-import billing, { statementRules } from './historical.js';
+import conventionsTypes from './conventions-types.js';
+import errors from './errors.js';
+import errorsBadInput from './errors-bad-input.js';
 import limits from './limits.js';
+import migration from './migration.js';
+import migrationDryRun from './migration-dry-run.js';
 import notes from './notes.js';
-import payments, { businessRules } from './payments-and-business.js';
-import paymentTargets from './payment-targets.js';
+import payments from './payments.js';
+import paymentsTargets from './payments-targets.js';
 import properties from './properties.js';
 import races from './races.js';
-import stateful from './state-machine.js';
-import statusAndListings from './status-and-listings.js';
+import stateful from './stateful.js';
+import statements from './statements.js';
+import status from './status.js';
 import transactions from './transactions.js';
-import typesAndEnums from './types-and-enums.js';
+import versioning from './versioning.js';
 
 export const suites: Record<string, Rule[]> = {
-  conventions: [...conventions, ...typesAndEnums],
-  migration: [...accountMigration, ...dryRun],
-  status: statusAndListings,
+  conventions: [...conventions, ...conventionsTypes],
+  migration: [...migration, ...migrationDryRun],
+  status,
   notes,
   transactions,
   billing,
-  statements: statementRules,
-  additions: [...additions, ...additionsErrorRules],
-  payments: [...payments, ...paymentTargets],
-  business: businessRules,
-  auth: [...auth, ...apiKey],
-  errors: [...errors, ...badInput],
-  versioning: versioningRules,
+  statements,
+  additions,
+  payments: [...payments, ...paymentsTargets],
+  business,
+  auth: [...auth, ...authApiKey],
+  errors: [...errors, ...errorsBadInput],
+  versioning,
   limits,
   properties,
   stateful,

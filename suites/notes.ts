@@ -4,7 +4,7 @@ import { defineRules } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
-import { accountKey, errorsOf } from './support.js';
+import { type AccountRef, accountKey, errorsOf } from './support.js';
 
 export type NoteIn = {
   body?: string;
@@ -31,15 +31,9 @@ export function completeNote(ctx: RuleContext, note: NoteIn): NoteIn {
   return { ...extras, ...note };
 }
 
-async function postNotes(
-  ctx: RuleContext,
-  supplier: string,
-  ext: string,
-  notes: NoteIn[],
-  step: string,
-): Promise<HttpResponse> {
+async function postNotes(ctx: RuleContext, account: AccountRef, notes: NoteIn[], step: string): Promise<HttpResponse> {
   return ctx.api.call('createNotes', {
-    body: { ...accountKey(supplier, ext), notes: notes.map((n) => completeNote(ctx, n)) },
+    body: { ...accountKey(account.supplier, account.ext), notes: notes.map((n) => completeNote(ctx, n)) },
     step,
   });
 }
@@ -63,14 +57,8 @@ export function alignNotes<R extends { body?: string | null }>(notes: readonly N
 }
 
 /** Posts notes to an account that must take them, and returns the per-note statuses (in the order sent). */
-async function statuses(
-  ctx: RuleContext,
-  supplier: string,
-  ext: string,
-  notes: NoteIn[],
-  step: string,
-): Promise<string[]> {
-  const res = await postNotes(ctx, supplier, ext, notes, step);
+async function statuses(ctx: RuleContext, account: AccountRef, notes: NoteIn[], step: string): Promise<string[]> {
+  const res = await postNotes(ctx, account, notes, step);
   ctx.expect.status(res, 201, step);
   const body = ctx.expect.body(res, model.NotesResponse, 'notes response');
   ctx.expect.equal(body.length, notes.length, 'one result per note sent', res);
@@ -92,7 +80,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'Adding notes answers 201 with one {created_at, body, status} per note, each NOTE_CREATION_SUCCESS for new notes',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const notes = [
@@ -100,7 +87,7 @@ export default defineRules(
           { body: ctx.ids.noteBody('second'), created_at: '2024-03-04T05:06:07Z' },
           { body: ctx.ids.noteBody('third'), is_pinned: true, unpin_at: '2030-01-01T00:00:00Z' },
         ];
-        const res = await postNotes(ctx, a.supplier, a.ext, notes, 'add three notes');
+        const res = await postNotes(ctx, a, notes, 'add three notes');
         ctx.expect.status(res, 201);
         const body = ctx.expect.body(res, model.NotesResponse, 'notes response');
         // The order of the results is not stated: they are matched to the notes by body.
@@ -120,7 +107,6 @@ export default defineRules(
       level: 'INFO',
       why: 'The response is an "array of {created_at, body, status}"; that its order follows the notes sent is not stated.',
       title: 'Whether the results come in the order the notes were sent',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const notes = [
@@ -128,7 +114,7 @@ export default defineRules(
           { body: ctx.ids.noteBody('two') },
           { body: ctx.ids.noteBody('three') },
         ];
-        const res = await postNotes(ctx, a.supplier, a.ext, notes, 'add three notes');
+        const res = await postNotes(ctx, a, notes, 'add three notes');
         ctx.expect.status(res, 201);
         const bodies = ctx.expect.body(res, model.NotesResponse, 'notes response').map((n) => n.body);
         ctx.observe(
@@ -143,17 +129,16 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note with the same body and created_at as a note on the account is not created again',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const note = { body: ctx.ids.noteBody('dedup'), created_at: '2024-01-02T03:04:05Z' };
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [note], 'first time'),
+          await statuses(ctx, a, [note], 'first time'),
           ['NOTE_CREATION_SUCCESS'],
           'the first note is created',
         );
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [note], 'same body and created_at'),
+          await statuses(ctx, a, [note], 'same body and created_at'),
           ['NOTE_ALREADY_EXISTS'],
           'the same note again',
         );
@@ -164,17 +149,16 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note with the same body but a different created_at is created',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const body = ctx.ids.noteBody('same body');
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2024-01-02T03:04:05Z' }], 'first time'),
+          await statuses(ctx, a, [{ body, created_at: '2024-01-02T03:04:05Z' }], 'first time'),
           ['NOTE_CREATION_SUCCESS'],
           'the first note',
         );
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2024-01-02T03:04:06Z' }], 'one second later'),
+          await statuses(ctx, a, [{ body, created_at: '2024-01-02T03:04:06Z' }], 'one second later'),
           ['NOTE_CREATION_SUCCESS'],
           'the same body at another created_at is a new note',
         );
@@ -185,17 +169,16 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note sent without created_at matches any note with the same body',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const body = ctx.ids.noteBody('dated earlier');
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [{ body, created_at: '2023-06-07T08:09:10Z' }], 'with created_at'),
+          await statuses(ctx, a, [{ body, created_at: '2023-06-07T08:09:10Z' }], 'with created_at'),
           ['NOTE_CREATION_SUCCESS'],
           'the first note',
         );
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [{ body }], 'same body without created_at'),
+          await statuses(ctx, a, [{ body }], 'same body without created_at'),
           ['NOTE_ALREADY_EXISTS'],
           'the same body without created_at',
         );
@@ -206,17 +189,15 @@ export default defineRules(
       spec: '§4.2 notes rule 2',
       level: 'MUST',
       title: 'A note whose body differs from every note on the account is created',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const body = ctx.ids.noteBody('body');
         const at = '2024-01-02T03:04:05Z';
-        await statuses(ctx, a.supplier, a.ext, [{ body, created_at: at }], 'first note');
+        await statuses(ctx, a, [{ body, created_at: at }], 'first note');
         ctx.expect.equal(
           await statuses(
             ctx,
-            a.supplier,
-            a.ext,
+            a,
             [{ body: `${body}.`, created_at: at }, { body: body.toUpperCase() }],
             'bodies that differ',
           ),
@@ -231,13 +212,12 @@ export default defineRules(
       level: 'SHOULD',
       why: 'The rule speaks of notes "on the account"; whether a note created earlier in the same request counts depends on processing order, which is not shown.',
       title: 'Two identical notes in one request create one note',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const note = { body: ctx.ids.noteBody('twice'), created_at: '2024-05-06T07:08:09Z' };
         // The two results are indistinguishable (same body), and their order is not stated.
         ctx.expect.equal(
-          (await statuses(ctx, a.supplier, a.ext, [note, note], 'the same note twice')).sort(),
+          (await statuses(ctx, a, [note, note], 'the same note twice')).sort(),
           ['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS'],
           'one copy created, the other already exists',
         );
@@ -250,14 +230,13 @@ export default defineRules(
       // notes are notes "on the account".
       level: 'MUST',
       title: 'A note that came with the account payload counts as a note on the account',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const account = ctx.given.account();
         const note = { body: ctx.ids.noteBody('migrated'), created_at: '2022-02-03T04:05:06Z' };
         account.notes = [note];
         const a = await ctx.given.imported(account);
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [note], 'the migrated note again'),
+          await statuses(ctx, a, [note], 'the migrated note again'),
           ['NOTE_ALREADY_EXISTS'],
           'the migrated note exists',
         );
@@ -268,13 +247,11 @@ export default defineRules(
       spec: '§4.2 notes, §2.3 note',
       level: 'MUST',
       title: 'A note created with created_at reports that same instant',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await postNotes(
           ctx,
-          a.supplier,
-          a.ext,
+          a,
           [{ body: ctx.ids.noteBody('dated'), created_at: '2021-07-08T09:10:11Z' }],
           'add a dated note',
         );
@@ -295,17 +272,10 @@ export default defineRules(
       spec: '§4.2 notes rule 3',
       level: 'MUST',
       title: 'A note created without created_at gets the current time',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const before = Date.now();
-        const res = await postNotes(
-          ctx,
-          a.supplier,
-          a.ext,
-          [{ body: ctx.ids.noteBody('undated') }],
-          'add an undated note',
-        );
+        const res = await postNotes(ctx, a, [{ body: ctx.ids.noteBody('undated') }], 'add an undated note');
         const after = Date.now();
         ctx.expect.status(res, 201);
         const [note] = ctx.expect.body(res, model.NotesResponse, 'notes response');
@@ -325,13 +295,11 @@ export default defineRules(
       level: 'MUST',
       title:
         'A note with neither body nor document_paths is refused with 400, pointing at the note (or under non_field_errors, §7.1)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await postNotes(
           ctx,
-          a.supplier,
-          a.ext,
+          a,
           [{ body: ctx.ids.noteBody('fine') }, { is_pinned: true, created_at: '2024-01-01T00:00:00Z' }],
           'a note without body or document_paths',
         );
@@ -349,7 +317,6 @@ export default defineRules(
       spec: '§4.2 notes rules 2 and 4, §2.3 note',
       level: 'MUST',
       title: 'A note with document_paths and no body is created on an account that has no body-less note',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         // Rule 2 compares bodies: on an account that already carries a note without body, two absent
         // bodies may be "the same body" and NOTE_ALREADY_EXISTS is true to it. So the account is
@@ -361,7 +328,7 @@ export default defineRules(
         const a = await ctx.given.imported(account);
         const paths = [{ document_path: `letters/${ctx.ids.other('X')}.pdf` }];
         ctx.expect.equal(
-          await statuses(ctx, a.supplier, a.ext, [{ document_paths: paths }], 'a document-only note'),
+          await statuses(ctx, a, [{ document_paths: paths }], 'a document-only note'),
           ['NOTE_CREATION_SUCCESS'],
           'the document-only note is created',
         );
@@ -376,13 +343,7 @@ export default defineRules(
       async check(ctx) {
         const a = await ctx.given.staged();
         ctx.expect.status(
-          await postNotes(
-            ctx,
-            a.supplier,
-            a.ext,
-            [{ body: ctx.ids.noteBody('too early') }],
-            'notes for a staged account',
-          ),
+          await postNotes(ctx, a, [{ body: ctx.ids.noteBody('too early') }], 'notes for a staged account'),
           404,
         );
       },
@@ -392,14 +353,12 @@ export default defineRules(
       spec: '§4.2 notes rule 5, §7.2',
       level: 'MUST',
       title: 'Notes with a wrong supplier code answer 404',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         ctx.expect.status(
           await postNotes(
             ctx,
-            `${a.supplier}-${ctx.ids.other('X')}`,
-            a.ext,
+            { supplier: `${a.supplier}-${ctx.ids.other('X')}`, ext: a.ext },
             [{ body: ctx.ids.noteBody('x') }],
             'notes with a wrong supplier code',
           ),
@@ -418,8 +377,7 @@ export default defineRules(
         ctx.expect.status(
           await postNotes(
             ctx,
-            ctx.fixtures.otherOngoingSupplier,
-            a.ext,
+            { supplier: ctx.fixtures.otherOngoingSupplier, ext: a.ext },
             [{ body: ctx.ids.noteBody('x') }],
             'notes under the other supplier',
           ),
@@ -432,14 +390,12 @@ export default defineRules(
       spec: '§4.2 notes rule 5, §7.2',
       level: 'MUST',
       title: 'Notes with a wrong external account number answer 404',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         ctx.expect.status(
           await postNotes(
             ctx,
-            a.supplier,
-            `${a.ext}-X`,
+            { supplier: a.supplier, ext: `${a.ext}-X` },
             [{ body: ctx.ids.noteBody('x') }],
             'notes with a wrong external number',
           ),
@@ -448,5 +404,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createNotes'], tags: ['notes'] },
+  { endpoints: ['createNotes'], tags: ['notes'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );

@@ -20,7 +20,7 @@ import { defineRules } from '../src/engine/rule.js';
 import { type AccountPayload, model } from '../src/spec/index.js';
 import { NON_FIELD_ERRORS, expectedAttr, mayUseNonFieldErrors, sameDefectsAsValidate } from './attrs.js';
 import { alignNotes, completeNote } from './notes.js';
-import { checkProperty } from './property.js';
+import { checkProperty } from '../src/engine/property.js';
 import { alignTransactions } from './transactions.js';
 import { accountKey, errorsOf, today } from './support.js';
 
@@ -118,7 +118,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'Every complete, valid generated account (electricity, gas or dual) validates (200), stages (201) and stages again (200)',
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount', 'stageAccount'],
       property: true,
       check: (ctx) => validAccountIsAccepted(ctx, true),
@@ -129,7 +128,6 @@ export default defineRules(
       level: 'INFO',
       why: 'Which account fields are optional is not shown: an implementation may require fields these accounts leave out.',
       title: 'Which of the fields generated accounts leave out the implementation requires',
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount'],
       property: true,
       async check(ctx) {
@@ -157,7 +155,6 @@ export default defineRules(
       level: 'MUST',
       title:
         "Every account with one unambiguous defect is refused by validate and by stage with 400 and an errors item at the defect's path",
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount', 'stageAccount'],
       property: true,
       check: (ctx) => singleDefectIsRefused(ctx, 'MUST'),
@@ -169,7 +166,6 @@ export default defineRules(
       why: 'These defects (a datetime without Z, an expected field missing, a malformed phone, a boolean sent as "true") are refused on a strong reading, not a statement.',
       title:
         "Every account with one defect of a reading (no Z, expected field missing, malformed phone, boolean as a string) is refused at the defect's path",
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount', 'stageAccount'],
       property: true,
       check: (ctx) => singleDefectIsRefused(ctx, 'SHOULD'),
@@ -316,5 +312,5 @@ export default defineRules(
       },
     },
   ],
-  { tags: ['properties'] },
+  { tags: ['properties'], needs: ['ongoingSupplier'] },
 );

@@ -13,7 +13,7 @@ import { PreconditionError } from '../src/engine/failures.js';
 import { defineRules } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
-import { billingDocuments } from './historical.js';
+import { billingDocuments } from './billing.js';
 import { accountKey, listing, recordsFor, status } from './support.js';
 
 /** Requests sent together in one round. */
@@ -47,7 +47,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'Processing one staged account with several simultaneous requests creates one account: one 201, one service_account_number, and status and listing agree',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       endpoints: ['processAccount', 'accountTransferStatus', 'allAccountImportProcesses'],
       async check(ctx) {
         await rounds(ctx, 'process requests for one staged account', async (n) => {
@@ -134,7 +133,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'The same note sent in several simultaneous requests is created once: one NOTE_CREATION_SUCCESS, the others NOTE_ALREADY_EXISTS',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       endpoints: ['createNotes'],
       async check(ctx) {
         const a = await ctx.given.imported();
@@ -167,7 +165,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'Several simultaneous historical billing document imports for one ledger: exactly one is accepted (201), the others are refused',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       endpoints: ['createHistoricalBillingDocuments'],
       async check(ctx) {
         await rounds(ctx, 'billing document imports for one ledger', async (n) => {
@@ -241,5 +238,5 @@ export default defineRules(
       },
     },
   ],
-  { tags: ['races'] },
+  { tags: ['races'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );

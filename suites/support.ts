@@ -2,9 +2,10 @@
  * What several suites share: a valid request for every endpoint (so a rule can vary exactly one
  * thing, such as the token), and the reads of status and listings.
  */
-import { fillTemplate } from '../src/engine/fixtures.js';
+import { fillTemplate } from '../src/engine/templates.js';
 import type { RuleContext } from '../src/engine/context.js';
 import type { CallOptions } from '../src/engine/api.js';
+import type { StagedAccount } from '../src/engine/given.js';
 import type { HttpResponse } from '../src/http/client.js';
 import type { EndpointId } from '../src/spec/index.js';
 
@@ -25,6 +26,9 @@ export function transaction(ctx: RuleContext, extra: Record<string, unknown> = {
   );
   return template as { transaction_id: string; transaction_date: string; type: string } & Record<string, unknown>;
 }
+
+/** The account a §4.2 request adds to: its supplier and the supplier's own account number. */
+export type AccountRef = Pick<StagedAccount, 'supplier' | 'ext'>;
 
 export const accountKey = (supplier: string, ext: string) => ({
   import_supplier: supplier,
@@ -151,16 +155,6 @@ export function status(ctx: RuleContext, supplier: string, ext: string, step?: s
   });
 }
 
-/** Sets a value at a dot path (`customers.1.email`) inside a payload, creating nothing. */
-export function setPath(target: unknown, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let node = target as Record<string, unknown>;
-  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
-  const last = parts[parts.length - 1];
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-}
-
 export interface ValidationOutcome {
   status: number;
   /** attr of every errors item, when the body is a §7.1 body. */
@@ -174,6 +168,3 @@ export function errorsOf(res: HttpResponse): ValidationOutcome {
   const items = Array.isArray(body?.errors) ? (body.errors as { attr?: unknown; code?: unknown }[]) : [];
   return { status: res.status, attrs: items.map((e) => String(e?.attr)), codes: items.map((e) => String(e?.code)) };
 }
-
-/** `attr` points at `path` or inside it (object-level defects may be reported on a field of the object). */
-export const pointsAt = (attr: string, path: string) => attr === path || attr.startsWith(`${path}.`);

@@ -7,19 +7,22 @@ import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
-import { accountKey, today, transaction } from './support.js';
+import { type AccountRef, accountKey, today, transaction } from './support.js';
 
 const OUT_OF_PERIOD = '2001-03-15';
 
 async function post(
   ctx: RuleContext,
-  supplier: string,
-  ext: string,
+  account: AccountRef,
   transactions: unknown[],
   step: string,
   query?: Record<string, string>,
 ): Promise<HttpResponse> {
-  return ctx.api.call('createTransactions', { body: { ...accountKey(supplier, ext), transactions }, query, step });
+  return ctx.api.call('createTransactions', {
+    body: { ...accountKey(account.supplier, account.ext), transactions },
+    query,
+    step,
+  });
 }
 
 /**
@@ -96,12 +99,11 @@ function dedupWithCheck(check: 'true' | 'false') {
       check === 'true'
         ? 'check_previously_added=true skips transactions added earlier'
         : 'check_previously_added=false does not check: a transaction added earlier is added again',
-    needs: ['ongoingSupplier', 'operationsTeam'] as const,
     async check(ctx: RuleContext) {
       const a = await ctx.given.imported();
       const tx = transaction(ctx);
-      await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), [tx]);
-      const again = await post(ctx, a.supplier, a.ext, [tx], `again with check_previously_added=${check}`, {
+      await statuses(ctx, await post(ctx, a, [tx], 'add a transaction'), [tx]);
+      const again = await post(ctx, a, [tx], `again with check_previously_added=${check}`, {
         check_previously_added: check,
       });
       expectStatuses(
@@ -125,7 +127,6 @@ export default defineRules(
       why: 'Which reasons and payment types are valid for each transaction type is "not shown" (§2.4): the rule sends values the spec only shows as "seen", which an implementation may refuse for a type.',
       title:
         'Transactions of every type, with reasons and payment types the spec shows, are added: 201 {results: [{status, transaction_data}]}, one result each',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const txs = [
@@ -161,7 +162,7 @@ export default defineRules(
             tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
           }),
         ];
-        const res = await post(ctx, a.supplier, a.ext, txs, 'add one transaction of each type');
+        const res = await post(ctx, a, txs, 'add one transaction of each type');
         expectStatuses(
           ctx,
           await statuses(ctx, res, txs),
@@ -177,10 +178,9 @@ export default defineRules(
       level: 'SHOULD',
       why: 'The spec says TRANSACTION_IMPORT_SUCCESS "appears" in transaction_data; it does not say every added transaction carries it.',
       title: 'The transaction_data of an added transaction carries status TRANSACTION_IMPORT_SUCCESS',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
-        const res = await post(ctx, a.supplier, a.ext, [transaction(ctx)], 'add a transaction');
+        const res = await post(ctx, a, [transaction(ctx)], 'add a transaction');
         ctx.expect.status(res, 201);
         const body = ctx.expect.body(res, model.TransactionsResponse, 'transactions response');
         ctx.expect.equal(
@@ -197,13 +197,12 @@ export default defineRules(
       level: 'MUST',
       title:
         'A transaction added earlier is skipped with TRANSACTION_ALREADY_EXISTS; new ones in the same request are added',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const first = transaction(ctx);
-        await statuses(ctx, await post(ctx, a.supplier, a.ext, [first], 'add a transaction'), [first]);
+        await statuses(ctx, await post(ctx, a, [first], 'add a transaction'), [first]);
         const sent = [first, transaction(ctx)];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'the same transaction and a new one');
+        const res = await post(ctx, a, sent, 'the same transaction and a new one');
         expectStatuses(
           ctx,
           await statuses(ctx, res, sent),
@@ -221,14 +220,13 @@ export default defineRules(
       level: 'MUST',
       title:
         'check_previously_added=false turns the check off: a transaction added earlier is not skipped as TRANSACTION_ALREADY_EXISTS ("added earlier, skipped now")',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         // Whether the duplicate is then added again or refused by other means is open (the SHOULD rule
         // transactions.dedup.check-false); reporting it skipped is the check the flag turned off.
         const a = await ctx.given.imported();
         const tx = transaction(ctx);
-        await statuses(ctx, await post(ctx, a.supplier, a.ext, [tx], 'add a transaction'), [tx]);
-        const again = await post(ctx, a.supplier, a.ext, [tx], 'again with check_previously_added=false', {
+        await statuses(ctx, await post(ctx, a, [tx], 'add a transaction'), [tx]);
+        const again = await post(ctx, a, [tx], 'again with check_previously_added=false', {
           check_previously_added: 'false',
         });
         if (again.status >= 400 && again.status < 500) return;
@@ -246,7 +244,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A SUPPLY_CHARGE the service accepts without its documented line_items and tax_items is accepted with them too',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         // Which reasons are valid per type is not shown (§2.4), so the rule compares the same
         // SUPPLY_CHARGE with and without its items: only the documented items differ.
@@ -257,7 +254,7 @@ export default defineRules(
           product_code: 'ELEC-2.0TD',
           amount: '24.20',
         });
-        const without = await post(ctx, a.supplier, a.ext, [bare], 'a SUPPLY_CHARGE without items');
+        const without = await post(ctx, a, [bare], 'a SUPPLY_CHARGE without items');
         if (without.status !== 201)
           ctx.skip(
             `the implementation refuses this SUPPLY_CHARGE even without items (${without.status}), so what its items change cannot be told`,
@@ -278,7 +275,7 @@ export default defineRules(
           ],
           tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
         };
-        const res = await post(ctx, a.supplier, a.ext, [items], 'the same SUPPLY_CHARGE with line_items and tax_items');
+        const res = await post(ctx, a, [items], 'the same SUPPLY_CHARGE with line_items and tax_items');
         expectStatuses(
           ctx,
           await statuses(ctx, res, [items]),
@@ -294,12 +291,11 @@ export default defineRules(
       level: 'SHOULD',
       why: 'Whether a transaction added earlier in the same request counts as "already added" depends on processing order, which is not shown.',
       title: 'The same transaction twice in one request is added once',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const tx = transaction(ctx);
         // The two results are indistinguishable (same transaction), and their order is not stated.
-        const res = await post(ctx, a.supplier, a.ext, [tx, tx], 'the same transaction twice');
+        const res = await post(ctx, a, [tx, tx], 'the same transaction twice');
         ctx.expect.equal(
           (await statuses(ctx, res, [tx, tx])).statuses.sort(),
           [ADDED, EXISTS].sort(),
@@ -314,20 +310,14 @@ export default defineRules(
       level: 'MUST',
       title:
         'With force_add_to_current_statement=false an out-of-period transaction is refused: 400 {status: TRANSACTION_IMPORT_ERROR, error_detail, transaction_data} for the first failing one only',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const inside = transaction(ctx);
         const firstOut = transaction(ctx, { transaction_date: OUT_OF_PERIOD });
         const secondOut = transaction(ctx, { transaction_date: '2000-06-01' });
-        const res = await post(
-          ctx,
-          a.supplier,
-          a.ext,
-          [inside, firstOut, secondOut],
-          'out-of-period transactions without forcing',
-          { force_add_to_current_statement: 'false' },
-        );
+        const res = await post(ctx, a, [inside, firstOut, secondOut], 'out-of-period transactions without forcing', {
+          force_add_to_current_statement: 'false',
+        });
         ctx.expect.status(res, 400);
         const body = ctx.expect.body(res, model.TransactionImportErrorBody, 'transaction import error body');
         ctx.expect.equal(
@@ -348,11 +338,10 @@ export default defineRules(
       spec: '§4.2 transactions (force_add_to_current_statement default true)',
       level: 'MUST',
       title: 'By default an out-of-period transaction is added (moved into the open statement period)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx, { transaction_date: OUT_OF_PERIOD })];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'an out-of-period transaction with default flags');
+        const res = await post(ctx, a, sent, 'an out-of-period transaction with default flags');
         expectStatuses(ctx, await statuses(ctx, res, sent), [ADDED], 'the transaction is added', res);
       },
     },
@@ -361,11 +350,10 @@ export default defineRules(
       spec: '§4.2 transactions',
       level: 'MUST',
       title: 'force_add_to_current_statement=true adds an out-of-period transaction',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx, { transaction_date: OUT_OF_PERIOD })];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'force_add_to_current_statement=true', {
+        const res = await post(ctx, a, sent, 'force_add_to_current_statement=true', {
           force_add_to_current_statement: 'true',
         });
         expectStatuses(ctx, await statuses(ctx, res, sent), [ADDED], 'the transaction is added', res);
@@ -377,13 +365,11 @@ export default defineRules(
       level: 'SHOULD',
       why: 'The content of transaction_data is not shown; when it carries the date, the moved date is observable there.',
       title: "A forced transaction's date is changed to fall inside the open statement period",
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await post(
           ctx,
-          a.supplier,
-          a.ext,
+          a,
           [transaction(ctx, { transaction_date: OUT_OF_PERIOD })],
           'an out-of-period transaction',
         );
@@ -404,11 +390,10 @@ export default defineRules(
       spec: '§4.2 transactions',
       level: 'MUST',
       title: 'With force_add_to_current_statement=false a transaction dated today (inside the open period) is added',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const sent = [transaction(ctx)];
-        const res = await post(ctx, a.supplier, a.ext, sent, 'an in-period transaction without forcing', {
+        const res = await post(ctx, a, sent, 'an in-period transaction without forcing', {
           force_add_to_current_statement: 'false',
         });
         expectStatuses(ctx, await statuses(ctx, res, sent), [ADDED], 'the transaction is added', res);
@@ -419,7 +404,6 @@ export default defineRules(
       spec: '§4.2 transactions, §2.4, §7.2',
       level: 'MUST',
       title: 'A transaction with an undocumented type, a non-numeric amount or an impossible date is refused with 400',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         for (const [what, change] of [
@@ -427,17 +411,11 @@ export default defineRules(
           ['amount "lots"', { amount: 'lots' }],
           ['date 2024-02-30', { transaction_date: '2024-02-30' }],
         ] as const) {
-          const res = await post(
-            ctx,
-            a.supplier,
-            a.ext,
-            [transaction(ctx), transaction(ctx, change)],
-            `a transaction with ${what}`,
-          );
+          const res = await post(ctx, a, [transaction(ctx), transaction(ctx, change)], `a transaction with ${what}`);
           ctx.expect.status(res, 400, `a transaction with ${what}`);
         }
       },
     },
   ],
-  { endpoints: ['createTransactions'], tags: ['transactions'] },
+  { endpoints: ['createTransactions'], tags: ['transactions'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );

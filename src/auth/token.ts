@@ -5,6 +5,7 @@
  */
 import { Agent, type Dispatcher, request } from 'undici';
 import { DEFAULT_MAX_RESPONSE_BYTES, classify, readWithin } from '../http/client.js';
+import { getAtPath } from '../engine/paths.js';
 import type { Redactor } from '../http/redact.js';
 
 /** Authentication failed before any rule ran: exit code 3. */
@@ -24,16 +25,6 @@ export interface AuthSettings {
 }
 
 export const authorizationHeader = (token: string) => `Token ${token}`;
-
-/** Reads a dot path (`data.obtainServiceToken.token`) out of a parsed JSON value. */
-export function atPath(value: unknown, path: string): unknown {
-  let current = value;
-  for (const part of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
 
 /** The absolute address of the GraphQL endpoint: absolute as given, or relative to the base URL. */
 export function graphqlAddress(baseUrl: string, graphqlUrl: string): string {
@@ -98,7 +89,7 @@ export async function obtainServiceToken(
   } catch {
     throw new AuthError(`${where} answered ${status} with a body that is not JSON.`);
   }
-  const token = atPath(body, auth.tokenPath);
+  const token = getAtPath(body, auth.tokenPath);
   if (typeof token === 'string' && token.length > 0) {
     // Registered before anything else can print it: every token obtained, the first and each renewal.
     redactor.add(token);

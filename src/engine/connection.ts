@@ -14,7 +14,7 @@ import { Redactor } from '../http/redact.js';
 import { createDispatcher, proxyConfigured, type TransportOptions } from '../http/transport.js';
 import { endpointPath, model } from '../spec/index.js';
 import { startEmbeddedTarget } from './embedded.js';
-import { RunFixtures } from './fixtures.js';
+import { Preconditions } from './needs.js';
 import { PayloadTemplates, type PayloadTemplatesInput } from './templates.js';
 
 /** The target could not be reached before any rule ran: exit code 3. */
@@ -48,7 +48,7 @@ export interface Connection {
   readonly auth: AuthSettings;
   readonly redactor: Redactor;
   readonly http: HttpClient;
-  readonly fixtures: RunFixtures;
+  readonly fixtures: Preconditions;
   /** Set once authenticate() has obtained the first token. */
   tokens?: TokenSource;
   /**
@@ -160,7 +160,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     }));
     // The embedded server's shapes for the payloads §4.2 does not show; the user's templates win.
     const payloads = new PayloadTemplates({ ...embedded?.payloads, ...options.payloads }, options.contractPath);
-    const fixtures = new RunFixtures(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
+    const fixtures = new Preconditions(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
     const connection: Connection = {
       baseUrl,
       embedded: !!embedded,

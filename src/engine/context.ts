@@ -1,8 +1,8 @@
-/** What a rule's check receives: the interface, setup steps, identifiers, fixtures and assertions. */
+/** What a rule's check receives: the interface, setup steps, identifiers, preconditions and assertions. */
 import type { Api } from './api.js';
 import { type Expect, expect } from './expect.js';
 import { SkipRule } from './failures.js';
-import type { RunFixtures } from './fixtures.js';
+import type { Preconditions } from './needs.js';
 import type { Given } from './given.js';
 import type { Ids } from './ids.js';
 import type { Rule } from './rule.js';
@@ -29,8 +29,8 @@ export interface RuleContext {
   readonly given: Given;
   /** Namespaced identifiers, unique in the run. */
   readonly ids: Ids;
-  /** The configured preconditions (docs/design.md §5). */
-  readonly fixtures: RunFixtures;
+  /** The configured preconditions (docs/design.md §5), named after the `fixtures:` key most of them come from. */
+  readonly fixtures: Preconditions;
   readonly expect: Expect;
   readonly property: PropertySettings;
   /** Where the configuration puts business.business_contract_identifier (§2.3: not shown). */

@@ -8,7 +8,7 @@ import type { AccountPayload, BusinessRequest } from '../spec/index.js';
 import type { Api } from './api.js';
 import { snippet } from './expect.js';
 import { PreconditionError } from './failures.js';
-import type { RunFixtures } from './fixtures.js';
+import type { Preconditions } from './needs.js';
 import type { Ids } from './ids.js';
 import { setAtPath } from './paths.js';
 import type { Setup } from './setup.js';
@@ -65,7 +65,7 @@ export class Given {
   constructor(
     private readonly api: Api,
     private readonly ids: Ids,
-    private readonly fixtures: RunFixtures,
+    private readonly preconditions: Preconditions,
     private readonly contractPath: string,
     private readonly signal: AbortSignal,
     private readonly retryBudgetMs = PROCESS_RETRY.budgetMs,
@@ -85,9 +85,9 @@ export class Given {
    * field) for the ongoing supplier (or `supplier`), every identifier fresh. A rule that builds on
    * it is not judged when the setup chain found the implementation refusing it.
    */
-  account(supplier = this.fixtures.ongoingSupplier): AccountPayload {
+  account(supplier = this.preconditions.ongoingSupplier): AccountPayload {
     this.setup?.require('account');
-    return this.fixtures.payloads.account(this.ids, supplier);
+    return this.preconditions.payloads.account(this.ids, supplier);
   }
 
   /** Puts the §2.3 contract link where the configuration says it sits. */
@@ -143,7 +143,7 @@ export class Given {
     const body = {
       external_account_number: ext,
       import_supplier_code: supplier,
-      operations_team_name: this.fixtures.operationsTeam,
+      operations_team_name: this.preconditions.operationsTeam,
       ...extra,
     };
     const started = Date.now();
@@ -180,9 +180,9 @@ export class Given {
    * The business template (`payloads.business`, or the canonical business) with `contracts`
    * contracts, every identifier fresh (not sent).
    */
-  businessPayload(contracts = 2, supplier = this.fixtures.ongoingSupplier): BusinessRequest {
+  businessPayload(contracts = 2, supplier = this.preconditions.ongoingSupplier): BusinessRequest {
     this.setup?.require('business');
-    return this.fixtures.payloads.business(this.ids, supplier, contracts);
+    return this.preconditions.payloads.business(this.ids, supplier, contracts);
   }
 
   /** Sends a business request and returns the answer, whatever it is. */
@@ -190,7 +190,7 @@ export class Given {
     return this.api.call('createBusiness', { body: payload, step });
   }
 
-  async business(contracts = 2, supplier = this.fixtures.ongoingSupplier): Promise<CreatedBusiness> {
+  async business(contracts = 2, supplier = this.preconditions.ongoingSupplier): Promise<CreatedBusiness> {
     const payload = this.businessPayload(contracts, supplier);
     const res = await this.createBusiness(payload);
     if (res.status !== 201) this.refuse('create the business', res);

@@ -43,5 +43,24 @@ export function deleteAtPath(target: Node, path: string): void {
   }
 }
 
+/**
+ * A copy of `target` with the value at `path` replaced, or left out when `value` is undefined. Only
+ * the objects on the path are copied and the rest is shared, so `target` is never changed.
+ */
+export function replacedAtPath(target: object, path: string, value: unknown): Node {
+  const copy = (node: unknown): Node => (Array.isArray(node) ? [...node] : { ...(node as Node) }) as Node;
+  const parts = path.split('.');
+  const root = copy(target);
+  let node = root;
+  for (const part of parts.slice(0, -1)) {
+    node[part] = copy(node[part]);
+    node = node[part] as Node;
+  }
+  const last = parts[parts.length - 1];
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return root;
+}
+
 /** `attr` points at `path` or inside it (an object-level defect may be reported on a field of the object). */
 export const pointsAt = (attr: string, path: string): boolean => attr === path || attr.startsWith(`${path}.`);

@@ -6,8 +6,6 @@ import type { AccountPayload, BusinessRequest } from '../spec/index.js';
 import type { Ids } from './ids.js';
 import { PayloadTemplates } from './templates.js';
 
-export { setAtPath } from './paths.js';
-
 const canonical = new PayloadTemplates();
 
 /** The canonical account for `supplier`, every identifier fresh; no business link. */

@@ -10,7 +10,7 @@ import { ExchangeError } from '../http/exchange.js';
 import type { HttpResponse } from '../http/client.js';
 import { PreconditionError } from './failures.js';
 import type { Given } from './given.js';
-import type { RunFixtures } from './fixtures.js';
+import type { Preconditions } from './needs.js';
 import type { Cause } from './verdict.js';
 
 export type SetupStep = 'account' | 'import' | 'business' | 'link';
@@ -203,16 +203,16 @@ async function attempt(
 }
 
 /**
- * Establishes each step whose fixtures are configured, in order; a step that stands on a refused
+ * Establishes each step whose preconditions are configured, in order; a step that stands on a refused
  * one is not attempted (and is refused with the same cause, so rules name the first one).
  */
 export async function establishSetup(
   given: Given,
-  fixtures: RunFixtures,
+  preconditions: Preconditions,
   deadline?: SetupDeadline,
   setup: Setup = new Setup(),
 ): Promise<Setup> {
-  const config = fixtures.config;
+  const config = preconditions.config;
   if (!config.import_suppliers?.ongoing) {
     for (const step of ['account', 'import', 'business', 'link'] as const) setup.record(step, 'not configured');
     return setup;

@@ -265,3 +265,15 @@ export class PayloadTemplates {
     return item as T;
   }
 }
+
+/** Fills `{{name}}` placeholders in every string of a payload template. */
+export function fillTemplate(template: unknown, values: Record<string, string>): unknown {
+  if (typeof template === 'string') {
+    return template.replace(/\{\{(\w+)\}\}/g, (match, name: string) => values[name] ?? match);
+  }
+  if (Array.isArray(template)) return template.map((v) => fillTemplate(v, values));
+  if (template && typeof template === 'object') {
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fillTemplate(v, values)]));
+  }
+  return template;
+}

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RuleContext } from '../../src/engine/context.js';
 import type { Counterexample } from '../../src/engine/context.js';
-import { checkProperty, readable } from '../../suites/property.js';
+import { checkProperty, readable } from '../../src/engine/property.js';
 
 class Step implements fc.AsyncCommand<object, object> {
   constructor(readonly name: string) {}

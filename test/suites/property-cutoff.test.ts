@@ -9,7 +9,7 @@ import { executeRule } from '../../src/engine/execute.js';
 import { NotJudged } from '../../src/engine/failures.js';
 import type { Rule } from '../../src/engine/rule.js';
 import { Redactor } from '../../src/http/redact.js';
-import { checkProperty } from '../../suites/property.js';
+import { checkProperty } from '../../src/engine/property.js';
 
 const rule: Rule = {
   id: 'properties.test.cutoff',

@@ -6,7 +6,7 @@
  * schemas (matchers.ts), never literals the spec does not state, never message wording (§7.1).
  */
 import { loadFixture } from '../../fixtures.js';
-import { setAtPath } from '../../engine/payloads.js';
+import { getAtPath, setAtPath } from '../../engine/paths.js';
 import { type EndpointId, endpointPath, model } from '../../spec/index.js';
 import type { Matcher, PactMatchers } from './library.js';
 import { bodyMatcher, contains, exact, items, pattern, each } from './matchers.js';
@@ -20,7 +20,6 @@ import {
   businessValueName,
   freshAccountPaths,
   freshBusinessPaths,
-  getAt,
 } from './states.js';
 
 export const CONSUMER = 'import-supplier';
@@ -112,7 +111,7 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     const body = structuredClone(template) as unknown as Record<string, unknown>;
     Object.assign(body, accountKey(template));
     for (const path of freshAccountPaths())
-      setAtPath(body, path, injected(accountValueName(path), getAt(template, path)));
+      setAtPath(body, path, injected(accountValueName(path), getAtPath(template, path)));
     return body;
   };
   const invalidAccount = () => {
@@ -126,7 +125,7 @@ export function contractInteractions(M: PactMatchers): ContractInteraction[] {
     body.import_supplier_code = injected(VALUE.supplier, business.import_supplier_code);
     body.external_business_identifier = injected(VALUE.business, business.external_business_identifier);
     for (const path of freshBusinessPaths())
-      setAtPath(body, path, injected(businessValueName(path), getAt(business, path)));
+      setAtPath(body, path, injected(businessValueName(path), getAtPath(business, path)));
     return body;
   };
 

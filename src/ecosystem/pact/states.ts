@@ -8,8 +8,9 @@
 import { loadFixture } from '../../fixtures.js';
 import type { Given } from '../../engine/given.js';
 import { IdRegistry, Ids } from '../../engine/ids.js';
+import { getAtPath } from '../../engine/paths.js';
 import { namespacedAccount, namespacedBusiness } from '../../engine/payloads.js';
-import type { RunFixtures } from '../../engine/fixtures.js';
+import type { Preconditions } from '../../engine/needs.js';
 import type { Need } from '../../engine/needs.js';
 import type { Api } from '../../engine/api.js';
 import { PreconditionError } from '../../engine/failures.js';
@@ -60,15 +61,6 @@ function differingPaths(a: Json, b: Json, path: string[] = [], out: string[] = [
       differingPaths((a as Record<string, Json>)[key], (b as Record<string, Json>)[key], [...path, key], out);
   }
   return out;
-}
-
-export function getAt(value: Json, path: string): Json {
-  return path
-    .split('.')
-    .reduce<Json>(
-      (node, part) => (node && typeof node === 'object' ? (node as Record<string, Json>)[part] : undefined),
-      value,
-    );
 }
 
 function probeIds(): Ids {
@@ -125,14 +117,14 @@ function accountValues(payload: AccountPayload): Record<string, Json> {
   return {
     [VALUE.supplier]: payload.import_supplier,
     [VALUE.account]: payload.external_account_number,
-    ...Object.fromEntries(freshAccountPaths().map((p) => [accountValueName(p), getAt(payload, p)])),
+    ...Object.fromEntries(freshAccountPaths().map((p) => [accountValueName(p), getAtPath(payload, p) as Json])),
   };
 }
 
 function businessValues(payload: BusinessRequest): Record<string, Json> {
   return {
     [VALUE.business]: payload.external_business_identifier,
-    ...Object.fromEntries(freshBusinessPaths().map((p) => [businessValueName(p), getAt(payload, p)])),
+    ...Object.fromEntries(freshBusinessPaths().map((p) => [businessValueName(p), getAtPath(payload, p) as Json])),
   };
 }
 
@@ -142,7 +134,7 @@ export interface StateContext {
   given: Given;
   api: Api;
   ids: Ids;
-  fixtures: RunFixtures;
+  fixtures: Preconditions;
 }
 
 export interface StateDefinition {

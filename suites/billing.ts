@@ -1,9 +1,8 @@
-/** §4.2 / §8 historical billing documents (once per ledger) and §2.6 / §4.2 historical statements. */
+/** §4.2 / §8 historical billing documents (once per ledger). */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import type { ImportedAccount } from '../src/engine/given.js';
-import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey, errorsOf } from './support.js';
 
@@ -13,10 +12,6 @@ type DocumentType = 'PERIOD_BASED' | 'ITEM_BASED';
 export function billingDocuments(ctx: RuleContext, a: ImportedAccount, ledgerCode: string, type: DocumentType) {
   return ctx.fixtures.payloads.billingDocuments(ctx.ids, accountKey(a.supplier, a.ext), ledgerCode, type);
 }
-
-/** A historical statement from the template (every documented field), fresh, with `overrides`. */
-const statement = (ctx: RuleContext, overrides: Record<string, unknown> = {}) =>
-  ctx.fixtures.payloads.item('historical_statements', 'statements', ctx.ids, overrides);
 
 /** An imported account with two ledgers, so rules can tell "per ledger" from "per account". */
 async function accountWithTwoLedgers(ctx: RuleContext) {
@@ -45,7 +40,6 @@ export default defineRules(
         spec: '§4.2 historical billing documents',
         level: 'MUST',
         title: `${type === 'PERIOD_BASED' ? 'Period-based' : 'Item-based'} historical billing documents are imported: 201`,
-        needs: ['ongoingSupplier', 'operationsTeam'],
         async check(ctx: RuleContext) {
           const a = await ctx.given.imported();
           const res = await post(
@@ -64,7 +58,6 @@ export default defineRules(
       // ({}, [], null, "") — a framework may serialise "nothing" so; content is what the spec rules out.
       level: 'MUST',
       title: 'A historical billing documents import answers with an empty body (no content)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const res = await post(
@@ -95,7 +88,6 @@ export default defineRules(
         spec: '§4.2 historical billing documents, §8',
         level: 'MUST',
         title: `After a ${first.toLowerCase().replace('_', '-')} import, a second import (${second.toLowerCase().replace('_', '-')}) for the same ledger is refused`,
-        needs: ['ongoingSupplier', 'operationsTeam'],
         async check(ctx: RuleContext) {
           const a = await ctx.given.imported();
           const ledger = a.payload.ledgers![0].ledger_code!;
@@ -116,7 +108,6 @@ export default defineRules(
       spec: '§4.2 historical billing documents, §8',
       level: 'MUST',
       title: 'The limit is per ledger: another ledger of the same account can still be imported',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const { a, ledgers } = await accountWithTwoLedgers(ctx);
         ctx.expect.status(
@@ -136,7 +127,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A billing_document_type other than ITEM_BASED or PERIOD_BASED is refused with 400, at the top level and per document',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const ledger = a.payload.ledgers![0].ledger_code!;
@@ -162,99 +152,9 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createHistoricalBillingDocuments'], tags: ['billing-documents'] },
-);
-
-export const statementRules = defineRules(
-  'statements',
-  [
-    {
-      id: 'statements.create.accepted',
-      spec: '§4.2 historical statements, §2.6',
-      level: 'MUST',
-      title: 'Historical statements are imported: 201 (or 200, which the spec also states) with the validated data',
-      needs: ['ongoingSupplier', 'operationsTeam'],
-      async check(ctx) {
-        const a = await ctx.given.imported();
-        const statements = [
-          statement(ctx),
-          statement(ctx, {
-            bill_period_from_date: '2023-12-01',
-            bill_period_to_date: '2023-12-31',
-            issued_date: '2024-01-04',
-            number: 'F2024-0001',
-            statement_path: undefined,
-          }),
-        ];
-        const res = await ctx.api.call('createHistoricalStatements', {
-          body: { ...accountKey(a.supplier, a.ext), statements },
-          step: 'import two statements',
-        });
-        ctx.expect.status(res, [201, 200]);
-        ctx.expect.body(res, model.ValidatedStatements, 'validated data');
-        ctx.observe(`answered ${res.status}`);
-      },
-    },
-    {
-      id: 'statements.create.echoes-statements',
-      spec: '§4.2 historical statements (body is the validated data)',
-      // MUST, asserted weakly: "the validated data" may be normalised, but it names the statements sent.
-      level: 'MUST',
-      title: 'The validated data names the statements sent',
-      needs: ['ongoingSupplier', 'operationsTeam'],
-      async check(ctx) {
-        const a = await ctx.given.imported();
-        const id = ctx.ids.other('S');
-        const res = await ctx.api.call('createHistoricalStatements', {
-          body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_id: id })] },
-          step: 'import a statement',
-        });
-        ctx.expect.status(res, [201, 200]);
-        ctx.expect.that(res.text.includes(id), `the validated data should name statement ${id}`, { res });
-      },
-    },
-    {
-      id: 'statements.statement-path.optional',
-      spec: '§2.6 (statement_path optional)',
-      level: 'MUST',
-      title: 'A historical statement without statement_path is accepted',
-      needs: ['ongoingSupplier', 'operationsTeam'],
-      async check(ctx) {
-        const a = await ctx.given.imported();
-        const res = await ctx.api.call('createHistoricalStatements', {
-          body: { ...accountKey(a.supplier, a.ext), statements: [statement(ctx, { statement_path: undefined })] },
-          step: 'a statement without statement_path',
-        });
-        ctx.expect.status(res, [201, 200]);
-      },
-    },
-    {
-      id: 'statements.invalid.refused',
-      spec: '§2.6, §7.1',
-      level: 'MUST',
-      title:
-        'A historical statement with a malformed date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
-      needs: ['ongoingSupplier', 'operationsTeam'],
-      async check(ctx) {
-        const a = await ctx.given.imported();
-        const good = statement(ctx);
-        const res = await ctx.api.call('createHistoricalStatements', {
-          body: {
-            ...accountKey(a.supplier, a.ext),
-            statements: [good, { ...good, statement_id: ctx.ids.other('S'), issued_date: '2023-09-31' }],
-          },
-          step: 'a statement with an impossible date',
-        });
-        ctx.expect.status(res, 400);
-        const body = ctx.expect.body(res, model.ValidationErrorBody, '§7.1 validation error body');
-        const attrs = body.errors.map((e) => e.attr);
-        ctx.expect.that(
-          reportsDefectAt('createHistoricalStatements', attrs, 'statements.1.issued_date'),
-          `an error must point at ${expectedAttr('createHistoricalStatements', 'statements.1.issued_date')}, got ${JSON.stringify(attrs)}`,
-          { res },
-        );
-      },
-    },
-  ],
-  { endpoints: ['createHistoricalStatements'], tags: ['statements'] },
+  {
+    endpoints: ['createHistoricalBillingDocuments'],
+    tags: ['billing-documents'],
+    needs: ['ongoingSupplier', 'operationsTeam'],
+  },
 );

@@ -8,9 +8,9 @@
  * cases it ran are recorded either way.
  */
 import fc from 'fast-check';
-import type { RuleContext } from '../src/engine/context.js';
-import { NotJudged, PreconditionError, RuleFailure } from '../src/engine/failures.js';
-import { ExchangeError } from '../src/http/exchange.js';
+import type { RuleContext } from './context.js';
+import { NotJudged, PreconditionError, RuleFailure } from './failures.js';
+import { ExchangeError } from '../http/exchange.js';
 
 /** Bounds a property's wall time, shrinking included; the best counterexample so far is kept. */
 const TIME_LIMIT_MS = 120_000;

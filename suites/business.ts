@@ -1,153 +1,9 @@
-/** §2.7 payment instructions (§4.2 accounts, §4.4 businesses) and §2.8 / §4.4 businesses. */
-import type { RuleContext } from '../src/engine/context.js';
-import type { CreatedBusiness, ImportedAccount } from '../src/engine/given.js';
+/** §2.8 / §4.4 businesses. */
 import { defineRules } from '../src/engine/rule.js';
-import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
-import { accountKey } from './support.js';
-
-/** The payment instruction template for account `a`, with the configured vendor and type (§2.7). */
-function accountInstruction(ctx: RuleContext, a: ImportedAccount, reference: string) {
-  const { vendor, type } = ctx.fixtures.paymentInstruction;
-  return ctx.fixtures.payloads.request('payment_instruction', ctx.ids, {
-    ...accountKey(a.supplier, a.ext),
-    vendor,
-    reference,
-    type,
-  });
-}
-
-/** A business, and an imported account linked to its first contract (§4.4 rule 2: business first). */
-async function businessWithAccount(ctx: RuleContext): Promise<{ business: CreatedBusiness; account: ImportedAccount }> {
-  const business = await ctx.given.business();
-  const account = await ctx.given.imported(
-    ctx.given.linkToContract(ctx.given.account(), business.contractIdentifiers[0]),
-  );
-  return { business, account };
-}
-
-/** The business payment instruction template for `business`, covering `account` (§2.7). */
-function businessInstruction(ctx: RuleContext, business: CreatedBusiness, account: ImportedAccount, reference: string) {
-  const { vendor, type } = ctx.fixtures.paymentInstruction;
-  return ctx.fixtures.payloads.request('business_payment_instruction', ctx.ids, {
-    import_supplier_code: business.supplier,
-    external_business_identifier: business.externalIdentifier,
-    vendor,
-    reference,
-    type,
-    accounts: [{ external_account_number: account.ext }],
-  });
-}
-
-/**
- * §7.2 (and §4.4 rule 3 for a business): trouble reaching the payment vendor answers 400 when it
- * persists, 500 when it is intermittent, so that the caller retries the same request.
- */
-function vendorTrouble(owner: 'account' | 'business', trouble: 'persistent' | 'intermittent') {
-  const endpoint = owner === 'account' ? 'createPaymentInstruction' : 'createBusinessPaymentInstruction';
-  const what = `trouble reaching the payment vendor answers ${trouble === 'persistent' ? '400' : '500 (so the request is retried as it is)'}`;
-  return {
-    id: `payments.${owner}.${trouble}-trouble`,
-    spec: owner === 'account' ? '§4.2 payment instruction, §7.2' : '§4.4 rule 3, §7.2',
-    level: 'MUST' as const,
-    title:
-      owner === 'account'
-        ? `${trouble === 'persistent' ? 'Persistent' : 'Intermittent'} ${what}`
-        : `For a business, ${trouble} ${what}`,
-    needs: [
-      'ongoingSupplier',
-      'operationsTeam',
-      'paymentInstruction',
-      trouble === 'persistent' ? 'vendorPersistentFailure' : 'vendorIntermittentFailure',
-    ] as const,
-    endpoints: [endpoint] as const,
-    async check(ctx: RuleContext) {
-      const reference =
-        ctx.fixtures.paymentInstruction.references[
-          trouble === 'persistent' ? 'persistent_failure' : 'intermittent_failure'
-        ]!;
-      const step = `an instruction the vendor has ${trouble} trouble with`;
-      let res: HttpResponse;
-      if (owner === 'account') {
-        res = await ctx.api.call(endpoint, {
-          body: accountInstruction(ctx, await ctx.given.imported(), reference),
-          step,
-        });
-      } else {
-        const { business, account } = await businessWithAccount(ctx);
-        res = await ctx.api.call(endpoint, { body: businessInstruction(ctx, business, account, reference), step });
-      }
-      ctx.expect.status(res, trouble === 'persistent' ? 400 : 500);
-    },
-  };
-}
 
 export default defineRules(
-  'payments',
-  [
-    {
-      id: 'payments.account.created',
-      spec: '§4.2 payment instruction, §2.7',
-      level: 'MUST',
-      title:
-        'A payment instruction that exists upstream is added to an account: 201 {service_account_number, reference}',
-      needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'],
-      endpoints: ['createPaymentInstruction'],
-      async check(ctx) {
-        const a = await ctx.given.imported();
-        const reference = ctx.fixtures.nextValidPaymentReference();
-        const res = await ctx.api.call('createPaymentInstruction', {
-          body: accountInstruction(ctx, a, reference),
-          step: 'add a payment instruction',
-        });
-        ctx.expect.status(res, 201);
-        const body = ctx.expect.body(res, model.PaymentInstructionResponse, 'payment instruction response');
-        ctx.expect.equal(
-          [body.service_account_number, body.reference],
-          [a.number, reference],
-          "the account's number and the reference",
-          res,
-        );
-      },
-    },
-    vendorTrouble('account', 'persistent'),
-    vendorTrouble('account', 'intermittent'),
-    {
-      id: 'payments.business.created',
-      spec: '§4.4 business payment instruction, §2.7',
-      level: 'MUST',
-      title: 'A payment instruction is added to a business: 201 {reference, external_business_identifier}',
-      needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'],
-      endpoints: ['createBusinessPaymentInstruction'],
-      async check(ctx) {
-        const { business, account } = await businessWithAccount(ctx);
-        const reference = ctx.fixtures.nextValidPaymentReference();
-        const res = await ctx.api.call('createBusinessPaymentInstruction', {
-          body: businessInstruction(ctx, business, account, reference),
-          step: 'add a business payment instruction',
-        });
-        ctx.expect.status(res, 201);
-        const body = ctx.expect.body(
-          res,
-          model.BusinessPaymentInstructionResponse,
-          'business payment instruction response',
-        );
-        ctx.expect.equal(
-          [body.reference, body.external_business_identifier],
-          [reference, business.externalIdentifier],
-          'the reference and the business',
-          res,
-        );
-      },
-    },
-    vendorTrouble('business', 'persistent'),
-    vendorTrouble('business', 'intermittent'),
-  ],
-  { tags: ['payments'] },
-);
-
-export const businessRules = defineRules(
   'business',
   [
     {
@@ -156,7 +12,6 @@ export const businessRules = defineRules(
       level: 'MUST',
       title:
         'A business with its contracts is created: 201 {service_business_id: integer, external_business_identifier}',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = ctx.given.businessPayload(2);
         const res = await ctx.api.call('createBusiness', {
@@ -199,7 +54,6 @@ export const businessRules = defineRules(
       level: 'MUST',
       title:
         'Sending the same business again does not create a second one: a 4xx, or a 2xx naming the same service_business_id',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = await ctx.given.business(1);
         const res = await ctx.api.call('createBusiness', {
@@ -227,7 +81,6 @@ export const businessRules = defineRules(
       level: 'MUST',
       title:
         'A business with a malformed contract date is refused with 400, with attr at the field (or under non_field_errors, §7.1)',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = ctx.given.businessPayload(2);
         business.business!.business_contracts![1].versions![1] = {
@@ -312,7 +165,6 @@ export const businessRules = defineRules(
       level: 'INFO',
       why: 'Uniqueness is by identifier and key attributes together; what a same identifier with other attributes gives is not shown.',
       title: 'What the service does with a business that reuses an external identifier with another name',
-      needs: ['ongoingSupplier'],
       async check(ctx) {
         const business = await ctx.given.business(1);
         const renamed = {
@@ -336,5 +188,5 @@ export const businessRules = defineRules(
       },
     },
   ],
-  { endpoints: ['createBusiness'], tags: ['business'] },
+  { endpoints: ['createBusiness'], tags: ['business'], needs: ['ongoingSupplier'] },
 );

@@ -6,7 +6,7 @@
  * API key (auth.api_key); with a configured token nothing says the mutation is set up right.
  */
 import { randomBytes } from 'node:crypto';
-import { atPath } from '../src/auth/token.js';
+import { getAtPath } from '../src/engine/paths.js';
 import { defineRules } from '../src/engine/rule.js';
 import { sampleRequest } from './support.js';
 
@@ -34,7 +34,7 @@ export default defineRules('auth', [
         auth: 'none',
         step: 'ObtainServiceToken with an API key nobody issued',
       });
-      const token = res.isJson ? atPath(res.json(), mutation.tokenPath) : undefined;
+      const token = res.isJson ? getAtPath(res.json(), mutation.tokenPath) : undefined;
       if (typeof token !== 'string' || token === '') {
         ctx.observe(`no token for an unknown API key (answered ${res.status})`);
         return;

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
 import { type AccountPayload, model } from '../src/spec/index.js';
-import { checkProperty } from './property.js';
+import { checkProperty } from '../src/engine/property.js';
 import { type Listing, accountKey, listing, recordsFor, status, today } from './support.js';
 
 interface Slot {

@@ -30,7 +30,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A payment instruction whose reference the vendor does not know (generated per run) is not accepted for an account',
-      needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'],
       endpoints: ['createPaymentInstruction'],
       async check(ctx) {
         const a = await ctx.given.imported();
@@ -50,7 +49,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A payment instruction whose reference the vendor does not know (generated per run) is not accepted for a business',
-      needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'],
       endpoints: ['createBusinessPaymentInstruction'],
       async check(ctx) {
         // A business with an account linked to it (§4.4 rule 2), so nothing but the reference is amiss.
@@ -97,7 +95,6 @@ export default defineRules(
       spec: '§1 (after a business exists, a payment instruction can be added for it), §4.4',
       level: 'MUST',
       title: 'A business payment instruction for a business that was never created is refused with a 4xx',
-      needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'],
       endpoints: ['createBusinessPaymentInstruction'],
       async check(ctx) {
         const a = await ctx.given.imported();
@@ -117,5 +114,5 @@ export default defineRules(
       },
     },
   ],
-  { tags: ['payments'] },
+  { tags: ['payments'], needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'] },
 );

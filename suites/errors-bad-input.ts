@@ -5,17 +5,13 @@
  * one top-level field of the wrong type, and bodies that are no request at all. Only "not 5xx" is
  * asserted: removing an optional field can leave a valid request, and which fields are required is
  * not shown.
- *
- * §7.1 also says the agreements and supply-points endpoints report validation errors under
- * non_field_errors: a field error of the configured payload is reported there too.
  */
 import type { RuleContext } from '../src/engine/context.js';
 import { PreconditionError } from '../src/engine/failures.js';
-import { defineRules, type Rule, type RuleInput } from '../src/engine/rule.js';
+import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { type EndpointId, model } from '../src/spec/index.js';
-import { withImpossibleDates } from './additions.js';
-import { accountKey, errorsOf, sampleRequest } from './support.js';
+import { accountKey, sampleRequest } from './support.js';
 
 const POST_ENDPOINTS = Object.values(model.endpoints)
   .filter((e) => e.method === 'POST')
@@ -128,35 +124,3 @@ const perGet: RuleInput = {
 };
 
 export default defineRules('errors', [...perPost, perGet], { tags: ['errors'] });
-
-/** §7.1: a field error of the agreements and supply-points endpoints is reported under non_field_errors. */
-export const additionsErrorRules: Rule[] = defineRules(
-  'additions',
-  (['agreements', 'supply-points'] as const).map(
-    (name): RuleInput => ({
-      id: `additions.${name}.field-error-under-non-field-errors`,
-      spec: '§7.1 (the agreements, supply-points … endpoints report validation errors under non_field_errors)',
-      // MUST with the weakest certain assertion: some errors item is under non_field_errors (the
-      // SHOULD rule additions.*.non-field-errors-only asks that every one is).
-      level: 'MUST',
-      title: `A field error of the configured ${name} payload (impossible dates) is reported under non_field_errors`,
-      needs: ['ongoingSupplier', 'operationsTeam', name === 'agreements' ? 'agreementsPayload' : 'supplyPointsPayload'],
-      endpoints: [name === 'agreements' ? 'createAgreements' : 'createSupplyPoints'],
-      async check(ctx: RuleContext) {
-        const broken = await withImpossibleDates(ctx, name);
-        const res = await ctx.api.call(name === 'agreements' ? 'createAgreements' : 'createSupplyPoints', {
-          body: broken,
-          step: 'the configured payload with impossible dates',
-        });
-        ctx.expect.status(res, 400, 'impossible dates (§2.1) are a validation error');
-        const { attrs } = errorsOf(res);
-        ctx.expect.that(
-          attrs.includes('non_field_errors'),
-          `the validation errors must be reported under non_field_errors, got attrs ${JSON.stringify(attrs)}`,
-          { res, expected: 'non_field_errors', actual: attrs },
-        );
-      },
-    }),
-  ),
-  { tags: ['additions'] },
-);

@@ -1,9 +1,10 @@
-/** §7.1 validation error body, §7.2 status codes of the §4.2 endpoints, §9 versioning. */
+/** §7.1 validation error body, §7.2 status codes of the §4.2 endpoints. */
 import type { RuleContext } from '../src/engine/context.js';
+import { setAtPath } from '../src/engine/paths.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
 import { type EndpointId, model } from '../src/spec/index.js';
 import { sameDefectsAsValidate } from './attrs.js';
-import { accountKey, listing, sampleRequest, setPath } from './support.js';
+import { accountKey, sampleRequest } from './support.js';
 
 /** An account with three defects at nested, non-zero indexes (and the same account without them). */
 function accountWithThreeDefects(ctx: RuleContext) {
@@ -20,7 +21,7 @@ function accountWithThreeDefects(ctx: RuleContext) {
     'ledgers.0.current_statement_transactions.2.transaction_date',
   ];
   const values = ['second.customer.example.com', 'STEAM', '2024-02-31'];
-  paths.forEach((path, i) => setPath(account, path, values[i]));
+  paths.forEach((path, i) => setAtPath(account, path, values[i]));
   return { account, paths, defects: { valid, values } };
 }
 
@@ -78,7 +79,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'attr is a dot-delimited path with zero-based indexes: one defect at a time at customers.1.email, supply_addresses.0.supply_points.1.supply_type, ….2.transaction_date',
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount'],
       async check(ctx) {
         // §7.1 never says every error of a payload is reported, so each defect is sent alone: its
@@ -86,7 +86,7 @@ export default defineRules(
         const { paths, defects } = accountWithThreeDefects(ctx);
         for (const [i, path] of paths.entries()) {
           const account = structuredClone(defects.valid);
-          setPath(account, path, defects.values[i]);
+          setAtPath(account, path, defects.values[i]);
           const res = await ctx.api.call('validateAccount', {
             body: account,
             step: `validate an account with one defect at ${path}`,
@@ -106,7 +106,6 @@ export default defineRules(
       spec: '§4.1 (stage is validated by the same rules as validate), §7.1',
       level: 'MUST',
       title: 'Stage refuses what validate refuses, with the same attrs (or under non_field_errors, §7.1)',
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount', 'stageAccount'],
       async check(ctx) {
         const { account } = accountWithThreeDefects(ctx);
@@ -132,7 +131,6 @@ export default defineRules(
       spec: '§7.1 (code is stable)',
       level: 'MUST',
       title: 'The same invalid input gives the same errors codes every time',
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount'],
       async check(ctx) {
         const { account } = accountWithThreeDefects(ctx);
@@ -153,7 +151,6 @@ export default defineRules(
       level: 'INFO',
       why: 'account_failed_validation is shown as "one example" of the top-level code; another code is a legal choice.',
       title: 'The top-level code of an account validation failure (account_failed_validation is the example)',
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount'],
       async check(ctx) {
         const res = await ctx.api.call('validateAccount', {
@@ -173,7 +170,6 @@ export default defineRules(
       level: 'INFO',
       why: 'invalid_phone_number is shown as "an example" of an item code; another code is a legal choice.',
       title: 'The code of a malformed landline (invalid_phone_number is the example)',
-      needs: ['ongoingSupplier'],
       endpoints: ['validateAccount'],
       async check(ctx) {
         const account = ctx.given.account();
@@ -227,7 +223,6 @@ export default defineRules(
       level: 'SHOULD',
       why: '"The account must be imported" is stated for notes; the other data endpoints are for accounts that exist (§1).',
       title: 'Data endpoints refuse an account that is staged but not imported',
-      needs: ['ongoingSupplier'],
       endpoints: ['createTransactions', 'createHistoricalStatements'],
       async check(ctx) {
         const a = await ctx.given.staged();
@@ -243,57 +238,5 @@ export default defineRules(
       },
     },
   ],
-  { tags: ['errors'] },
+  { tags: ['errors'], needs: ['ongoingSupplier'] },
 );
-
-export const versioningRules = defineRules('versioning', [
-  {
-    id: 'versioning.v1-prefix',
-    spec: '§9.1',
-    level: 'MUST',
-    title: 'The interface is served under the /v1/ prefix',
-    needs: ['ongoingSupplier'],
-    endpoints: ['allAccountImportProcesses'],
-    async check(ctx) {
-      const res = await listing(ctx, 'all', ctx.fixtures.ongoingSupplier, 'a documented /v1/ path');
-      ctx.expect.status(res, 200);
-    },
-  },
-  {
-    id: 'versioning.extra-response-fields',
-    spec: '§9.2',
-    level: 'INFO',
-    why: 'New fields may be added to responses; the suite never fails on them and records which it saw.',
-    title: 'Which undocumented fields the service adds to its responses',
-    needs: ['ongoingSupplier', 'operationsTeam'],
-    endpoints: ['stageAccount', 'processAccount', 'accountTransferStatus'],
-    async check(ctx) {
-      const account = ctx.given.account();
-      const extra = (body: unknown, documented: string[]) =>
-        body && typeof body === 'object' && !Array.isArray(body)
-          ? Object.keys(body).filter((k) => !documented.includes(k))
-          : [];
-      const staged = await ctx.api.call('stageAccount', { body: account, step: 'stage' });
-      const processed = await ctx.given.process(account.import_supplier, account.external_account_number);
-      const status = await ctx.api.call('accountTransferStatus', {
-        params: {
-          import_supplier_code: account.import_supplier,
-          external_account_number: account.external_account_number,
-        },
-        step: 'status',
-      });
-      const found = [
-        ...extra(staged.isJson ? staged.json() : undefined, ['import_supplier', 'external_account_number']).map(
-          (k) => `stage: ${k}`,
-        ),
-        ...extra(processed.isJson ? processed.json() : undefined, ['service_account_number']).map(
-          (k) => `process: ${k}`,
-        ),
-        ...extra(status.isJson ? status.json() : undefined, ['status', 'service_account_number']).map(
-          (k) => `status: ${k}`,
-        ),
-      ];
-      ctx.observe(found.length ? `extra fields: ${found.join(', ')}` : 'no extra fields');
-    },
-  },
-]);

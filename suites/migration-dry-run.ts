@@ -92,7 +92,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'dry_run: true is accepted as a documented field: the 400 of a dry run that would succeed reports no validation error on dry_run',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       endpoints: ['processAccount'],
       async check(ctx) {
         const { res, supplier, ext } = await wouldSucceed(ctx);
@@ -111,7 +110,6 @@ export default defineRules(
       level: 'MUST',
       title:
         'A dry run with an operations team that does not exist is refused, not answered as a dry run that would succeed',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       endpoints: ['processAccount'],
       async check(ctx) {
         const a = await ctx.given.staged();
@@ -144,7 +142,6 @@ export default defineRules(
       spec: '§4.1 process rule 3, §3 imported → imported',
       level: 'MUST',
       title: 'A dry run for an imported account answers 400 with the external and service account numbers',
-      needs: ['ongoingSupplier', 'operationsTeam'],
       endpoints: ['processAccount'],
       async check(ctx) {
         const a = await ctx.given.imported();
@@ -179,5 +176,5 @@ export default defineRules(
       },
     },
   ],
-  { tags: ['dry-run'] },
+  { tags: ['dry-run'], needs: ['ongoingSupplier', 'operationsTeam'] },
 );
