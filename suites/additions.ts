@@ -7,6 +7,7 @@
 import { fillTemplate } from '../src/engine/templates.js';
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { EndpointId } from '../src/spec/index.js';
 import { errorsOf } from './support.js';
 
@@ -19,7 +20,7 @@ export type Addition = 'agreements' | 'supply-points';
  */
 export async function withImpossibleDates(ctx: RuleContext, name: Addition): Promise<unknown> {
   const a = await ctx.given.imported();
-  const template = name === 'agreements' ? ctx.fixtures.agreementsPayload : ctx.fixtures.supplyPointsPayload;
+  const template = name === 'agreements' ? ctx.preconditions.agreementsPayload : ctx.preconditions.supplyPointsPayload;
   const body = fillTemplate(template, {
     import_supplier: a.supplier,
     external_account_number: a.ext,
@@ -46,12 +47,12 @@ export default defineRules(
       spec: '§4.2 agreements',
       level: 'MUST',
       title: 'Agreements are added to an existing supply point: 201',
-      needs: ['ongoingSupplier', 'operationsTeam', 'agreementsPayload'],
+      needs: [...TO_IMPORT, 'agreementsPayload'],
       endpoints: ['createAgreements'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const point = a.payload.supply_addresses![0].supply_points![0].identifier!;
-        const body = fillTemplate(ctx.fixtures.agreementsPayload, {
+        const body = fillTemplate(ctx.preconditions.agreementsPayload, {
           import_supplier: a.supplier,
           external_account_number: a.ext,
           supply_point_identifier: point,
@@ -65,11 +66,11 @@ export default defineRules(
       spec: '§4.2 supply points',
       level: 'MUST',
       title: 'Supply points are added to an imported account: 201',
-      needs: ['ongoingSupplier', 'operationsTeam', 'supplyPointsPayload'],
+      needs: [...TO_IMPORT, 'supplyPointsPayload'],
       endpoints: ['createSupplyPoints'],
       async check(ctx) {
         const a = await ctx.given.imported();
-        const body = fillTemplate(ctx.fixtures.supplyPointsPayload, {
+        const body = fillTemplate(ctx.preconditions.supplyPointsPayload, {
           import_supplier: a.supplier,
           external_account_number: a.ext,
           new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
@@ -164,5 +165,5 @@ export default defineRules(
       }),
     ),
   ],
-  { tags: ['additions'], needs: ['ongoingSupplier', 'operationsTeam'] },
+  { tags: ['additions'], needs: TO_IMPORT },
 );

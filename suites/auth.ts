@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { defineRules, type Rule } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { model } from '../src/spec/index.js';
 import { listing, sampleRequest, status } from './support.js';
 
@@ -42,7 +43,7 @@ export default defineRules('auth', [
     // The 401 body is "not shown" (§7.2): nothing is asserted about its form, only that the
     // accounts' identifiers and numbers the request would have returned are not in it.
     title: 'A 401 carries none of the account data the request would have returned',
-    needs: ['ongoingSupplier', 'operationsTeam'],
+    needs: TO_IMPORT,
     endpoints: ['allAccountImportProcesses', 'pendingAccountImportProcesses', 'accountTransferStatus'],
     tags: ['auth'],
     async check(ctx) {
@@ -115,7 +116,7 @@ export default defineRules('auth', [
     endpoints: ['allAccountImportProcesses'],
     tags: ['auth'],
     async check(ctx) {
-      const res = await listing(ctx, 'all', ctx.fixtures.ongoingSupplier, 'list with the documented header');
+      const res = await listing(ctx, 'all', ctx.preconditions.ongoingSupplier, 'list with the documented header');
       ctx.expect.status(res, 200);
     },
   },

@@ -1,6 +1,7 @@
 /** §4.2 / §8 historical billing documents (once per ledger). */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import type { ImportedAccount } from '../src/engine/given.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
@@ -10,7 +11,7 @@ type DocumentType = 'PERIOD_BASED' | 'ITEM_BASED';
 
 /** The billing documents template (every documented field), for one ledger of `a`, all of `type`. */
 export function billingDocuments(ctx: RuleContext, a: ImportedAccount, ledgerCode: string, type: DocumentType) {
-  return ctx.fixtures.payloads.billingDocuments(ctx.ids, accountKey(a.supplier, a.ext), ledgerCode, type);
+  return ctx.preconditions.payloads.billingDocuments(ctx.ids, accountKey(a.supplier, a.ext), ledgerCode, type);
 }
 
 /** An imported account with two ledgers, so rules can tell "per ledger" from "per account". */
@@ -155,6 +156,6 @@ export default defineRules(
   {
     endpoints: ['createHistoricalBillingDocuments'],
     tags: ['billing-documents'],
-    needs: ['ongoingSupplier', 'operationsTeam'],
+    needs: TO_IMPORT,
   },
 );

@@ -1,5 +1,6 @@
 /** §2.8 / §4.4 businesses. */
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 
@@ -33,7 +34,7 @@ export default defineRules(
       spec: '§4.4 rule 1, §2.3',
       level: 'MUST',
       title: 'Every contract of the business payload exists afterwards: accounts can link to each of them',
-      needs: ['ongoingSupplier', 'operationsTeam'],
+      needs: TO_IMPORT,
       endpoints: ['createBusiness', 'stageAccount', 'processAccount'],
       async check(ctx) {
         const business = await ctx.given.business(2);
@@ -107,7 +108,7 @@ export default defineRules(
       spec: '§2.3 (business.business_contract_identifier), §4.4 rule 2',
       level: 'MUST',
       title: 'An account naming a contract identifier that no business has is refused, and no account is created',
-      needs: ['ongoingSupplier', 'operationsTeam'],
+      needs: TO_IMPORT,
       endpoints: ['validateAccount', 'stageAccount', 'processAccount'],
       async check(ctx) {
         const account = ctx.given.linkToContract(ctx.given.account(), ctx.ids.contractIdentifier());
@@ -138,7 +139,7 @@ export default defineRules(
       spec: '§2.3 (business.business_contract_identifier), §4.4 rule 2',
       level: 'MUST',
       title: 'An account naming the contract of a business created earlier is validated, staged and processed',
-      needs: ['ongoingSupplier', 'operationsTeam'],
+      needs: TO_IMPORT,
       endpoints: ['validateAccount', 'stageAccount', 'processAccount'],
       async check(ctx) {
         const business = await ctx.given.business(1);

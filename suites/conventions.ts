@@ -363,7 +363,7 @@ export default defineRules(
       async check(ctx) {
         const res = await ctx.api.call('validateAccount', {
           body: {
-            import_supplier: ctx.fixtures.ongoingSupplier,
+            import_supplier: ctx.preconditions.ongoingSupplier,
             external_account_number: ctx.ids.externalAccountNumber(),
           },
           step: 'validate a minimal account',

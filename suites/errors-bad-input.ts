@@ -9,6 +9,7 @@
 import type { RuleContext } from '../src/engine/context.js';
 import { PreconditionError } from '../src/engine/failures.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { type EndpointId, model } from '../src/spec/index.js';
 import { accountKey, sampleRequest } from './support.js';
@@ -33,7 +34,7 @@ async function validRequest(ctx: RuleContext, endpoint: EndpointId): Promise<Rec
       return {
         external_account_number: a.ext,
         import_supplier_code: a.supplier,
-        operations_team_name: ctx.fixtures.operationsTeam,
+        operations_team_name: ctx.preconditions.operationsTeam,
       };
     }
     default: {
@@ -88,7 +89,7 @@ const perPost: RuleInput[] = POST_ENDPOINTS.map((endpoint) => ({
   spec: '§7.2 (400: validation error on any endpoint; 500: unexpected error)',
   level: 'MUST',
   title: `${model.endpoints[endpoint].path} never answers bad input (a field missing or of the wrong type, no request object, malformed JSON) with a 5xx`,
-  needs: ['ongoingSupplier', 'operationsTeam'],
+  needs: TO_IMPORT,
   endpoints: [endpoint],
   async check(ctx: RuleContext) {
     const valid = await validRequest(ctx, endpoint);

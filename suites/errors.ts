@@ -2,6 +2,7 @@
 import type { RuleContext } from '../src/engine/context.js';
 import { setAtPath } from '../src/engine/paths.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { type EndpointId, model } from '../src/spec/index.js';
 import { sameDefectsAsValidate } from './attrs.js';
 import { accountKey, sampleRequest } from './support.js';
@@ -42,7 +43,7 @@ export default defineRules(
       spec: '§7.1',
       level: 'MUST',
       title: 'A validation error is 400 {detail, code, errors: [{detail, code, attr}]}, all strings',
-      needs: ['ongoingSupplier', 'operationsTeam'],
+      needs: TO_IMPORT,
       endpoints: ['validateAccount', 'stageAccount', 'createNotes', 'createBusiness'],
       async check(ctx) {
         const { account } = accountWithThreeDefects(ctx);

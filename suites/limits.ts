@@ -1,5 +1,6 @@
 /** §8 Limits and §4.1 process rule 4: the optional process concurrency limit. */
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 
@@ -9,16 +10,16 @@ export default defineRules('limits', [
     spec: '§8, §4.1 process rule 4, §7.2',
     level: 'MUST',
     title: 'Above the enabled concurrency limit, process answers 429, and each refused request succeeds when retried',
-    needs: ['ongoingSupplier', 'operationsTeam', 'concurrencyLimit'],
+    needs: [...TO_IMPORT, 'concurrencyLimit'],
     endpoints: ['processAccount'],
     tags: ['limits'],
     async check(ctx) {
-      const burst = ctx.fixtures.concurrencyLimit * 3 + 2;
+      const burst = ctx.preconditions.concurrencyLimit * 3 + 2;
       const accounts = await Promise.all(Array.from({ length: burst }, () => ctx.given.staged()));
       const body = (a: (typeof accounts)[number]) => ({
         external_account_number: a.ext,
         import_supplier_code: a.supplier,
-        operations_team_name: ctx.fixtures.operationsTeam,
+        operations_team_name: ctx.preconditions.operationsTeam,
       });
       const first: HttpResponse[] = await Promise.all(
         accounts.map((a) => ctx.api.call('processAccount', { body: body(a), step: 'burst of process requests' })),
@@ -29,7 +30,7 @@ export default defineRules('limits', [
       const limited = accounts.filter((_, i) => statuses[i] === 429);
       ctx.expect.that(
         limited.length > 0,
-        `${burst} simultaneous process requests with a limit of ${ctx.fixtures.concurrencyLimit} must see at least one 429`,
+        `${burst} simultaneous process requests with a limit of ${ctx.preconditions.concurrencyLimit} must see at least one 429`,
         { expected: 'at least one 429', actual: statuses },
       );
       for (const account of limited) {

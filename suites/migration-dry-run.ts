@@ -11,6 +11,7 @@
  */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules, type RuleInput } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 import { errorsOf, status } from './support.js';
@@ -56,11 +57,11 @@ function dryRunChecksSupplier(state: 'paused' | 'complete'): RuleInput {
     spec: '§4.1 process rule 2 (the full creation runs), §2.2',
     level: 'MUST',
     title: `A dry run for an account of a ${name} supplier is refused, not answered as a dry run that would succeed`,
-    needs: ['ongoingSupplier', 'operationsTeam', supplierNeed, accountNeed],
+    needs: [...TO_IMPORT, supplierNeed, accountNeed],
     endpoints: ['processAccount'],
     async check(ctx) {
-      const supplier = ctx.fixtures[supplierNeed];
-      const ext = ctx.fixtures[accountNeed];
+      const supplier = ctx.preconditions[supplierNeed];
+      const ext = ctx.preconditions[accountNeed];
       const good = await wouldSucceed(ctx);
       const res = await ctx.given.process(
         supplier,
@@ -168,13 +169,13 @@ export default defineRules(
       needs: ['completeSupplier', 'completeSupplierStagedAccount', 'operationsTeam'],
       endpoints: ['processAccount'],
       async check(ctx) {
-        const supplier = ctx.fixtures.completeSupplier;
-        const ext = ctx.fixtures.completeSupplierStagedAccount;
+        const supplier = ctx.preconditions.completeSupplier;
+        const ext = ctx.preconditions.completeSupplierStagedAccount;
         const res = await ctx.given.process(supplier, ext, {}, 'process for the complete supplier');
         ctx.expect.refused(res, 'processing for a Complete supplier');
         await nothingCreated(ctx, supplier, ext);
       },
     },
   ],
-  { tags: ['dry-run'], needs: ['ongoingSupplier', 'operationsTeam'] },
+  { tags: ['dry-run'], needs: TO_IMPORT },
 );

@@ -3,6 +3,7 @@
  * §3 row by row, and the four process rules of §4.1.
  */
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { RuleContext } from '../src/engine/context.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { type AccountPayload, model } from '../src/spec/index.js';
@@ -45,7 +46,7 @@ function refusesSupplierState(state: 'paused' | 'complete') {
     needs: [fixture] as const,
     endpoints: ['stageAccount'] as const,
     async check(ctx: RuleContext) {
-      const account = ctx.given.account(ctx.fixtures[fixture]);
+      const account = ctx.given.account(ctx.preconditions[fixture]);
       const res = await ctx.api.call('stageAccount', { body: account, step: `stage for the ${state} supplier` });
       ctx.expect.status(res, 400);
       await expectNoAccount(ctx, account.import_supplier, account.external_account_number, false);
@@ -264,7 +265,7 @@ export default defineRules(
       needs: ['ongoingSupplier', 'skippedAccount'],
       endpoints: ['stageAccount'],
       async check(ctx) {
-        const account = { ...ctx.given.account(), external_account_number: ctx.fixtures.skippedAccount };
+        const account = { ...ctx.given.account(), external_account_number: ctx.preconditions.skippedAccount };
         const res = await ctx.api.call('stageAccount', { body: account, step: 'stage the skipped account' });
         ctx.expect.status(res, 400);
         const pending = await listing(ctx, 'pending', account.import_supplier, 'pending listing');
@@ -288,8 +289,8 @@ export default defineRules(
       endpoints: ['stageAccount'],
       async check(ctx) {
         const account = {
-          ...ctx.given.account(ctx.fixtures.pausedSupplier),
-          external_account_number: ctx.fixtures.pausedSupplierStagedAccount,
+          ...ctx.given.account(ctx.preconditions.pausedSupplier),
+          external_account_number: ctx.preconditions.pausedSupplierStagedAccount,
         };
         ctx.expect.status(
           await ctx.api.call('stageAccount', { body: account, step: 'stage again for the paused supplier' }),
@@ -307,8 +308,8 @@ export default defineRules(
       needs: ['pausedSupplier', 'pausedSupplierStagedAccount', 'operationsTeam'],
       endpoints: ['processAccount'],
       async check(ctx) {
-        const supplier = ctx.fixtures.pausedSupplier;
-        const ext = ctx.fixtures.pausedSupplierStagedAccount;
+        const supplier = ctx.preconditions.pausedSupplier;
+        const ext = ctx.preconditions.pausedSupplierStagedAccount;
         const res = await ctx.given.process(supplier, ext, {}, 'process for the paused supplier');
         ctx.expect.refused(res, 'processing for a paused supplier');
         await expectNoAccount(ctx, supplier, ext, true);
@@ -396,7 +397,7 @@ export default defineRules(
       title: 'Processing an account whose data was never staged is refused and creates nothing',
       endpoints: ['processAccount'],
       async check(ctx) {
-        const supplier = ctx.fixtures.ongoingSupplier;
+        const supplier = ctx.preconditions.ongoingSupplier;
         const ext = ctx.ids.externalAccountNumber();
         const res = await ctx.given.process(supplier, ext, {}, 'process an account that was never staged');
         ctx.expect.refused(res, 'processing unstaged data');
@@ -523,5 +524,5 @@ export default defineRules(
       },
     },
   ],
-  { needs: ['ongoingSupplier', 'operationsTeam'] },
+  { needs: TO_IMPORT },
 );

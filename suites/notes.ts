@@ -1,6 +1,7 @@
 /** §4.2 Data added to an imported account — notes: creation, the dedup rule, created_at, 404s. */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
@@ -27,7 +28,7 @@ export function completeNote(ctx: RuleContext, note: NoteIn): NoteIn {
     body: _body,
     created_at: _createdAt,
     ...extras
-  } = ctx.fixtures.payloads.item<NoteIn>('notes', 'notes', ctx.ids);
+  } = ctx.preconditions.payloads.item<NoteIn>('notes', 'notes', ctx.ids);
   return { ...extras, ...note };
 }
 
@@ -377,7 +378,7 @@ export default defineRules(
         ctx.expect.status(
           await postNotes(
             ctx,
-            { supplier: ctx.fixtures.otherOngoingSupplier, ext: a.ext },
+            { supplier: ctx.preconditions.otherOngoingSupplier, ext: a.ext },
             [{ body: ctx.ids.noteBody('x') }],
             'notes under the other supplier',
           ),
@@ -404,5 +405,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createNotes'], tags: ['notes'], needs: ['ongoingSupplier', 'operationsTeam'] },
+  { endpoints: ['createNotes'], tags: ['notes'], needs: TO_IMPORT },
 );

@@ -6,6 +6,7 @@
  */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { accountKey } from './support.js';
 
@@ -33,7 +34,7 @@ export default defineRules(
       endpoints: ['createPaymentInstruction'],
       async check(ctx) {
         const a = await ctx.given.imported();
-        const { vendor, type } = ctx.fixtures.paymentInstruction;
+        const { vendor, type } = ctx.preconditions.paymentInstruction;
         const reference = unknownReference(ctx);
         const res = await ctx.api.call('createPaymentInstruction', {
           body: { ...accountKey(a.supplier, a.ext), vendor, reference, type },
@@ -56,7 +57,7 @@ export default defineRules(
         const account = await ctx.given.imported(
           ctx.given.linkToContract(ctx.given.account(), business.contractIdentifiers[0]),
         );
-        const { vendor, type } = ctx.fixtures.paymentInstruction;
+        const { vendor, type } = ctx.preconditions.paymentInstruction;
         const reference = unknownReference(ctx);
         const res = await ctx.api.call('createBusinessPaymentInstruction', {
           body: {
@@ -82,9 +83,14 @@ export default defineRules(
       endpoints: ['createPaymentInstruction'],
       async check(ctx) {
         const a = await ctx.given.staged();
-        const { vendor, type } = ctx.fixtures.paymentInstruction;
+        const { vendor, type } = ctx.preconditions.paymentInstruction;
         const res = await ctx.api.call('createPaymentInstruction', {
-          body: { ...accountKey(a.supplier, a.ext), vendor, reference: ctx.fixtures.nextValidPaymentReference(), type },
+          body: {
+            ...accountKey(a.supplier, a.ext),
+            vendor,
+            reference: ctx.preconditions.nextValidPaymentReference(),
+            type,
+          },
           step: 'an instruction for a staged-only account',
         });
         ctx.expect.refused(res, 'a payment instruction for an account that does not exist yet');
@@ -98,13 +104,13 @@ export default defineRules(
       endpoints: ['createBusinessPaymentInstruction'],
       async check(ctx) {
         const a = await ctx.given.imported();
-        const { vendor, type } = ctx.fixtures.paymentInstruction;
+        const { vendor, type } = ctx.preconditions.paymentInstruction;
         const res = await ctx.api.call('createBusinessPaymentInstruction', {
           body: {
             import_supplier_code: a.supplier,
             external_business_identifier: ctx.ids.businessIdentifier(),
             vendor,
-            reference: ctx.fixtures.nextValidPaymentReference(),
+            reference: ctx.preconditions.nextValidPaymentReference(),
             type,
             accounts: [{ external_account_number: a.ext }],
           },
@@ -114,5 +120,5 @@ export default defineRules(
       },
     },
   ],
-  { tags: ['payments'], needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'] },
+  { tags: ['payments'], needs: [...TO_IMPORT, 'paymentInstruction'] },
 );

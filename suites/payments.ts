@@ -2,14 +2,15 @@
 import type { RuleContext } from '../src/engine/context.js';
 import type { CreatedBusiness, ImportedAccount } from '../src/engine/given.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 import { accountKey } from './support.js';
 
 /** The payment instruction template for account `a`, with the configured vendor and type (§2.7). */
 function accountInstruction(ctx: RuleContext, a: ImportedAccount, reference: string) {
-  const { vendor, type } = ctx.fixtures.paymentInstruction;
-  return ctx.fixtures.payloads.request('payment_instruction', ctx.ids, {
+  const { vendor, type } = ctx.preconditions.paymentInstruction;
+  return ctx.preconditions.payloads.request('payment_instruction', ctx.ids, {
     ...accountKey(a.supplier, a.ext),
     vendor,
     reference,
@@ -28,8 +29,8 @@ async function businessWithAccount(ctx: RuleContext): Promise<{ business: Create
 
 /** The business payment instruction template for `business`, covering `account` (§2.7). */
 function businessInstruction(ctx: RuleContext, business: CreatedBusiness, account: ImportedAccount, reference: string) {
-  const { vendor, type } = ctx.fixtures.paymentInstruction;
-  return ctx.fixtures.payloads.request('business_payment_instruction', ctx.ids, {
+  const { vendor, type } = ctx.preconditions.paymentInstruction;
+  return ctx.preconditions.payloads.request('business_payment_instruction', ctx.ids, {
     import_supplier_code: business.supplier,
     external_business_identifier: business.externalIdentifier,
     vendor,
@@ -63,7 +64,7 @@ function vendorTrouble(owner: 'account' | 'business', trouble: 'persistent' | 'i
     endpoints: [endpoint] as const,
     async check(ctx: RuleContext) {
       const reference =
-        ctx.fixtures.paymentInstruction.references[
+        ctx.preconditions.paymentInstruction.references[
           trouble === 'persistent' ? 'persistent_failure' : 'intermittent_failure'
         ]!;
       const step = `an instruction the vendor has ${trouble} trouble with`;
@@ -94,7 +95,7 @@ export default defineRules(
       endpoints: ['createPaymentInstruction'],
       async check(ctx) {
         const a = await ctx.given.imported();
-        const reference = ctx.fixtures.nextValidPaymentReference();
+        const reference = ctx.preconditions.nextValidPaymentReference();
         const res = await ctx.api.call('createPaymentInstruction', {
           body: accountInstruction(ctx, a, reference),
           step: 'add a payment instruction',
@@ -119,7 +120,7 @@ export default defineRules(
       endpoints: ['createBusinessPaymentInstruction'],
       async check(ctx) {
         const { business, account } = await businessWithAccount(ctx);
-        const reference = ctx.fixtures.nextValidPaymentReference();
+        const reference = ctx.preconditions.nextValidPaymentReference();
         const res = await ctx.api.call('createBusinessPaymentInstruction', {
           body: businessInstruction(ctx, business, account, reference),
           step: 'add a business payment instruction',
@@ -141,5 +142,5 @@ export default defineRules(
     vendorTrouble('business', 'persistent'),
     vendorTrouble('business', 'intermittent'),
   ],
-  { tags: ['payments'], needs: ['ongoingSupplier', 'operationsTeam', 'paymentInstruction'] },
+  { tags: ['payments'], needs: [...TO_IMPORT, 'paymentInstruction'] },
 );

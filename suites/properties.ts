@@ -17,6 +17,7 @@ import {
 import { fieldsOf, isOmittable } from '../generators/model-shape.js';
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { type AccountPayload, model } from '../src/spec/index.js';
 import { NON_FIELD_ERRORS, expectedAttr, mayUseNonFieldErrors, sameDefectsAsValidate } from './attrs.js';
 import { alignNotes, completeNote } from './notes.js';
@@ -37,9 +38,9 @@ const SUPPLY = fc.constantFrom<Supply>('electricity', 'gas', 'dual');
  */
 function accounts(ctx: RuleContext, complete: boolean): fc.Arbitrary<AccountPayload> {
   const template = ctx.given.account();
-  if (!ctx.fixtures.payloads.configured('account'))
+  if (!ctx.preconditions.payloads.configured('account'))
     return SUPPLY.chain((supply) =>
-      accountPayload({ import_supplier: ctx.fixtures.ongoingSupplier, supply, complete }),
+      accountPayload({ import_supplier: ctx.preconditions.ongoingSupplier, supply, complete }),
     );
   if (complete) return fc.constant(template);
   const omittable = fieldsOf(model.AccountPayload)
@@ -74,9 +75,9 @@ async function singleDefectIsRefused(ctx: RuleContext, level: 'MUST' | 'SHOULD')
   const kinds = defectKinds(level);
   // accounts() stops the rule (not judged) when the setup chain found the account template refused.
   const template = accounts(ctx, true);
-  const arbitrary = ctx.fixtures.payloads.configured('account')
+  const arbitrary = ctx.preconditions.payloads.configured('account')
     ? invalidFrom(template, model.AccountPayload, kinds)
-    : invalidAccountPayload({ import_supplier: ctx.fixtures.ongoingSupplier, kinds });
+    : invalidAccountPayload({ import_supplier: ctx.preconditions.ongoingSupplier, kinds });
   await checkProperty(ctx, arbitrary, async (invalid) => {
     const payload = freshIdentifiers('AccountPayload', invalid.payload, ctx.ids, { except: invalid.attr });
     const attrs: Record<string, string[]> = {};
@@ -176,7 +177,7 @@ export default defineRules(
       level: 'MUST',
       title:
         'For generated sequences of notes, each is created unless the account has a note with its body and, when given, its created_at',
-      needs: ['ongoingSupplier', 'operationsTeam'],
+      needs: TO_IMPORT,
       endpoints: ['createNotes'],
       property: true,
       async check(ctx) {
@@ -224,7 +225,7 @@ export default defineRules(
       level: 'MUST',
       title:
         'For generated sequences of transactions and check_previously_added values, a new transaction is added, one added earlier is skipped while the check is on, and never skipped as already existing with the check off',
-      needs: ['ongoingSupplier', 'operationsTeam'],
+      needs: TO_IMPORT,
       endpoints: ['createTransactions'],
       property: true,
       async check(ctx) {

@@ -11,6 +11,7 @@
 import type { RuleContext } from '../src/engine/context.js';
 import { PreconditionError } from '../src/engine/failures.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 import { billingDocuments } from './billing.js';
@@ -238,5 +239,5 @@ export default defineRules(
       },
     },
   ],
-  { tags: ['races'], needs: ['ongoingSupplier', 'operationsTeam'] },
+  { tags: ['races'], needs: TO_IMPORT },
 );

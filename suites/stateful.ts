@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { type AccountPayload, model } from '../src/spec/index.js';
 import { checkProperty } from '../src/engine/property.js';
 import { type Listing, accountKey, listing, recordsFor, status, today } from './support.js';
@@ -280,7 +281,7 @@ export default defineRules('stateful', [
     level: 'MUST',
     title:
       'Any sequence of validate, stage, process, status, listings, notes and transactions behaves as the §3 state table says',
-    needs: ['ongoingSupplier', 'operationsTeam'],
+    needs: TO_IMPORT,
     endpoints: [
       'validateAccount',
       'stageAccount',

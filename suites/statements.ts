@@ -1,13 +1,14 @@
 /** §2.6 / §4.2 historical statements. */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { model } from '../src/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey } from './support.js';
 
 /** A historical statement from the template (every documented field), fresh, with `overrides`. */
 const statement = (ctx: RuleContext, overrides: Record<string, unknown> = {}) =>
-  ctx.fixtures.payloads.item('historical_statements', 'statements', ctx.ids, overrides);
+  ctx.preconditions.payloads.item('historical_statements', 'statements', ctx.ids, overrides);
 
 export default defineRules(
   'statements',
@@ -96,5 +97,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createHistoricalStatements'], tags: ['statements'], needs: ['ongoingSupplier', 'operationsTeam'] },
+  { endpoints: ['createHistoricalStatements'], tags: ['statements'], needs: TO_IMPORT },
 );

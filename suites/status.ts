@@ -1,6 +1,7 @@
 /** §4.3 Status and listings, §2.9 account import process records. */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { model } from '../src/spec/index.js';
 import { listing, recordsFor, status } from './support.js';
 
@@ -40,7 +41,7 @@ export default defineRules(
       async check(ctx) {
         const res = await status(
           ctx,
-          ctx.fixtures.ongoingSupplier,
+          ctx.preconditions.ongoingSupplier,
           ctx.ids.externalAccountNumber(),
           'status of an account never staged',
         );
@@ -72,7 +73,7 @@ export default defineRules(
       level: 'INFO',
       why: 'IN_PROGRESS can only be seen while a process runs; whether a request lands in that window depends on timing, not on conformance.',
       title: 'While a process request runs, the status endpoint reports IN_PROGRESS',
-      needs: ['ongoingSupplier', 'operationsTeam'],
+      needs: TO_IMPORT,
       endpoints: ['accountTransferStatus', 'processAccount'],
       async check(ctx) {
         const account = await ctx.given.staged();
@@ -121,7 +122,7 @@ export default defineRules(
       title: 'The imported listing answers 200',
       endpoints: ['importedAccountImportProcesses'],
       async check(ctx) {
-        ctx.expect.status(await listing(ctx, 'imported', ctx.fixtures.ongoingSupplier, 'imported listing'), 200);
+        ctx.expect.status(await listing(ctx, 'imported', ctx.preconditions.ongoingSupplier, 'imported listing'), 200);
       },
     },
     {
@@ -157,7 +158,7 @@ export default defineRules(
       async check(ctx) {
         const staged = await ctx.given.staged();
         const imported = await ctx.given.imported();
-        const other = ctx.fixtures.otherOngoingSupplier;
+        const other = ctx.preconditions.otherOngoingSupplier;
         for (const which of ['all', 'pending', 'imported'] as const) {
           const res = await listing(ctx, which, other, `${which} listing of the other supplier`);
           ctx.expect.status(res, 200);

@@ -17,7 +17,7 @@ export const today = () => new Date().toISOString().slice(0, 10);
  * its first), with a fresh id, dated today (inside any open statement period), `extra` applied.
  */
 export function transaction(ctx: RuleContext, extra: Record<string, unknown> = {}) {
-  const template = ctx.fixtures.payloads.item<Record<string, unknown>>(
+  const template = ctx.preconditions.payloads.item<Record<string, unknown>>(
     'transactions',
     'transactions',
     ctx.ids,
@@ -41,7 +41,7 @@ export const accountKey = (supplier: string, ext: string) => ({
  * one other thing — the token (§5), the method, the path.
  */
 export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptions {
-  const supplier = ctx.fixtures.config.import_suppliers?.ongoing ?? 'SUPPLIER';
+  const supplier = ctx.preconditions.config.import_suppliers?.ongoing ?? 'SUPPLIER';
   const ext = ctx.ids.externalAccountNumber();
   const key = accountKey(supplier, ext);
   const params = { import_supplier_code: supplier, external_account_number: ext };
@@ -54,15 +54,15 @@ export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptio
         body: {
           external_account_number: ext,
           import_supplier_code: supplier,
-          operations_team_name: ctx.fixtures.config.operations_team ?? 'team',
+          operations_team_name: ctx.preconditions.config.operations_team ?? 'team',
         },
       };
     case 'createNotes':
-      return { body: { ...key, notes: [ctx.fixtures.payloads.item('notes', 'notes', ctx.ids)] } };
+      return { body: { ...key, notes: [ctx.preconditions.payloads.item('notes', 'notes', ctx.ids)] } };
     case 'createAgreements':
       return {
-        body: ctx.fixtures.payloads.configured('agreements')
-          ? fillTemplate(ctx.fixtures.agreementsPayload, {
+        body: ctx.preconditions.payloads.configured('agreements')
+          ? fillTemplate(ctx.preconditions.agreementsPayload, {
               ...key,
               supply_point_identifier: ctx.ids.supplyPointIdentifier(),
             })
@@ -70,8 +70,8 @@ export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptio
       };
     case 'createSupplyPoints':
       return {
-        body: ctx.fixtures.payloads.configured('supply_points')
-          ? fillTemplate(ctx.fixtures.supplyPointsPayload, {
+        body: ctx.preconditions.payloads.configured('supply_points')
+          ? fillTemplate(ctx.preconditions.supplyPointsPayload, {
               ...key,
               new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
             })
@@ -81,22 +81,22 @@ export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptio
       return { body: { ...key, transactions: [transaction(ctx)] } };
     case 'createHistoricalBillingDocuments':
       return {
-        body: ctx.fixtures.payloads.request('historical_billing_documents', ctx.ids, {
+        body: ctx.preconditions.payloads.request('historical_billing_documents', ctx.ids, {
           ...key,
           ledger_code: ctx.ids.other('L'),
         }),
       };
     case 'createHistoricalStatements':
-      return { body: ctx.fixtures.payloads.request('historical_statements', ctx.ids, key) };
+      return { body: ctx.preconditions.payloads.request('historical_statements', ctx.ids, key) };
     case 'createPaymentInstruction':
       return {
-        body: ctx.fixtures.payloads.request('payment_instruction', ctx.ids, { ...key, ...vendorInstruction(ctx) }),
+        body: ctx.preconditions.payloads.request('payment_instruction', ctx.ids, { ...key, ...vendorInstruction(ctx) }),
       };
     case 'createBusiness':
       return { body: ctx.given.businessPayload(1, supplier) };
     case 'createBusinessPaymentInstruction':
       return {
-        body: ctx.fixtures.payloads.request('business_payment_instruction', ctx.ids, {
+        body: ctx.preconditions.payloads.request('business_payment_instruction', ctx.ids, {
           import_supplier_code: supplier,
           external_business_identifier: ctx.ids.businessIdentifier(),
           ...vendorInstruction(ctx),
@@ -112,7 +112,7 @@ export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptio
 
 /** The configured upstream instruction (§2.7), or the template's own fields when none is configured. */
 function vendorInstruction(ctx: RuleContext): Record<string, string> {
-  const pi = ctx.fixtures.config.payment_instruction;
+  const pi = ctx.preconditions.config.payment_instruction;
   return pi ? { vendor: pi.vendor, reference: pi.references.valid[0], type: pi.type } : {};
 }
 

@@ -5,6 +5,7 @@
  */
 import type { RuleContext } from '../src/engine/context.js';
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { model } from '../src/spec/index.js';
 import { type AccountRef, accountKey, today, transaction } from './support.js';
@@ -417,5 +418,5 @@ export default defineRules(
       },
     },
   ],
-  { endpoints: ['createTransactions'], tags: ['transactions'], needs: ['ongoingSupplier', 'operationsTeam'] },
+  { endpoints: ['createTransactions'], tags: ['transactions'], needs: TO_IMPORT },
 );

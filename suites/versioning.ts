@@ -1,5 +1,6 @@
 /** §9 versioning. */
 import { defineRules } from '../src/engine/rule.js';
+import { TO_IMPORT } from '../src/engine/needs.js';
 import { listing } from './support.js';
 
 export default defineRules('versioning', [
@@ -11,7 +12,7 @@ export default defineRules('versioning', [
     needs: ['ongoingSupplier'],
     endpoints: ['allAccountImportProcesses'],
     async check(ctx) {
-      const res = await listing(ctx, 'all', ctx.fixtures.ongoingSupplier, 'a documented /v1/ path');
+      const res = await listing(ctx, 'all', ctx.preconditions.ongoingSupplier, 'a documented /v1/ path');
       ctx.expect.status(res, 200);
     },
   },
@@ -21,7 +22,7 @@ export default defineRules('versioning', [
     level: 'INFO',
     why: 'New fields may be added to responses; the suite never fails on them and records which it saw.',
     title: 'Which undocumented fields the service adds to its responses',
-    needs: ['ongoingSupplier', 'operationsTeam'],
+    needs: TO_IMPORT,
     endpoints: ['stageAccount', 'processAccount', 'accountTransferStatus'],
     async check(ctx) {
       const account = ctx.given.account();

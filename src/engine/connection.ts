@@ -1,7 +1,7 @@
 /**
  * A connection to one target: the embedded reference server when no base URL is given, the
  * credentials (docs/design.md §5), the redactor that keeps them out of output, the HTTP
- * client and the fixtures. Both the runner's session and `pact verify` stand on it, so the two
+ * client and the preconditions. Both the runner's session and `pact verify` stand on it, so the two
  * reach, authenticate and check a target in exactly the same way.
  */
 import { TokenSource } from '../auth/token-source.js';
@@ -48,7 +48,7 @@ export interface Connection {
   readonly auth: AuthSettings;
   readonly redactor: Redactor;
   readonly http: HttpClient;
-  readonly fixtures: Preconditions;
+  readonly preconditions: Preconditions;
   /** Set once authenticate() has obtained the first token. */
   tokens?: TokenSource;
   /**
@@ -160,14 +160,14 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     }));
     // The embedded server's shapes for the payloads §4.2 does not show; the user's templates win.
     const payloads = new PayloadTemplates({ ...embedded?.payloads, ...options.payloads }, options.contractPath);
-    const fixtures = new Preconditions(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
+    const preconditions = new Preconditions(embedded?.fixtures ?? options.fixtures ?? {}, payloads);
     const connection: Connection = {
       baseUrl,
       embedded: !!embedded,
       auth,
       redactor,
       http: client,
-      fixtures,
+      preconditions,
       async authenticate() {
         const obtain = auth.apiKey
           ? () =>
@@ -180,7 +180,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
         await preflight(
           client,
           tokens.current(),
-          fixtures.config.import_suppliers?.ongoing ?? 'conformance-preflight',
+          preconditions.config.import_suppliers?.ongoing ?? 'conformance-preflight',
           redactor,
         );
         return tokens;

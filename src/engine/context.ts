@@ -29,8 +29,8 @@ export interface RuleContext {
   readonly given: Given;
   /** Namespaced identifiers, unique in the run. */
   readonly ids: Ids;
-  /** The configured preconditions (docs/design.md §5), named after the `fixtures:` key most of them come from. */
-  readonly fixtures: Preconditions;
+  /** The configured preconditions (docs/design.md §5): the facts under `fixtures:` and the `payloads:` templates. */
+  readonly preconditions: Preconditions;
   readonly expect: Expect;
   readonly property: PropertySettings;
   /** Where the configuration puts business.business_contract_identifier (§2.3: not shown). */

@@ -99,6 +99,13 @@ export const NEEDS = {
 
 export type Need = keyof typeof NEEDS;
 
+/**
+ * What staging and processing an account stands on (§4.1, §3): an Ongoing supplier to stage under
+ * and an operations team to process with. Most areas need an imported account, so most take this
+ * as their default.
+ */
+export const TO_IMPORT: readonly Need[] = ['ongoingSupplier', 'operationsTeam'];
+
 type ValueOf<N extends Need> = NonNullable<ReturnType<(typeof NEEDS)[N]['read']>>;
 
 const provided = (value: unknown) => value !== undefined && value !== '';

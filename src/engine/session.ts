@@ -89,7 +89,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     rateLimit: options.rateLimit,
     transport: options.transport,
   });
-  const { redactor, http: client, fixtures, auth, embedded, close } = connection;
+  const { redactor, http: client, preconditions, auth, embedded, close } = connection;
   try {
     const baseUrl = redactor.text(connection.baseUrl);
     options.onEvent?.({ type: 'target', baseUrl, embedded });
@@ -162,12 +162,12 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       new Given(
         new Api(client, source, setupTranscript),
         new Ids(registry),
-        fixtures,
+        preconditions,
         contractPath,
         runAbort.signal,
         options.processRetryBudgetMs,
       ),
-      fixtures,
+      preconditions,
       options.deadline,
     );
     setupExchanges.push(...setupTranscript.exchanges);
@@ -180,7 +180,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       seed,
       setup,
       async run(rule) {
-        const missing = missingNeed(rule.needs ?? [], fixtures.config, fixtures.payloads);
+        const missing = missingNeed(rule.needs ?? [], preconditions.config, preconditions.payloads);
         if (missing)
           return {
             ...declaredFacts(rule),
@@ -198,7 +198,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
           async (state, signal) => {
             const api = new Api(client, source, transcript);
             const ids = new Ids(registry);
-            const given = new Given(api, ids, fixtures, contractPath, signal, options.processRetryBudgetMs, setup);
+            const given = new Given(api, ids, preconditions, contractPath, signal, options.processRetryBudgetMs, setup);
             await rule.check(
               createContext(
                 {
@@ -206,7 +206,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
                   api,
                   given,
                   ids,
-                  fixtures,
+                  preconditions,
                   property: { numRuns, seed, path: options.replayPath },
                   contractPath,
                   signal,

@@ -10,8 +10,7 @@ import type { Given } from '../../engine/given.js';
 import { IdRegistry, Ids } from '../../engine/ids.js';
 import { getAtPath } from '../../engine/paths.js';
 import { namespacedAccount, namespacedBusiness } from '../../engine/payloads.js';
-import type { Preconditions } from '../../engine/needs.js';
-import type { Need } from '../../engine/needs.js';
+import { type Need, type Preconditions, TO_IMPORT } from '../../engine/needs.js';
 import type { Api } from '../../engine/api.js';
 import { PreconditionError } from '../../engine/failures.js';
 import { snippet } from '../../engine/expect.js';
@@ -134,13 +133,13 @@ export interface StateContext {
   given: Given;
   api: Api;
   ids: Ids;
-  fixtures: Preconditions;
+  preconditions: Preconditions;
 }
 
 export interface StateDefinition {
   name: StateName;
   /** What the provider must be able to do or have (docs/design.md §5 fixtures). */
-  needs: Need[];
+  needs: readonly Need[];
   /** What it means, for the contract's readers. */
   description: string;
   setup(ctx: StateContext, params: Record<string, unknown>): Promise<Record<string, Json>>;
@@ -163,7 +162,7 @@ export const STATES: readonly StateDefinition[] = [
     description:
       'An Ongoing import supplier (§2.2); provides fresh identifiers for an account and a business that do not exist yet.',
     async setup(ctx) {
-      const supplier = ctx.fixtures.ongoingSupplier;
+      const supplier = ctx.preconditions.ongoingSupplier;
       return {
         ...accountValues(ctx.given.account(supplier)),
         ...businessValues(ctx.given.businessPayload(2, supplier)),
@@ -177,7 +176,7 @@ export const STATES: readonly StateDefinition[] = [
     needs: ['pausedSupplier'],
     description: 'A Paused import supplier (§2.2); provides fresh identifiers for an account of it.',
     async setup(ctx) {
-      return accountValues(ctx.given.account(ctx.fixtures.pausedSupplier));
+      return accountValues(ctx.given.account(ctx.preconditions.pausedSupplier));
     },
   },
   {
@@ -191,13 +190,13 @@ export const STATES: readonly StateDefinition[] = [
   },
   {
     name: STATE.imported,
-    needs: ['ongoingSupplier', 'operationsTeam'],
+    needs: TO_IMPORT,
     description: 'An account was staged and processed: it exists (§3 "imported", status COMPLETED).',
     setup: (ctx) => importedAccount(ctx),
   },
   {
     name: STATE.importedWithLedger,
-    needs: ['ongoingSupplier', 'operationsTeam'],
+    needs: TO_IMPORT,
     description:
       'An imported account with a ledger whose last statement closed on `last_statement_closing_date` (§2.3 ledger); its open statement period starts after that date.',
     async setup(ctx, params) {
@@ -209,7 +208,7 @@ export const STATES: readonly StateDefinition[] = [
   },
   {
     name: STATE.importedWithNote,
-    needs: ['ongoingSupplier', 'operationsTeam'],
+    needs: TO_IMPORT,
     description: 'An imported account that already has the note given by `body` and `created_at` (§4.2 notes rule 2).',
     async setup(ctx, params) {
       const values = await importedAccount(ctx);
@@ -234,7 +233,7 @@ export const STATES: readonly StateDefinition[] = [
     needs: ['operationsTeam'],
     description: 'The operations team named in a process request exists (§4.1 process rule 1).',
     async setup(ctx) {
-      return { [VALUE.team]: ctx.fixtures.operationsTeam };
+      return { [VALUE.team]: ctx.preconditions.operationsTeam };
     },
   },
   {
@@ -251,10 +250,10 @@ export const STATES: readonly StateDefinition[] = [
     needs: ['paymentInstruction'],
     description: 'A payment instruction exists at the upstream payment vendor (§2.7).',
     async setup(ctx) {
-      const p = ctx.fixtures.paymentInstruction;
+      const p = ctx.preconditions.paymentInstruction;
       return {
         [VALUE.vendor]: p.vendor,
-        [VALUE.reference]: ctx.fixtures.nextValidPaymentReference(),
+        [VALUE.reference]: ctx.preconditions.nextValidPaymentReference(),
         [VALUE.instructionType]: p.type,
       };
     },
@@ -265,7 +264,7 @@ export const STATES: readonly StateDefinition[] = [
     description:
       'The upstream payment vendor has persistent trouble with an instruction (§4.2: 400, not retried as is).',
     async setup(ctx) {
-      const p = ctx.fixtures.paymentInstruction;
+      const p = ctx.preconditions.paymentInstruction;
       return {
         [VALUE.vendor]: p.vendor,
         [VALUE.reference]: p.references.persistent_failure,
@@ -278,7 +277,7 @@ export const STATES: readonly StateDefinition[] = [
     needs: ['paymentInstruction', 'vendorIntermittentFailure'],
     description: 'The upstream payment vendor has intermittent trouble with an instruction (§4.2: 500, retried as is).',
     async setup(ctx) {
-      const p = ctx.fixtures.paymentInstruction;
+      const p = ctx.preconditions.paymentInstruction;
       return {
         [VALUE.vendor]: p.vendor,
         [VALUE.reference]: p.references.intermittent_failure,

@@ -125,7 +125,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
       timeoutMs,
       connections: 4,
     });
-    const { baseUrl, redactor, http, fixtures, embedded } = connection;
+    const { baseUrl, redactor, http, preconditions, embedded } = connection;
     let tokens: TokenSource;
     try {
       tokens = await connection.authenticate();
@@ -150,7 +150,7 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
           unknownStates.add(state.name);
           continue;
         }
-        const missing = missingNeed(definition.needs, fixtures.config, fixtures.payloads);
+        const missing = missingNeed(definition.needs, preconditions.config, preconditions.payloads);
         if (missing) {
           outcomes.set(interaction.description, {
             description: interaction.description,
@@ -177,11 +177,11 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
         const ctx: StateContext = {
           api,
           ids,
-          fixtures,
+          preconditions,
           given: new Given(
             api,
             ids,
-            fixtures,
+            preconditions,
             options.contractPath ?? 'business.business_contract_identifier',
             abort.signal,
           ),
