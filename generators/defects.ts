@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { pointsAt, replacedAtPath } from '../src/engine/paths.js';
 import { model } from '../src/spec/index.js';
 import { fieldsOf, formatOf, isPlainObject, specOf } from './model-shape.js';
+import type { JudgingLevel } from '../src/engine/verdict.js';
 import {
   accountPayload,
   notesRequest,
@@ -19,7 +20,7 @@ import {
   type TransactionsOptions,
 } from './payloads.js';
 
-export type DefectLevel = 'MUST' | 'SHOULD';
+export type DefectLevel = JudgingLevel;
 
 interface DefectSpec {
   level: DefectLevel;

@@ -24,6 +24,7 @@ import { alignNotes, completeNote } from './notes.js';
 import { checkProperty } from '../src/engine/property.js';
 import { alignTransactions } from './transactions.js';
 import { accountKey, errorsOf, today } from './support.js';
+import type { JudgingLevel } from '../src/engine/verdict.js';
 
 const ADDED = 'TRANSACTION_ADDED_TO_ACCOUNT';
 const EXISTS = 'TRANSACTION_ALREADY_EXISTS';
@@ -71,7 +72,7 @@ async function validAccountIsAccepted(ctx: RuleContext, complete: boolean) {
   });
 }
 
-async function singleDefectIsRefused(ctx: RuleContext, level: 'MUST' | 'SHOULD') {
+async function singleDefectIsRefused(ctx: RuleContext, level: JudgingLevel) {
   const kinds = defectKinds(level);
   // accounts() stops the rule (not judged) when the setup chain found the account template refused.
   const template = accounts(ctx, true);

@@ -7,6 +7,7 @@ import type { SpecChecks } from '../checks.js';
 import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
 import type { Reply } from '../reply.js';
 import type { ErrorItem } from '../validation.js';
+import type { JudgingLevel } from '../../src/engine/verdict.js';
 
 /** Calls the faithful handler (possibly with a changed request). */
 export type Next = (req: HandlerRequest) => Reply | Promise<Reply>;
@@ -45,7 +46,7 @@ export interface FaultDefinition {
    * SHOULD: it breaks only a strong reading, or what it breaks cannot be observed with certainty
    * through the interface; a SHOULD rule catching it is enough. `why` says which.
    */
-  level?: 'MUST' | 'SHOULD';
+  level?: JudgingLevel;
   why?: string;
   /** Fresh behaviour per server (faults may keep state, e.g. which accounts had a dry run). */
   create(): FaultBehaviour;

@@ -13,6 +13,9 @@ import { z } from 'zod';
 export const LEVELS = ['MUST', 'SHOULD', 'INFO'] as const;
 export type Level = (typeof LEVELS)[number];
 
+/** MUST or SHOULD: a level that judges (INFO only observes); what a fault or a defect kind is held to. */
+export type JudgingLevel = Exclude<Level, 'INFO'>;
+
 /**
  * pass — judged and held; fail — the implementation broke the statement; skip — not judged, because
  * a precondition only the operator can provide is not configured (or the rule does not apply);

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { FAULTS, VARIANT_PROFILES } from '../../reference/index.js';
 import type { Selection } from '../engine/select.js';
 import { type Target, type TaskResult, runTask } from './task.js';
+import type { JudgingLevel } from '../engine/verdict.js';
 
 export interface FaultRow {
   id: string;
@@ -19,7 +20,7 @@ export interface FaultRow {
   description: string;
   subtle: boolean;
   /** MUST: breaks a stated rule, so a MUST rule must catch it. SHOULD: any rule catching it will do. */
-  level: 'MUST' | 'SHOULD';
+  level: JudgingLevel;
   why?: string;
   caughtBy: string[];
   /** The MUST rules among caughtBy. */

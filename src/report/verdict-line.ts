@@ -2,7 +2,7 @@
  * The run's verdict in words, the same in every report: conformant, not conformant (with failures
  * counted as failures and unjudged rules as unjudged), incomplete, or aborted.
  */
-import { isFailing } from '../engine/verdict.js';
+import { type JudgingLevel, isFailing } from '../engine/verdict.js';
 import type { Report } from './schema.js';
 
 export type RunState = 'conformant' | 'not conformant' | 'incomplete' | 'aborted';
@@ -21,7 +21,7 @@ export function runVerdict(report: Report): RunVerdict {
   const { summary, run } = report;
   if (report.aborted) return { state: 'aborted', title: 'Aborted', detail: `no rule ran: ${report.aborted.reason}` };
   const counted = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
-  const describe = (level: 'MUST' | 'SHOULD') => {
+  const describe = (level: JudgingLevel) => {
     const mine = counted.filter((r) => r.level === level);
     const failed = mine.filter((r) => r.verdict === 'fail').length;
     const errored = mine.length - failed;
