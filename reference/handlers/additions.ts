@@ -16,6 +16,7 @@ import {
   importedAccountOr404,
   isReply,
   reply,
+  requestOnImportedAccount,
 } from './shared.js';
 
 /** Reference shape: agreements for one existing supply point of the account. */
@@ -73,12 +74,9 @@ export const createAgreements: Handler = (req, env) => {
 };
 
 export const createSupplyPoints: Handler = (req, env) => {
-  const early = accountLookedUpFirst(req.body, env);
-  if (early) return early;
-  const request = parseNonField(ReferenceSupplyPointsRequest, req.body, env);
-  if (isReply(request)) return request;
-  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
-  if (isReply(account)) return account;
+  const started = requestOnImportedAccount(ReferenceSupplyPointsRequest, req, env, parseNonField);
+  if (isReply(started)) return started;
+  const { request, account } = started;
   const identifiers = request.supply_points.map((p) => p.identifier!);
   // Keyed: a request with 60k supply points is checked in linear time, not 60k x 60k comparisons.
   const earlier = new Set<string>();

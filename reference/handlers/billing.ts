@@ -1,23 +1,12 @@
 /** §4.2 historical billing documents (once per ledger, §8). */
 import { strictModel } from '../../src/spec/index.js';
 import { validationError } from '../validation.js';
-import {
-  type Handler,
-  accountLookedUpFirst,
-  fieldError,
-  importedAccountOr404,
-  isReply,
-  parseBody,
-  reply,
-} from './shared.js';
+import { type Handler, fieldError, isReply, reply, requestOnImportedAccount } from './shared.js';
 
 export const createHistoricalBillingDocuments: Handler = (req, env) => {
-  const early = accountLookedUpFirst(req.body, env);
-  if (early) return early;
-  const request = parseBody(strictModel.HistoricalBillingDocumentsRequest, req.body, env);
-  if (isReply(request)) return request;
-  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
-  if (isReply(account)) return account;
+  const started = requestOnImportedAccount(strictModel.HistoricalBillingDocumentsRequest, req, env);
+  if (isReply(started)) return started;
+  const { request, account } = started;
 
   // How a ledger is named here is not shown: the reference wants one the account was imported with.
   let ledger = account.ledgers.get(request.ledger_code!);

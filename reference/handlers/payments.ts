@@ -3,22 +3,18 @@ import { strictModel } from '../../src/spec/index.js';
 import { validationError } from '../validation.js';
 import {
   type Handler,
-  accountLookedUpFirst,
   checkWithVendor,
   fieldError,
-  importedAccountOr404,
   isReply,
   parseBody,
   reply,
+  requestOnImportedAccount,
 } from './shared.js';
 
 export const createPaymentInstruction: Handler = (req, env) => {
-  const early = accountLookedUpFirst(req.body, env);
-  if (early) return early;
-  const request = parseBody(strictModel.PaymentInstructionRequest, req.body, env);
-  if (isReply(request)) return request;
-  const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
-  if (isReply(account)) return account;
+  const started = requestOnImportedAccount(strictModel.PaymentInstructionRequest, req, env);
+  if (isReply(started)) return started;
+  const { request, account } = started;
   const refused = checkWithVendor(env, request);
   if (refused) return refused;
   account.paymentInstructions.push({ vendor: request.vendor, reference: request.reference, type: request.type });

@@ -129,6 +129,27 @@ export function accountLookedUpFirst(
   return isReply(account) ? account : null;
 }
 
+/**
+ * How every §4.2 request that names an imported account starts: the account looked up first where
+ * the server chooses to, the body checked (by `parse`, `parseBody` unless the endpoint reports its
+ * errors otherwise), then the imported account it names, or the 404 of §7.2.
+ */
+export function requestOnImportedAccount<
+  S extends z.ZodType<{ import_supplier?: string; external_account_number?: string }>,
+>(
+  schema: S,
+  req: HandlerRequest,
+  env: ServerEnv,
+  parse: (schema: S, body: unknown, env: ServerEnv) => z.output<S> | Reply = parseBody,
+): { request: z.output<S>; account: Account } | Reply {
+  const early = accountLookedUpFirst(req.body, env);
+  if (early) return early;
+  const request = parse(schema, req.body, env);
+  if (isReply(request)) return request;
+  const account = importedAccountOr404(env, request.import_supplier!, request.external_account_number!);
+  return isReply(account) ? account : { request, account };
+}
+
 export const fieldError = (attr: string, code: string, detail: string): ErrorItem => ({ attr, code, detail });
 
 /**
