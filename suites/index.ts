@@ -14,7 +14,6 @@ import migration from './migration.js';
 import migrationDryRun from './migration-dry-run.js';
 import notes from './notes.js';
 import payments from './payments.js';
-import paymentsTargets from './payments-targets.js';
 import properties from './properties.js';
 import races from './races.js';
 import stateful from './stateful.js';
@@ -32,7 +31,7 @@ export const suites: Record<string, Rule[]> = {
   billing,
   statements,
   additions,
-  payments: [...payments, ...paymentsTargets],
+  payments,
   business,
   auth: [...auth, ...authApiKey],
   errors: [...errors, ...errorsBadInput],
