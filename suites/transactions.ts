@@ -118,6 +118,22 @@ function dedupWithCheck(check: 'true' | 'false') {
   };
 }
 
+/** The line and tax items of a SUPPLY_CHARGE (§2.4: present for that type), dated today. */
+const supplyChargeItems = () => ({
+  line_items: [
+    {
+      rate_band: 'CONSUMPTION_STANDARD',
+      start_date: today(),
+      end_date: today(),
+      number_of_units: 100,
+      net_amount: 20,
+      price_per_unit: 0.2,
+      units: [50, 50],
+    },
+  ],
+  tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
+});
+
 export default defineRules(
   'transactions',
   [
@@ -149,18 +165,7 @@ export default defineRules(
             reason: 'IMPORTED_CHARGE',
             product_code: 'ELEC-2.0TD',
             amount: '24.20',
-            line_items: [
-              {
-                rate_band: 'CONSUMPTION_STANDARD',
-                start_date: today(),
-                end_date: today(),
-                number_of_units: 100,
-                net_amount: 20,
-                price_per_unit: 0.2,
-                units: [50, 50],
-              },
-            ],
-            tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
+            ...supplyChargeItems(),
           }),
         ];
         const res = await post(ctx, a, txs, 'add one transaction of each type');
@@ -263,18 +268,7 @@ export default defineRules(
         const items = {
           ...bare,
           transaction_id: ctx.ids.other('T'),
-          line_items: [
-            {
-              rate_band: 'CONSUMPTION_STANDARD',
-              start_date: today(),
-              end_date: today(),
-              number_of_units: 100,
-              net_amount: 20,
-              price_per_unit: 0.2,
-              units: [50, 50],
-            },
-          ],
-          tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20, rate: 0.21, unit_type: 'PROPORTION' }],
+          ...supplyChargeItems(),
         };
         const res = await post(ctx, a, [items], 'the same SUPPLY_CHARGE with line_items and tax_items');
         expectStatuses(
