@@ -10,6 +10,10 @@ import { NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.
 import type { Ending, Failure, RuleResult } from './result.js';
 import { type Rule, declaredFacts } from './rule.js';
 
+/** The result of a rule that made no request: skipped for a missing need, out of time, or --bail. */
+export const notRun = (rule: Rule, ending: Ending): RuleResult =>
+  ({ ...declaredFacts(rule), ...ending, observations: [], duration_ms: 0, transcript: [] }) as RuleResult;
+
 export async function executeRule(
   rule: Rule,
   run: (state: RuleState, signal: AbortSignal) => Promise<void>,

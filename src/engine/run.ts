@@ -10,8 +10,9 @@ import type { RunRecord } from './record.js';
 import type { Baseline } from './baseline.js';
 import { excuse } from './baseline.js';
 import type { Counterexample } from './context.js';
-import type { Ending, RuleResult } from './result.js';
-import { type Rule, declaredFacts } from './rule.js';
+import type { RuleResult } from './result.js';
+import { notRun } from './execute.js';
+import type { Rule } from './rule.js';
 import type { Setup, SetupDeadline } from './setup.js';
 import type { PayloadTemplatesInput } from './templates.js';
 import { type Selection, selectRules } from './select.js';
@@ -149,9 +150,5 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     await session.close();
   }
 }
-
-/** The result of a rule the run did not start (out of time, or --bail). */
-const notRun = (rule: Rule, ending: Ending): RuleResult =>
-  ({ ...declaredFacts(rule), ...ending, observations: [], duration_ms: 0, transcript: [] }) as RuleResult;
 
 const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

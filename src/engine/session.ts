@@ -12,14 +12,14 @@ import { redactDeep } from '../http/redact-deep.js';
 import { Api } from './api.js';
 import { UnreachableError, connect } from './connection.js';
 import { type Counterexample, createContext } from './context.js';
-import { executeRule } from './execute.js';
+import { executeRule, notRun } from './execute.js';
 import type { RuleResult } from './result.js';
 import { Given } from './given.js';
 import { type Setup, establishSetup } from './setup.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
 import type { RunRecord } from './record.js';
 import { missingNeed } from './needs.js';
-import { type Rule, declaredFacts } from './rule.js';
+import type { Rule } from './rule.js';
 import type { RunOptions } from './run.js';
 
 export { UnreachableError };
@@ -182,15 +182,11 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       async run(rule) {
         const missing = missingNeed(rule.needs ?? [], preconditions.config, preconditions.payloads);
         if (missing)
-          return {
-            ...declaredFacts(rule),
+          return notRun(rule, {
             verdict: 'skip',
             reason: `needs ${missing.describe}: set ${missing.key}`,
             skip_key: missing.key,
-            observations: [],
-            duration_ms: 0,
-            transcript: [],
-          };
+          });
         const transcript = new Transcript();
         const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
         const result = await executeRule(
