@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { DEFAULT_TOKEN } from '../reference/index.js';
-import { EMBEDDED_LIMIT, embeddedFixtures } from '../src/engine/embedded.js';
-import { runConformance } from '../src/conformance.js';
+import { EMBEDDED_LIMIT, embeddedFixtures } from '../app/embedded.js';
+import { runConformance } from '../app/conformance.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
 function run(args: string[], cwd: string): Promise<{ ms: number; code: number | null; stdout: string }> {

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { pointsAt, replacedAtPath } from '../src/engine/paths.js';
-import { model } from '../src/spec/index.js';
+import { pointsAt, replacedAtPath, dotPath } from '../core/spec/paths.js';
+import { model } from '../core/spec/index.js';
 import { fieldsOf, formatOf, isPlainObject, specOf } from './model-shape.js';
-import type { JudgingLevel } from '../src/engine/verdict.js';
+import type { JudgingLevel } from '../core/engine/verdict.js';
 import {
   accountPayload,
   notesRequest,
@@ -185,7 +185,7 @@ function withDefect(
     .filter(({ sites }) => sites.length > 0)
     .chain(({ payload, sites }) =>
       chooseDefect(sites).map(({ site, value }) => {
-        const attr = site.path.join('.');
+        const attr = dotPath(site.path);
         const { level, description } = DEFECTS[site.kind];
         return {
           payload: replacedAtPath(payload, attr, value === LEFT_OUT ? undefined : structuredClone(value)),

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { fieldsOf, formatOf, isOmittable, seenOf, specOf } from './model-shape.js';
+import { dotPath } from '../core/spec/paths.js';
 
 /** Where a value is being generated. Rules extend it with domain facts (supply type, dates). */
 export interface BaseScope {
@@ -101,7 +102,7 @@ export function derive<S extends BaseScope>(schema: z.ZodType, rules: Rules<S>, 
     case 'unknown':
       return word;
   }
-  throw new Error(`generators: no arbitrary for a zod ${schema.def.type} at ${scope.at.join('.') || 'the root'}`);
+  throw new Error(`generators: no arbitrary for a zod ${schema.def.type} at ${dotPath(scope.at, 'the root')}`);
 }
 
 function object<S extends BaseScope>(

@@ -34,5 +34,5 @@ export {
   matchesDefect,
 } from './defects.js';
 export type { Defect, DefectKind, DefectLevel, DefectOptions, Invalid } from './defects.js';
-export { freshIdentifiers } from './identifiers.js';
-export type { FreshOptions, Renames, RequestName } from './identifiers.js';
+export { freshIdentifiers } from '../core/engine/fresh-identifiers.js';
+export type { FreshOptions, Renames, RequestName } from '../core/engine/fresh-identifiers.js';

@@ -3,7 +3,7 @@
  * what kind of value it holds. Generators and defects take every structural fact from here.
  */
 import { z } from 'zod';
-import type { Presence } from '../src/spec/index.js';
+import type { Presence } from '../core/spec/index.js';
 import { remembered } from './remembered.js';
 
 export interface FieldSchema {
@@ -38,5 +38,4 @@ export function formatOf(schema: z.ZodType): string | undefined {
   return typeof format === 'string' ? format : undefined;
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isPlainObject } from '../core/spec/paths.js';

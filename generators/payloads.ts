@@ -17,7 +17,7 @@ import {
   type NotesRequest,
   type PaymentInstructionRequest,
   type TransactionsRequest,
-} from '../src/spec/index.js';
+} from '../core/spec/index.js';
 import { addDays, endOfMonth, monthBetween } from './calendar.js';
 import { derive } from './from-model.js';
 import { rules, type Context, type DocumentKind, type TransactionKind } from './overrides/index.js';

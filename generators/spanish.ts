@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { cupsCheckLetters, dni } from '../src/domain/spanish-identifiers.js';
-import type { SupplyType } from '../src/spec/index.js';
+import { cupsCheckLetters, dni } from '../core/domain/spanish-identifiers.js';
+import type { SupplyType } from '../core/spec/index.js';
 
 export type SupplyKind = z.infer<typeof SupplyType>;
 

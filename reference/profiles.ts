@@ -8,7 +8,7 @@
  * fail, and a SHOULD rule only where the profile deliberately takes the other reading (listed in
  * `otherReadings`, and in the kill matrix).
  */
-import { loadFixture } from '../src/fixtures.js';
+import { loadFixture } from '../core/spec/fixtures.js';
 import { type Choices, faithfulChoices } from './choices.js';
 import { refusal, reply, type Reply } from './reply.js';
 import type { SettingsPatch } from './seed.js';

@@ -1,5 +1,5 @@
 /** The route table: the §4 endpoint catalogue of the spec model, the §5 GraphQL endpoint, the operator API. */
-import { model, type EndpointId } from '../src/spec/index.js';
+import { model, type EndpointId } from '../core/spec/index.js';
 import { GRAPHQL_PATH, handleGraphql } from './graphql.js';
 import { validateAccount, stageAccount, processAccount } from './handlers/migration.js';
 import { createAgreements, createSupplyPoints } from './handlers/additions.js';

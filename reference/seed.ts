@@ -5,7 +5,7 @@
  * and `conformance serve` start with; its names match the example conformance.config.yaml at the root of the repo.
  */
 import { z } from 'zod';
-import type { AccountPayload } from '../src/spec/index.js';
+import type { AccountPayload } from '../core/spec/index.js';
 import type { ReferenceStore } from './store.js';
 
 export const SupplierSeed = z.strictObject({

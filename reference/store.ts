@@ -3,7 +3,7 @@
  * skipped accounts, upstream vendor instructions, the §8 limit) and what the interface creates
  * (import processes, accounts, businesses).
  */
-import type { AccountPayload, Note, Transaction } from '../src/spec/index.js';
+import type { AccountPayload, Note, Transaction } from '../core/spec/index.js';
 
 export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
 

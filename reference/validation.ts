@@ -4,6 +4,7 @@
  */
 import { z as zod, type z } from 'zod';
 import { reply, type Reply } from './reply.js';
+import { dotPath } from '../core/spec/paths.js';
 
 export interface ErrorItem {
   detail: string;
@@ -16,8 +17,7 @@ export type Validated<T> = { ok: true; data: T } | { ok: false; errors: ErrorIte
 /** §7.1: errors about the request as a whole (no field path) go under `non_field_errors`. */
 export const NON_FIELD_ERRORS = 'non_field_errors';
 
-export const attrOf = (path: readonly PropertyKey[]): string =>
-  path.length === 0 ? NON_FIELD_ERRORS : path.map((part) => String(part)).join('.');
+export const attrOf = (path: readonly PropertyKey[]): string => dotPath(path, NON_FIELD_ERRORS);
 
 const formats: Record<string, { code: string; what: string }> = {
   date: { code: 'invalid_date', what: 'date (YYYY-MM-DD)' },

@@ -3,14 +3,14 @@
  * otherwise), then a summary by section and level, what failed with a replay command each, what
  * was skipped and which key would enable it. Colours via chalk, off for NO_COLOR and non-TTY.
  */
-import { isFailing } from '../src/engine/verdict.js';
+import { isFailing } from '../core/engine/verdict.js';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { baselineEntryFor } from '../src/engine/baseline.js';
-import { curlCommand, failingExchange } from '../src/report/curl.js';
-import type { RunEvent } from '../src/engine/run.js';
-import type { Cause } from '../src/engine/verdict.js';
-import type { Report, RuleResult } from '../src/report/schema.js';
-import { plural, runVerdict } from '../src/report/verdict-line.js';
+import { baselineEntryFor } from '../core/engine/baseline.js';
+import { curlCommand, failingExchange } from '../core/report/curl.js';
+import type { RunEvent } from '../core/engine/run.js';
+import type { Cause } from '../core/engine/verdict.js';
+import type { Report, RuleResult } from '../core/report/schema.js';
+import { plural, runVerdict } from '../core/report/verdict-line.js';
 
 export interface ConsoleOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };

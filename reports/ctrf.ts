@@ -4,8 +4,8 @@
  * so the counts equal report.summary; a baselined failure stays `failed` and says so in `extra`,
  * since CTRF has no status for an accepted failure and report.summary counts it as a failure too.
  */
-import { isFailing } from '../src/engine/verdict.js';
-import type { Report, RuleResult } from '../src/report/schema.js';
+import { isFailing } from '../core/engine/verdict.js';
+import type { Report, RuleResult } from '../core/report/schema.js';
 import { bySuite, failureText, oneLine, skipMessage } from './plain-text.js';
 
 /** The CTRF specification version this document follows: the reference implementation's current one. */

@@ -8,12 +8,12 @@
  * html-escaper unless it is itself markup built the same way. A Content-Security-Policy that admits
  * only this file's own style and script (by hash) and no network is the second line of defence.
  */
-import { isFailing } from '../src/engine/verdict.js';
-import { runVerdict } from '../src/report/verdict-line.js';
+import { isFailing } from '../core/engine/verdict.js';
+import { runVerdict } from '../core/report/verdict-line.js';
 import { createHash } from 'node:crypto';
 import { escape as escapeHtml } from 'html-escaper';
-import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
-import { curlCommand, failingExchange } from '../src/report/curl.js';
+import type { CountsT, Report, RuleResult } from '../core/report/schema.js';
+import { curlCommand, failingExchange } from '../core/report/curl.js';
 import { formatBody, formatDuration, formatScore, formatValue, showControlChars } from './plain-text.js';
 
 /** Markup that is already safe; anything else interpolated into `html` is escaped. */

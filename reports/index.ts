@@ -4,8 +4,8 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ReportFormat } from '../src/config/schema.js';
-import type { Report } from '../src/report/schema.js';
+import type { ReportFormat } from '../core/config/schema.js';
+import type { Report } from '../core/report/schema.js';
 
 export const REPORT_FILES: Record<Exclude<ReportFormat, 'console'>, string> = {
   json: 'report.json',

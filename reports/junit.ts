@@ -12,7 +12,7 @@
  */
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { Report, RuleResult } from '../src/report/schema.js';
+import type { Report, RuleResult } from '../core/report/schema.js';
 import { bySuite, failureText, oneLine, skipMessage, visibleEscape } from './plain-text.js';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

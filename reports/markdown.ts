@@ -4,9 +4,9 @@
  * run: lists are capped and long server-controlled text is cut, so even a 5,000-rule failure report
  * fits far below GitHub's 1 MiB step-summary limit.
  */
-import { isFailing } from '../src/engine/verdict.js';
-import type { CountsT, Report, RuleResult } from '../src/report/schema.js';
-import { runVerdict } from '../src/report/verdict-line.js';
+import { isFailing } from '../core/engine/verdict.js';
+import type { CountsT, Report, RuleResult } from '../core/report/schema.js';
+import { runVerdict } from '../core/report/verdict-line.js';
 import { formatDuration, formatScore, oneLine, showControlChars } from './plain-text.js';
 
 const MAX_FAILURES = 50;

@@ -3,33 +3,28 @@
  * text of a JUnit <failure> and a CTRF trace. CI systems show these in a monospace box, so the text
  * reads like `curl -v` output: `>` lines were sent, `<` lines were received.
  */
-import { curlCommand, failingExchange } from '../src/report/curl.js';
-import type { Report, RuleResult } from '../src/report/schema.js';
-import { sectionTitle } from '../src/spec/sections.js';
+import { curlCommand, failingExchange } from '../core/report/curl.js';
+import type { Report, RuleResult } from '../core/report/schema.js';
+import { compareSections, headingOf, sectionTitle } from '../core/spec/sections.js';
 
 type Exchange = RuleResult['transcript'][number];
 
-/** The suite a rule is listed under: the first section it cites, with the spec's title for it. */
-function suiteName(rule: RuleResult): string {
-  const section = rule.sections[0];
-  return section ? `§${section} ${sectionTitle(section)}`.trim() : rule.spec;
-}
-
-/** Suite names in spec order (`§4.2` before `§4.10`). */
-function compareSuites(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
-}
-
-/** Groups the rules by suite, suites in spec order, rules in report order. */
+/**
+ * Groups the rules into suites by the heading of the first section they cite (headingOf, as the
+ * report's section scores, the console and the HTML group them), suites in spec order, rules in
+ * report order.
+ */
 export function bySuite(report: Report): [string, RuleResult[]][] {
   const suites = new Map<string, RuleResult[]>();
   for (const rule of report.rules) {
-    const name = suiteName(rule);
-    const rules = suites.get(name) ?? [];
+    const heading = rule.sections[0] ? headingOf(rule.sections[0]) : '';
+    const rules = suites.get(heading) ?? [];
     rules.push(rule);
-    suites.set(name, rules);
+    suites.set(heading, rules);
   }
-  return [...suites].sort(([a], [b]) => compareSuites(a, b));
+  return [...suites]
+    .sort(([a], [b]) => compareSections(a, b))
+    .map(([heading, rules]) => [heading ? `§${heading} ${sectionTitle(heading)}`.trim() : rules[0].spec, rules]);
 }
 
 /** Expected and actual values: strings as JSON so `"1"` and `1` stay distinguishable. */

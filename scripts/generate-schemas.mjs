@@ -1,13 +1,13 @@
 // Regenerates the files derived from code (run after changing the schemas, rules or freedoms:
 // npm run schemas): schema/*.json, conformance.config.yaml, docs/freedoms.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { schemaFiles } from '../dist/src/config/json-schema.js';
-import { starterConfig } from '../dist/src/config/starter.js';
+import { schemaFiles } from '../dist/core/report/json-schema.js';
+import { starterConfig } from '../dist/core/config/starter.js';
 import { renderFreedoms } from '../dist/reference/freedoms.js';
-import { renderTraceability } from '../dist/src/engine/traceability.js';
+import { renderTraceability } from '../dist/core/engine/traceability.js';
 import { STATEMENTS } from '../dist/suites/traceability.js';
 import { allRules } from '../dist/suites/index.js';
-import { specText } from '../dist/src/spec/sections.js';
+import { specText } from '../dist/core/spec/sections.js';
 
 const write = (path, text) => writeFileSync(new URL(`../${path}`, import.meta.url), text);
 for (const [name, text] of Object.entries(schemaFiles())) write(`schema/${name}`, text);

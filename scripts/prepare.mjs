@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = [
-  'src',
+  'app',
+  'core',
   'reference',
   'suites',
   'generators',
@@ -19,7 +20,7 @@ const SOURCES = [
   'tsconfig.build.json',
   'package.json',
 ];
-const STAMP = join(root, 'dist', 'src', 'cli', 'main.js');
+const STAMP = join(root, 'dist', 'app', 'cli', 'main.js');
 
 /** The newest modification time under a file or folder (0 if it does not exist). */
 function newest(path) {

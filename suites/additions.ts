@@ -4,11 +4,11 @@
  * non_field_errors, which a body that is not an object at all checks on any implementation, and
  * a field error of the configured payload (impossible dates) must be reported there too.
  */
-import { fillTemplate } from '../src/engine/templates.js';
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules, type RuleInput } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { EndpointId } from '../src/spec/index.js';
+import { fillTemplate } from '../core/engine/templates.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { EndpointId } from '../core/spec/index.js';
 import { errorsOf } from './support.js';
 
 export type Addition = 'agreements' | 'supply-points';

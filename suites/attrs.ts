@@ -5,8 +5,8 @@
  * any endpoint but validate, `non_field_errors` is a true report of any defect; only validate
  * (never a create endpoint) must point at the field itself.
  */
-import type { EndpointId } from '../src/spec/index.js';
-import { pointsAt } from '../src/engine/paths.js';
+import type { EndpointId } from '../core/spec/index.js';
+import { pointsAt } from '../core/spec/paths.js';
 
 export const NON_FIELD_ERRORS = 'non_field_errors';
 

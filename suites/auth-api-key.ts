@@ -6,8 +6,8 @@
  * API key (auth.api_key); with a configured token nothing says the mutation is set up right.
  */
 import { randomBytes } from 'node:crypto';
-import { getAtPath } from '../src/engine/paths.js';
-import { defineRules } from '../src/engine/rule.js';
+import { getAtPath } from '../core/spec/paths.js';
+import { defineRules } from '../core/engine/rule.js';
 import { sampleRequest } from './support.js';
 
 export default defineRules('auth', [

@@ -3,9 +3,9 @@
  * requests are valid in every respect but the credentials, so the only reason to refuse is §5.
  */
 import { randomBytes } from 'node:crypto';
-import { defineRules, type Rule } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import { model } from '../src/spec/index.js';
+import { defineRules, type Rule } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { model } from '../core/spec/index.js';
 import { listing, sampleRequest, status } from './support.js';
 
 const endpoints = Object.values(model.endpoints);

@@ -1,9 +1,9 @@
 /** §4.2 / §8 historical billing documents (once per ledger). */
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules, type RuleInput } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import type { ImportedAccount } from '../src/engine/given.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import type { ImportedAccount } from '../core/engine/given.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey, errorsOf } from './support.js';
 

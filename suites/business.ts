@@ -1,7 +1,7 @@
 /** §2.8 / §4.4 businesses. */
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import { model } from '../src/spec/index.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { model } from '../core/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 
 export default defineRules(

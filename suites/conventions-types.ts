@@ -4,7 +4,7 @@
  * a documented enum value in another case, a fraction where an integer is due, a value that no
  * reading makes a boolean — and, at SHOULD, a boolean sent as the string "true".
  */
-import { defineRules } from '../src/engine/rule.js';
+import { defineRules } from '../core/engine/rule.js';
 import { defect } from './conventions.js';
 
 export default defineRules(

@@ -3,11 +3,11 @@
  * required fields inside provided objects, document paths. Each defect is placed at depth and at an
  * index above zero, so `attr` paths are checked where mistakes hide.
  */
-import type { RuleContext } from '../src/engine/context.js';
-import { deleteAtPath, setAtPath } from '../src/engine/paths.js';
-import { defineRules, type RuleInput } from '../src/engine/rule.js';
-import { model } from '../src/spec/index.js';
-import type { AccountPayload } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { deleteAtPath, setAtPath } from '../core/spec/paths.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import { model } from '../core/spec/index.js';
+import type { AccountPayload } from '../core/spec/index.js';
 import { DEFECTS, type DefectKind } from '../generators/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { errorsOf } from './support.js';

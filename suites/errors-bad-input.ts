@@ -6,12 +6,12 @@
  * asserted: removing an optional field can leave a valid request, and which fields are required is
  * not shown.
  */
-import type { RuleContext } from '../src/engine/context.js';
-import { PreconditionError } from '../src/engine/failures.js';
-import { defineRules, type RuleInput } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { type EndpointId, model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { PreconditionError } from '../core/engine/failures.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { type EndpointId, model } from '../core/spec/index.js';
 import { accountKey, sampleRequest } from './support.js';
 
 const POST_ENDPOINTS = Object.values(model.endpoints)

@@ -1,9 +1,9 @@
 /** §7.1 validation error body, §7.2 status codes of the §4.2 endpoints. */
-import type { RuleContext } from '../src/engine/context.js';
-import { setAtPath } from '../src/engine/paths.js';
-import { defineRules, type RuleInput } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import { type EndpointId, model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { setAtPath } from '../core/spec/paths.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { type EndpointId, model } from '../core/spec/index.js';
 import { sameDefectsAsValidate } from './attrs.js';
 import { accountKey, sampleRequest } from './support.js';
 

@@ -1,5 +1,5 @@
 /** Every rule suite, one per spec area; a file is named by its area's rule prefix. */
-import type { Rule } from '../src/engine/rule.js';
+import type { Rule } from '../core/engine/rule.js';
 import additions from './additions.js';
 import auth from './auth.js';
 import authApiKey from './auth-api-key.js';

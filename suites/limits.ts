@@ -1,8 +1,8 @@
 /** §8 Limits and §4.1 process rule 4: the optional process concurrency limit. */
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { model } from '../src/spec/index.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { model } from '../core/spec/index.js';
 
 export default defineRules('limits', [
   {

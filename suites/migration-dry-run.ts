@@ -9,11 +9,11 @@
  * a dry run that would succeed gets — status and body alike, once the account's own identifiers are
  * put aside. A server that answered "would succeed" without running the checks gives both the same.
  */
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules, type RuleInput } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { model } from '../core/spec/index.js';
 import { errorsOf, status } from './support.js';
 
 /** A response with the account's own identifiers replaced, so answers about two accounts compare. */

@@ -2,11 +2,11 @@
  * §3 States and transitions, §4.1 Account migration: validate, stage, process — the state table of
  * §3 row by row, and the four process rules of §4.1.
  */
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { RuleContext } from '../src/engine/context.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { type AccountPayload, model } from '../src/spec/index.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { RuleContext } from '../core/engine/context.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { type AccountPayload, model } from '../core/spec/index.js';
 import { alignNotes } from './notes.js';
 import { accountKey, listing, mentions, recordsFor, status } from './support.js';
 

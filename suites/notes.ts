@@ -1,9 +1,9 @@
 /** §4.2 Data added to an imported account — notes: creation, the dedup rule, created_at, 404s. */
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { model } from '../core/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { type AccountRef, accountKey, errorsOf } from './support.js';
 

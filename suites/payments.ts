@@ -5,12 +5,12 @@
  * added to an account that exists) and a business that was never created (§1, §4.4). Every request
  * is built from the user's template, so that nothing but the one named thing is amiss.
  */
-import type { RuleContext } from '../src/engine/context.js';
-import type { CreatedBusiness, ImportedAccount } from '../src/engine/given.js';
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import type { CreatedBusiness, ImportedAccount } from '../core/engine/given.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { model } from '../core/spec/index.js';
 import { accountKey } from './support.js';
 
 /** The payment instruction template for account `a`, with the configured vendor and type (§2.7). */

@@ -15,16 +15,16 @@ import {
   type Supply,
 } from '../generators/index.js';
 import { fieldsOf, isOmittable } from '../generators/model-shape.js';
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import { type AccountPayload, model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { type AccountPayload, model } from '../core/spec/index.js';
 import { NON_FIELD_ERRORS, expectedAttr, mayUseNonFieldErrors, sameDefectsAsValidate } from './attrs.js';
 import { alignNotes, completeNote } from './notes.js';
-import { checkProperty } from '../src/engine/property.js';
+import { checkProperty } from '../core/engine/property.js';
 import { alignTransactions } from './transactions.js';
 import { accountKey, errorsOf, today } from './support.js';
-import type { JudgingLevel } from '../src/engine/verdict.js';
+import type { JudgingLevel } from '../core/engine/verdict.js';
 
 const ADDED = 'TRANSACTION_ADDED_TO_ACCOUNT';
 const EXISTS = 'TRANSACTION_ALREADY_EXISTS';

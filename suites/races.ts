@@ -8,12 +8,12 @@
  * few rounds within a time budget and records how many rounds it ran. With the §8 concurrency limit
  * on, process requests answered 429 are retried as the spec tells clients to (given.process).
  */
-import type { RuleContext } from '../src/engine/context.js';
-import { PreconditionError } from '../src/engine/failures.js';
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { PreconditionError } from '../core/engine/failures.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { model } from '../core/spec/index.js';
 import { billingDocuments } from './billing.js';
 import { accountKey, listing, recordsFor, status } from './support.js';
 

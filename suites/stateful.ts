@@ -6,11 +6,11 @@
  * listing membership, note and transaction dedup.
  */
 import fc from 'fast-check';
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import { type AccountPayload, model } from '../src/spec/index.js';
-import { checkProperty } from '../src/engine/property.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { type AccountPayload, model } from '../core/spec/index.js';
+import { checkProperty } from '../core/engine/property.js';
 import { type Listing, accountKey, listing, recordsFor, status, today } from './support.js';
 
 interface Slot {

@@ -1,8 +1,8 @@
 /** §2.6 / §4.2 historical statements. */
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import { model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { model } from '../core/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { accountKey } from './support.js';
 

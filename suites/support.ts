@@ -2,12 +2,12 @@
  * What several suites share: a valid request for every endpoint (so a rule can vary exactly one
  * thing, such as the token), and the reads of status and listings.
  */
-import { fillTemplate } from '../src/engine/templates.js';
-import type { RuleContext } from '../src/engine/context.js';
-import type { CallOptions } from '../src/engine/api.js';
-import type { StagedAccount } from '../src/engine/given.js';
-import type { HttpResponse } from '../src/http/client.js';
-import type { EndpointId } from '../src/spec/index.js';
+import { fillTemplate } from '../core/engine/templates.js';
+import type { RuleContext } from '../core/engine/context.js';
+import type { CallOptions } from '../core/engine/api.js';
+import type { StagedAccount } from '../core/engine/given.js';
+import type { HttpResponse } from '../core/http/client.js';
+import type { EndpointId } from '../core/spec/index.js';
 
 /** A date inside any open statement period of a freshly imported account: today. */
 export const today = () => new Date().toISOString().slice(0, 10);

@@ -9,7 +9,7 @@
  * `table`: the line that introduces a table; covers every row of that table.
  * `rules`: rule ids or globs (`auth.401.*`).
  */
-import type { Statement } from '../src/engine/traceability.js';
+import type { Statement } from '../core/engine/traceability.js';
 
 /** Rules that exercise every field shape of a payload: the complete accounts and the defect properties. */
 const FIELD_SHAPES = [

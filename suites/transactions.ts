@@ -3,11 +3,11 @@
  * with force_add_to_current_statement. A date long before any account existed (2001) is outside the
  * open statement period of any freshly imported account; today is inside it.
  */
-import type { RuleContext } from '../src/engine/context.js';
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { model } from '../src/spec/index.js';
+import type { RuleContext } from '../core/engine/context.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { model } from '../core/spec/index.js';
 import { type AccountRef, accountKey, today, transaction } from './support.js';
 
 const OUT_OF_PERIOD = '2001-03-15';

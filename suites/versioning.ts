@@ -1,6 +1,6 @@
 /** §9 versioning. */
-import { defineRules } from '../src/engine/rule.js';
-import { TO_IMPORT } from '../src/engine/needs.js';
+import { defineRules } from '../core/engine/rule.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
 import { listing } from './support.js';
 
 export default defineRules('versioning', [

@@ -6,8 +6,8 @@
 import { readdirSync } from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { z } from 'zod';
-import { FIXTURES_DIR, fixtureCatalogue, loadFixture } from '../src/fixtures.js';
-import { missingDocumentedFields, model, strictModel, TransactionType } from '../src/spec/index.js';
+import { FIXTURES_DIR, fixtureCatalogue, loadFixture } from '../core/spec/fixtures.js';
+import { missingDocumentedFields, model, strictModel, TransactionType } from '../core/spec/index.js';
 import { ReferenceAgreementsRequest, ReferenceSupplyPointsRequest } from '../reference/handlers/additions.js';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../reference/index.js';
 

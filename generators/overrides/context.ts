@@ -1,6 +1,6 @@
 /** What a rule of the override table knows about where it is generating (see from-model.ts). */
 import type { z } from 'zod';
-import type { BillingDocumentType, TransactionType } from '../../src/spec/index.js';
+import type { BillingDocumentType, TransactionType } from '../../core/spec/index.js';
 import type { BaseScope } from '../from-model.js';
 import type { SupplyKind } from '../spanish.js';
 

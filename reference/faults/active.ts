@@ -1,5 +1,5 @@
 /** The faults switched on in one server, combined into the hooks the server consults. */
-import type { EndpointId } from '../../src/spec/index.js';
+import type { EndpointId } from '../../core/spec/index.js';
 import type { SpecChecks } from '../checks.js';
 import type { Handler } from '../handlers/shared.js';
 import type { FaultBehaviour } from './types.js';

@@ -1,5 +1,5 @@
 /** Faults of the §2 conventions: dates, types, enumerations, documented shapes, read leniently or strictly. */
-import type { AccountPayload } from '../../src/spec/index.js';
+import type { AccountPayload } from '../../core/spec/index.js';
 import { ACCOUNT_FAILED_VALIDATION, validationError } from '../validation.js';
 import { clone, fault, mapStrings } from './helpers.js';
 import type { Around, FaultBehaviour, FaultDefinition } from './types.js';

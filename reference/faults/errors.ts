@@ -1,5 +1,5 @@
 /** Faults of §7: the validation error body (§7.1) and bad input never answered with a 5xx (§7.2). */
-import { model, type EndpointId } from '../../src/spec/index.js';
+import { model, type EndpointId } from '../../core/spec/index.js';
 import { reply } from '../reply.js';
 import { fault, isValidationError, mapAttrs, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';

@@ -1,5 +1,5 @@
 /** Small tools faults are written with. */
-import type { EndpointId } from '../../src/spec/index.js';
+import type { EndpointId } from '../../core/spec/index.js';
 import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
 import type { Reply } from '../reply.js';
 import type { Around, FaultBehaviour, FaultDefinition } from './types.js';

@@ -1,5 +1,5 @@
 /** Faults of §4.1 account migration (validate, stage, process), §2.2 supplier status and the §3 states. */
-import type { AccountPayload } from '../../src/spec/index.js';
+import type { AccountPayload } from '../../core/spec/index.js';
 import type { HandlerRequest } from '../handlers/shared.js';
 import { reply } from '../reply.js';
 import { validationError } from '../validation.js';

@@ -2,12 +2,12 @@
  * A fault breaks exactly one documented rule of the reference server and leaves everything else
  * faithful. The catalogue proves the suite's sensitivity: every fault must make some rule fail.
  */
-import type { EndpointId } from '../../src/spec/index.js';
+import type { EndpointId } from '../../core/spec/index.js';
 import type { SpecChecks } from '../checks.js';
 import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
 import type { Reply } from '../reply.js';
 import type { ErrorItem } from '../validation.js';
-import type { JudgingLevel } from '../../src/engine/verdict.js';
+import type { JudgingLevel } from '../../core/engine/verdict.js';
 
 /** Calls the faithful handler (possibly with a changed request). */
 export type Next = (req: HandlerRequest) => Reply | Promise<Reply>;

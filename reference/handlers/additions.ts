@@ -4,7 +4,7 @@
  * `non_field_errors` as §7.1 says these endpoints do.
  */
 import { z } from 'zod';
-import { strictModel } from '../../src/spec/index.js';
+import { strictModel } from '../../core/spec/index.js';
 import type { Reply } from '../reply.js';
 import { asNonFieldErrors, validationError } from '../validation.js';
 import {

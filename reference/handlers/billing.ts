@@ -1,5 +1,5 @@
 /** §4.2 historical billing documents (once per ledger, §8). */
-import { strictModel } from '../../src/spec/index.js';
+import { strictModel } from '../../core/spec/index.js';
 import { validationError } from '../validation.js';
 import { type Handler, fieldError, isReply, reply, requestOnImportedAccount } from './shared.js';
 

@@ -1,5 +1,5 @@
 /** §2.8, §4.4: a business is created with all its contracts in one request. */
-import { strictModel } from '../../src/spec/index.js';
+import { strictModel } from '../../core/spec/index.js';
 import type { Business } from '../store.js';
 import { type ErrorItem, validationError } from '../validation.js';
 import { type Handler, fieldError, isReply, parseBody, reply } from './shared.js';

@@ -2,12 +2,13 @@
  * §3 and §4.1: validate, stage (create-or-update) and process. The state table of §3 is the
  * specification of this module.
  */
-import { strictModel, type AccountPayload } from '../../src/spec/index.js';
+import { strictModel, type AccountPayload } from '../../core/spec/index.js';
 import { delay, formatDate, formatDateTime, nextDay } from '../clock.js';
 import { reply, type Reply } from '../reply.js';
 import type { Account, ImportProcess, StoredLedger } from '../store.js';
 import { ACCOUNT_FAILED_VALIDATION, type ErrorItem, type Validated, validationError } from '../validation.js';
 import { type Handler, type ServerEnv, checkBody, fieldError, isReply, parseBody, valueAt } from './shared.js';
+import { dotPath } from '../../core/spec/paths.js';
 
 /**
  * The account-level checks of validate and stage (§4.1: stage is "validated by the same rules as the
@@ -46,7 +47,7 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
 
 /** The attrs at which a required path (`customers.*.account_roles`) has no value. */
 function missingAt(node: unknown, parts: string[], at: string[] = []): string[] {
-  if (parts.length === 0) return node === undefined ? [at.join('.')] : [];
+  if (parts.length === 0) return node === undefined ? [dotPath(at)] : [];
   const [head, ...rest] = parts;
   if (head === '*')
     return Array.isArray(node) ? node.flatMap((item, i) => missingAt(item, rest, [...at, String(i)])) : [];

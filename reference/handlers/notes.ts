@@ -1,5 +1,5 @@
 /** §4.2 notes: add notes to an imported account, with the dedup rule 2. */
-import { strictModel } from '../../src/spec/index.js';
+import { strictModel } from '../../core/spec/index.js';
 import { formatDateTime, yieldToOthers } from '../clock.js';
 import type { StoredNote } from '../store.js';
 import { type Handler, accountLookedUpFirst, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
@@ -10,24 +10,6 @@ type IncomingNote = {
   is_pinned?: boolean;
   document_paths?: { document_path?: string }[];
 };
-
-/**
- * §4.2 notes rule 2: "A note is created only if no note on the account has the same body and, when
- * given, the same created_at." A note sent without `created_at` therefore matches any note with its
- * body. For a note without a body (document paths only) the body comparison alone would match every
- * other body-less note, so its document paths are compared too (the spec does not show this case).
- */
-export function sameNote(existing: StoredNote, note: IncomingNote, bodyless: Bodyless = 'document_paths'): boolean {
-  const body = note.body ?? null;
-  if (existing.body !== body) return false;
-  if (note.created_at !== undefined && existing.createdAt !== note.created_at) return false;
-  // The other legal reading (a choice): any two absent bodies are "the same body".
-  if (body === null && bodyless === 'document_paths') {
-    const paths = (note.document_paths ?? []).map((d) => d.document_path ?? '');
-    return paths.length === existing.documentPaths.length && paths.every((p, i) => p === existing.documentPaths[i]);
-  }
-  return true;
-}
 
 /** The notes of an account grouped by what rule 2 compares, so that a duplicate is found in one lookup. */
 interface NoteIndex {
@@ -42,7 +24,14 @@ interface NoteIndex {
 
 type Bodyless = 'document_paths' | 'body';
 
-/** The key of `sameNote`'s comparison: the body, or for a note without body its document paths (or nothing, by choice). */
+/**
+ * §4.2 notes rule 2: "A note is created only if no note on the account has the same body and, when
+ * given, the same created_at." A note sent without `created_at` therefore matches any note with its
+ * body. For a note without a body (document paths only) the body comparison alone would match every
+ * other body-less note, so its document paths are compared too (the spec does not show this case;
+ * the other legal reading, any two absent bodies are "the same body", is a choice). This is the key
+ * of that comparison.
+ */
 const noteKey = (body: string | null, paths: readonly string[], bodyless: Bodyless) =>
   body !== null ? `b${body}` : bodyless === 'body' ? 'n' : `p${JSON.stringify(paths)}`;
 
@@ -80,7 +69,7 @@ function remember(index: NoteIndex, note: StoredNote): void {
   else if (!group.byCreatedAt.has(note.createdAt)) group.byCreatedAt.set(note.createdAt, note);
 }
 
-/** The first note of the account that `sameNote` matches, found by key instead of by a scan. */
+/** The first note of the account that rule 2 calls the same, found by key instead of by a scan. */
 function findSameNote(index: NoteIndex, note: IncomingNote): StoredNote | undefined {
   const body = note.body ?? null;
   const group = index.groups.get(

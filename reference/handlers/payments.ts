@@ -1,5 +1,5 @@
 /** §2.7, §4.2, §4.4: payment instructions for an account and for a business, checked upstream. */
-import { strictModel } from '../../src/spec/index.js';
+import { strictModel } from '../../core/spec/index.js';
 import { validationError } from '../validation.js';
 import {
   type Handler,

@@ -1,8 +1,8 @@
 /** What every handler receives, and the steps several endpoints share. */
 import type { IncomingHttpHeaders } from 'node:http';
 import { z as zod, type z } from 'zod';
-import { seen } from '../../src/spec/index.js';
-import type { EndpointId } from '../../src/spec/index.js';
+import { seen } from '../../core/spec/index.js';
+import type { EndpointId } from '../../core/spec/index.js';
 import type { SpecChecks } from '../checks.js';
 import type { Choices } from '../choices.js';
 import { reply, type Reply } from '../reply.js';
@@ -15,6 +15,7 @@ import {
   validate,
   validationError,
 } from '../validation.js';
+import { dotPath } from '../../core/spec/paths.js';
 
 export interface ServerEnv {
   store: ReferenceStore;
@@ -82,9 +83,9 @@ function vocabularyErrors(body: unknown, env: ServerEnv): ErrorItem[] {
       const obj = node as Record<string, unknown>;
       if ('transaction_id' in obj) {
         if (typeof obj.reason === 'string' && !seen.transactionReasons.includes(obj.reason as never))
-          errors.push(fieldError([...path, 'reason'].join('.'), 'invalid_choice', 'Unknown reason.'));
+          errors.push(fieldError(dotPath([...path, 'reason']), 'invalid_choice', 'Unknown reason.'));
         if (typeof obj.payment_type === 'string' && !seen.paymentTypes.includes(obj.payment_type as never))
-          errors.push(fieldError([...path, 'payment_type'].join('.'), 'invalid_choice', 'Unknown payment type.'));
+          errors.push(fieldError(dotPath([...path, 'payment_type']), 'invalid_choice', 'Unknown payment type.'));
       }
       for (const [k, v] of Object.entries(obj)) walk(v, [...path, k]);
     }

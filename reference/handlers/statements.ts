@@ -1,5 +1,5 @@
 /** §4.2 historical statements. */
-import { strictModel } from '../../src/spec/index.js';
+import { strictModel } from '../../core/spec/index.js';
 import { type Handler, isReply, reply, requestOnImportedAccount } from './shared.js';
 
 export const createHistoricalStatements: Handler = (req, env) => {

@@ -1,5 +1,5 @@
 /** §4.2 transactions: dedup (`check_previously_added`) and the open statement period (`force_add_to_current_statement`). */
-import { strictModel, type Transaction } from '../../src/spec/index.js';
+import { strictModel, type Transaction } from '../../core/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import { type ErrorItem, capErrors, validationError } from '../validation.js';
 import { openStatementPeriod } from './migration.js';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
-import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/conformance.js';
-import { ReportSchema } from '../../src/report/schema.js';
+import { embeddedFixtures, embeddedSeed } from '../../app/embedded.js';
+import { runConformance } from '../../app/conformance.js';
+import { ReportSchema } from '../../core/report/schema.js';
 import { runCli } from '../helpers/cli.js';
 
 describe('conformance merge-reports', () => {

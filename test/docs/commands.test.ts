@@ -25,7 +25,7 @@ function words(line: string): string[] {
 }
 
 const COMMANDS: Record<string, () => Promise<Record<string, unknown>>> = {
-  run: async () => (await import('../../src/cli/run.js')).runOptions,
+  run: async () => (await import('../../app/cli/run.js')).runOptions,
 };
 
 describe('documented commands', () => {

@@ -7,10 +7,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { openApiDocument } from '../../src/ecosystem/openapi.js';
-import { fixtureCatalogue, loadFixture } from '../../src/fixtures.js';
-import { packageVersion } from '../../src/package-root.js';
-import { model } from '../../src/spec/index.js';
+import { openApiDocument } from '../../app/ecosystem/openapi.js';
+import { fixtureCatalogue, loadFixture } from '../../core/spec/fixtures.js';
+import { packageVersion } from '../../core/spec/package-root.js';
+import { model } from '../../core/spec/index.js';
 import { runCli } from '../helpers/cli.js';
 
 type Doc = {

@@ -12,25 +12,25 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../reference/index.js';
-import { createPactCommand } from '../../src/cli/pact.js';
-import { exportContract } from '../../src/ecosystem/pact/export.js';
+import { createPactCommand } from '../../app/cli/pact.js';
+import { exportContract } from '../../app/ecosystem/pact/export.js';
 import {
   CONSUMER,
   CONTRACT_FILE,
   INVALID_ACCOUNT_DEFECT,
   PROVIDER,
   contractInteractions,
-} from '../../src/ecosystem/pact/interactions.js';
+} from '../../app/ecosystem/pact/interactions.js';
 import {
   PACT_INSTALL_COMMAND,
   PactUnavailableError,
   loadPact,
   type PactLibrary,
-} from '../../src/ecosystem/pact/library.js';
-import { STATES } from '../../src/ecosystem/pact/states.js';
-import type { VerifyResult } from '../../src/ecosystem/pact/verify.js';
-import { embeddedFixtures } from '../../src/engine/embedded.js';
-import { type EndpointSpec, model } from '../../src/spec/index.js';
+} from '../../app/ecosystem/pact/library.js';
+import { STATES } from '../../app/ecosystem/pact/states.js';
+import type { VerifyResult } from '../../app/ecosystem/pact/verify.js';
+import { embeddedFixtures } from '../../app/embedded.js';
+import { type EndpointSpec, model } from '../../core/spec/index.js';
 import { runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
 
@@ -216,8 +216,8 @@ describe('pact verify', () => {
     const resultFile = join(mkdtempSync(join(tmpdir(), 'pact-verify-')), 'result.json');
     const script = `
       import { writeFileSync } from 'node:fs';
-      import { verifyContract } from ${JSON.stringify(new URL('../../dist/src/ecosystem/pact/verify.js', import.meta.url).href)};
-      import { loadPact } from ${JSON.stringify(new URL('../../dist/src/ecosystem/pact/library.js', import.meta.url).href)};
+      import { verifyContract } from ${JSON.stringify(new URL('../../dist/app/ecosystem/pact/verify.js', import.meta.url).href)};
+      import { loadPact } from ${JSON.stringify(new URL('../../dist/app/ecosystem/pact/library.js', import.meta.url).href)};
       const options = JSON.parse(process.env.VERIFY_OPTIONS);
       writeFileSync(process.env.VERIFY_RESULT, JSON.stringify(await verifyContract({ ...options, pact: await loadPact() })));`;
     const options = {

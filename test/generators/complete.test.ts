@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { model } from '../../src/spec/index.js';
+import { model } from '../../core/spec/index.js';
 import * as gen from '../../generators/index.js';
 import { rules } from '../../generators/overrides/index.js';
 import { KEY, SUPPLIER, walk } from './helpers.js';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { model, strictModel } from '../../src/spec/index.js';
+import { model, strictModel } from '../../core/spec/index.js';
 import { checkAccountPayload } from '../../reference/handlers/migration.js';
 import { type ErrorItem, validate } from '../../reference/validation.js';
 import * as gen from '../../generators/index.js';

@@ -1,6 +1,6 @@
 /** What the generator tests share: a faithful reference environment and a payload-with-schema walk. */
 import { z } from 'zod';
-import { IdRegistry, Ids } from '../../src/engine/ids.js';
+import { IdRegistry, Ids } from '../../core/engine/ids.js';
 import { faithfulChoices } from '../../reference/choices.js';
 import { faithfulChecks } from '../../reference/checks.js';
 import type { ServerEnv } from '../../reference/handlers/shared.js';

@@ -1,11 +1,11 @@
 /** freshIdentifiers: new identifiers every time, references kept, defects untouched. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cupsCheckLetters } from '../../src/domain/spanish-identifiers.js';
-import { strictModel, type TransactionsRequest } from '../../src/spec/index.js';
+import { cupsCheckLetters } from '../../core/domain/spanish-identifiers.js';
+import { strictModel, type TransactionsRequest } from '../../core/spec/index.js';
 import { checkAccountPayload } from '../../reference/handlers/migration.js';
 import * as gen from '../../generators/index.js';
-import { identifiersOf, type RequestName } from '../../generators/identifiers.js';
+import { identifiersOf, type RequestName } from '../../core/engine/fresh-identifiers.js';
 import { KEY, SUPPLIER, newIds, referenceEnv } from './helpers.js';
 
 const one = <T>(arb: fc.Arbitrary<T>, seed = 1): T => fc.sample(arb, { seed, numRuns: 1 })[0];

@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cupsCheckLetters, dni } from '../../src/domain/spanish-identifiers.js';
-import { model, type AccountPayload } from '../../src/spec/index.js';
+import { cupsCheckLetters, dni } from '../../core/domain/spanish-identifiers.js';
+import { model, type AccountPayload } from '../../core/spec/index.js';
 import * as gen from '../../generators/index.js';
 import { formatOf } from '../../generators/model-shape.js';
 import { POSTAL_PREFIX } from '../../generators/spanish.js';

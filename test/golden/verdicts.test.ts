@@ -6,10 +6,8 @@
  * why in the commit.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, DEFAULT_TOKEN, profileById, startReferenceServer } from '../../reference/index.js';
-import { runConformance } from '../../src/conformance.js';
-import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
-import type { Report } from '../../src/report/schema.js';
+import { runAgainstReference } from '../../app/against-reference.js';
+import type { Report } from '../../core/report/schema.js';
 
 const SEED = 20261123;
 const NUM_RUNS = 10;
@@ -40,31 +38,11 @@ interface Target {
 }
 
 async function run(target: Target): Promise<Report> {
-  const profile = target.profile ? profileById(target.profile) : undefined;
-  const seed = await embeddedSeed({ token: DEFAULT_TOKEN });
-  if (profile?.settings) seed.settings = { ...seed.settings, ...profile.settings };
-  const server = await startReferenceServer({
-    seed,
-    ...(profile ? { choices: profile.choices } : {}),
-    ...(target.fault ? { faults: [target.fault] } : {}),
-  });
-  try {
-    const fixtures = await embeddedFixtures();
-    const limit = profile?.settings?.concurrency_limit;
-    if (typeof limit === 'number') fixtures.concurrency_limit = limit;
-    return await runConformance({
-      baseUrl: server.url,
-      auth: { apiKey: DEFAULT_API_KEY, ...profile?.run.auth },
-      fixtures,
-      payloads: { ...embeddedPayloads(), ...(target.templates === false ? {} : profile?.run.payloads?.()) },
-      ...(profile?.run.contractPath ? { contractPath: profile.run.contractPath } : {}),
-      seed: SEED,
-      numRuns: NUM_RUNS,
-      processRetryBudgetMs: profile?.processRetryBudgetMs ?? 3_000,
-    });
-  } finally {
-    await server.close();
-  }
+  const { report } = await runAgainstReference(
+    { profile: target.profile, fault: target.fault, templates: target.templates },
+    { seed: SEED, numRuns: NUM_RUNS },
+  );
+  return report;
 }
 
 /** Every rule's verdict, and the error kind of those not judged. */

@@ -1,5 +1,5 @@
 /** A config file for a hand-started reference server that configures every fixture, as the embedded run does. */
-import { EMBEDDED_LIMIT } from '../../src/engine/embedded.js';
+import { EMBEDDED_LIMIT } from '../../app/embedded.js';
 
 export function fullConfig(baseUrl: string, auth: string): string {
   return `base_url: ${baseUrl}

@@ -4,14 +4,14 @@
  * transcripts whose secrets are already redacted, and server-controlled text that tries to break
  * out of every output format.
  */
-import type { Baseline } from '../../src/engine/baseline.js';
-import type { Ending, RuleResult } from '../../src/engine/result.js';
-import { type Level, type Rule, declaredFacts } from '../../src/engine/rule.js';
-import type { Exchange } from '../../src/http/exchange.js';
-import { REDACTED } from '../../src/http/redact.js';
-import { buildReport } from '../../src/report/build.js';
-import type { Report } from '../../src/report/schema.js';
-import type { EndpointId } from '../../src/spec/index.js';
+import type { Baseline } from '../../core/engine/baseline.js';
+import type { Ending, RuleResult } from '../../core/engine/result.js';
+import { type Level, type Rule, declaredFacts } from '../../core/engine/rule.js';
+import type { Exchange } from '../../core/http/exchange.js';
+import { REDACTED } from '../../core/http/redact.js';
+import { buildReport } from '../../core/report/build.js';
+import type { Report } from '../../core/report/schema.js';
+import type { EndpointId } from '../../core/spec/index.js';
 
 /** The token a run would have used; a report only ever carries REDACTED in its place. */
 export const RAW_SECRET = 'SECRET-TOKEN-123';
@@ -33,9 +33,9 @@ export const URLS = {
 
 export const REPLAY = {
   stage:
-    "npx conformance --base-url https://staging.example.com --rule 'migration.stage.refuses-impossible-date' --seed 4242",
+    "npx conformance --base-url https://staging.example.com --rule 'conventions.date.impossible-day' --seed 4242",
   property:
-    "npx conformance --base-url https://staging.example.com --rule 'validation.single-defect.attr' --seed 4242 --path 3:1:0",
+    "npx conformance --base-url https://staging.example.com --rule 'properties.account.single-defect-refused' --seed 4242 --path 3:1:0",
 };
 
 const authHeaders = { authorization: `Token ${REDACTED}`, 'content-type': 'application/json' };
@@ -116,7 +116,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'migration.stage.refuses-impossible-date',
+      id: 'conventions.date.impossible-day',
       level: 'MUST',
       spec: '§4.1, §2.3',
       endpoints: ['stageAccount'],
@@ -149,7 +149,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'notes.dedup.body-and-created-at',
+      id: 'notes.dedup.same-body-and-created-at',
       level: 'MUST',
       spec: '§4.2 notes rule 2',
       endpoints: ['createNotes'],
@@ -175,11 +175,11 @@ const CASES: Case[] = [
         ),
       ],
     },
-    replay: "npx conformance --rule 'notes.dedup.body-and-created-at' --seed 4242",
+    replay: "npx conformance --rule 'notes.dedup.same-body-and-created-at' --seed 4242",
   },
   {
     rule: {
-      id: 'validation.single-defect.attr',
+      id: 'properties.account.single-defect-refused',
       level: 'MUST',
       spec: '§7.1',
       endpoints: ['validateAccount'],
@@ -241,7 +241,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'status.unknown-account.body',
+      id: 'status.404-without-process',
       level: 'INFO',
       spec: '§4.3',
       endpoints: ['accountTransferStatus'],
@@ -254,7 +254,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'limits.concurrency.answers-429',
+      id: 'limits.concurrency.429-then-retry',
       level: 'MUST',
       spec: '§8, §4.1 process rule 4',
       endpoints: ['processAccount'],
@@ -268,7 +268,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'payments.vendor.persistent-failure',
+      id: 'payments.account.persistent-trouble',
       level: 'SHOULD',
       spec: '§2.7, §4.2',
       endpoints: ['createPaymentInstruction'],
@@ -282,7 +282,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'limits.concurrency.retry-after',
+      id: 'races.process.one-account',
       level: 'INFO',
       spec: '§8',
       endpoints: ['processAccount'],
@@ -292,7 +292,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'listings.pending.excludes-imported',
+      id: 'status.listing-imported-excludes-pending',
       level: 'MUST',
       spec: '§4.3, §3',
       endpoints: ['pendingAccountImportProcesses'],
@@ -304,22 +304,22 @@ const CASES: Case[] = [
       reason: 'timeout: no response within 10 s',
       transcript: [exchange(1, 'list pending accounts', 'GET', URLS.pending)],
     },
-    replay: "npx conformance --rule 'listings.pending.excludes-imported' --seed 4242",
+    replay: "npx conformance --rule 'status.listing-imported-excludes-pending' --seed 4242",
   },
   {
     rule: {
-      id: 'auth.token.lifetime',
+      id: 'auth.api-key.unknown-key-no-token',
       level: 'INFO',
       spec: '§5.2',
       endpoints: ['validateAccount'],
       title: 'How long a service token lives',
     },
     outcome: { verdict: 'error', error_kind: 'precondition', reason: 'precondition: could not obtain a token' },
-    replay: "npx conformance --rule 'auth.token.lifetime' --seed 4242",
+    replay: "npx conformance --rule 'auth.api-key.unknown-key-no-token' --seed 4242",
   },
   {
     rule: {
-      id: 'auth.token.required',
+      id: 'auth.401.createNotes',
       level: 'MUST',
       spec: '§5.3, §7.2',
       endpoints: ['validateAccount', 'stageAccount'],
@@ -329,7 +329,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'business.create.refuses-unknown-field',
+      id: 'business.invalid.refused',
       level: 'SHOULD',
       spec: '§4.4, §2.8',
       endpoints: ['createBusiness'],
@@ -342,7 +342,7 @@ const CASES: Case[] = [
 const BASELINE: Baseline = {
   file: 'expected-failures.yaml',
   entries: [
-    { rule: 'notes.dedup.body-and-created-at', comment: 'TICKET-17: dedup ignores created_at until release 2.4' },
+    { rule: 'notes.dedup.same-body-and-created-at', comment: 'TICKET-17: dedup ignores created_at until release 2.4' },
     { rule: 'migration.validate.accepts-valid', comment: 'TICKET-9: fixed in 2.3' },
     { rule: 'retired.rule.that-no-longer-exists', comment: 'TICKET-3' },
   ],

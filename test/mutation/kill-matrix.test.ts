@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { FAULTS } from '../../reference/index.js';
 import { allRules } from '../../suites/index.js';
-import { model } from '../../src/spec/index.js';
-import { renderKillMatrixMarkdown, runKillMatrix } from '../../src/mutation/kill-matrix.js';
+import { model } from '../../core/spec/index.js';
+import { renderKillMatrixMarkdown, runKillMatrix } from '../../app/mutation/kill-matrix.js';
 
 describe('the kill matrix', () => {
   it('reports each fault with the rules that caught it, and both faithful modes clean', async () => {

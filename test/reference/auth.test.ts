@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointPath, model } from '../../src/spec/index.js';
+import { endpointPath, model } from '../../core/spec/index.js';
 import { startReferenceServer } from '../../reference/index.js';
 import { client } from '../helpers/http.js';
 import { PATHS, SUPPLIER, account, importAccount, useReferenceServer } from '../helpers/reference.js';

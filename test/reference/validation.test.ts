@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { model } from '../../src/spec/index.js';
+import { model } from '../../core/spec/index.js';
 import { unique } from '../helpers/http.js';
 import { PATHS, SUPPLIER, account, importAccount, useReferenceServer } from '../helpers/reference.js';
 

@@ -14,8 +14,8 @@ import {
   VARIANT_PROFILES,
   demandingChoices,
 } from '../../reference/profiles.js';
-import { embeddedFixtures, embeddedPayloads } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/conformance.js';
+import { embeddedFixtures, embeddedPayloads } from '../../app/embedded.js';
+import { runConformance } from '../../app/conformance.js';
 import { allRules } from '../../suites/index.js';
 import { unique } from '../helpers/http.js';
 import {

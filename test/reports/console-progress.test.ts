@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ConsoleReporter } from '../../reports/console.js';
-import type { RuleResult } from '../../src/engine/result.js';
+import type { RuleResult } from '../../core/engine/result.js';
 
 function reporter(isTTY: boolean, env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
   const stream = Object.assign(new PassThrough(), { isTTY });

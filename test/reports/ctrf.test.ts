@@ -91,12 +91,12 @@ describe('renderCtrf', () => {
       expect(test(rule.id).status).toBe(
         { pass: 'passed', fail: 'failed', skip: 'skipped', error: 'other' }[rule.verdict],
       );
-    const error = test('listings.pending.excludes-imported');
+    const error = test('status.listing-imported-excludes-pending');
     expect(error.message).toBe('timeout: no response within 10 s');
     expect(error.trace).toContain('! timeout: no response within 10 s');
-    const fail = test('migration.stage.refuses-impossible-date');
+    const fail = test('conventions.date.impossible-day');
     expect(fail.name).toBe(
-      'migration.stage.refuses-impossible-date: Staging an account with an impossible date is refused with 400',
+      'conventions.date.impossible-day: Staging an account with an impossible date is refused with 400',
     );
     expect(fail.suite).toEqual(['§4.1 Account migration']);
     expect(fail.message).toMatch(
@@ -112,18 +112,18 @@ describe('renderCtrf', () => {
       property: false,
       endpoints: ['stageAccount'],
     });
-    expect(test('limits.concurrency.answers-429').message).toContain('fixtures.concurrency_limit');
-    expect(test('validation.single-defect.attr').extra!.counterexample).toEqual({
+    expect(test('limits.concurrency.429-then-retry').message).toContain('fixtures.concurrency_limit');
+    expect(test('properties.account.single-defect-refused').extra!.counterexample).toEqual({
       seed: 4242,
       path: '3:1:0',
       value: { customers: [{ email: 'not-an-email' }] },
       shrinks: 12,
     });
-    expect(test('status.unknown-account.body').extra!.observations).toHaveLength(2);
+    expect(test('status.404-without-process').extra!.observations).toHaveLength(2);
   });
 
   it('keeps a baselined failure failed and says it is expected', () => {
-    const t = test('notes.dedup.body-and-created-at');
+    const t = test('notes.dedup.same-body-and-created-at');
     expect(t.status).toBe('failed');
     expect(t.extra!.expected_failure).toEqual({ comment: 'TICKET-17: dedup ignores created_at until release 2.4' });
   });

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ConsoleReporter } from '../../reports/console.js';
 import { renderHtml } from '../../reports/html.js';
 import { renderJunit } from '../../reports/junit.js';
-import { curlCommand, failingExchange } from '../../src/report/curl.js';
-import type { RuleResult } from '../../src/report/schema.js';
+import { curlCommand, failingExchange } from '../../core/report/curl.js';
+import type { RuleResult } from '../../core/report/schema.js';
 import { RAW_SECRET, sampleReport, URLS } from '../helpers/sample-report.js';
 
 type Exchange = RuleResult['transcript'][number];

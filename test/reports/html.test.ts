@@ -147,7 +147,7 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('expands a failure to its reason, expected and actual, replay command and full transcript', async () => {
-    const rule = page.locator('[id="rule-migration.stage.refuses-impossible-date"]');
+    const rule = page.locator('[id="rule-conventions.date.impossible-day"]');
     const transcript = rule.locator('.transcript');
     await expect.poll(() => transcript.isVisible()).toBe(false);
     await rule.locator('summary').click();
@@ -170,33 +170,33 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('renders a hostile response body as text, never running it', async () => {
-    await page.locator('[id="rule-migration.stage.refuses-impossible-date"] summary').click();
-    await page.locator('[id="rule-migration.stage.refuses-impossible-date"] .transcript').waitFor();
+    await page.locator('[id="rule-conventions.date.impossible-day"] summary').click();
+    await page.locator('[id="rule-conventions.date.impossible-day"] .transcript').waitFor();
     expect(dialogs).toEqual([]);
     expect(await page.locator('script').count()).toBe(1);
     expect(await page.content()).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
   it('shows a property counterexample and an exchange that got no response', async () => {
-    const property = page.locator('[id="rule-validation.single-defect.attr"]');
+    const property = page.locator('[id="rule-properties.account.single-defect-refused"]');
     await property.locator('summary').click();
     expect(await property.locator('.detail').innerText()).toMatch(/Seed 4242, path 3:1:0, after 12 shrinks/);
     expect(await property.locator('pre.counterexample').innerText()).toContain('"email": "not-an-email"');
-    const timedOut = page.locator('[id="rule-listings.pending.excludes-imported"]');
+    const timedOut = page.locator('[id="rule-status.listing-imported-excludes-pending"]');
     await timedOut.locator('summary').click();
     expect(await timedOut.locator('.xerror').innerText()).toBe('timeout: no response within 10 s');
   });
 
   it('opens the rule a link points at', async () => {
-    await page.goto(`${fileUrl}#rule-notes.dedup.body-and-created-at`);
-    expect(await page.locator('[id="rule-notes.dedup.body-and-created-at"]').getAttribute('open')).not.toBeNull();
-    expect(await page.locator('[id="rule-notes.dedup.body-and-created-at"] .notice').innerText()).toContain(
+    await page.goto(`${fileUrl}#rule-notes.dedup.same-body-and-created-at`);
+    expect(await page.locator('[id="rule-notes.dedup.same-body-and-created-at"]').getAttribute('open')).not.toBeNull();
+    expect(await page.locator('[id="rule-notes.dedup.same-body-and-created-at"] .notice').innerText()).toContain(
       'TICKET-17',
     );
   });
 
   it('loads nothing but the file itself and runs without errors', async () => {
-    await page.locator('[id="rule-migration.stage.refuses-impossible-date"] summary').click();
+    await page.locator('[id="rule-conventions.date.impossible-day"] summary').click();
     await page.click('button[data-filter="skip"]');
     expect(requests).toEqual([fileUrl]);
     expect(problems).toEqual([]);

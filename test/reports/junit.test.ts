@@ -3,12 +3,13 @@
  * jenkinsci/xunit-plugin src/main/resources/org/jenkinsci/plugins/xunit/types/model/xsd/junit-10.xsd),
  * and parsed back to check that every rule lands where CI will look for it.
  */
+import { headingOf } from '../../core/spec/sections.js';
 import { readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { renderJunit } from '../../reports/junit.js';
-import type { Report } from '../../src/report/schema.js';
+import type { Report } from '../../core/report/schema.js';
 import { conformantReport, RAW_SECRET, REPLAY, sampleReport } from '../helpers/sample-report.js';
 
 const XSD = readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8');
@@ -90,7 +91,7 @@ describe('renderJunit', () => {
     expect((await validate(withProperties)).valid).toBe(false);
   });
 
-  it('has one testsuite per first-cited section and one testcase per rule, named after it', () => {
+  it('has one testsuite per spec heading (as the console and HTML group) and one testcase per rule, named after it', () => {
     const suites = doc.testsuites.testsuite.map((s) => s.name);
     expect(suites).toEqual([
       '§2.7 Payment instruction',
@@ -98,8 +99,7 @@ describe('renderJunit', () => {
       '§4.2 Data added to an imported account',
       '§4.3 Status and listings (GET, no body)',
       '§4.4 Business',
-      '§5.2 Authentication',
-      '§5.3 Authentication',
+      '§5 Authentication',
       '§7.1 Validation error body (400)',
       '§8 Limits',
     ]);
@@ -108,7 +108,7 @@ describe('renderJunit', () => {
       const t = testcase(doc, rule.id);
       expect(t.name).toBe(`${rule.id}: ${rule.title}`);
       expect(t.classname).toBe(doc.testsuites.testsuite.find((s) => s.testcase.includes(t))!.name);
-      expect(t.classname.startsWith(`§${rule.sections[0]} `)).toBe(true);
+      expect(t.classname.startsWith(`§${headingOf(rule.sections[0])} `)).toBe(true);
       expect(t.group).toBe(rule.level);
       expect(Number(t.time)).toBeCloseTo(rule.duration_ms / 1000, 3);
     }
@@ -118,7 +118,7 @@ describe('renderJunit', () => {
         .testcase.map((t) => t.name.split(':')[0]),
     ).toEqual([
       'migration.validate.accepts-valid',
-      'migration.stage.refuses-impossible-date',
+      'conventions.date.impossible-day',
       'migration.validate.echoes-data',
     ]);
   });
@@ -139,7 +139,7 @@ describe('renderJunit', () => {
   });
 
   it('puts the message, expected and actual, the replay command and the transcript into a failure', () => {
-    const failure = testcase(doc, 'migration.stage.refuses-impossible-date').failure!;
+    const failure = testcase(doc, 'conventions.date.impossible-day').failure!;
     expect(failure.type).toBe('MUST');
     expect(failure.message).toMatch(
       /^\[MUST\] expected status 400, got 201: body said <script>alert\(1\)<\/script> \]\]> "quotes" \|pipes\| ñandú second line/,
@@ -158,7 +158,7 @@ describe('renderJunit', () => {
   });
 
   it('shows a property counterexample with its seed and path', () => {
-    const text = testcase(doc, 'validation.single-defect.attr').failure!['#text']!;
+    const text = testcase(doc, 'properties.account.single-defect-refused').failure!['#text']!;
     expect(text).toContain('counterexample (seed 4242, path 3:1:0, 12 shrinks)');
     expect(text).toContain('"email": "not-an-email"');
     expect(text).toContain(REPLAY.property);
@@ -168,14 +168,14 @@ describe('renderJunit', () => {
     const should = testcase(doc, 'migration.validate.echoes-data');
     expect(should.failure!.message).toMatch(/^\[SHOULD\] /);
     expect(should.failure!.type).toBe('SHOULD');
-    const info = testcase(doc, 'auth.token.lifetime');
+    const info = testcase(doc, 'auth.api-key.unknown-key-no-token');
     expect(info.error!.message).toBe('[INFO] precondition: could not obtain a token');
     expect(info.error!.type).toBe('precondition');
-    expect(testcase(doc, 'listings.pending.excludes-imported').error!.type).toBe('exchange');
+    expect(testcase(doc, 'status.listing-imported-excludes-pending').error!.type).toBe('exchange');
   });
 
   it('reports a baselined failure as skipped, with its comment and its full failure text', () => {
-    const t = testcase(doc, 'notes.dedup.body-and-created-at');
+    const t = testcase(doc, 'notes.dedup.same-body-and-created-at');
     expect(t.failure).toBeUndefined();
     const skipped = t.skipped as Element;
     expect(skipped.message).toMatch(
@@ -185,16 +185,16 @@ describe('renderJunit', () => {
   });
 
   it('names the configuration key that would run a skipped rule', () => {
-    expect((testcase(doc, 'limits.concurrency.answers-429').skipped as Element).message).toBe(
+    expect((testcase(doc, 'limits.concurrency.429-then-retry').skipped as Element).message).toBe(
       'needs the §8 concurrency limit, enabled by the operator: set fixtures.concurrency_limit',
     );
-    expect((testcase(doc, 'payments.vendor.persistent-failure').skipped as Element).message).toBe(
+    expect((testcase(doc, 'payments.account.persistent-trouble').skipped as Element).message).toBe(
       'needs a reference the vendor has persistent trouble with (set fixtures.payment_instruction.references.persistent_failure)',
     );
   });
 
   it('puts what an INFO rule observed into system-out', () => {
-    expect(testcase(doc, 'status.unknown-account.body')['system-out']).toBe(
+    expect(testcase(doc, 'status.404-without-process')['system-out']).toBe(
       'the status of an unknown account is 404 with an HTML body\nno Retry-After header',
     );
   });
@@ -206,14 +206,14 @@ describe('renderJunit', () => {
 
   it('stays well-formed when the server answers with characters XML cannot hold', async () => {
     const hostile: Report = structuredClone(report);
-    const rule = hostile.rules.find((r) => r.id === 'migration.stage.refuses-impossible-date')!;
+    const rule = hostile.rules.find((r) => r.id === 'conventions.date.impossible-day')!;
     rule.title = 'lone surrogate \uD800 and \uFFFE and form feed \u000c';
     rule.transcript[1].response!.headers['x-odd'] = 'bell \u0007';
     const out = renderJunit(hostile);
     expect(XMLValidator.validate(out)).toBe(true);
     expect((await validate(out)).valid).toBe(true);
     expect(out).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uD800\uFFFE]/);
-    const t = testcase(parse(out), 'migration.stage.refuses-impossible-date');
+    const t = testcase(parse(out), 'conventions.date.impossible-day');
     expect(t.name).toContain('lone surrogate \\ud800 and \\ufffe and form feed \\u000c');
     expect(t.failure!.message).toContain('second line \\u0000\\u001b[31m');
     expect(t.failure!['#text']).toContain('< x-odd: bell \\u0007');

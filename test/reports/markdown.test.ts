@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeReports } from '../../reports/index.js';
 import { renderMarkdown } from '../../reports/markdown.js';
-import type { Report } from '../../src/report/schema.js';
+import type { Report } from '../../core/report/schema.js';
 import {
   conformantReport,
   incompleteReport,
@@ -89,27 +89,27 @@ describe('renderMarkdown', () => {
     const start = lines.indexOf('## Failures and errors (6)');
     const items = lines.slice(start + 2).filter((l) => l.startsWith('- '));
     expect(items.slice(0, 6).map((l) => /`([^`]+)`/.exec(l)![1])).toEqual([
-      'migration.stage.refuses-impossible-date',
-      'validation.single-defect.attr',
-      'listings.pending.excludes-imported',
+      'conventions.date.impossible-day',
+      'properties.account.single-defect-refused',
+      'status.listing-imported-excludes-pending',
       'migration.validate.echoes-data',
-      'auth.token.lifetime',
-      'notes.dedup.body-and-created-at',
+      'auth.api-key.unknown-key-no-token',
+      'notes.dedup.same-body-and-created-at',
     ]);
     expect(items[1]).toBe(
-      '- **fail** `validation.single-defect.attr` (MUST, §7.1): attr was "customers.email", expected "customers.0.email"',
+      '- **fail** `properties.account.single-defect-refused` (MUST, §7.1): attr was "customers.email", expected "customers.0.email"',
     );
     expect(lines[lines.indexOf(items[1]) + 1]).toBe(`  \`${REPLAY.property}\``);
     expect(items[2]).toBe(
-      '- **error** `listings.pending.excludes-imported` (MUST, §4.3, §3): timeout: no response within 10 s',
+      '- **error** `status.listing-imported-excludes-pending` (MUST, §4.3, §3): timeout: no response within 10 s',
     );
     expect(items[5]).toMatch(/— \*expected failure: TICKET-17: dedup ignores created\\_at until release 2\.4\*$/);
   });
 
   it('writes server-controlled text as literal text on one line', () => {
-    const item = lines.find((l) => l.includes('`migration.stage.refuses-impossible-date`'))!;
+    const item = lines.find((l) => l.includes('`conventions.date.impossible-day`'))!;
     expect(item).toBe(
-      '- **fail** `migration.stage.refuses-impossible-date` (MUST, §4.1, §2.3): expected status 400, got 201: body said \\<script\\>alert(1)\\</script\\> \\]\\]\\> "quotes" \\|pipes\\| ñandú second line \\\\u0000\\\\u001b\\[31m',
+      '- **fail** `conventions.date.impossible-day` (MUST, §4.1, §2.3): expected status 400, got 201: body said \\<script\\>alert(1)\\</script\\> \\]\\]\\> "quotes" \\|pipes\\| ñandú second line \\\\u0000\\\\u001b\\[31m',
     );
     expect(md).not.toContain('<script>');
     expect(md).not.toMatch(/[\u0000\u001b]/);
@@ -132,7 +132,7 @@ describe('renderMarkdown', () => {
 
   it('groups skipped rules by the configuration key that would run them', () => {
     expect(md).toContain(
-      '- `fixtures.concurrency_limit`: 2 rules — `limits.concurrency.answers-429`, `limits.concurrency.retry-after`\n- `fixtures.payment_instruction.references.persistent_failure`: 1 rule — `payments.vendor.persistent-failure`',
+      '- `fixtures.concurrency_limit`: 2 rules — `limits.concurrency.429-then-retry`, `races.process.one-account`\n- `fixtures.payment_instruction.references.persistent_failure`: 1 rule — `payments.account.persistent-trouble`',
     );
   });
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { writeReports } from '../../reports/index.js';
-import { runConformance } from '../../src/conformance.js';
-import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
+import { runConformance } from '../../app/conformance.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
 import { type Upstream, startProxy } from '../helpers/proxy.js';
 
 let server: ReferenceServer;

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.js';
-import { schemaFiles } from '../../src/config/json-schema.js';
-import { parseConfig } from '../../src/config/load.js';
-import { resolveRun } from '../../src/config/resolve.js';
-import { starterConfig } from '../../src/config/starter.js';
+import { ConfigError } from '../../core/config/errors.js';
+import { schemaFiles } from '../../core/report/json-schema.js';
+import { parseConfig } from '../../core/config/load.js';
+import { resolveRun } from '../../app/resolve.js';
+import { starterConfig } from '../../core/config/starter.js';
 
 const problems = (text: string, env: NodeJS.ProcessEnv = {}) => {
   try {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
-import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance, type RunOptions } from '../../src/conformance.js';
-import type { Report } from '../../src/report/schema.js';
+import { embeddedFixtures, embeddedSeed } from '../../app/embedded.js';
+import { runConformance, type RunOptions } from '../../app/conformance.js';
+import type { Report } from '../../core/report/schema.js';
 import { type Intercept, rewriteJson, startProxy } from '../helpers/proxy.js';
 
 let server: ReferenceServer;
@@ -170,7 +170,7 @@ describe('preconditions, selection, baseline and bail', () => {
   });
 
   it('starts property rules first but reports every rule in suite order', async () => {
-    const { defineRules } = await import('../../src/engine/rule.js');
+    const { defineRules } = await import('../../core/engine/rule.js');
     const started: string[] = [];
     const quick = (id: string, property = false) => ({
       id: `sched.${id}`,
@@ -202,7 +202,7 @@ describe('preconditions, selection, baseline and bail', () => {
   });
 
   it('selects by glob, section, level and tag, and shards deterministically', async () => {
-    const { selectRules } = await import('../../src/engine/select.js');
+    const { selectRules } = await import('../../core/engine/select.js');
     const { allRules } = await import('../../suites/index.js');
     const ids = (s: Parameters<typeof selectRules>[1]) => selectRules(allRules, s).rules.map((r) => r.id);
     expect(ids({ rules: ['migration.process.dry-*'] })).toEqual([

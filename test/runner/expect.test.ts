@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { expect as ruleExpect } from '../../src/engine/expect.js';
-import { RuleFailure } from '../../src/engine/failures.js';
-import { HttpResponse } from '../../src/http/client.js';
+import { expect as ruleExpect } from '../../core/engine/expect.js';
+import { RuleFailure } from '../../core/engine/failures.js';
+import { HttpResponse } from '../../core/http/client.js';
 
 function response(status: number, text: string, seq = 3): HttpResponse {
   return new HttpResponse(status, { 'content-type': 'application/json' }, text, {

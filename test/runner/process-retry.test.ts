@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
-import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { retryAfterMs } from '../../src/engine/given.js';
-import { runConformance } from '../../src/conformance.js';
+import { embeddedFixtures, embeddedSeed } from '../../app/embedded.js';
+import { retryAfterMs } from '../../core/engine/given.js';
+import { runConformance } from '../../app/conformance.js';
 import { startProxy } from '../helpers/proxy.js';
 
 let server: ReferenceServer;

@@ -1,6 +1,6 @@
 /** The one redactor every output goes through: secrets replaced in every spelling, in text and headers. */
 import { describe, expect, it } from 'vitest';
-import { REDACTED, Redactor } from '../../src/http/redact.js';
+import { REDACTED, Redactor } from '../../core/http/redact.js';
 
 describe('Redactor', () => {
   const secret = 'tok/en+4711';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../reference/index.js';
-import { embeddedSeed } from '../../src/engine/embedded.js';
+import { embeddedSeed } from '../../app/embedded.js';
 import { runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
 import { type Proxy as TestProxy, startProxy } from '../helpers/proxy.js';

@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
-import { ConfigError } from '../../src/config/errors.js';
-import { parseConfig } from '../../src/config/load.js';
-import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/conformance.js';
-import { PayloadTemplates } from '../../src/engine/templates.js';
-import { IdRegistry, Ids } from '../../src/engine/ids.js';
-import { loadFixture } from '../../src/fixtures.js';
-import type { Report } from '../../src/report/schema.js';
+import { ConfigError } from '../../core/config/errors.js';
+import { parseConfig } from '../../core/config/load.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
+import { runConformance } from '../../app/conformance.js';
+import { PayloadTemplates } from '../../core/engine/templates.js';
+import { IdRegistry, Ids } from '../../core/engine/ids.js';
+import { loadFixture } from '../../core/spec/fixtures.js';
+import type { Report } from '../../core/report/schema.js';
 
 let server: ReferenceServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { model, strictModel, type Presence } from '../../src/spec/index.js';
+import { model, strictModel, type Presence } from '../../core/spec/index.js';
 
 const SPEC_FILE = fileURLToPath(new URL('../../spec/data-import-interface.md', import.meta.url));
 /** sha256 of the interface specification this model was written from; a changed spec needs a model review. */

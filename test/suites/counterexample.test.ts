@@ -1,9 +1,9 @@
 /** A failing model-based property reports its counterexample as the steps (requests) that ran, not fast-check internals. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RuleContext } from '../../src/engine/context.js';
-import type { Counterexample } from '../../src/engine/context.js';
-import { checkProperty, readable } from '../../src/engine/property.js';
+import type { RuleContext } from '../../core/engine/context.js';
+import type { Counterexample } from '../../core/engine/context.js';
+import { checkProperty, readable } from '../../core/engine/property.js';
 
 class Step implements fc.AsyncCommand<object, object> {
   constructor(readonly name: string) {}

@@ -3,7 +3,7 @@
  * faithful server). The kill matrix (npm run mutation) generalises this to the whole catalogue.
  */
 import { describe, expect, it } from 'vitest';
-import { runTask } from '../../src/mutation/task.js';
+import { runTask } from '../../app/mutation/task.js';
 
 const families: [family: string, rules: string[], fault: string, mustFail: string][] = [
   ['§2.1 conventions', ['conventions.*'], 'conventions.later-items-unvalidated', 'conventions.date.impossible-day'],

@@ -14,9 +14,8 @@ import {
   transactionDataStatusMirrorsItem,
 } from '../../reference/profiles.js';
 import { reply } from '../../reference/reply.js';
-import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/conformance.js';
-import type { Report } from '../../src/report/schema.js';
+import { runAgainstReference } from '../../app/against-reference.js';
+import type { Report } from '../../core/report/schema.js';
 import { allRules } from '../../suites/index.js';
 import { client } from '../helpers/http.js';
 import { PATHS, SUPPLIER, account, importAccount } from '../helpers/reference.js';
@@ -34,18 +33,9 @@ interface Case {
 
 /** Runs `rules` against a reference server making the faithful choices but `choices`; `direct` talks to the same server. */
 async function runAgainst(c: Case, direct?: (call: Call) => Promise<void>): Promise<Report> {
-  const seed = await embeddedSeed({ token: DEFAULT_TOKEN });
-  if (c.settings) seed.settings = { ...seed.settings, ...c.settings };
-  const server = await startReferenceServer({ seed, choices: { ...faithfulChoices, ...c.choices } });
-  try {
-    await direct?.(client(server.url, DEFAULT_TOKEN));
-    const fixtures = await embeddedFixtures();
-    if (c.settings?.concurrency_limit) fixtures.concurrency_limit = c.settings.concurrency_limit;
-    return await runConformance({
-      baseUrl: server.url,
-      auth: { token: DEFAULT_TOKEN },
-      fixtures,
-      ...(c.withoutPayloads ? {} : { payloads: embeddedPayloads() }),
+  const { report } = await runAgainstReference(
+    { choices: c.choices, settings: c.settings, auth: 'token', embeddedPayloads: !c.withoutPayloads },
+    {
       selection: { rules: c.rules },
       seed: 12,
       numRuns: 5,
@@ -53,10 +43,10 @@ async function runAgainst(c: Case, direct?: (call: Call) => Promise<void>): Prom
       processRetryBudgetMs: c.processRetryBudgetMs,
       // The witnesses below read the transcripts of passing rules.
       fullTranscripts: true,
-    });
-  } finally {
-    await server.close();
-  }
+    },
+    direct && ((server) => direct(client(server.url, DEFAULT_TOKEN))),
+  );
+  return report;
 }
 
 const verdicts = (report: Report) =>

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
-import { embeddedFixtures, embeddedSeed } from '../../src/engine/embedded.js';
-import { runConformance } from '../../src/conformance.js';
+import { embeddedFixtures, embeddedSeed } from '../../app/embedded.js';
+import { runConformance } from '../../app/conformance.js';
 
 async function runProperty(fault: string, rule: string, extra: { seed?: number; replayPath?: string } = {}) {
   const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }), faults: [fault] });

@@ -4,12 +4,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RuleContext } from '../../src/engine/context.js';
-import { executeRule } from '../../src/engine/execute.js';
-import { NotJudged } from '../../src/engine/failures.js';
-import type { Rule } from '../../src/engine/rule.js';
-import { Redactor } from '../../src/http/redact.js';
-import { checkProperty } from '../../src/engine/property.js';
+import type { RuleContext } from '../../core/engine/context.js';
+import { executeRule } from '../../core/engine/execute.js';
+import { NotJudged } from '../../core/engine/failures.js';
+import type { Rule } from '../../core/engine/rule.js';
+import { Redactor } from '../../core/http/redact.js';
+import { checkProperty } from '../../core/engine/property.js';
 
 const rule: Rule = {
   id: 'properties.test.cutoff',

@@ -4,7 +4,7 @@
  * (runTask seeds it), so simultaneous process requests also meet 429s and retry them.
  */
 import { describe, expect, it } from 'vitest';
-import { runTask } from '../../src/mutation/task.js';
+import { runTask } from '../../app/mutation/task.js';
 
 const races: [fault: string, rule: string][] = [
   ['races.process-twice', 'races.process.one-account'],

@@ -6,9 +6,9 @@ import {
   isNormative,
   renderTraceability,
   specUnits,
-} from '../../src/engine/traceability.js';
-import { defineRules } from '../../src/engine/rule.js';
-import { specText } from '../../src/spec/sections.js';
+} from '../../core/engine/traceability.js';
+import { defineRules } from '../../core/engine/rule.js';
+import { specText } from '../../core/spec/sections.js';
 import { allRules } from '../../suites/index.js';
 import { STATEMENTS } from '../../suites/traceability.js';
 

@@ -1,0 +1,39 @@
+/** `conformance init`: writes a commented starter conformance.config.yaml. */
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { starterConfig } from '../../core/config/starter.js';
+import { packageRoot } from '../../core/spec/package-root.js';
+import type { Command } from './usage.js';
+import { UsageError, parseCommandLine } from './usage.js';
+
+const help = `Usage: conformance init [options]
+
+Writes a commented starter conformance.config.yaml, with a $schema reference so that editors
+complete and check its keys.
+
+Options:
+  --out FILE   where to write it (default conformance.config.yaml)
+  --force      overwrite an existing file`;
+
+const options = { out: { type: 'string' }, force: { type: 'boolean' } } as const;
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, options, 'init');
+  const file = resolve(values.out ?? 'conformance.config.yaml');
+  if (existsSync(file) && !values.force) throw new UsageError(`${file} exists; use --force to overwrite it.`, 'init');
+  const schema = relative(dirname(file), join(packageRoot(), 'schema', 'conformance.config.schema.json'))
+    .split('\\')
+    .join('/');
+  try {
+    writeFileSync(file, starterConfig(schema.startsWith('.') ? schema : `./${schema}`));
+  } catch (error) {
+    throw new UsageError(
+      `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      'init',
+    );
+  }
+  console.log(`Wrote ${file}. Set base_url and auth, then run: npx conformance`);
+  return 0;
+}
+
+export const initCommand: Command = { help, run };

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+/**
+ * `conformance`: the command-line entry. Subcommands load lazily so that `--help` and `list` stay
+ * fast and the reference server's code is only loaded when it is needed.
+ */
+import { packageVersion } from '../../core/spec/package-root.js';
+import { type Command, EXIT, UsageError } from './usage.js';
+
+export type { Command };
+
+/** The commands, with their one-line summaries, so that help never loads a command's code. */
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  run: {
+    summary: 'check an implementation (the default command)',
+    load: async () => (await import('./run.js')).runCommand,
+  },
+  list: {
+    summary: 'list every rule (id, spec section, level, title, needs)',
+    load: async () => (await import('./list.js')).listCommand,
+  },
+  init: {
+    summary: 'write a commented starter conformance.config.yaml',
+    load: async () => (await import('./init.js')).initCommand,
+  },
+  serve: {
+    summary: 'start the reference server (a faithful mock of the interface)',
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
+  openapi: {
+    summary: 'write an OpenAPI 3.1 document of the interface',
+    load: async () => (await import('./openapi.js')).openapiCommand,
+  },
+  pact: {
+    summary: 'export or verify a Pact V4 contract of the interface',
+    load: async () => (await import('./pact.js')).pactCommand,
+  },
+  faults: {
+    summary: "list the reference server's fault catalogue",
+    load: async () => (await import('./faults.js')).faultsCommand,
+  },
+  'merge-reports': {
+    summary: 'merge the reports of CI shards into one set of reports',
+    load: async () => (await import('./merge-reports.js')).mergeReportsCommand,
+  },
+  mutation: {
+    summary: 'prove the suite: run it against every fault of the reference server',
+    load: async () => (await import('./mutation.js')).mutationCommand,
+  },
+};
+
+async function mainHelp(): Promise<string> {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const { RUN_HELP } = await import('./run.js');
+  return [
+    'Conformance suite for the Customer Data-Import Service interface.',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Help for one command: conformance <command> --help. Print the version: conformance --version.',
+    '',
+    RUN_HELP,
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === '--version' || first === '-v') {
+      console.log(packageVersion());
+      return EXIT.OK;
+    }
+    if (first === '--help' || first === '-h' || first === 'help') {
+      console.log(await mainHelp());
+      return EXIT.OK;
+    }
+    if (first === undefined) return await (await commands.run.load()).run([]);
+    // No command word: the flags belong to the main job, `run`.
+    const name = first.startsWith('-') ? 'run' : first;
+    const args = first.startsWith('-') ? argv : rest;
+    const entry = commands[name];
+    if (!entry) throw new UsageError(`Unknown command "${first}". Commands: ${Object.keys(commands).join(', ')}.`);
+    const command = await entry.load();
+    if (args.includes('--help') || args.includes('-h')) {
+      console.log(name === 'run' && first.startsWith('-') ? await mainHelp() : command.help);
+      return EXIT.OK;
+    }
+    return await command.run(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`conformance: ${error.message}`);
+      console.error(`Run "conformance ${error.command ? `${error.command} ` : ''}--help" for usage.`);
+      return EXIT.USAGE;
+    }
+    throw error;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code !== EXIT.OK || process.exitCode === undefined) process.exitCode = code;

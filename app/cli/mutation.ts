@@ -1,0 +1,91 @@
+/** `conformance mutation`: proves the suite against the reference server's fault catalogue. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from './usage.js';
+import { EXIT, UsageError, intFlag, parseCommandLine } from './usage.js';
+
+const help = `Usage: conformance mutation [options]
+
+Runs the whole suite against the faithful reference server, against each variant profile (other
+sets of legal choices wherever the spec leaves freedom; see "conformance serve --help") and against
+every fault of the catalogue
+("conformance faults"), in parallel. Writes the kill matrix (fault -> rules that caught it) as
+kill-matrix.md and kill-matrix.json. Fails (exit 1) when the faithful server or a variant profile
+has a MUST or SHOULD failure (but for the SHOULD rules a profile takes the other reading of, which
+the matrix lists), when a fault is caught by no rule, or when a fault that breaks a stated rule
+(MUST level) is caught only by SHOULD rules.
+
+Options:
+  --fault ID         only these faults (repeatable)
+  --workers N        worker threads (default: one per core; 0 runs in this thread)
+  --seed N           seed of the generated data (default 20261121)
+  --num-runs N       cases per property rule (default 10)
+  --report-dir DIR   where to write the kill matrix (default conformance-report)`;
+
+const options = {
+  fault: { type: 'string', multiple: true },
+  workers: { type: 'string' },
+  seed: { type: 'string' },
+  'num-runs': { type: 'string' },
+  'report-dir': { type: 'string' },
+} as const;
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, options, 'mutation');
+  const workers = intFlag(values.workers, 'workers', 0, 64, 'mutation');
+  const seed = intFlag(values.seed, 'seed', -(2 ** 31), 2 ** 31 - 1, 'mutation');
+  const numRuns = intFlag(values['num-runs'], 'num-runs', 1, 10_000, 'mutation');
+  const dir = values['report-dir'] ?? 'conformance-report';
+  const { faultById } = await import('../../reference/index.js');
+  for (const id of values.fault ?? [])
+    if (!faultById(id)) throw new UsageError(`--fault: unknown fault "${id}" (see "conformance faults").`, 'mutation');
+  const { runKillMatrix, renderKillMatrixMarkdown } = await import('../mutation/kill-matrix.js');
+  const matrix = await runKillMatrix({
+    faults: values.fault,
+    workers,
+    seed,
+    numRuns,
+    onTask: (r, done, total) => {
+      const name =
+        r.target.kind === 'fault'
+          ? r.target.id
+          : r.target.kind === 'variant'
+            ? `(variant profile ${r.target.profile})`
+            : '(faithful server)';
+      const must = r.failed.filter((f) => f.level === 'MUST').length;
+      const verdict =
+        r.target.kind === 'fault'
+          ? r.failed.length
+            ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'} (${must} MUST)`
+            : 'NOT CAUGHT'
+          : r.failed.length + r.errored.length
+            ? `${r.failed.length} failed, ${r.errored.length} errored`
+            : 'clean';
+      process.stdout.write(`[${String(done).padStart(String(total).length)}/${total}] ${name}: ${verdict}\n`);
+    },
+  });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
+  writeFileSync(join(dir, 'kill-matrix.md'), renderKillMatrixMarkdown(matrix));
+  const t = matrix.totals;
+  const servers = [
+    ['faithful', matrix.faithful] as const,
+    ...matrix.variants.map((v) => [v.target.kind === 'variant' ? `variant ${v.target.profile}` : '?', v] as const),
+  ];
+  const dirty = (x: { failed: unknown[]; errored: unknown[] }) => x.failed.length + x.errored.length > 0;
+  console.log(
+    `\n${t.caught}/${t.faults} faults caught (${t.caughtByMust} by a MUST rule, ${t.caughtOnlyByShould} only by SHOULD rules; ${t.mustLevel} break a stated rule; ${t.subtle} subtle); ${servers.map(([name, x]) => `${name} ${dirty(x) ? 'NOT clean' : 'clean'}`).join(', ')}; ${(matrix.durationMs / 1000).toFixed(1)} s with ${matrix.workers} workers.`,
+  );
+  for (const [name, target] of servers) {
+    for (const f of [...target.failed, ...target.errored]) console.log(`  ${name}: ${f.rule} (${f.level}) ${f.reason}`);
+    for (const f of target.otherReadings ?? [])
+      console.log(`  ${name}: takes the other reading of ${f.rule} (SHOULD, expected): ${f.why}`);
+  }
+  if (t.missed.length) console.log(`Not caught: ${t.missed.join(', ')}`);
+  if (t.mustLevelCaughtOnlyByShould.length)
+    console.log(`Break a stated rule but caught only by SHOULD rules: ${t.mustLevelCaughtOnlyByShould.join(', ')}`);
+  console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
+  return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
+}
+
+export const mutationCommand: Command = { help, run };

@@ -1,0 +1,177 @@
+/** The main job: `conformance [run] [--base-url URL] [options]`. */
+import type { Command } from './usage.js';
+import { EXIT, UsageError, parseCommandLine } from './usage.js';
+
+export const RUN_HELP = `Usage: conformance [run] [options]
+
+Checks an implementation of the data-import interface rule by rule and writes a conformance
+report. With no base URL (no --base-url, no base_url in the config, no CONFORMANCE_BASE_URL) it
+starts the embedded reference server and runs every rule against it.
+
+Target and configuration:
+  --base-url URL            the implementation under test
+  --config FILE             configuration file (default: ./conformance.config.yaml when present)
+  --token TOKEN             the access token (§5.2); overrides CONFORMANCE_TOKEN and auth.token.
+                            Prefer the variable: a flag is visible to other users in the process list.
+  --header 'Name: value'    an extra header on every request, e.g. a gateway key (repeatable;
+                            config: headers). Values are redacted from output and reports.
+  --ca-cert FILE            trust this PEM certificate authority too (a staging CA; config: tls.ca_cert)
+  --insecure                accept any server certificate (config: tls.insecure); never for production
+                            Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY;
+                            HTTPS_PROXY, HTTP_PROXY and NO_PROXY route requests through a proxy.
+                            Precedence: flags > environment > config file > defaults.
+
+Choosing rules (see "conformance list"):
+  --rule ID|GLOB            run these rules (repeatable), e.g. --rule 'notes.*'
+  --section S               rules of a spec section and its subsections (repeatable), e.g. --section 4.2
+  --level MUST|SHOULD|INFO  rules of a level (repeatable)
+  --tag TAG                 rules with a tag (repeatable)
+  --shard I/N               the I-th of N deterministic shares, for parallel CI jobs
+
+Running:
+  --seed N                  seed of the generated data; a run is reproducible from it
+  --path P                  replay one property case (with --seed), as printed with a counterexample
+  --num-runs N              cases per property rule (default 25; nightly: 1000)
+  --concurrency N           rules run at the same time (default 8)
+  --timeout MS              per-request timeout (default 10000)
+  --rate-limit RPS          at most this many requests per second to the target
+  --max-time S              overall deadline in seconds (run.max_time_s): rules not finished by
+                            then are reported as not judged (error); the reports are still written
+  --id-prefix P             prefix of every identifier the run creates (default cf)
+  --bail                    stop after the first MUST failure
+  --strict                  SHOULD failures fail the run too
+  --allow-skip ID|GLOB      accept that these rules are skipped (repeatable; config: run.allow_skip),
+                            e.g. --allow-skip 'payments.*' for a mock without payment endpoints
+
+Reports:
+  --report-dir DIR          where report files go (default conformance-report)
+  --reporter FMT            console, json, junit, html, markdown, ctrf (repeatable; default all)
+  --expected-failures FILE  baseline of known failures; only new failures fail the run
+  --full-transcripts        keep every exchange in full (default: failing rules keep their last
+                            exchanges with bodies cut at 2 KB; passing rules one line each)
+  --verbose                 print every rule as it finishes, not only failures and section progress
+
+Payload templates: when your implementation refuses the suite's payloads (required fields and
+allowed values are "not shown" in the spec), give one it accepts per request kind under payloads:
+in the config (account, business, notes, transactions, …); the run says which key to set.
+
+Exit codes: 0 conformant: every selected MUST rule judged, none failed;
+1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
+2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
+4 incomplete: nothing failed, but MUST rules were skipped for missing configuration (the run names
+  the keys; --allow-skip accepts skips deliberately).`;
+
+export const runOptions = {
+  'base-url': { type: 'string' },
+  config: { type: 'string' },
+  rule: { type: 'string', multiple: true },
+  section: { type: 'string', multiple: true },
+  level: { type: 'string', multiple: true },
+  tag: { type: 'string', multiple: true },
+  shard: { type: 'string' },
+  bail: { type: 'boolean' },
+  seed: { type: 'string' },
+  path: { type: 'string' },
+  'num-runs': { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'max-time': { type: 'string' },
+  'id-prefix': { type: 'string' },
+  strict: { type: 'boolean' },
+  'report-dir': { type: 'string' },
+  reporter: { type: 'string', multiple: true },
+  'expected-failures': { type: 'string' },
+  'allow-skip': { type: 'string', multiple: true },
+  'full-transcripts': { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  token: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'ca-cert': { type: 'string' },
+  insecure: { type: 'boolean' },
+} as const;
+
+/** Quotes an argument for a POSIX shell when it needs it. */
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, runOptions, 'run');
+  const [
+    { resolveRun },
+    { ConfigError },
+    { loadBaseline },
+    { runConformance, UnreachableError },
+    { AuthError },
+    { ConsoleReporter },
+    { writeReports },
+  ] = await Promise.all([
+    import('../resolve.js'),
+    import('../../core/config/errors.js'),
+    import('../../core/engine/baseline.js'),
+    import('../conformance.js'),
+    import('../../core/auth/token.js'),
+    import('../../reports/console.js'),
+    import('../../reports/index.js'),
+  ]);
+
+  const env = process.env;
+  try {
+    const resolved = resolveRun(values, process.cwd(), env);
+    if (resolved.report.formats.some((f) => f !== 'console')) {
+      (await import('../../core/report/dir.js')).checkReportDir(
+        resolved.report.dir,
+        values['report-dir'] !== undefined ? '--report-dir' : 'report.dir',
+      );
+    }
+    if (resolved.options.transport?.insecure)
+      console.error(
+        "conformance: --insecure: the target's TLS certificate is not checked; never use this against production.",
+      );
+    const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
+    const consoleOut = resolved.report.formats.includes('console')
+      ? new ConsoleReporter({ verbose: values.verbose })
+      : undefined;
+    const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>
+      [
+        'npx conformance',
+        ...(values['base-url'] ? ['--base-url', shellQuote(values['base-url'])] : []),
+        ...(resolved.configFile ? ['--config', shellQuote(values.config ?? 'conformance.config.yaml')] : []),
+        '--rule',
+        shellQuote(ruleId),
+        '--seed',
+        String(seed),
+        ...(counterexample ? ['--path', counterexample.path] : []),
+        ...(values['num-runs'] ? ['--num-runs', values['num-runs']] : []),
+      ].join(' ');
+
+    const report = await runConformance({ ...resolved.options, baseline, replayCommand, onEvent: consoleOut?.onEvent });
+    const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env);
+    consoleOut?.summary(report, written);
+    return report.summary.exit_code;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message, 'run');
+    if (error instanceof UnreachableError || error instanceof AuthError) {
+      console.error(`conformance: ${error.message}`);
+      console.error(
+        'No rule ran. Check the base URL and the credentials (auth.token / auth.api_key, CONFORMANCE_TOKEN / CONFORMANCE_API_KEY).',
+      );
+      // Every report format still says so, for CI jobs that collect them.
+      const report = (error as { report?: Parameters<typeof writeReports>[0] }).report;
+      if (report) {
+        const resolved = resolveRun(values, process.cwd(), env);
+        const written = await writeReports(
+          report,
+          resolved.report.dir,
+          resolved.report.formats.filter((f) => f !== 'console'),
+          env,
+        );
+        if (written.length) console.error(`Reports: ${written.map((w) => w.file).join(', ')}`);
+        for (const w of written) if (w.warning) console.error(`Warning: ${w.warning}`);
+      }
+      return EXIT.UNREACHABLE;
+    }
+    throw error;
+  }
+}
+
+export const runCommand: Command = { help: RUN_HELP, run };

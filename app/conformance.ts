@@ -1,0 +1,36 @@
+/**
+ * The entry point that hands the rules in and builds the report: the engine runs whatever rules it
+ * is given, knows no suite and returns the run's record; the report is built from that record
+ * here. The CLI, the library and the mutation run all start here, with every suite by default.
+ */
+import type { RunOptions } from '../core/engine/options.js';
+import { type WithRecord, runRules } from '../core/engine/run.js';
+import { type Session, openSession as openEngineSession } from '../core/engine/session.js';
+import { buildReport } from '../core/report/build.js';
+import type { Report } from '../core/report/schema.js';
+import { allRules } from '../suites/index.js';
+import { startEmbeddedTarget } from './embedded.js';
+
+export { RUN_DEFAULTS, UnreachableError, type RunEvent, type RunOptions } from '../core/engine/run.js';
+
+/** What runConformance attaches to an UnreachableError or AuthError: the report of the aborted run. */
+export type WithReport<E extends Error> = E & { report?: Report };
+
+/** The options with the reference server as the target when no base URL is given. */
+const withEmbedded = (options: RunOptions): RunOptions => ({ startEmbedded: startEmbeddedTarget, ...options });
+
+/** Aims the rules (every suite unless `options.rules` says otherwise) at one implementation. */
+export async function runConformance(options: RunOptions = {}): Promise<Report> {
+  try {
+    return buildReport(await runRules(options.rules ?? allRules, withEmbedded(options)));
+  } catch (error) {
+    const record = (error as WithRecord<Error>)?.record;
+    if (record) (error as WithReport<Error>).report = buildReport(record);
+    throw error;
+  }
+}
+
+/** Opens a session to run rules one at a time; the reference server is the target when no base URL is given. */
+export function openSession(options: RunOptions = {}): Promise<Session> {
+  return openEngineSession(withEmbedded(options));
+}

@@ -1,0 +1,252 @@
+/**
+ * The kill matrix (docs/design.md §8): the suite against the faithful reference server and each
+ * variant profile (all must be clean of MUST and SHOULD failures, but for the SHOULD rules a profile
+ * fails on purpose by taking the other reading) and against every fault of the catalogue. A fault
+ * that breaks a rule the spec states (a MUST-level fault) must make a MUST rule fail: caught only
+ * by SHOULD rules, a default run (without --strict) would call that server conformant. A
+ * SHOULD-level fault (a strong reading, or not observable with certainty) must make some rule fail.
+ * Runs faults in parallel worker threads.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { FAULTS, VARIANT_PROFILES } from '../../reference/index.js';
+import type { Selection } from '../../core/engine/select.js';
+import { type Target, type TaskResult, runTask } from './task.js';
+import type { JudgingLevel } from '../../core/engine/verdict.js';
+
+export interface FaultRow {
+  id: string;
+  spec: string;
+  description: string;
+  subtle: boolean;
+  /** MUST: breaks a stated rule, so a MUST rule must catch it. SHOULD: any rule catching it will do. */
+  level: JudgingLevel;
+  why?: string;
+  caughtBy: string[];
+  /** The MUST rules among caughtBy. */
+  caughtByMustRules: string[];
+  /** Caught by a MUST rule (not only by SHOULD ones). */
+  caughtByMust: boolean;
+  /** Caught, but only by SHOULD rules: a default run would pass the server. */
+  caughtOnlyByShould: boolean;
+  errored: string[];
+}
+
+export interface KillMatrix {
+  seed: number;
+  numRuns: number;
+  workers: number;
+  durationMs: number;
+  rules: number;
+  faithful: TaskResult;
+  /** The first variant profile (`variant`). */
+  variant: TaskResult;
+  /** Every variant profile, in VARIANT_PROFILES order. */
+  variants: TaskResult[];
+  faults: FaultRow[];
+  totals: {
+    faults: number;
+    subtle: number;
+    caught: number;
+    /** Faults a MUST rule caught. */
+    caughtByMust: number;
+    /** Faults caught only by SHOULD rules. */
+    caughtOnlyByShould: number;
+    /** Faults breaking a stated rule (MUST level) / only a reading (SHOULD level). */
+    mustLevel: number;
+    shouldLevel: number;
+    missed: string[];
+    /** MUST-level faults caught only by SHOULD rules: the suite would call these servers conformant. */
+    mustLevelCaughtOnlyByShould: string[];
+  };
+  /** Faithful and every variant profile clean, every fault caught, every MUST-level fault by a MUST rule. */
+  ok: boolean;
+}
+
+export interface KillMatrixOptions {
+  faults?: readonly string[];
+  seed?: number;
+  numRuns?: number;
+  /** Worker threads; 0 runs everything in this thread. */
+  workers?: number;
+  /** The rules to run (default: all). */
+  selection?: Selection;
+  onTask?: (result: TaskResult, done: number, total: number) => void;
+}
+
+/** Runs the tasks on a pool of worker threads (or in this thread when workers is 0). */
+async function runAll(
+  targets: Target[],
+  workers: number,
+  task: { seed: number; numRuns: number; selection?: Selection },
+  onTask?: KillMatrixOptions['onTask'],
+): Promise<TaskResult[]> {
+  const results: TaskResult[] = new Array(targets.length);
+  let next = 0;
+  let done = 0;
+  const finish = (i: number, r: TaskResult) => {
+    results[i] = r;
+    onTask?.(r, ++done, targets.length);
+  };
+  if (workers === 0) {
+    for (let i = 0; i < targets.length; i++) finish(i, await runTask(targets[i], task));
+    return results;
+  }
+  const url = new URL('./worker.js', import.meta.url);
+  await Promise.all(
+    Array.from({ length: Math.min(workers, targets.length) }, async () => {
+      const worker = new Worker(url);
+      try {
+        while (next < targets.length) {
+          const i = next++;
+          // Both listeners go when either fires: a worker runs dozens of tasks.
+          const reply = await new Promise<{ ok: boolean; result?: TaskResult; error?: string }>((resolve, reject) => {
+            const onMessage = (message: { ok: boolean; result?: TaskResult; error?: string }) => {
+              worker.off('error', onError);
+              resolve(message);
+            };
+            const onError = (error: Error) => {
+              worker.off('message', onMessage);
+              reject(error);
+            };
+            worker.once('message', onMessage);
+            worker.once('error', onError);
+            worker.postMessage({ target: targets[i], ...task });
+          });
+          if (!reply.ok) throw new Error(`kill matrix task ${JSON.stringify(targets[i])} failed: ${reply.error}`);
+          finish(i, reply.result!);
+        }
+      } finally {
+        await worker.terminate();
+      }
+    }),
+  );
+  return results;
+}
+
+export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<KillMatrix> {
+  const started = performance.now();
+  const seed = options.seed ?? 20261121;
+  const numRuns = options.numRuns ?? 10;
+  const workers = options.workers ?? Math.max(1, availableParallelism());
+  const faults = options.faults ? FAULTS.filter((f) => options.faults!.includes(f.id)) : [...FAULTS];
+  const unknown = (options.faults ?? []).filter((id) => !FAULTS.some((f) => f.id === id));
+  if (unknown.length) throw new Error(`Unknown fault ${unknown.join(', ')}.`);
+  const profiles = VARIANT_PROFILES.map((p) => ({ kind: 'variant' as const, profile: p.id }));
+  const targets: Target[] = [
+    { kind: 'faithful' },
+    ...profiles,
+    ...faults.map((f) => ({ kind: 'fault' as const, id: f.id })),
+  ];
+  const results = await runAll(targets, workers, { seed, numRuns, selection: options.selection }, options.onTask);
+
+  const rows: FaultRow[] = faults.map((f, i) => {
+    const r = results[i + 1 + profiles.length];
+    const mustRules = r.failed.filter((x) => x.level === 'MUST').map((x) => x.rule);
+    return {
+      id: f.id,
+      spec: f.spec,
+      description: f.description,
+      subtle: f.subtle,
+      level: f.level ?? 'MUST',
+      ...(f.why ? { why: f.why } : {}),
+      caughtBy: r.failed.map((x) => x.rule),
+      caughtByMustRules: mustRules,
+      caughtByMust: mustRules.length > 0,
+      caughtOnlyByShould: r.failed.length > 0 && mustRules.length === 0,
+      errored: r.errored.map((x) => x.rule),
+    };
+  });
+  const missed = rows.filter((r) => r.caughtBy.length === 0).map((r) => r.id);
+  const mustLevelCaughtOnlyByShould = rows.filter((r) => r.level === 'MUST' && r.caughtOnlyByShould).map((r) => r.id);
+  const [faithful, ...rest] = results;
+  const variants = rest.slice(0, profiles.length);
+  const clean = (t: TaskResult) => t.failed.length === 0 && t.errored.length === 0;
+  return {
+    seed,
+    numRuns,
+    workers,
+    durationMs: performance.now() - started,
+    rules: faithful.rules,
+    faithful,
+    variant: variants[0],
+    variants,
+    faults: rows,
+    totals: {
+      faults: rows.length,
+      subtle: rows.filter((r) => r.subtle).length,
+      caught: rows.length - missed.length,
+      caughtByMust: rows.filter((r) => r.caughtByMust).length,
+      caughtOnlyByShould: rows.filter((r) => r.caughtOnlyByShould).length,
+      mustLevel: rows.filter((r) => r.level === 'MUST').length,
+      shouldLevel: rows.filter((r) => r.level === 'SHOULD').length,
+      missed,
+      mustLevelCaughtOnlyByShould,
+    },
+    ok: clean(faithful) && variants.every(clean) && missed.length === 0 && mustLevelCaughtOnlyByShould.length === 0,
+  };
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function renderKillMatrixMarkdown(m: KillMatrix): string {
+  const lines = [
+    `# Kill matrix ${m.ok ? '✅' : '❌'}`,
+    '',
+    `${m.totals.caught} of ${m.totals.faults} faults caught: ${m.totals.caughtByMust} by a MUST rule, ${m.totals.caughtOnlyByShould} only by SHOULD rules. ` +
+      `${m.totals.mustLevel} faults break a stated rule (MUST level: a MUST rule must catch them), ${m.totals.shouldLevel} only a reading (SHOULD level); ${m.totals.subtle} are subtle. ` +
+      `Faithful server: ${m.faithful.failed.length + m.faithful.errored.length === 0 ? 'clean' : `${m.faithful.failed.length} failed, ${m.faithful.errored.length} errored`}. ` +
+      m.variants
+        .map(
+          (v) =>
+            `Variant \`${v.target.kind === 'variant' ? v.target.profile : '?'}\`: ${v.failed.length + v.errored.length === 0 ? 'clean' : `${v.failed.length} failed, ${v.errored.length} errored`}.`,
+        )
+        .join(' '),
+    '',
+    `${m.rules} rules, seed ${m.seed}, ${m.numRuns} cases per property, ${m.workers} workers, ${(m.durationMs / 1000).toFixed(1)} s.`,
+    '',
+  ];
+  const servers = [
+    ['faithful', m.faithful] as const,
+    ...m.variants.map((v) => [v.target.kind === 'variant' ? v.target.profile : '?', v] as const),
+  ];
+  for (const [name, t] of servers) {
+    for (const f of [...t.failed, ...t.errored])
+      lines.push(`- **${name}**: \`${f.rule}\` (${f.level}) — ${cell(f.reason)}`);
+    // A SHOULD rule a profile fails on purpose: the profile takes the other legal reading.
+    for (const f of t.otherReadings ?? [])
+      lines.push(`- **${name}** takes the other reading of \`${f.rule}\` (SHOULD, expected): ${cell(f.why)}`);
+  }
+  if (m.totals.missed.length) lines.push('', `**Missed:** ${m.totals.missed.map((id) => `\`${id}\``).join(', ')}`, '');
+  if (m.totals.mustLevelCaughtOnlyByShould.length) {
+    lines.push(
+      '',
+      `**Breaks a stated rule but caught only by SHOULD rules:** ${m.totals.mustLevelCaughtOnlyByShould.map((id) => `\`${id}\``).join(', ')}`,
+      '',
+    );
+  }
+  lines.push(
+    '| Fault | Spec | Level | Subtle | Caught by MUST rules | Caught by SHOULD rules |',
+    '|---|---|---|---|---|---|',
+  );
+  const list = (ids: string[]) =>
+    ids
+      .slice(0, 6)
+      .map((id) => `\`${id}\``)
+      .join(', ') + (ids.length > 6 ? ` +${ids.length - 6}` : '');
+  for (const r of m.faults) {
+    const should = r.caughtBy.filter((id) => !r.caughtByMustRules.includes(id));
+    const byMust = r.caughtByMustRules.length
+      ? list(r.caughtByMustRules)
+      : r.caughtBy.length === 0
+        ? '**not caught**'
+        : r.level === 'MUST'
+          ? '**none**'
+          : '';
+    const level = r.level === 'SHOULD' ? `SHOULD${r.why ? `: ${cell(r.why)}` : ''}` : 'MUST';
+    lines.push(
+      `| \`${r.id}\` — ${cell(r.description)} | ${cell(r.spec)} | ${level} | ${r.subtle ? 'yes' : ''} | ${byMust} | ${list(should)} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

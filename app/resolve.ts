@@ -1,0 +1,240 @@
+/**
+ * Where every setting comes from: command-line flags override environment variables, which
+ * override the config file, which overrides the defaults of the schema.
+ */
+import type { Level } from '../core/engine/rule.js';
+import type { RunOptions } from '../core/engine/run.js';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { checkHeaders, parseHeader, type TransportOptions } from '../core/http/transport.js';
+import { ConfigError } from '../core/config/errors.js';
+import { loadConfig } from '../core/config/load.js';
+import { loadPayloadTemplates } from '../core/config/payloads.js';
+import {
+  type ConformanceConfig,
+  REPORT_FORMATS,
+  type ReportFormat,
+  RunConfig,
+  ReportConfig,
+  AuthConfig,
+  AccountConfig,
+  TlsConfig,
+} from '../core/config/schema.js';
+
+/** The run command's flags, as parsed (strings; validated here). */
+export interface RunFlags {
+  'base-url'?: string;
+  config?: string;
+  rule?: string[];
+  section?: string[];
+  level?: string[];
+  tag?: string[];
+  bail?: boolean;
+  seed?: string;
+  path?: string;
+  'num-runs'?: string;
+  concurrency?: string;
+  timeout?: string;
+  'rate-limit'?: string;
+  'max-time'?: string;
+  'report-dir'?: string;
+  reporter?: string[];
+  strict?: boolean;
+  'expected-failures'?: string;
+  'id-prefix'?: string;
+  shard?: string;
+  'allow-skip'?: string[];
+  'full-transcripts'?: boolean;
+  token?: string;
+  header?: string[];
+  'ca-cert'?: string;
+  insecure?: boolean;
+}
+
+export interface ResolvedRun {
+  options: Omit<RunOptions, 'baseline' | 'onEvent' | 'replayCommand'>;
+  report: { dir: string; formats: ReportFormat[] };
+  expectedFailures?: string;
+  configFile?: string;
+}
+
+function int(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new ConfigError(`--${flag} must be a whole number, got "${value}".`);
+  const n = Number(value);
+  if (n < min || n > max) throw new ConfigError(`--${flag} must be between ${min} and ${max}, got ${n}.`);
+  return n;
+}
+
+function url(value: string, where: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    return value.replace(/\/+$/, '');
+  } catch {
+    // Never echo credentials written into it (`ftp://user:secret@host`).
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+    const shown = value.includes('@')
+      ? `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ''}not shown)`
+      : `"${value}"`;
+    throw new ConfigError(`${where} must be an http(s) URL, got ${shown}.`);
+  }
+}
+
+export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv): ResolvedRun {
+  const { file, config } = loadConfig(cwd, flags.config, env);
+  const c: ConformanceConfig = config;
+  const run = RunConfig.parse(c.run ?? {});
+  const report = ReportConfig.parse(c.report ?? {});
+  const auth = AuthConfig.parse(c.auth ?? {});
+  const account = AccountConfig.parse(c.account ?? {});
+
+  const rawBase = flags['base-url'] ?? (env.CONFORMANCE_BASE_URL || undefined) ?? c.base_url;
+  const baseUrl =
+    rawBase === undefined
+      ? undefined
+      : url(
+          rawBase,
+          flags['base-url'] !== undefined
+            ? '--base-url'
+            : env.CONFORMANCE_BASE_URL
+              ? 'CONFORMANCE_BASE_URL'
+              : 'base_url',
+        );
+
+  const levels = (flags.level ?? []).map((l) => l.toUpperCase());
+  for (const l of levels)
+    if (!['MUST', 'SHOULD', 'INFO'].includes(l))
+      throw new ConfigError(`--level must be MUST, SHOULD or INFO, got "${l}".`);
+  const reporters = flags.reporter?.flatMap((r) => r.split(',')).map((r) => r.trim());
+  for (const r of reporters ?? [])
+    if (!(REPORT_FORMATS as readonly string[]).includes(r))
+      throw new ConfigError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${r}".`);
+
+  let shard: { index: number; total: number } | undefined;
+  if (flags.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(flags.shard.trim());
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new ConfigError(`--shard must be i/n with 1 <= i <= n, e.g. 2/4; got "${flags.shard}".`);
+    shard = { index: Number(m[1]), total: Number(m[2]) };
+  }
+  if (flags.path !== undefined && flags.seed === undefined && run.seed === undefined)
+    throw new ConfigError('--path replays one case of a property and needs the --seed it was found with.');
+  if (flags.path !== undefined && !/^\d+(:\d+)*$/.test(flags.path))
+    throw new ConfigError(`--path must look like 12:0:3 (as printed with a counterexample), got "${flags.path}".`);
+  const idPrefix = flags['id-prefix'] ?? run.id_prefix;
+  if (!/^[A-Za-z][A-Za-z0-9]{0,7}$/.test(idPrefix))
+    throw new ConfigError(`--id-prefix must be 1-8 letters or digits starting with a letter, got "${idPrefix}".`);
+  const rateLimitText = flags['rate-limit'];
+  const rateLimit = rateLimitText === undefined ? run.rate_limit : Number(rateLimitText);
+  if (rateLimit !== undefined && !(rateLimit > 0))
+    throw new ConfigError(`--rate-limit must be a positive number of requests per second, got "${rateLimitText}".`);
+
+  const maxTimeText = flags['max-time'];
+  if (
+    maxTimeText !== undefined &&
+    !(/^\d+(\.\d+)?$/.test(maxTimeText.trim()) && Number(maxTimeText) > 0 && Number(maxTimeText) <= 7 * 24 * 3600)
+  ) {
+    throw new ConfigError(`--max-time must be a positive number of seconds (at most a week), got "${maxTimeText}".`);
+  }
+  const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
+  const transport = resolveTransport(flags, c, file, cwd);
+
+  return {
+    configFile: file,
+    options: {
+      baseUrl,
+      auth: {
+        token: flags.token || env.CONFORMANCE_TOKEN || auth.token,
+        apiKey: env.CONFORMANCE_API_KEY || auth.api_key,
+        graphqlUrl: auth.graphql_url,
+        mutation: auth.mutation,
+        tokenPath: auth.token_path,
+      },
+      fixtures: c.fixtures ?? {},
+      payloads: loadPayloadTemplates(c.payloads ?? {}, file ? dirname(file) : cwd),
+      contractPath: account.business_contract_identifier_path,
+      concurrency: int(flags.concurrency, 'concurrency', 1, 256) ?? run.concurrency,
+      seed: int(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? run.seed,
+      numRuns: int(flags['num-runs'], 'num-runs', 1, 100_000) ?? run.num_runs,
+      timeoutMs: int(flags.timeout, 'timeout', 100, 600_000) ?? run.timeout_ms,
+      idPrefix,
+      rateLimit,
+      ...(maxTimeS !== undefined ? { maxTimeMs: Math.round(maxTimeS * 1000) } : {}),
+      ...(transport ? { transport } : {}),
+      selection: {
+        ...(flags.rule?.length ? { rules: flags.rule } : {}),
+        ...(flags.section?.length ? { sections: flags.section } : {}),
+        ...(levels.length ? { levels: levels as Level[] } : {}),
+        ...(flags.tag?.length ? { tags: flags.tag } : {}),
+        ...(shard ? { shard } : {}),
+      },
+      bail: flags.bail ?? false,
+      allowSkip: [...(run.allow_skip ?? []), ...(flags['allow-skip'] ?? [])],
+      fullTranscripts: flags['full-transcripts'] ?? false,
+      strict: flags.strict ?? false,
+      replayPath: flags.path,
+    },
+    report: {
+      dir: flags['report-dir'] ?? report.dir,
+      formats: (reporters as ReportFormat[] | undefined) ?? report.formats,
+    },
+    expectedFailures: flags['expected-failures'] ?? run.expected_failures,
+  };
+}
+
+/**
+ * Extra headers (config `headers:`, then each --header, a later one replacing an earlier one of the same
+ * name) and TLS trust (--ca-cert / tls.ca_cert read here, so a missing file is a usage error; --insecure).
+ */
+function resolveTransport(
+  flags: RunFlags,
+  c: ConformanceConfig,
+  file: string | undefined,
+  cwd: string,
+): TransportOptions | undefined {
+  const headers: Record<string, string> = {};
+  const put = (name: string, value: string) => {
+    headers[name.toLowerCase()] = value;
+  };
+  for (const [name, value] of Object.entries(c.headers ?? {})) put(name, value);
+  for (const text of flags.header ?? []) {
+    try {
+      put(...parseHeader(text));
+    } catch (error) {
+      throw new ConfigError(`--header ${(error as Error).message}.`);
+    }
+  }
+  try {
+    checkHeaders(headers, flags.header?.length ? '--header' : 'headers');
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}.`);
+  }
+  const tls = TlsConfig.parse(c.tls ?? {});
+  const caFile =
+    flags['ca-cert'] !== undefined
+      ? resolvePath(cwd, flags['ca-cert'])
+      : tls.ca_cert !== undefined
+        ? resolvePath(file ? dirname(file) : cwd, tls.ca_cert)
+        : undefined;
+  let caCert: string | undefined;
+  if (caFile !== undefined) {
+    const where = flags['ca-cert'] !== undefined ? '--ca-cert' : 'tls.ca_cert';
+    try {
+      caCert = readFileSync(caFile, 'utf8');
+    } catch (error) {
+      throw new ConfigError(
+        `${where}: cannot read ${caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      );
+    }
+    if (!caCert.includes('-----BEGIN CERTIFICATE-----'))
+      throw new ConfigError(`${where}: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  }
+  const insecure = flags.insecure ?? tls.insecure;
+  if (!Object.keys(headers).length && !caCert && !insecure) return undefined;
+  return {
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(caCert ? { caCert } : {}),
+    ...(insecure ? { insecure } : {}),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * §5: requests carry `Authorization: Token <ACCESS_TOKEN>`; the token is either configured or
+ * obtained through the ObtainServiceToken GraphQL mutation with the organisation API key. The
+ * mutation's address, arguments and result are not shown, so all three are configurable.
+ */
+import { Agent, type Dispatcher, request } from 'undici';
+import { DEFAULT_MAX_RESPONSE_BYTES, classify, readWithin } from '../http/client.js';
+import { getAtPath } from '../spec/paths.js';
+import type { Redactor } from '../http/redact.js';
+
+/** Authentication failed before any rule ran: exit code 3. */
+export class AuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuthError';
+  }
+}
+
+export interface AuthSettings {
+  token?: string;
+  apiKey?: string;
+  graphqlUrl: string;
+  mutation: string;
+  tokenPath: string;
+}
+
+export const authorizationHeader = (token: string) => `Token ${token}`;
+
+/** The absolute address of the GraphQL endpoint: absolute as given, or relative to the base URL. */
+export function graphqlAddress(baseUrl: string, graphqlUrl: string): string {
+  if (/^https?:\/\//i.test(graphqlUrl)) return graphqlUrl;
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new URL(`${prefix}${graphqlUrl.startsWith('/') ? '' : '/'}${graphqlUrl}`, base.origin).toString();
+}
+
+/** Exchanges the API key for a token. Never puts the key or the token into a message. */
+export async function obtainServiceToken(
+  baseUrl: string,
+  auth: AuthSettings,
+  timeoutMs: number,
+  redactor: Redactor,
+  /** The run's way to the target (proxy, TLS trust) and the extra headers it sends everywhere. */
+  via: { dispatcher?: Dispatcher; headers?: Record<string, string> } = {},
+  maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<string> {
+  if (!auth.apiKey) throw new AuthError('No API key configured (auth.api_key or CONFORMANCE_API_KEY).');
+  const url = graphqlAddress(baseUrl, auth.graphqlUrl);
+  const where = `the ObtainServiceToken mutation at ${redactor.text(url)}`;
+  let status: number;
+  let text: string;
+  // The same bounds as every other exchange of the run: a size cap (undici stops reading past it,
+  // so an endless answer costs no memory), undici's pauses, and one deadline for the whole answer.
+  // A proxy or TLS settings come with the run's own dispatcher, built with the same bounds (connection.ts).
+  const own = via.dispatcher
+    ? undefined
+    : new Agent({
+        maxResponseSize: maxResponseBytes,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        connectTimeout: Math.min(timeoutMs, 10_000),
+      });
+  const dispatcher = via.dispatcher ?? own!;
+  const started = performance.now();
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      headers: { ...via.headers, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        query: auth.mutation,
+        variables: { apiKey: auth.apiKey },
+        operationName: 'ObtainServiceToken',
+      }),
+      dispatcher,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = res.statusCode;
+    text = await readWithin(res.body, timeoutMs, started);
+  } catch (error) {
+    throw new AuthError(
+      `Could not obtain a token from ${where}: ${whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor)}`,
+    );
+  } finally {
+    void own?.destroy();
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AuthError(`${where} answered ${status} with a body that is not JSON.`);
+  }
+  const token = getAtPath(body, auth.tokenPath);
+  if (typeof token === 'string' && token.length > 0) {
+    // Registered before anything else can print it: every token obtained, the first and each renewal.
+    redactor.add(token);
+    return token;
+  }
+  const errors = (body as { errors?: { message?: unknown }[] }).errors;
+  const reason =
+    Array.isArray(errors) && errors.length
+      ? `errors: ${errors.map((e) => String(e.message)).join('; ')}`
+      : `no string at ${auth.tokenPath} (set auth.token_path)`;
+  throw new AuthError(redactor.text(`${where} answered ${status} without a token: ${reason}`));
+}
+
+/** Why no answer came, in words (never an error code alone, never a secret). */
+function whyNoAnswer(error: unknown, timeoutMs: number, maxResponseBytes: number, redactor: Redactor): string {
+  const aborted =
+    (error as { name?: string }).name === 'TimeoutError' || (error as { name?: string }).name === 'AbortError';
+  const kind = aborted ? 'timeout' : classify(error);
+  if (kind === 'timeout') return `no complete answer within ${timeoutMs} ms (--timeout / run.timeout_ms)`;
+  if (kind === 'too_large') return `the answer is larger than ${Math.round(maxResponseBytes / 1024 / 1024)} MiB`;
+  if (kind === 'refused') return 'the connection was refused';
+  if (kind === 'reset') return 'the connection was reset';
+  const e = error as { message?: string; code?: string; cause?: { message?: string; code?: string } };
+  const message = e.cause?.message ?? e.message ?? String(error);
+  const code = e.code ?? e.cause?.code;
+  return redactor.text(code && !message.includes(code) ? `${message} (${code})` : message);
+}

@@ -1,0 +1,47 @@
+/**
+ * Reads the payload templates of the `payloads:` section: an inline object, or a JSON or YAML file
+ * named relative to the config file. Their shapes are checked where they are used (engine/templates).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { ConfigError } from './errors.js';
+import type { PayloadKind, PayloadsConfig } from './schema.js';
+
+/** Payload templates by request kind, as loaded from `payloads:` (the engine's PayloadTemplates reads them). */
+export type PayloadTemplatesInput = Partial<Record<PayloadKind, Record<string, unknown>>>;
+
+export function loadPayloadTemplates(payloads: PayloadsConfig, baseDir: string): PayloadTemplatesInput {
+  const loaded: PayloadTemplatesInput = {};
+  for (const [kind, value] of Object.entries(payloads) as [
+    PayloadKind,
+    string | Record<string, unknown> | undefined,
+  ][]) {
+    if (value === undefined) continue;
+    if (typeof value !== 'string') {
+      loaded[kind] = value;
+      continue;
+    }
+    const file = resolve(baseDir, value);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(
+        `payloads.${kind}: cannot read ${value} (${file}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    let parsed: unknown;
+    try {
+      parsed = /\.ya?ml$/i.test(file) ? parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError(
+        `payloads.${kind}: ${value} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message.split('\n')[0]}`,
+      );
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new ConfigError(`payloads.${kind}: ${value} must hold one JSON object (a request body).`);
+    loaded[kind] = parsed as Record<string, unknown>;
+  }
+  return loaded;
+}

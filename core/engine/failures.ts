@@ -1,0 +1,49 @@
+/**
+ * The ways a rule can stop early, kept strictly apart:
+ * - RuleFailure: the implementation broke the spec (verdict fail);
+ * - PreconditionError: a setup step the rule depends on could not be established (verdict error);
+ * - SkipRule: the rule cannot be judged here, with the config key that would enable it (verdict skip);
+ * - NotJudged: the rule ran out of time before it saw enough to judge (verdict error, like a
+ *   timeout), e.g. a property rule that ran fewer cases than asked;
+ * - ExchangeError (http/exchange.ts): the exchange itself broke (verdict error).
+ */
+import type { Failure } from './result.js';
+
+/** What a RuleFailure carries is the result's `failure`, as reports show it. */
+export type FailureDetail = Failure;
+
+export class RuleFailure extends Error {
+  constructor(readonly detail: FailureDetail) {
+    super(detail.message);
+    this.name = 'RuleFailure';
+  }
+}
+
+export class PreconditionError extends Error {
+  /** `causeId`: the shared cause (a setup step the preflight found refused) this error stands for. */
+  constructor(
+    message: string,
+    readonly exchangeSeq?: number,
+    readonly causeId?: string,
+  ) {
+    super(message);
+    this.name = 'PreconditionError';
+  }
+}
+
+export class NotJudged extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotJudged';
+  }
+}
+
+export class SkipRule extends Error {
+  constructor(
+    message: string,
+    readonly key?: string,
+  ) {
+    super(message);
+    this.name = 'SkipRule';
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * What a run yields: every rule's result with the facts of the run around them (target, seed,
+ * setup chain, identifiers created, HTTP counts). The engine returns it; the report is built from
+ * it (core/report/build.ts), so the engine needs nothing of the report.
+ */
+import type { Exchange } from '../http/exchange.js';
+import type { Baseline } from './baseline.js';
+import type { CreatedIdentifiers } from './ids.js';
+import type { RuleResult } from './result.js';
+import type { Selection } from './select.js';
+import type { StepRecord } from './setup.js';
+import type { Cause } from './verdict.js';
+
+export interface RunRecord {
+  tool: { name: string; version: string };
+  run: {
+    id: string;
+    seed: number;
+    numRuns: number;
+    concurrency: number;
+    timeoutMs: number;
+    strict: boolean;
+    startedAt: Date;
+    finishedAt: Date;
+    selection: Selection;
+    bailed: boolean;
+  };
+  target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key' };
+  /** Each rule's result as the engine returned it; the report annotates it and trims its transcript. */
+  results: RuleResult[];
+  /** The setup chain's steps, the causes it found and its exchanges. */
+  setup?: { steps: StepRecord[]; causes: Cause[]; transcript: Exchange[] };
+  /** Keep every exchange in full (--full-transcripts); by default passing rules keep one line each. */
+  fullTranscripts?: boolean;
+  /** Globs of rules whose skips are accepted (--allow-skip). */
+  allowSkip?: readonly string[];
+  baseline?: Baseline;
+  /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
+  aborted?: string;
+  created: CreatedIdentifiers;
+  http: { requests: number; failures: number; token_renewals: number; token_refused_mid_run: number };
+}

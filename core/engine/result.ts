@@ -1,0 +1,128 @@
+/**
+ * The one result shape: what running a rule yields, as the engine returns it, as progress events
+ * carry it, as every reporter reads it and as report.json holds it (`rules[]`). It is named the way
+ * report.json names it, because that JSON is the published contract (schema_version 1): nothing
+ * between the engine and a file converts it or copies it field by field. The run only annotates it
+ * (accepted skip, baseline excuse, replay command) and trims its transcript.
+ *
+ * One member per verdict, so a pass carries no failure, a failure no skip key, a skip no error kind
+ * (fields a verdict cannot have are declared absent, which report.schema.json says too).
+ */
+import { z } from 'zod';
+import { ExchangeSchema } from '../http/exchange.js';
+import { ERROR_KINDS, LEVELS } from './verdict.js';
+
+/** What a failing rule found: the statement it broke, with the difference when there is one. */
+export const FailureSchema = z.object({
+  message: z.string(),
+  expected: z.unknown().optional(),
+  actual: z.unknown().optional(),
+  path: z.string().optional().describe('JSON path of the first difference, e.g. body.results[0].status'),
+  exchange_seq: z.int().optional().describe('the transcript entry the failure is about'),
+});
+export type Failure = z.output<typeof FailureSchema>;
+
+/** A generated case that failed, by which the rule replays it (--seed, --path). */
+export const CounterexampleSchema = z.object({
+  seed: z.number(),
+  path: z.string(),
+  value: z.unknown(),
+  shrinks: z.int().optional().describe('shrinks fast-check performed'),
+});
+export type Counterexample = z.output<typeof CounterexampleSchema>;
+
+const absent = z.never().optional();
+
+/** What the rule declares about itself, copied from its declaration. */
+const declared = {
+  id: z.string(),
+  title: z.string(),
+  spec: z.string().describe('the spec reference the rule enforces, e.g. "§4.2 notes rule 2"'),
+  sections: z.array(z.string()),
+  level: z.enum(LEVELS),
+  why: z.string().optional().describe('why the level is not MUST'),
+  tags: z.array(z.string()),
+  endpoints: z.array(z.string()),
+  property: z.boolean(),
+};
+
+/** What every run of a rule records, whatever its verdict. */
+const recorded = {
+  observations: z.array(z.string()),
+  counterexample: CounterexampleSchema.optional(),
+  duration_ms: z.number(),
+  transcript: z.array(ExchangeSchema),
+  transcript_omitted: z
+    .int()
+    .optional()
+    .describe('earlier one-line exchanges left out of transcript (--full-transcripts keeps them)'),
+};
+
+/** How a failing or errored rule is followed up: excused by the baseline, replayed by a command. */
+const followUp = {
+  expected_failure: z.object({ comment: z.string(), reason: z.string().optional() }).optional(),
+  replay: z.string().optional().describe('a command that reruns exactly this rule (and case)'),
+};
+
+const reason = z.string().describe('one line: why it failed, errored or was skipped');
+
+export const PassSchema = z.object({
+  verdict: z.literal('pass'),
+  reason: absent,
+  failure: absent,
+  skip_key: absent,
+  skip_accepted: absent,
+  error_kind: absent,
+  cause: absent,
+  expected_failure: absent,
+  replay: absent,
+});
+
+export const FailSchema = z.object({
+  verdict: z.literal('fail'),
+  reason,
+  failure: FailureSchema,
+  skip_key: absent,
+  skip_accepted: absent,
+  error_kind: absent,
+  cause: absent,
+  ...followUp,
+});
+
+export const SkipSchema = z.object({
+  verdict: z.literal('skip'),
+  reason,
+  failure: absent,
+  skip_key: z.string().optional().describe('the config key that would let a skipped rule run'),
+  skip_accepted: z
+    .boolean()
+    .optional()
+    .describe('the skip matches --allow-skip / run.allow_skip, so it leaves the run complete'),
+  error_kind: absent,
+  cause: absent,
+  expected_failure: absent,
+  replay: absent,
+});
+
+export const ErrorSchema = z.object({
+  verdict: z.literal('error'),
+  reason,
+  failure: absent,
+  skip_key: absent,
+  skip_accepted: absent,
+  error_kind: z.enum(ERROR_KINDS),
+  cause: z.string().optional().describe('id of the shared cause (see causes) that stopped this rule'),
+  ...followUp,
+});
+
+/** How a rule ended, one member per verdict: what `executeRule` decides. */
+export const EndingSchema = z.discriminatedUnion('verdict', [PassSchema, FailSchema, SkipSchema, ErrorSchema]);
+export type Ending = z.output<typeof EndingSchema>;
+
+export const RuleResultSchema = z.discriminatedUnion('verdict', [
+  PassSchema.extend({ ...declared, ...recorded }),
+  FailSchema.extend({ ...declared, ...recorded }),
+  SkipSchema.extend({ ...declared, ...recorded }),
+  ErrorSchema.extend({ ...declared, ...recorded }),
+]);
+export type RuleResult = z.output<typeof RuleResultSchema>;

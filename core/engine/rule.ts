@@ -1,0 +1,124 @@
+/**
+ * A rule is data (docs/design.md §4): what it enforces, where the spec says so, how strongly, what it
+ * needs from the configuration, and the check itself.
+ */
+import type { EndpointId } from '../spec/index.js';
+import type { Api } from './api.js';
+import type { Expect } from './expect.js';
+import type { Given } from './given.js';
+import type { Ids } from './ids.js';
+import type { Counterexample } from './result.js';
+import type { Need, Preconditions } from './needs.js';
+import type { Level } from './verdict.js';
+
+export { LEVELS, type Level, type Verdict } from './verdict.js';
+
+export interface Rule {
+  /** Stable identifier, `area.subject.variant`. */
+  id: string;
+  /** The spec section(s) it enforces, e.g. `§4.2 notes rule 2`. */
+  spec: string;
+  level: Level;
+  /** Reads as a sentence of the spec. */
+  title: string;
+  /** Why the level is not MUST (required for SHOULD and INFO). */
+  why?: string;
+  /** Configuration the rule cannot run without; missing ones skip it with the key to set. */
+  needs?: readonly Need[];
+  tags?: readonly string[];
+  /** The endpoints the rule judges (for the capability matrix). */
+  endpoints: readonly EndpointId[];
+  /** A fast-check property: runs `num_runs` generated cases and can be replayed by seed and path. */
+  property?: boolean;
+  check(ctx: RuleContext): Promise<void>;
+}
+
+/** A rule as declared: endpoints and tags may come from the area's defaults. */
+export type RuleInput = Omit<Rule, 'endpoints'> & { endpoints?: Rule['endpoints'] };
+
+/**
+ * Declares the rules of one spec area, with defaults shared by the area, and checks the
+ * declarations so mistakes fail at load time.
+ */
+export function defineRules(
+  area: string,
+  inputs: RuleInput[],
+  defaults: { endpoints?: Rule['endpoints']; tags?: Rule['tags']; needs?: Rule['needs'] } = {},
+): Rule[] {
+  const rules: Rule[] = inputs.map((r) => ({
+    ...r,
+    endpoints: r.endpoints ?? defaults.endpoints ?? [],
+    tags: r.tags ?? defaults.tags,
+    needs: r.needs ?? defaults.needs,
+  }));
+  for (const rule of rules) {
+    if (!rule.id.startsWith(`${area}.`))
+      throw new Error(`rule ${rule.id} is declared in area ${area} but does not start with "${area}."`);
+    if (!/^§\d/.test(rule.spec))
+      throw new Error(`rule ${rule.id}: spec must start with a section, e.g. "§4.2", got "${rule.spec}"`);
+    if (rule.level !== 'MUST' && !rule.why)
+      throw new Error(`rule ${rule.id}: a ${rule.level} rule must say why it is not MUST`);
+    if (rule.endpoints.length === 0) throw new Error(`rule ${rule.id}: list the endpoints it judges`);
+  }
+  return rules;
+}
+
+/** What a result repeats of its rule's declaration (report.json shows it with every verdict). */
+export function declaredFacts(rule: Rule) {
+  return {
+    id: rule.id,
+    title: rule.title,
+    spec: rule.spec,
+    sections: sectionsOf(rule.spec),
+    level: rule.level,
+    ...(rule.why ? { why: rule.why } : {}),
+    tags: [...(rule.tags ?? [])],
+    endpoints: [...rule.endpoints],
+    property: rule.property ?? false,
+  };
+}
+
+/** Sections named by a spec reference: `§4.2 notes rule 2, §7.1` → `['4.2', '7.1']`. */
+export function sectionsOf(spec: string): string[] {
+  return [...spec.matchAll(/§(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
+}
+
+/** What a rule's check receives: the interface, setup steps, identifiers, preconditions and assertions. */
+export interface PropertySettings {
+  /** Cases per property (`--num-runs`). */
+  numRuns: number;
+  /** fast-check seed of the run (`--seed`). */
+  seed: number;
+  /** Replays one case (`--path`), as printed with a counterexample. */
+  path?: string;
+}
+
+export interface RuleContext {
+  readonly rule: Rule;
+  /** Calls of the interface, recorded in the rule's transcript. */
+  readonly api: Api;
+  /** Setup steps; when one cannot be established the rule is an error, not a failure. */
+  readonly given: Given;
+  /** Namespaced identifiers, unique in the run. */
+  readonly ids: Ids;
+  /** The configured preconditions (docs/design.md §5): the facts under `fixtures:` and the `payloads:` templates. */
+  readonly preconditions: Preconditions;
+  readonly expect: Expect;
+  readonly property: PropertySettings;
+  /** Where the configuration puts business.business_contract_identifier (§2.3: not shown). */
+  readonly contractPath: string;
+  /** Aborted when the rule times out or the run stops. */
+  readonly signal: AbortSignal;
+  /**
+   * The §5.1 ObtainServiceToken mutation, when the run authenticates with an API key (undefined
+   * with a configured token): its path under the base URL (undefined when configured on another
+   * origin), the mutation text and where the result carries the token. Never the key itself.
+   */
+  readonly tokenMutation?: { path?: string; mutation: string; tokenPath: string };
+  /** Records what the implementation does where the spec leaves it open (INFO rules). */
+  observe(note: string): void;
+  /** Stops the rule as skipped, e.g. when the target's answer makes the rule inapplicable. */
+  skip(message: string, key?: string): never;
+  /** Records a property's counterexample (the failure itself is thrown separately). */
+  counterexample(example: Counterexample): void;
+}

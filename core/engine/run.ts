@@ -1,0 +1,99 @@
+/**
+ * `runRules`: aims rules at one implementation and returns the run's record. It knows no suite: the entry
+ * point (app/conformance.ts) hands the rules in.
+ */
+import { ConfigError } from '../config/errors.js';
+import { excuse } from './baseline.js';
+import { notRun } from './execute.js';
+import { RUN_DEFAULTS, type RunOptions } from './options.js';
+import type { RunRecord } from './record.js';
+import type { RuleResult } from './result.js';
+import type { Rule } from './rule.js';
+import { selectRules } from './select.js';
+import { openSession } from './session.js';
+import { isFailing } from './verdict.js';
+
+export { RUN_DEFAULTS, type RunEvent, type RunOptions } from './options.js';
+export { UnreachableError, type WithRecord } from './session.js';
+
+/**
+ * The order rules are started in (results keep the suite order). Property and model-based rules
+ * make tens of requests one after another; started last, they alone would set the length of the
+ * run against a slow target, so they start first and the short rules fill the other workers.
+ */
+function longestFirst(rules: readonly Rule[]): number[] {
+  const indices = rules.map((_, i) => i);
+  return [...indices.filter((i) => rules[i].property), ...indices.filter((i) => !rules[i].property)];
+}
+
+/** Aims `candidates` (narrowed by the selection) at one implementation and returns the run's record. */
+export async function runRules(candidates: readonly Rule[], options: RunOptions = {}): Promise<RunRecord> {
+  const { rules, unmatched } = selectRules(candidates, options.selection ?? {});
+  if (unmatched.length) throw new ConfigError(`Nothing matches ${unmatched.join(', ')} (see "conformance list").`);
+
+  // --max-time bounds the whole run: the setup chain too, and the rules with what is left.
+  const limit = options.maxTimeMs
+    ? {
+        at: Date.now() + options.maxTimeMs,
+        words: `the run reached its time limit (--max-time ${formatSeconds(options.maxTimeMs)})`,
+      }
+    : undefined;
+  const session = await openSession({ ...options, deadline: limit });
+  try {
+    const results: RuleResult[] = new Array(rules.length);
+    let bailed = false;
+    let done = 0;
+    options.onEvent?.({ type: 'start', total: rules.length, runId: session.runId, seed: session.seed });
+    options.onEvent?.({ type: 'setup', setup: session.setup });
+    const order = longestFirst(rules);
+    let next = 0;
+    let expired: string | undefined;
+    const deadline = limit
+      ? setTimeout(
+          () => {
+            expired = limit.words;
+            session.stop(expired);
+          },
+          Math.max(0, limit.at - Date.now()),
+        )
+      : undefined;
+    const worker = async () => {
+      while (next < order.length) {
+        const index = order[next++];
+        const rule = rules[index];
+        const ran = expired
+          ? notRun(rule, {
+              verdict: 'error',
+              error_kind: 'timeout',
+              reason: `not judged: ${expired} before the rule started`,
+            })
+          : bailed
+            ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
+            : await session.run(rule);
+        // Only a failing or errored result carries the command that replays it.
+        const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
+        results[index] = result;
+        if (
+          options.bail &&
+          isFailing(result.verdict) &&
+          rule.level === 'MUST' &&
+          !excuse(options.baseline, rule.id, result.reason)
+        )
+          bailed = true;
+        options.onEvent?.({ type: 'rule', result, done: ++done, total: rules.length });
+      }
+    };
+    try {
+      await Promise.all(
+        Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker),
+      );
+    } finally {
+      clearTimeout(deadline);
+    }
+    return session.record(results, { bailed });
+  } finally {
+    await session.close();
+  }
+}
+
+const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

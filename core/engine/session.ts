@@ -1,0 +1,286 @@
+/**
+ * A session: one target, authenticated and checked, on which rules run one at a time. The runner
+ * schedules rules over a session; the vitest adapter makes each rule a test over one.
+ *
+ * Opening one is a pipeline of four named steps: connect (the target, credentials, redactor, client),
+ * authenticate (the first token, the preflight), set up (the setup chain, once) and run (a rule
+ * runner over all of it). The run's record is kept beside them from the first step on, so an
+ * aborted run still has one.
+ */
+import { randomInt } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import type { TokenSource } from '../auth/token-source.js';
+import { AuthError } from '../auth/token.js';
+import { Transcript } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
+import { redactDeep } from '../http/redact-deep.js';
+import { packageVersion } from '../spec/package-root.js';
+import { Api } from './api.js';
+import { type Connection, UnreachableError, connect } from './connection.js';
+import { createContext } from './context.js';
+import { executeRule, notRun } from './execute.js';
+import { Given } from './given.js';
+import { IdRegistry, Ids, newRunId } from './ids.js';
+import { missingNeed } from './needs.js';
+import { RUN_DEFAULTS, type RunOptions } from './options.js';
+import type { RunRecord } from './record.js';
+import type { Counterexample, RuleResult } from './result.js';
+import type { Rule } from './rule.js';
+import type { Setup } from './setup.js';
+import { establishSetup } from './setup-chain.js';
+
+export { UnreachableError };
+export type { Counterexample };
+
+/** What the engine attaches to an UnreachableError or AuthError: the record of the aborted run. */
+export type WithRecord<E extends Error> = E & { record?: RunRecord };
+
+export interface Session {
+  /** The target, with any credentials in it redacted. */
+  readonly baseUrl: string;
+  readonly embedded: boolean;
+  readonly runId: string;
+  readonly seed: number;
+  /** Runs one rule (or skips it when a fixture it needs is missing). */
+  run(rule: Rule): Promise<RuleResult>;
+  /** The command that replays a failing rule, redacted. */
+  replay(result: RuleResult): string;
+  /** What the setup chain established or found refused, before any rule. */
+  readonly setup: Setup;
+  /** Stops the run: rules still running end at once as not judged, with `reason`. */
+  stop(reason: string): void;
+  /** The record of the rules run so far, with the facts of the run around them. */
+  record(results: RunRecord['results'], extra?: { bailed?: boolean }): RunRecord;
+  close(): Promise<void>;
+}
+
+/** The run's settings with every default filled in. */
+interface Settings {
+  concurrency: number;
+  timeoutMs: number;
+  numRuns: number;
+  seed: number;
+  runId: string;
+  contractPath: string;
+}
+
+function settingsOf(options: RunOptions): Settings {
+  return {
+    concurrency: options.concurrency ?? RUN_DEFAULTS.concurrency,
+    timeoutMs: options.timeoutMs ?? RUN_DEFAULTS.timeoutMs,
+    numRuns: options.numRuns ?? RUN_DEFAULTS.numRuns,
+    seed: options.seed ?? randomInt(2 ** 31),
+    runId: options.runId ?? newRunId(),
+    contractPath: options.contractPath ?? RUN_DEFAULTS.contractPath,
+  };
+}
+
+/** Step 1: the target, its credentials and client; the embedded target when no base URL is given. */
+function connectTo(options: RunOptions, settings: Settings): Promise<Connection> {
+  return connect({
+    baseUrl: options.baseUrl,
+    startEmbedded: options.startEmbedded,
+    auth: options.auth,
+    fixtures: options.fixtures,
+    payloads: options.payloads,
+    contractPath: options.contractPath,
+    timeoutMs: settings.timeoutMs,
+    connections: Math.max(2, settings.concurrency * 2),
+    rateLimit: options.rateLimit,
+    transport: options.transport,
+  });
+}
+
+/** The run's record as it stands: redacted as it is made, so no secret of the run reaches output. */
+class Recorder {
+  private readonly startedAt = new Date();
+  setup?: Setup;
+  readonly setupExchanges: Exchange[] = [];
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly registry: IdRegistry,
+    private readonly options: RunOptions,
+    private readonly settings: Settings,
+  ) {}
+
+  record(results: RunRecord['results'], extra: { bailed?: boolean; aborted?: string } = {}): RunRecord {
+    const { connection, options, settings } = this;
+    return {
+      ...redactDeep(
+        {
+          tool: { name: 'data-import-conformance', version: packageVersion() },
+          run: {
+            id: settings.runId,
+            seed: settings.seed,
+            numRuns: settings.numRuns,
+            concurrency: settings.concurrency,
+            timeoutMs: settings.timeoutMs,
+            strict: options.strict ?? false,
+            startedAt: this.startedAt,
+            finishedAt: new Date(),
+            selection: options.selection ?? {},
+            bailed: extra.bailed ?? false,
+          },
+          target: {
+            baseUrl: connection.redactor.text(connection.baseUrl),
+            embedded: connection.embedded,
+            auth: connection.auth.token ? 'token' : 'api_key',
+          } as const,
+          setup: this.setup
+            ? { steps: this.setup.steps, causes: this.setup.causes, transcript: this.setupExchanges }
+            : undefined,
+          allowSkip: options.allowSkip,
+          fullTranscripts: options.fullTranscripts,
+          baseline: options.baseline,
+          ...(extra.aborted ? { aborted: extra.aborted } : {}),
+          created: this.registry.created,
+          http: {
+            ...connection.http.stats,
+            token_renewals: connection.tokens?.stats.renewals ?? 0,
+            token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0,
+          },
+        },
+        connection.redactor,
+      ),
+      results,
+    };
+  }
+}
+
+/** Step 2: the first token and the preflight; refused or unreachable, the error carries the record. */
+async function authenticate(connection: Connection, recorder: Recorder): Promise<TokenSource> {
+  try {
+    return await connection.authenticate();
+  } catch (error) {
+    if (error instanceof UnreachableError || error instanceof AuthError)
+      (error as WithRecord<typeof error>).record = recorder.record([], { aborted: error.message });
+    throw error;
+  }
+}
+
+/** Step 3: the setup chain, once; a refused step becomes one cause shared by every rule that needs it. */
+async function setUp(
+  connection: Connection,
+  tokens: TokenSource,
+  registry: IdRegistry,
+  recorder: Recorder,
+  options: RunOptions,
+  settings: Settings,
+  signal: AbortSignal,
+): Promise<Setup> {
+  const transcript = new Transcript();
+  const given = new Given(
+    new Api(connection.http, tokens, transcript),
+    new Ids(registry),
+    connection.preconditions,
+    settings.contractPath,
+    signal,
+    options.processRetryBudgetMs,
+  );
+  const setup = await establishSetup(given, connection.preconditions, options.deadline);
+  recorder.setupExchanges.push(...transcript.exchanges);
+  recorder.setup = setup;
+  return setup;
+}
+
+/** The §5.1 mutation as the rules may exercise it (with keys of their own), only when the run uses it. */
+function tokenMutationOf(connection: Connection) {
+  const { auth } = connection;
+  if (auth.token) return undefined;
+  return {
+    path: /^https?:\/\//i.test(auth.graphqlUrl) ? undefined : `/${auth.graphqlUrl.replace(/^\/+/, '')}`,
+    mutation: auth.mutation,
+    tokenPath: auth.tokenPath,
+  };
+}
+
+function defaultReplay(baseUrl: string | undefined) {
+  return (ruleId: string, seed: number, counterexample?: Counterexample) =>
+    [
+      'npx conformance',
+      ...(baseUrl ? [`--base-url ${baseUrl}`] : []),
+      `--rule ${ruleId}`,
+      `--seed ${seed}`,
+      ...(counterexample ? [`--path ${counterexample.path}`] : []),
+    ].join(' ');
+}
+
+/** Step 4: runs one rule over the session (or skips it when a fixture it needs is missing). */
+function ruleRunner(
+  connection: Connection,
+  tokens: TokenSource,
+  registry: IdRegistry,
+  setup: Setup,
+  options: RunOptions,
+  settings: Settings,
+  runSignal: AbortSignal,
+): (rule: Rule) => Promise<RuleResult> {
+  const { http: client, preconditions, redactor } = connection;
+  const { numRuns, seed, timeoutMs, contractPath } = settings;
+  const tokenMutation = tokenMutationOf(connection);
+  return async (rule) => {
+    const missing = missingNeed(rule.needs ?? [], preconditions.config, preconditions.payloads);
+    if (missing)
+      return notRun(rule, {
+        verdict: 'skip',
+        reason: `needs ${missing.describe}: set ${missing.key}`,
+        skip_key: missing.key,
+      });
+    const transcript = new Transcript();
+    const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
+    const result = await executeRule(
+      rule,
+      async (state, signal) => {
+        const api = new Api(client, tokens, transcript);
+        const ids = new Ids(registry);
+        const given = new Given(api, ids, preconditions, contractPath, signal, options.processRetryBudgetMs, setup);
+        const property = { numRuns, seed, path: options.replayPath };
+        const parts = { rule, api, given, ids, preconditions, property, contractPath, signal, tokenMutation };
+        await rule.check(createContext(parts, state));
+      },
+      () => transcript.exchanges,
+      runSignal,
+      ruleTimeout,
+      redactor,
+    );
+    // Progress events carry the result too (console, library callers): redacted like the report.
+    return redactDeep(result, redactor);
+  };
+}
+
+/**
+ * Connects, authenticates, sets up and returns the session. An unreachable target or refused
+ * credentials throw UnreachableError / AuthError with the record of the aborted run attached (exit 3).
+ */
+export async function openSession(options: RunOptions = {}): Promise<Session> {
+  const settings = settingsOf(options);
+  const connection = await connectTo(options, settings);
+  try {
+    const baseUrl = connection.redactor.text(connection.baseUrl);
+    options.onEvent?.({ type: 'target', baseUrl, embedded: connection.embedded });
+    const registry = new IdRegistry(options.idPrefix ?? RUN_DEFAULTS.idPrefix, settings.runId);
+    const recorder = new Recorder(connection, registry, options, settings);
+    const runAbort = new AbortController();
+    setMaxListeners(1000, runAbort.signal); // each running rule listens for the run being stopped
+
+    const tokens = await authenticate(connection, recorder);
+    const setup = await setUp(connection, tokens, registry, recorder, options, settings, runAbort.signal);
+    const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
+    return {
+      baseUrl,
+      embedded: connection.embedded,
+      runId: settings.runId,
+      seed: settings.seed,
+      setup,
+      run: ruleRunner(connection, tokens, registry, setup, options, settings, runAbort.signal),
+      replay: (result) => connection.redactor.text(replay(result.id, settings.seed, result.counterexample)),
+      stop: (reason) => runAbort.abort(new Error(reason)),
+      record: (results, extra) => recorder.record(results, extra),
+      close: connection.close,
+    };
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}

@@ -1,0 +1,257 @@
+/** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
+import { excuse } from '../engine/baseline.js';
+import picomatch from 'picomatch';
+import { reportTranscript } from './transcripts.js';
+import type { RunRecord } from '../engine/record.js';
+import { EXIT, type Level, isFailing } from '../engine/verdict.js';
+import { model } from '../spec/index.js';
+import { compareSections, headingOf, sectionTitle } from '../spec/sections.js';
+import { type CauseResult, type CountsT, REPORT_SCHEMA_VERSION, type Report, type RuleResult } from './schema.js';
+
+const zero = (): CountsT => ({ pass: 0, fail: 0, skip: 0, error: 0 });
+
+
+/**
+ * An endpoint every request to which was answered 501 (not implemented) or 405 (method not
+ * allowed): a mock that leaves it out, which a reader should not mistake for a subtle deviation.
+ */
+function answersNotImplemented(rules: RuleResult[], endpoint: { method: string; path: string; id: string }): boolean {
+  const pattern = new RegExp(
+    `^${endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/?]+')}(\\?|$)`,
+  );
+  const statuses = rules
+    .filter((r) => r.endpoints.includes(endpoint.id as never))
+    .flatMap((r) => r.transcript)
+    .filter((x) => x.request.method === endpoint.method && pattern.test(x.request.url) && x.response)
+    .map((x) => x.response!.status);
+  return statuses.length > 0 && statuses.every((status) => status === 501 || status === 405);
+}
+
+/** The one entry of an aborted run, so that every report format shows why nothing ran. */
+function preflightResult(reason: string): RuleResult {
+  return {
+    id: 'run.preflight',
+    title: 'The target answers, and accepts the credentials, before any rule runs',
+    spec: 'preflight',
+    sections: [],
+    level: 'MUST',
+    tags: [],
+    endpoints: [],
+    property: false,
+    verdict: 'error',
+    reason,
+    error_kind: 'exchange',
+    observations: [],
+    duration_ms: 0,
+    transcript: [],
+  };
+}
+
+/**
+ * Totals, section scores, the capability matrix and the exit code of a set of rule results: what
+ * every report says on top of its rules (also used to merge the reports of CI shards).
+ */
+export function summarize(
+  rules: RuleResult[],
+  strict: boolean,
+  aborted: boolean,
+): Pick<Report, 'summary' | 'sections' | 'capabilities'> {
+  const counts = zero();
+  const byLevel: Record<Level, CountsT> = { MUST: zero(), SHOULD: zero(), INFO: zero() };
+  let mustFailures = 0;
+  let shouldFailures = 0;
+  let expectedFailures = 0;
+  for (const r of rules) {
+    counts[r.verdict]++;
+    byLevel[r.level][r.verdict]++;
+    if (!isFailing(r.verdict)) continue;
+    if (r.expected_failure) expectedFailures++;
+    else if (r.level === 'MUST') mustFailures++;
+    else if (r.level === 'SHOULD') shouldFailures++;
+  }
+  // A MUST rule that was not judged leaves the run incomplete, unless its skip was accepted.
+  const unjudged = rules.filter((r) => r.level === 'MUST' && r.verdict === 'skip' && !r.skip_accepted);
+  const failed = mustFailures > 0 || (strict && shouldFailures > 0);
+  const incomplete = !failed && !aborted && unjudged.length > 0;
+  const conformant = !failed && !aborted && !incomplete;
+
+  const sectionCounts = new Map<string, CountsT>();
+  for (const r of rules) {
+    for (const s of new Set(r.sections.map(headingOf))) {
+      const c = sectionCounts.get(s) ?? zero();
+      c[r.verdict]++;
+      sectionCounts.set(s, c);
+    }
+  }
+  const judgedScore = (section: string) => {
+    const judged = rules.filter(
+      (r) => r.level !== 'INFO' && r.sections.some((s) => headingOf(s) === section) && r.verdict !== 'skip',
+    );
+    return judged.length ? judged.filter((r) => r.verdict === 'pass').length / judged.length : null;
+  };
+  const sections = [...sectionCounts.keys()].sort(compareSections).map((section) => ({
+    section,
+    title: sectionTitle(section),
+    counts: sectionCounts.get(section)!,
+    score: judgedScore(section),
+  }));
+
+  const capabilities = Object.values(model.endpoints).map((e) => {
+    const c = zero();
+    for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
+    const judged = c.pass + c.fail + c.error;
+    const status =
+      judged === 0
+        ? 'not checked'
+        : c.pass === 0 && answersNotImplemented(rules, e)
+          ? 'not implemented'
+          : c.fail > 0
+            ? 'deviates'
+            : c.pass === 0
+              ? 'could not be checked'
+              : 'conforms';
+    return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
+  });
+
+  return {
+    summary: {
+      total: rules.length,
+      counts,
+      by_level: byLevel,
+      must_failures: mustFailures,
+      should_failures: shouldFailures,
+      expected_failures: expectedFailures,
+      conformant,
+      incomplete,
+      unjudged_must: unjudged.length,
+      accepted_skips: rules.filter((r) => r.verdict === 'skip' && r.skip_accepted).map((r) => r.id),
+      missing_keys: [...new Set(unjudged.map((r) => r.skip_key ?? r.reason ?? 'unknown'))],
+      exit_code: aborted ? EXIT.UNREACHABLE : failed ? EXIT.MUST_FAILURES : incomplete ? EXIT.INCOMPLETE : EXIT.OK,
+    },
+    sections,
+    capabilities,
+  };
+}
+
+/**
+ * What a reason says once the run's own identifiers, numbers and quoted values are taken out: two
+ * rules whose exchanges broke the same way read the same.
+ */
+export function reasonShape(reason: string): string {
+  return reason
+    .replace(/\b[A-Za-z][A-Za-z0-9]{0,7}-[a-z0-9]{6}-[A-Z]\d+\b/g, '<id>')
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\d+/g, 'N');
+}
+
+/**
+ * The causes shared by several rules: the setup steps the implementation refused (each with the
+ * rules it stopped), and exchanges that broke the same way in two or more rules.
+ */
+function sharedCauses(rules: RuleResult[], setup: RunRecord['setup']): CauseResult[] {
+  const causes: CauseResult[] = (setup?.causes ?? []).map((cause) => ({
+    ...cause,
+    rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id),
+  }));
+  const broken = new Map<string, RuleResult[]>();
+  for (const r of rules) {
+    if (r.verdict !== 'error' || r.cause || (r.error_kind !== 'exchange' && r.error_kind !== 'timeout')) continue;
+    const shape = reasonShape(r.reason ?? '');
+    broken.set(shape, [...(broken.get(shape) ?? []), r]);
+  }
+  let n = 0;
+  for (const group of broken.values()) {
+    if (group.length < 2) continue;
+    const id = `exchange.${++n}`;
+    for (const r of group) r.cause = id;
+    causes.push({
+      id,
+      step: 'exchange with the target',
+      answer: group[0].reason ?? '',
+      fix: [],
+      hint: `the same exchange broke in ${group.length} rules: the target, not these rules, is the problem (see the first rule's transcript)`,
+      rules: group.map((r) => r.id),
+    });
+  }
+  return causes;
+}
+
+/** The exchanges the report keeps of a result (see transcripts.ts). */
+function trimmed(result: RuleResult, full: boolean): Pick<RuleResult, 'transcript' | 'transcript_omitted'> {
+  const { transcript, omitted } = reportTranscript(
+    result.transcript,
+    result.verdict,
+    result.failure?.exchange_seq,
+    full,
+  );
+  return { transcript, ...(omitted ? { transcript_omitted: omitted } : {}) };
+}
+
+/**
+ * What the run adds to a result: whether its skip was accepted, whether the baseline excuses its
+ * failure; and the transcript the report keeps.
+ */
+function annotated(result: RuleResult, accepted: ((id: string) => boolean)[], input: RunRecord): RuleResult {
+  const transcript = trimmed(result, input.fullTranscripts ?? false);
+  if (result.verdict === 'skip')
+    return { ...result, ...(accepted.some((test) => test(result.id)) ? { skip_accepted: true } : {}), ...transcript };
+  if (result.verdict === 'pass') return { ...result, ...transcript };
+  const excused = excuse(input.baseline, result.id, result.reason);
+  return {
+    ...result,
+    ...(excused
+      ? { expected_failure: { comment: excused.comment, ...(excused.reason ? { reason: excused.reason } : {}) } }
+      : {}),
+    ...transcript,
+  };
+}
+
+export function buildReport(input: RunRecord): Report {
+  const accepted = (input.allowSkip ?? []).map((glob) => picomatch(glob, { dot: true }));
+  const rules: RuleResult[] = input.aborted
+    ? [preflightResult(input.aborted)]
+    : input.results.map((result) => annotated(result, accepted, input));
+
+  const causes = sharedCauses(rules, input.setup);
+  const { summary, sections, capabilities } = summarize(rules, input.run.strict, !!input.aborted);
+
+  const baseline = input.baseline && {
+    file: input.baseline.file,
+    entries: input.baseline.entries.length,
+    now_passing: input.baseline.entries
+      .filter((e) => rules.some((r) => r.id === e.rule && r.verdict === 'pass'))
+      .map((e) => ({ rule: e.rule, comment: e.comment })),
+    unknown_rules: input.baseline.entries.filter((e) => !rules.some((r) => r.id === e.rule)).map((e) => e.rule),
+  };
+
+  const { run } = input;
+  return {
+    schema_version: REPORT_SCHEMA_VERSION,
+    tool: input.tool,
+    run: {
+      id: run.id,
+      seed: run.seed,
+      num_runs: run.numRuns,
+      concurrency: run.concurrency,
+      timeout_ms: run.timeoutMs,
+      strict: run.strict,
+      started_at: run.startedAt.toISOString(),
+      finished_at: run.finishedAt.toISOString(),
+      duration_ms: run.finishedAt.getTime() - run.startedAt.getTime(),
+      node: process.version,
+      selection: run.selection,
+      bailed: run.bailed,
+    },
+    target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
+    summary,
+    ...(input.aborted ? { aborted: { reason: input.aborted } } : {}),
+    ...(input.setup ? { setup: { steps: input.setup.steps, transcript: input.setup.transcript } } : {}),
+    causes,
+    sections,
+    capabilities,
+    rules,
+    ...(baseline ? { baseline } : {}),
+    created_identifiers: input.created,
+    http: input.http,
+  };
+}
