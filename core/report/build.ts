@@ -10,7 +10,6 @@ import { type CauseResult, type CountsT, REPORT_SCHEMA_VERSION, type Report, typ
 
 const zero = (): CountsT => ({ pass: 0, fail: 0, skip: 0, error: 0 });
 
-
 /**
  * An endpoint every request to which was answered 501 (not implemented) or 405 (method not
  * allowed): a mock that leaves it out, which a reader should not mistake for a subtle deviation.

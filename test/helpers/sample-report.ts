@@ -32,8 +32,7 @@ export const URLS = {
 };
 
 export const REPLAY = {
-  stage:
-    "npx conformance --base-url https://staging.example.com --rule 'conventions.date.impossible-day' --seed 4242",
+  stage: "npx conformance --base-url https://staging.example.com --rule 'conventions.date.impossible-day' --seed 4242",
   property:
     "npx conformance --base-url https://staging.example.com --rule 'properties.account.single-defect-refused' --seed 4242 --path 3:1:0",
 };

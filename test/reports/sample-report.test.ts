@@ -6,6 +6,10 @@ import { sampleReport } from '../helpers/sample-report.js';
 describe('the sample report', () => {
   it('names only rules of the suites', () => {
     const ids = new Set(allRules.map((r) => r.id));
-    expect(sampleReport().rules.filter((r) => !ids.has(r.id)).map((r) => r.id)).toEqual([]);
+    expect(
+      sampleReport()
+        .rules.filter((r) => !ids.has(r.id))
+        .map((r) => r.id),
+    ).toEqual([]);
   });
 });

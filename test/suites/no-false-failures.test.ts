@@ -5,7 +5,7 @@
  * pass is not a pass against a server that never exercised it.
  */
 import { describe, expect, it } from 'vitest';
-import { type Choices, DEFAULT_TOKEN, faithfulChoices, startReferenceServer } from '../../reference/index.js';
+import { type Choices, DEFAULT_TOKEN } from '../../reference/index.js';
 import {
   demandingChoices,
   firstErrorOnly,
