@@ -37,22 +37,29 @@ export class UnreachableError extends Error {
   }
 }
 
-export interface ConnectOptions {
-  /** The implementation under test; unset starts the embedded target. */
+/** What names and reaches a target: shared by a run's options and a bare connection's. */
+export interface TargetOptions {
+  /** The implementation under test; unset starts the embedded target (`startEmbedded`). */
   baseUrl?: string;
-  /** Starts the target used when no base URL is given. */
+  /**
+   * Starts the target to use when no base URL is given. The application hands it in (the library and
+   * the CLI hand in the reference server, app/embedded.ts); the engine never imports a server.
+   */
   startEmbedded?: () => Promise<EmbeddedTarget>;
   auth?: Partial<AuthSettings>;
   fixtures?: FixturesConfig;
-  /** Payload templates by request kind (`payloads:`); the canonical payloads where none is given. */
+  /** Payload templates per request kind (`payloads:`): bodies the implementation accepts, the base of every payload of that kind. */
   payloads?: PayloadTemplatesInput;
-  /** Where the account payload carries business.business_contract_identifier (§2.3: not shown). */
+  /** Where business.business_contract_identifier sits in the account payload (§2.3: not shown; default `business.business_contract_identifier`). */
   contractPath?: string;
+  rateLimit?: number;
+  /** Extra headers and TLS trust for a staging target (HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from the environment). */
+  transport?: TransportOptions;
+}
+
+export interface ConnectOptions extends TargetOptions {
   timeoutMs: number;
   connections: number;
-  rateLimit?: number;
-  /** Extra headers and TLS trust for a staging target (proxies come from the environment). */
-  transport?: TransportOptions;
 }
 
 export interface Connection {

@@ -2,12 +2,8 @@
  * What a run is asked to do (RunOptions), what it tells as it goes (RunEvent) and the defaults. Its own
  * module so that the runner, the session and the applications share it without importing each other.
  */
-import type { AuthSettings } from '../auth/token.js';
-import type { PayloadTemplatesInput } from '../config/payloads.js';
-import type { FixturesConfig } from '../config/schema.js';
-import type { TransportOptions } from '../http/transport.js';
 import type { Baseline } from './baseline.js';
-import type { EmbeddedTarget } from './connection.js';
+import type { TargetOptions } from './connection.js';
 import type { Counterexample, RuleResult } from './result.js';
 import type { Rule } from './rule.js';
 import type { Selection } from './select.js';
@@ -27,28 +23,12 @@ export type RunEvent =
   | { type: 'setup'; setup: Setup }
   | { type: 'rule'; result: RuleResult; done: number; total: number };
 
-export interface RunOptions {
-  /** The implementation under test; unset starts the embedded target (`startEmbedded`). */
-  baseUrl?: string;
-  /**
-   * Starts the target to use when no base URL is given. The application hands it in (the library and
-   * the CLI hand in the reference server, app/embedded.ts); the engine never imports a server.
-   */
-  startEmbedded?: () => Promise<EmbeddedTarget>;
-  auth?: Partial<AuthSettings>;
-  fixtures?: FixturesConfig;
-  /** Payload templates per request kind (`payloads:`): bodies the implementation accepts, the base of every payload of that kind. */
-  payloads?: PayloadTemplatesInput;
-  /** Where business.business_contract_identifier sits in the account payload (default `business.business_contract_identifier`). */
-  contractPath?: string;
+export interface RunOptions extends TargetOptions {
   concurrency?: number;
   seed?: number;
   numRuns?: number;
   timeoutMs?: number;
   idPrefix?: string;
-  rateLimit?: number;
-  /** Extra headers and TLS trust for a staging target (HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from the environment). */
-  transport?: TransportOptions;
   selection?: Selection;
   bail?: boolean;
   strict?: boolean;
