@@ -9,6 +9,7 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { checkHeaders, parseHeader, type TransportOptions } from '../core/http/transport.js';
 import { ConfigError } from '../core/config/errors.js';
 import { loadConfig } from '../core/config/load.js';
+import { placeholdersIn } from '../core/config/starter.js';
 import { loadPayloadTemplates } from '../core/config/payloads.js';
 import {
   type ConformanceConfig,
@@ -53,6 +54,8 @@ export interface RunFlags {
 
 export interface ResolvedRun {
   options: Omit<RunOptions, 'baseline' | 'onEvent' | 'replayCommand'>;
+  /** What the user should read before the first request (a starter placeholder still configured). */
+  warnings: string[];
   report: { dir: string; formats: ReportFormat[] };
   expectedFailures?: string;
   configFile?: string;
@@ -140,8 +143,17 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
   const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
   const transport = resolveTransport(flags, c, file, cwd);
 
+  // The embedded target brings its own fixtures; only a real target is judged with the configured ones.
+  const warnings =
+    baseUrl === undefined
+      ? []
+      : placeholdersIn(c.fixtures ?? {}).map(
+          ({ key, value }) =>
+            `${key} is still the starter placeholder "${value}"${file ? ` (${file})` : ''}: it names what the reference server (conformance serve) seeds; on any other target set it to a value of that target, or rules will judge a supplier or account that does not exist.`,
+        );
   return {
     configFile: file,
+    warnings,
     options: {
       baseUrl,
       auth: {

@@ -17,10 +17,22 @@ Options:
 
 const options = { out: { type: 'string' }, force: { type: 'boolean' } } as const;
 
+/** A name beside `file` that is not taken: conformance.local.yaml, conformance.local-2.yaml, … */
+function freeName(file: string): string {
+  for (let n = 1; ; n++) {
+    const name = `conformance.local${n === 1 ? '' : `-${n}`}.yaml`;
+    if (!existsSync(join(dirname(file), name))) return name;
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, options, 'init');
   const file = resolve(values.out ?? 'conformance.config.yaml');
-  if (existsSync(file) && !values.force) throw new UsageError(`${file} exists; use --force to overwrite it.`, 'init');
+  if (existsSync(file) && !values.force)
+    throw new UsageError(
+      `${file} exists; write another file with --out (e.g. --out ${freeName(file)}, then run with --config ${freeName(file)}) or overwrite it with --force.`,
+      'init',
+    );
   const schema = relative(dirname(file), join(packageRoot(), 'schema', 'conformance.config.schema.json'))
     .split('\\')
     .join('/');

@@ -22,6 +22,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'write a commented starter conformance.config.yaml',
     load: async () => (await import('./init.js')).initCommand,
   },
+  token: {
+    summary: 'print a fresh token obtained with the configured API key (for the curl commands)',
+    load: async () => (await import('./token.js')).tokenCommand,
+  },
   serve: {
     summary: 'start the reference server (a faithful mock of the interface)',
     load: async () => (await import('./serve.js')).serveCommand,
@@ -49,7 +53,8 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
 };
 
 async function mainHelp(): Promise<string> {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   const { RUN_HELP } = await import('./run.js');
   return [
     'Conformance suite for the Customer Data-Import Service interface.',

@@ -123,6 +123,7 @@ async function run(argv: string[]): Promise<number> {
         values['report-dir'] !== undefined ? '--report-dir' : 'report.dir',
       );
     }
+    for (const warning of resolved.warnings) console.error(`conformance: warning: ${warning}`);
     if (resolved.options.transport?.insecure)
       console.error(
         "conformance: --insecure: the target's TLS certificate is not checked; never use this against production.",

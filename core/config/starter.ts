@@ -3,6 +3,28 @@
  * of this repository) the repository's own conformance.config.yaml. base_url is left unset so that
  * `npx conformance` runs against the embedded reference server until it is set.
  */
+/**
+ * The stand-in values the starter file carries (set or commented out): a run against a real target
+ * that still uses one would judge a supplier or account that does not exist, so it is said first.
+ */
+export const STARTER_PLACEHOLDERS: readonly string[] = [
+  'SUPPLIER_ONGOING',
+  'SUPPLIER_OTHER',
+  'SUPPLIER_PAUSED',
+  'SUPPLIER_COMPLETE',
+  'EXT-SKIPPED-1',
+  'EXT-P-1',
+  'EXT-C-1',
+];
+
+/** `fixtures.…` keys whose value is still a starter placeholder. */
+export function placeholdersIn(fixtures: unknown, at = 'fixtures'): { key: string; value: string }[] {
+  if (typeof fixtures === 'string')
+    return STARTER_PLACEHOLDERS.includes(fixtures) ? [{ key: at, value: fixtures }] : [];
+  if (typeof fixtures !== 'object' || fixtures === null) return [];
+  return Object.entries(fixtures).flatMap(([k, v]) => placeholdersIn(v, `${at}.${k}`));
+}
+
 export function starterConfig(schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
 # Configuration of the data-import conformance suite (docs/design.md §5).

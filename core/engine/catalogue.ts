@@ -31,13 +31,15 @@ export function ruleCatalogue(rules: readonly Rule[]): CatalogueEntry[] {
 }
 
 export function renderRuleTable(rules: readonly Rule[]): string {
-  const idWidth = Math.min(56, Math.max(...rules.map((r) => r.id.length), 4));
+  // Columns as wide as their longest value: a cut spec reference would cite the wrong section.
+  const idWidth = Math.max(...rules.map((r) => r.id.length), 4);
+  const specWidth = Math.max(...rules.map((r) => r.spec.length), 4);
   const lines = rules.map((r) => {
     const needs = (r.needs ?? []).map((n) => NEEDS[n].key.replace(/^fixtures\./, '')).join(', ');
-    return `${r.id.padEnd(idWidth)}  ${r.level.padEnd(6)}  ${r.spec.padEnd(24).slice(0, 24)}  ${r.title}${needs ? `  [needs ${needs}]` : ''}`;
+    return `${r.id.padEnd(idWidth)}  ${r.level.padEnd(6)}  ${r.spec.padEnd(specWidth)}  ${r.title}${needs ? `  [needs ${needs}]` : ''}`;
   });
   return [
-    `${'RULE'.padEnd(idWidth)}  LEVEL   SPEC                      TITLE`,
+    `${'RULE'.padEnd(idWidth)}  LEVEL   ${'SPEC'.padEnd(specWidth)}  TITLE`,
     ...lines,
     '',
     `${rules.length} rules`,
