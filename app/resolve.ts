@@ -144,13 +144,12 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
   const transport = resolveTransport(flags, c, file, cwd);
 
   // The embedded target brings its own fixtures; only a real target is judged with the configured ones.
-  const warnings =
-    baseUrl === undefined
-      ? []
-      : placeholdersIn(c.fixtures ?? {}).map(
-          ({ key, value }) =>
-            `${key} is still the starter placeholder "${value}"${file ? ` (${file})` : ''}: it names what the reference server (conformance serve) seeds; on any other target set it to a value of that target, or rules will judge a supplier or account that does not exist.`,
-        );
+  const placeholders = baseUrl === undefined ? [] : placeholdersIn(c.fixtures ?? {});
+  const warnings = placeholders.length
+    ? [
+        `the config${file ? ` (${file})` : ''} still holds starter placeholders (${placeholders.map(({ key, value }) => `${key}: ${value}`).join(', ')}): they name what the reference server (conformance serve) seeds; against any other target set them to values of that target, or rules judge suppliers and accounts that do not exist.`,
+      ]
+    : [];
   return {
     configFile: file,
     warnings,

@@ -58,7 +58,7 @@ in the config (account, business, notes, transactions, …); the run says which 
 Exit codes: 0 conformant: every selected MUST rule judged, none failed;
 1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
-4 incomplete: nothing failed, but MUST rules were skipped for missing configuration (the run names
+4 incomplete: no MUST rule failed, but MUST rules were skipped for missing configuration (the run names
   the keys; --allow-skip accepts skips deliberately).`;
 
 export const runOptions = {

@@ -17,6 +17,11 @@ export interface RunVerdict {
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * The verdict in words, derived from the counts alone, so that the words never contradict them:
+ * "nothing failed" is never said beside a SHOULD failure, "every MUST rule was judged" never beside
+ * an accepted MUST skip, and failures and unjudged rules are counted apart.
+ */
 export function runVerdict(report: Report): RunVerdict {
   const { summary, run } = report;
   if (report.aborted) return { state: 'aborted', title: 'Aborted', detail: `no rule ran: ${report.aborted.reason}` };
@@ -30,23 +35,32 @@ export function runVerdict(report: Report): RunVerdict {
       ...(errored ? [`${plural(errored, `${level} rule`)} not judged (error)`] : []),
     ];
   };
+  // Without --strict SHOULD results do not count; they are still said, as not counted.
+  const uncounted = run.strict ? [] : describe('SHOULD');
+  const acceptedMust = report.rules.filter(
+    (r) => r.level === 'MUST' && r.verdict === 'skip' && summary.accepted_skips.includes(r.id),
+  ).length;
+  const skipped = summary.unjudged_must
+    ? `${plural(summary.unjudged_must, 'MUST rule')} not judged (skipped): set ${summary.missing_keys.join(', ')}, or accept the skips with --allow-skip`
+    : '';
+  const accepted = acceptedMust ? `${plural(acceptedMust, 'MUST rule')} skipped, accepted by --allow-skip` : '';
+  const notes = (...parts: string[]) =>
+    [...parts, uncounted.length ? `${uncounted.join(' and ')}, not counted without --strict` : '']
+      .filter(Boolean)
+      .join('; ');
   if (!summary.conformant && !summary.incomplete) {
     const parts = [...describe('MUST'), ...(run.strict ? describe('SHOULD') : [])];
-    return { state: 'not conformant', title: 'Not conformant', detail: parts.join(' and ') };
+    return { state: 'not conformant', title: 'Not conformant', detail: notes(parts.join(' and '), skipped, accepted) };
   }
-  if (summary.incomplete) {
+  const judged = run.strict ? 'MUST or SHOULD' : 'MUST';
+  if (summary.incomplete)
     return {
       state: 'incomplete',
       title: 'Incomplete',
-      detail: `nothing failed, but ${plural(summary.unjudged_must, 'MUST rule')} ${summary.unjudged_must === 1 ? 'was' : 'were'} not judged (skipped): set ${summary.missing_keys.join(', ')}, or accept the skips with --allow-skip`,
+      detail: notes(`no ${judged} rule failed, but ${skipped}`, accepted),
     };
-  }
-  const accepted = summary.accepted_skips.length
-    ? ` (${plural(summary.accepted_skips.length, 'skip')} accepted by --allow-skip)`
-    : '';
-  return {
-    state: 'conformant',
-    title: 'Conformant',
-    detail: `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed${accepted}`,
-  };
+  const scope = acceptedMust
+    ? `every ${judged} rule that ran was judged and none failed`
+    : `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed`;
+  return { state: 'conformant', title: 'Conformant', detail: notes(scope, accepted) };
 }

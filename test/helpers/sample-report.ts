@@ -63,7 +63,7 @@ const json = (status: number, body: string): Exchange['response'] => ({
   bytes: Buffer.byteLength(body),
 });
 
-interface Case {
+export interface Case {
   rule: Partial<Rule> & { id: string; level: Level; spec: string; endpoints: EndpointId[] };
   outcome: Ending & Partial<Pick<RuleResult, 'observations' | 'transcript' | 'counterexample' | 'duration_ms'>>;
   replay?: string;
@@ -349,7 +349,10 @@ const BASELINE: Baseline = {
 
 const STARTED = new Date('2025-03-04T10:00:00.000Z');
 
-function build(cases: Case[], overrides: { strict?: boolean; baseline?: Baseline; allowSkip?: string[] } = {}): Report {
+export function build(
+  cases: Case[],
+  overrides: { strict?: boolean; baseline?: Baseline; allowSkip?: string[] } = {},
+): Report {
   return buildReport({
     allowSkip: overrides.allowSkip,
     tool: { name: 'data-import-conformance', version: '0.1.0' },
