@@ -84,6 +84,11 @@ function url(value: string, where: string): string {
   }
 }
 
+function isLoopback(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
 export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv): ResolvedRun {
   const { file, config } = loadConfig(cwd, flags.config, env);
   const c: ConformanceConfig = config;
@@ -144,7 +149,8 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
   const transport = resolveTransport(flags, c, file, cwd);
 
   // The embedded target brings its own fixtures; only a real target is judged with the configured ones.
-  const placeholders = baseUrl === undefined ? [] : placeholdersIn(c.fixtures ?? {});
+  // On loopback the placeholders are most likely right: they are what `conformance serve` seeds.
+  const placeholders = baseUrl === undefined || isLoopback(baseUrl) ? [] : placeholdersIn(c.fixtures ?? {});
   const warnings = placeholders.length
     ? [
         `the config${file ? ` (${file})` : ''} still holds starter placeholders (${placeholders.map(({ key, value }) => `${key}: ${value}`).join(', ')}): they name what the reference server (conformance serve) seeds; against any other target set them to values of that target, or rules judge suppliers and accounts that do not exist.`,

@@ -190,12 +190,16 @@ export class ConsoleReporter {
 
     const skipped = report.rules.filter((r) => r.verdict === 'skip');
     if (skipped.length) {
-      const byKey = new Map<string, number>();
-      for (const r of skipped)
-        byKey.set(r.skip_key ?? r.reason ?? 'other', (byKey.get(r.skip_key ?? r.reason ?? 'other') ?? 0) + 1);
+      // Grouped by the reason the rule gave, with its key: a key alone hides why a rule skipped
+      // when the key is already set (a configured payload the rule cannot use).
+      const byReason = new Map<string, number>();
+      for (const r of skipped) {
+        const reason = r.reason ?? 'skipped';
+        const said = r.skip_key && !reason.includes(r.skip_key) ? `${reason} (${r.skip_key})` : reason;
+        byReason.set(said, (byReason.get(said) ?? 0) + 1);
+      }
       lines.push('', c.bold(`Skipped (${skipped.length})`));
-      for (const [key, n] of byKey)
-        lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${key.startsWith('fixtures.') ? `set ${key}` : key}`));
+      for (const [reason, n] of byReason) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${reason}`));
     }
 
     if (report.http.token_renewals)

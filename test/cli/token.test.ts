@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
+import { resolveRun } from '../../app/resolve.js';
 import { runCli } from '../helpers/cli.js';
 import { client } from '../helpers/http.js';
 
@@ -69,21 +70,19 @@ describe('conformance token', () => {
     expect(noKey.stderr).toMatch(/CONFORMANCE_API_KEY/);
   });
 
-  it('a config file that still holds a starter placeholder is named on a run against a base URL', async () => {
+  it('a config that still holds a starter placeholder is named before a run against a real target, not on loopback', () => {
     const dir = mkdtempSync(join(tmpdir(), 'placeholder-'));
     writeFileSync(
       join(dir, 'conformance.config.yaml'),
       'fixtures:\n  import_suppliers:\n    ongoing: SUPPLIER_ONGOING\n  operations_team: Migrations\n',
     );
-    const res = await runCli(
-      ['--base-url', server.url, '--rule', 'status.404-without-process', '--reporter', 'console'],
-      {
-        cwd: dir,
-        env: { CONFORMANCE_API_KEY: DEFAULT_API_KEY },
-      },
-    );
-    expect(res.stderr).toMatch(
-      /still holds starter placeholders \(fixtures\.import_suppliers\.ongoing: SUPPLIER_ONGOING\)/,
-    );
+    const staging = resolveRun({ 'base-url': 'https://staging.example.com' }, dir, {});
+    expect(staging.warnings).toEqual([
+      expect.stringMatching(
+        /still holds starter placeholders \(fixtures\.import_suppliers\.ongoing: SUPPLIER_ONGOING\)/,
+      ),
+    ]);
+    expect(resolveRun({ 'base-url': server.url }, dir, {}).warnings).toEqual([]);
+    expect(resolveRun({}, dir, {}).warnings).toEqual([]);
   });
 });
