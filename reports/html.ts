@@ -8,7 +8,7 @@
  * html-escaper unless it is itself markup built the same way. A Content-Security-Policy that admits
  * only this file's own style and script (by hash) and no network is the second line of defence.
  */
-import { isFailing } from '../core/engine/verdict.js';
+import { LEVELS, isFailing } from '../core/engine/verdict.js';
 import { runVerdict } from '../core/report/verdict-line.js';
 import { createHash } from 'node:crypto';
 import { escape as escapeHtml } from 'html-escaper';
@@ -195,7 +195,7 @@ function ruleRow(rule: RuleResult, baseUrl: string): Html {
       ? html`<span class="note">${rule.reason}${rule.skip_key && !(rule.reason ?? '').includes(rule.skip_key) ? html` — set <code>${rule.skip_key}</code>` : ''}${rule.skip_accepted ? ' (skip accepted)' : ''}</span>`
       : ''
   }</span><span class="verdict"><span class="badge ${rule.verdict}">${rule.verdict}</span>${rule.expected_failure ? html`<span class="badge expected">expected</span>` : ''}</span>`;
-  const attrs = html`id="rule-${rule.id}" data-verdict="${rule.verdict}" data-text="${`${rule.id} ${rule.title} ${rule.spec} ${rule.level}`.toLowerCase()}"`;
+  const attrs = html`id="rule-${rule.id}" data-verdict="${rule.verdict}" data-level="${rule.level}" data-text="${`${rule.id} ${rule.title} ${rule.spec} ${rule.level}`.toLowerCase()}"`;
   return expandable
     ? html`<details class="rule" ${attrs}><summary>${cells}</summary>${details(rule, baseUrl)}</details>`
     : html`<div class="rule" ${attrs}>${cells}</div>`;
@@ -206,6 +206,8 @@ function rules(report: Report): Html {
 <div class="toolbar" role="toolbar" aria-label="Filter rules">
   <button type="button" data-filter="all" aria-pressed="true">All <span class="n">${report.rules.length}</span></button>
   ${VERDICTS.map((v) => html`<button type="button" data-filter="${v}" aria-pressed="false">${v} <span class="n">${report.summary.counts[v]}</span></button>`)}
+  <span class="sep" aria-hidden="true"></span>
+  ${LEVELS.map((l) => html`<button type="button" data-level-filter="${l}" aria-pressed="false" title="only ${l} rules">${l} <span class="n">${report.rules.filter((r) => r.level === l).length}</span></button>`)}
   <input type="search" id="rule-search" placeholder="Filter by id, title, spec or level" aria-label="Filter by id, title, spec or level">
   <span id="shown" class="muted" aria-live="polite"></span>
 </div>
@@ -276,6 +278,8 @@ table.counts{width:auto;min-width:28rem}
 .badge.skip{color:var(--skip);background:var(--skip-bg);border-color:var(--border)}
 .badge.expected{color:var(--muted);border-color:var(--border);margin-left:.3rem}
 .toolbar{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin-bottom:.75rem;position:sticky;top:0;background:var(--bg);padding:.5rem 0;z-index:1}
+.toolbar .sep{width:.6rem}
+.rule{scroll-margin-top:var(--toolbar-height,4rem)}
 .toolbar button{font:inherit;padding:.25rem .75rem;border-radius:6px;border:1px solid var(--border);background:var(--panel);color:var(--fg);cursor:pointer;text-transform:capitalize}
 .toolbar button[aria-pressed=true]{background:var(--accent);border-color:var(--accent);color:#fff}
 .toolbar .n{opacity:.75;margin-left:.2rem}
@@ -318,12 +322,20 @@ const SCRIPT = `
   const buttons = [...document.querySelectorAll('[data-filter]')];
   const search = document.getElementById('rule-search');
   const shown = document.getElementById('shown');
+  const levels = [...document.querySelectorAll('[data-level-filter]')];
   let filter = 'all';
+  // Levels narrow the verdict filter: "fail" with MUST pressed shows only the failures that count.
+  const level = () => levels.find((b) => b.getAttribute('aria-pressed') === 'true')?.dataset.levelFilter;
   const apply = () => {
     const q = search.value.trim().toLowerCase();
+    const l = level();
     let n = 0;
     for (const row of rows) {
-      row.hidden = !((filter === 'all' || row.dataset.verdict === filter) && (!q || row.dataset.text.includes(q)));
+      row.hidden = !(
+        (filter === 'all' || row.dataset.verdict === filter) &&
+        (!l || row.dataset.level === l) &&
+        (!q || row.dataset.text.includes(q))
+      );
       if (!row.hidden) n++;
     }
     shown.textContent = n + ' of ' + rows.length + ' shown';
@@ -335,6 +347,24 @@ const SCRIPT = `
       apply();
     });
   }
+  for (const button of levels) {
+    button.addEventListener('click', () => {
+      const on = button.getAttribute('aria-pressed') !== 'true';
+      for (const b of levels) b.setAttribute('aria-pressed', String(on && b === button));
+      apply();
+    });
+  }
+  // An anchor to a rule scrolls it below the sticky toolbar, whatever height the toolbar wraps to.
+  const toolbar = document.querySelector('.toolbar');
+  const measure = () => document.documentElement.style.setProperty('--toolbar-height', toolbar.offsetHeight + 8 + 'px');
+  measure();
+  // The bar's final height is known only after layout: once it is, a link to a rule is followed again.
+  let first = true;
+  new ResizeObserver(() => {
+    measure();
+    if (first && location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+    first = false;
+  }).observe(toolbar);
   search.addEventListener('input', apply);
   // Copying falls back to selecting the command: file:// pages may not get clipboard access.
   const select = (node) => {

@@ -146,6 +146,45 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
     expect(problems).toEqual([]);
   });
 
+  it('narrows a verdict filter to one level, so the failures that count are apart from SHOULD ones', async () => {
+    const levelsOf = (verdict: string) => report.rules.filter((r) => r.verdict === verdict).map((r) => r.level);
+    expect(new Set(levelsOf('fail')).size).toBeGreaterThan(1);
+    await page.click('button[data-filter="fail"]');
+    await page.click('button[data-level-filter="MUST"]');
+    const must = await page
+      .locator('#rule-list .rule[data-verdict]:visible')
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-verdict')} ${r.getAttribute('data-level')}`));
+    expect(must).toEqual(
+      levelsOf('fail')
+        .filter((l) => l === 'MUST')
+        .map((l) => `fail ${l}`),
+    );
+    await page.click('button[data-level-filter="SHOULD"]');
+    expect(await visibleRuleVerdicts()).toHaveLength(levelsOf('fail').filter((l) => l === 'SHOULD').length);
+    await page.click('button[data-level-filter="SHOULD"]');
+    expect(await visibleRuleVerdicts()).toHaveLength(levelsOf('fail').length);
+    expect(problems).toEqual([]);
+  });
+
+  it('an anchor to a rule shows its header below the sticky filter bar', async () => {
+    const last = report.rules[report.rules.length - 1];
+    await page.setViewportSize({ width: 1000, height: 400 });
+    // A fresh load, as when a link from a CI log is followed.
+    await page.goto('about:blank');
+    await page.goto(`${fileUrl}#rule-${last.id}`);
+    // The page measures its bar once laid out, then follows the link again.
+    await page.waitForFunction(
+      () =>
+        Number.parseFloat(document.documentElement.style.getPropertyValue('--toolbar-height')) >=
+        (document.querySelector('.toolbar') as HTMLElement).offsetHeight,
+    );
+    const [bar, row] = await Promise.all([
+      page.locator('.toolbar').boundingBox(),
+      page.locator(`[id="rule-${last.id}"]`).boundingBox(),
+    ]);
+    expect(row!.y).toBeGreaterThanOrEqual(bar!.y + bar!.height);
+  });
+
   it('expands a failure to its reason, expected and actual, replay command and full transcript', async () => {
     const rule = page.locator('[id="rule-conventions.date.impossible-day"]');
     const transcript = rule.locator('.transcript');
