@@ -174,9 +174,7 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
     await page.goto(`${fileUrl}#rule-${last.id}`);
     // The page measures its bar once laid out, then follows the link again.
     await page.waitForFunction(
-      () =>
-        Number.parseFloat(document.documentElement.style.getPropertyValue('--toolbar-height')) >=
-        (document.querySelector('.toolbar') as HTMLElement).offsetHeight,
+      "parseFloat(document.documentElement.style.getPropertyValue('--toolbar-height')) >= document.querySelector('.toolbar').offsetHeight",
     );
     const [bar, row] = await Promise.all([
       page.locator('.toolbar').boundingBox(),
