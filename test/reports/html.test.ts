@@ -173,9 +173,13 @@ describe('renderHtml in Chromium', { timeout: 60_000 }, () => {
     await page.goto('about:blank');
     await page.goto(`${fileUrl}#rule-${last.id}`);
     // The page measures its bar once laid out, then follows the link again.
-    await page.waitForFunction(
-      "parseFloat(document.documentElement.style.getPropertyValue('--toolbar-height')) >= document.querySelector('.toolbar').offsetHeight",
-    );
+    await page.waitForFunction(() => {
+      const doc = (globalThis as any).document;
+      return (
+        Number.parseFloat(doc.documentElement.style.getPropertyValue('--toolbar-height')) >=
+        doc.querySelector('.toolbar').offsetHeight
+      );
+    });
     const [bar, row] = await Promise.all([
       page.locator('.toolbar').boundingBox(),
       page.locator(`[id="rule-${last.id}"]`).boundingBox(),
