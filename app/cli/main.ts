@@ -38,6 +38,14 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'export or verify a Pact V4 contract of the interface',
     load: async () => (await import('./pact.js')).pactCommand,
   },
+  proxy: {
+    summary: 'relay traffic to an implementation and judge every exchange (client and server)',
+    load: async () => (await import('./traffic.js')).proxyCommand,
+  },
+  'check-traffic': {
+    summary: 'judge recorded traffic (a HAR file) against the spec',
+    load: async () => (await import('./traffic.js')).checkTrafficCommand,
+  },
   faults: {
     summary: "list the reference server's fault catalogue",
     load: async () => (await import('./faults.js')).faultsCommand,

@@ -1,0 +1,156 @@
+/**
+ * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) in and out: the exchanges of a proxy
+ * session or a run written so that browser devtools and API clients open them, and HAR files from
+ * devtools, mitmproxy or Charles read back as exchanges to judge.
+ */
+import type { Exchange } from '../../core/http/exchange.js';
+import { packageVersion } from '../../core/spec/package-root.js';
+
+interface HarHeader {
+  name: string;
+  value: string;
+}
+
+interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    headers: HarHeader[];
+    queryString: HarHeader[];
+    cookies: unknown[];
+    headersSize: number;
+    bodySize: number;
+    postData?: { mimeType: string; text: string };
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    headers: HarHeader[];
+    cookies: unknown[];
+    content: { size: number; mimeType: string; text?: string };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+    _error?: string;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+}
+
+/** An exchange with the time it started, as the proxy records it. */
+export interface TimedExchange extends Exchange {
+  startedAt?: Date;
+}
+
+const pairs = (headers: Record<string, string>): HarHeader[] =>
+  Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+/** The exchanges as a HAR document; `origin` makes their URLs absolute. */
+export function toHar(exchanges: readonly TimedExchange[], origin: string): string {
+  const base = origin.replace(/\/+$/, '');
+  const entries: HarEntry[] = exchanges.map((e) => {
+    const url = /^https?:\/\//i.test(e.request.url) ? e.request.url : `${base}${e.request.url}`;
+    const query = new URL(url).searchParams;
+    const body = e.response?.body;
+    return {
+      startedDateTime: (e.startedAt ?? new Date(0)).toISOString(),
+      time: e.duration_ms,
+      request: {
+        method: e.request.method,
+        url,
+        httpVersion: 'HTTP/1.1',
+        headers: pairs(e.request.headers),
+        queryString: [...query].map(([name, value]) => ({ name, value })),
+        cookies: [],
+        headersSize: -1,
+        bodySize: e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body),
+        ...(e.request.body !== undefined
+          ? { postData: { mimeType: e.request.headers['content-type'] ?? 'application/json', text: e.request.body } }
+          : {}),
+      },
+      response: {
+        // HAR writes a request that got no response as status 0 (as browsers do).
+        status: e.response?.status ?? 0,
+        statusText: '',
+        httpVersion: 'HTTP/1.1',
+        headers: pairs(e.response?.headers ?? {}),
+        cookies: [],
+        content: {
+          size: e.response?.bytes ?? 0,
+          mimeType: e.response?.headers['content-type'] ?? '',
+          ...(body !== undefined ? { text: body } : {}),
+        },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: e.response?.bytes ?? -1,
+        ...(e.error ? { _error: `${e.error.kind}: ${e.error.message}` } : {}),
+      },
+      cache: {},
+      timings: { send: 0, wait: e.duration_ms, receive: 0 },
+    };
+  });
+  return `${JSON.stringify(
+    { log: { version: '1.2', creator: { name: 'data-import-conformance', version: packageVersion() }, entries } },
+    null,
+    2,
+  )}\n`;
+}
+
+/** A HAR file that cannot be read: what is wrong with it, for a usage error. */
+export class HarError extends Error {}
+
+/**
+ * The exchanges of a HAR document, in the order they started. URLs keep their path from the
+ * interface's `/v1/` prefix on, so a service mounted under a base path is judged all the same.
+ */
+export function fromHar(text: string): { exchanges: TimedExchange[]; origins: string[] } {
+  let doc: { log?: { entries?: HarEntry[] } };
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new HarError(`not JSON: ${(error as Error).message}`);
+  }
+  const entries = doc?.log?.entries;
+  if (!Array.isArray(entries)) throw new HarError('no log.entries array: not a HAR 1.2 file');
+  const origins = new Set<string>();
+  const exchanges = entries
+    .map((entry, i) => ({ entry, i, at: Date.parse(entry?.startedDateTime ?? '') || 0 }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map(({ entry }, i): TimedExchange => {
+      if (!entry?.request?.url || !entry.request.method) throw new HarError(`entry ${i} has no request url or method`);
+      const url = new URL(entry.request.url);
+      origins.add(url.origin);
+      const full = `${url.pathname}${url.search}`;
+      const at = full.indexOf('/v1/');
+      const headers = (list: HarHeader[] | undefined) =>
+        Object.fromEntries((list ?? []).map((h) => [h.name.toLowerCase(), h.value]));
+      const status = entry.response?.status ?? 0;
+      const body = entry.response?.content?.text;
+      return {
+        seq: i + 1,
+        request: {
+          method: entry.request.method.toUpperCase(),
+          url: at >= 0 ? full.slice(at) : full,
+          headers: headers(entry.request.headers),
+          ...(entry.request.postData?.text !== undefined ? { body: entry.request.postData.text } : {}),
+        },
+        ...(status > 0
+          ? {
+              response: {
+                status,
+                headers: headers(entry.response.headers),
+                ...(body !== undefined ? { body } : {}),
+                bytes: body === undefined ? 0 : Buffer.byteLength(body),
+              },
+            }
+          : { error: { kind: 'other' as const, message: entry.response?._error ?? 'no response recorded' } }),
+        duration_ms: typeof entry.time === 'number' ? entry.time : 0,
+        startedAt: new Date(entry.startedDateTime),
+      };
+    });
+  return { exchanges, origins: [...origins] };
+}

@@ -1,0 +1,111 @@
+/**
+ * Traffic findings as a conformance report: each check is a rule of the report (failed with its
+ * findings and the exchanges that prove them, passed, or skipped when the traffic held nothing for it
+ * to judge), so a proxy session or a HAR file gets the same levels, citations, redaction and the same
+ * five formats as a run. Which side a finding is against is the rule's tag (`client` or `server`).
+ */
+import type { RunRecord } from '../../core/engine/record.js';
+import type { RuleResult } from '../../core/engine/result.js';
+import { declaredFacts, type Rule } from '../../core/engine/rule.js';
+import type { Exchange } from '../../core/http/exchange.js';
+import type { Redactor } from '../../core/http/redact.js';
+import { redactDeep } from '../../core/http/redact-deep.js';
+import { buildReport } from '../../core/report/build.js';
+import type { Report } from '../../core/report/schema.js';
+import { packageVersion } from '../../core/spec/package-root.js';
+import { type CheckName, TRAFFIC_CHECKS, type TrafficJudge } from './checks.js';
+
+/** Findings listed per check; the rest are counted, so a long session keeps a small report. */
+const MAX_LISTED = 50;
+const MAX_EXCHANGES = 20;
+
+const asRule = (name: CheckName): Rule => {
+  const c = TRAFFIC_CHECKS[name];
+  return {
+    id: c.id,
+    spec: c.spec,
+    level: c.level,
+    title: c.title,
+    ...(c.why ? { why: c.why } : {}),
+    tags: ['traffic', c.side],
+    endpoints: [],
+    check: async () => undefined,
+  };
+};
+
+export interface TrafficSource {
+  /** What was judged: "proxy to https://staging…" or "session.har". */
+  label: string;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+export function trafficReport(
+  judge: TrafficJudge,
+  exchanges: readonly Exchange[],
+  source: TrafficSource,
+  redactor?: Redactor,
+): Report {
+  const bySeq = new Map(exchanges.map((e) => [e.seq, e]));
+  const results = (Object.keys(TRAFFIC_CHECKS) as CheckName[]).map((name): RuleResult => {
+    const facts = declaredFacts(asRule(name));
+    const findings = judge.findings.filter((f) => f.check === name);
+    if (findings.length) {
+      const seqs = [...new Set(findings.flatMap((f) => f.exchanges))].slice(0, MAX_EXCHANGES);
+      const first = findings[0];
+      const more =
+        findings.length > 1 ? ` (and ${findings.length - 1} more finding${findings.length > 2 ? 's' : ''})` : '';
+      return {
+        ...facts,
+        verdict: 'fail',
+        reason: `${first.message}${more}`,
+        failure: { message: first.message, exchange_seq: first.exchanges[first.exchanges.length - 1] },
+        observations: [
+          `against the ${TRAFFIC_CHECKS[name].side}`,
+          ...findings.slice(0, MAX_LISTED).map((f) => `exchange ${f.exchanges.join(', ')}: ${f.message}`),
+          ...(findings.length > MAX_LISTED ? [`… ${findings.length - MAX_LISTED} more`] : []),
+        ],
+        transcript: seqs.map((s) => bySeq.get(s)).filter((e): e is Exchange => e !== undefined),
+        duration_ms: 0,
+      };
+    }
+    if (!judge.exercised.has(name))
+      return {
+        ...facts,
+        verdict: 'skip',
+        reason: 'nothing in the traffic for this check to judge',
+        observations: [],
+        transcript: [],
+        duration_ms: 0,
+      };
+    return { ...facts, verdict: 'pass', observations: [], transcript: [], duration_ms: 0 };
+  });
+  const record: RunRecord = {
+    tool: { name: 'data-import-conformance', version: packageVersion() },
+    run: {
+      id: 'traffic',
+      seed: 0,
+      numRuns: 0,
+      concurrency: 0,
+      timeoutMs: 0,
+      strict: false,
+      startedAt: source.startedAt,
+      finishedAt: source.finishedAt,
+      selection: {},
+      bailed: false,
+    },
+    target: { baseUrl: source.label, embedded: false, auth: 'token' },
+    results,
+    // A check with nothing to judge is no gap of the target: its skip is accepted.
+    allowSkip: ['traffic.**'],
+    created: { external_account_numbers: [], business_identifiers: [], contract_identifiers: [], other: 0 },
+    http: {
+      requests: exchanges.length,
+      failures: exchanges.filter((e) => !e.response).length,
+      token_renewals: 0,
+      token_refused_mid_run: 0,
+    },
+  };
+  const report = buildReport(redactor ? redactDeep(record, redactor) : record);
+  return report;
+}

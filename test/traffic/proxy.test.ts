@@ -1,0 +1,176 @@
+/**
+ * Conformance of real traffic: a client session sent through the proxy to the reference server is
+ * judged exchange by exchange. One client defect (an undocumented field) and one server defect (the
+ * reference server's note dedup broken by a fault) give exactly two findings, each against its side,
+ * with the exchanges that prove it; a clean session gives none; the session's HAR gives the same
+ * findings through check-traffic.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TRAFFIC_CHECKS, TrafficJudge } from '../../app/traffic/checks.js';
+import { fromHar } from '../../app/traffic/har.js';
+import { startTrafficProxy } from '../../app/traffic/proxy.js';
+import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
+import { runCli, startCli, stop } from '../helpers/cli.js';
+import { client, unique } from '../helpers/http.js';
+import { PATHS, SUPPLIER, TEAM, account } from '../helpers/reference.js';
+
+/** A migration client's session: stage, process, a note, the same note again, a status check. */
+async function session(url: string, options: { undocumentedField: boolean }) {
+  const call = client(url);
+  const ext = unique('EXT');
+  await call('POST', PATHS.validate, {
+    body: account(ext, options.undocumentedField ? { favourite_colour: 'teal' } : {}),
+  });
+  expect((await call('POST', PATHS.stage, { body: account(ext) })).status).toBe(201);
+  const processed = await call('POST', PATHS.process, {
+    body: { external_account_number: ext, import_supplier_code: SUPPLIER, operations_team_name: TEAM },
+  });
+  expect(processed.status).toBe(201);
+  const note = { import_supplier: SUPPLIER, external_account_number: ext, notes: [{ body: 'Moved in' }] };
+  await call('POST', PATHS.notes, { body: note });
+  await call('POST', PATHS.notes, { body: note });
+  await call('GET', PATHS.status(SUPPLIER, ext));
+}
+
+async function judged(fault: string | undefined, undocumentedField: boolean) {
+  const server = await startReferenceServer({ faults: fault ? [fault] : [] });
+  const proxy = await startTrafficProxy({ target: server.url });
+  try {
+    await session(proxy.url, { undocumentedField });
+    return {
+      report: proxy.report(),
+      har: proxy.har(),
+      findings: proxy.judge.findings,
+      exchanges: [...proxy.exchanges],
+    };
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+}
+
+const failed = (report: { rules: { id: string; verdict: string; tags: string[] }[] }) =>
+  report.rules.filter((r) => r.verdict === 'fail').map((r) => `${r.id} [${r.tags.join(',')}]`);
+
+describe('conformance proxy', () => {
+  it('a clean session has no finding, and the checks it exercised pass', async () => {
+    const { report, findings } = await judged(undefined, false);
+    expect(findings).toEqual([]);
+    expect(failed(report)).toEqual([]);
+    expect(report.rules.find((r) => r.id === TRAFFIC_CHECKS.notesDedup.id)?.verdict).toBe('pass');
+    expect(report.rules.find((r) => r.id === TRAFFIC_CHECKS.requestBody.id)?.verdict).toBe('pass');
+    expect(report.summary.exit_code).toBe(0);
+  });
+
+  it('one client defect and one server defect: exactly two findings, each against its side, with its exchanges', async () => {
+    const { report, findings, exchanges, har } = await judged('notes.no-dedup', true);
+    expect(failed(report)).toEqual([
+      'traffic.client.request-body [traffic,client]',
+      'traffic.notes.dedup [traffic,server]',
+    ]);
+    expect(findings.map((f) => f.check)).toEqual(['requestBody', 'notesDedup']);
+    const [client, server] = findings;
+    expect(client.message).toMatch(/favourite_colour/);
+    expect(exchanges.find((e) => e.seq === client.exchanges[0])?.request.url).toBe(PATHS.validate);
+    // The dedup finding names the first note's exchange and the second's.
+    expect(server.exchanges.map((s) => exchanges.find((e) => e.seq === s)?.request.url)).toEqual([
+      PATHS.notes,
+      PATHS.notes,
+    ]);
+    expect(report.summary.exit_code).toBe(1);
+    // No token reaches the report or the HAR.
+    expect(JSON.stringify(report)).not.toContain(DEFAULT_TOKEN);
+    expect(har).not.toContain(DEFAULT_TOKEN);
+
+    // The same session, as HAR, through check-traffic: the same findings.
+    const again = new TrafficJudge();
+    for (const e of fromHar(har).exchanges) again.observe(e);
+    expect(again.findings.map((f) => [f.check, f.message])).toEqual(findings.map((f) => [f.check, f.message]));
+
+    const dir = mkdtempSync(join(tmpdir(), 'traffic-'));
+    writeFileSync(join(dir, 'session.har'), har);
+    const cli = await runCli(['check-traffic', 'session.har', '--report-dir', 'out'], { cwd: dir });
+    expect(cli.code).toBe(1);
+    const written = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+    expect(failed(written)).toEqual(failed(report));
+  });
+
+  it('a second staging answered 201 and a process after import answered 201 are findings against the server', () => {
+    const judge = new TrafficJudge();
+    const ext = 'EXT-1';
+    const body = JSON.stringify({ import_supplier: SUPPLIER, external_account_number: ext });
+    const processBody = JSON.stringify({
+      external_account_number: ext,
+      import_supplier_code: SUPPLIER,
+      operations_team_name: TEAM,
+    });
+    const headers = { authorization: 'Token t0k3n' };
+    const answers: [string, string, number, string][] = [
+      [PATHS.stage, body, 201, body],
+      [PATHS.stage, body, 201, body],
+      [PATHS.process, processBody, 201, '{"service_account_number":"A-1"}'],
+      [PATHS.process, processBody, 201, '{"service_account_number":"A-2"}'],
+    ];
+    answers.forEach(([url, request, status, response], i) =>
+      judge.observe({
+        seq: i + 1,
+        request: { method: 'POST', url, headers, body: request },
+        response: { status, headers: {}, body: response, bytes: response.length },
+        duration_ms: 1,
+      }),
+    );
+    expect(judge.findings.map((f) => [f.check, f.exchanges])).toEqual([
+      ['secondStaging', [1, 2]],
+      ['afterImport', [3, 4]],
+    ]);
+  });
+
+  it('check-traffic refuses a file that is not HAR, naming the problem (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'traffic-'));
+    writeFileSync(join(dir, 'x.har'), '{"log":{}}');
+    const res = await runCli(['check-traffic', 'x.har'], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/no log\.entries array/);
+  });
+});
+
+describe('conformance proxy (the command)', () => {
+  it('relays unchanged, prints findings as they come, and writes the reports and the HAR when stopped', async () => {
+    const server = await startReferenceServer();
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
+    const { child, firstLine } = await startCli([
+      'proxy',
+      '--target',
+      server.url,
+      '--report-dir',
+      join(dir, 'out'),
+      '--har',
+      join(dir, 'session.har'),
+      '--reporter',
+      'json',
+    ]);
+    try {
+      const url = /on (http:\/\/\S+)/.exec(firstLine)![1];
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const direct = await client(server.url)('GET', PATHS.pending(SUPPLIER));
+      const relayed = await client(url)('GET', PATHS.pending(SUPPLIER));
+      expect(relayed.status).toBe(direct.status);
+      const refused = await client(url, null)('GET', PATHS.pending(SUPPLIER));
+      expect(refused.status).toBe(401);
+      expect(await stop(child)).toBe(1);
+      expect(out).toMatch(/✗ MUST traffic\.client\.auth-header \(against the client\)/);
+      const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+      expect(failed(report)).toEqual(['traffic.client.auth-header [traffic,client]']);
+      const har = fromHar(readFileSync(join(dir, 'session.har'), 'utf8'));
+      expect(har.exchanges.map((e) => e.response?.status)).toEqual([direct.status, 401]);
+      expect(readFileSync(join(dir, 'session.har'), 'utf8')).not.toContain(DEFAULT_TOKEN);
+    } finally {
+      child.kill('SIGKILL');
+      await server.close();
+    }
+  });
+});
