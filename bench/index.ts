@@ -4,7 +4,8 @@
  * - the same against a reference server that adds 20 ms to every response;
  * - the runner's own CPU time per request and its peak memory (server in another process);
  * - `conformance --help`;
- * - the reference server answering 60,000 notes in one request, and other clients meanwhile.
+ * - the reference server answering 60,000 notes in one request, and other clients meanwhile;
+ * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second.
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
@@ -16,6 +17,7 @@ import { request } from 'undici';
 import { DEFAULT_TOKEN } from '../reference/index.js';
 import { EMBEDDED_LIMIT, embeddedFixtures } from '../app/embedded.js';
 import { runConformance } from '../app/conformance.js';
+import { proxyOverhead } from './proxy.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
@@ -174,6 +176,9 @@ async function main() {
 
   const bulk = await bulkNotes(REPEATS);
 
+  const proxyTarget = await serve(0);
+  const relay = await proxyOverhead(proxyTarget.url).finally(() => proxyTarget.stop());
+
   const perRequest = measured.cpuMs / measured.report.http.requests;
   const rows = [
     [
@@ -201,6 +206,18 @@ async function main() {
       `${bulk.slowestOther.toFixed(0)} ms`,
       '< 100 ms',
       bulk.slowestOther < 100,
+    ],
+    [
+      'proxy: latency added per exchange (median, small bodies)',
+      `${relay.addedMs.toFixed(2)} ms`,
+      '< 1 ms',
+      relay.addedMs < 1,
+    ],
+    [
+      'proxy: exchanges relayed and judged per second',
+      `${relay.perSecond.toFixed(0)}`,
+      '≥ 2,000',
+      relay.perSecond >= 2000,
     ],
   ] as const;
   const md = [
