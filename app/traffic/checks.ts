@@ -235,6 +235,20 @@ export class TrafficJudge {
     return this.findings.slice(since).some((f) => TRAFFIC_CHECKS[f.check].side === 'client');
   }
 
+  /** §3: an imported account stays imported; staging or processing it again is refused with 400. */
+  private afterImport(account: AccountState, what: string, status: number, seq: number, id: EndpointId): boolean {
+    if (account.imported === undefined) return false;
+    this.exercised.add('afterImport');
+    if (status !== 400)
+      this.find(
+        'afterImport',
+        `${what} an account imported at exchange ${account.imported} answered ${status}`,
+        [account.imported, seq],
+        id,
+      );
+    return true;
+  }
+
   private judgeState(
     id: EndpointId,
     params: Record<string, string>,
@@ -247,17 +261,7 @@ export class TrafficJudge {
     if (id === 'stageAccount') {
       const account = this.account(str(b.import_supplier), str(b.external_account_number));
       if (!account) return;
-      if (account.imported !== undefined) {
-        this.exercised.add('afterImport');
-        if (status !== 400)
-          this.find(
-            'afterImport',
-            `staging an account imported at exchange ${account.imported} answered ${status}`,
-            [account.imported, seq],
-            id,
-          );
-        return;
-      }
+      if (this.afterImport(account, 'staging', status, seq, id)) return;
       if (account.staged !== undefined) {
         this.exercised.add('secondStaging');
         if (status === 201)
@@ -272,17 +276,7 @@ export class TrafficJudge {
     } else if (id === 'processAccount') {
       const account = this.account(str(b.import_supplier_code), str(b.external_account_number));
       if (!account) return;
-      if (account.imported !== undefined) {
-        this.exercised.add('afterImport');
-        if (status !== 400)
-          this.find(
-            'afterImport',
-            `processing an account imported at exchange ${account.imported} answered ${status}`,
-            [account.imported, seq],
-            id,
-          );
-        return;
-      }
+      if (this.afterImport(account, 'processing', status, seq, id)) return;
       if (status === 201 && b.dry_run !== true) account.imported = seq;
     } else if (id === 'createNotes' && status === 201 && Array.isArray(answer) && Array.isArray(b.notes)) {
       const account = this.account(str(b.import_supplier), str(b.external_account_number));
