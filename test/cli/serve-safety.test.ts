@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isLoopback } from '../../app/cli/serve.js';
-import { CLI, startCli, stop } from '../helpers/cli.js';
+import { CLI, runCli, startCli, stop } from '../helpers/cli.js';
+import { client } from '../helpers/http.js';
 
 /** Runs `serve` until its first stdout line, then SIGTERM; resolves with its exit code and all of stderr. */
 function serveOnce(args: string[]): Promise<{ code: number | null; firstLine: string; stderr: string }> {
@@ -29,6 +30,47 @@ function serveOnce(args: string[]): Promise<{ code: number | null; firstLine: st
     child.on('close', (code) => resolve({ code, firstLine: stdout.split('\n')[0], stderr }));
   });
 }
+
+describe('storage limits', () => {
+  it('takes the caps from flags, in bytes or with a unit, and refuses past them', async () => {
+    const { child, firstLine } = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--max-accounts',
+      '1',
+      '--max-supplier-bytes',
+      '64KiB',
+      '--max-total-bytes',
+      '3M',
+    ]);
+    try {
+      const info = JSON.parse(firstLine);
+      const state = await client(info.url, null)('GET', '/_operator/state', {
+        headers: { 'x-operator-key': info.operator_key },
+      });
+      expect(state.body.storage.limits).toEqual({
+        max_accounts_per_supplier: 1,
+        max_bytes_per_supplier: 64 * 1024,
+        max_bytes_total: 3 * 1024 * 1024,
+      });
+      const call = client(info.url, info.token);
+      const stage = (ext: string) =>
+        call('POST', '/v1/data-import/account-import-process/create-or-update/', {
+          body: { import_supplier: 'SUPPLIER_ONGOING', external_account_number: ext },
+        });
+      expect((await stage('FLAG-1')).status).toBe(201);
+      const refused = await stage('FLAG-2');
+      expect([refused.status, refused.body.code]).toEqual([400, 'storage_limit_exceeded']);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+    const bad = await runCli(['serve', '--max-supplier-bytes', '12XB']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--max-supplier-bytes must be a size such as/);
+  });
+});
 
 describe('non-loopback warning', () => {
   it('tells loopback addresses from others', () => {
