@@ -26,8 +26,8 @@ export interface StorageLimits {
 const MiB = 1024 * 1024;
 
 /**
- * Above what the suite stores (a nightly `--num-runs 1000` embedded run keeps 3,963 accounts and
- * 24.4 MiB for one supplier; a default run 235 accounts and 1.3 MB), small enough that a flood of
+ * Above what the suite stores (a nightly `--num-runs 1000` embedded run keeps about 4,000 accounts
+ * and 26 MB for one supplier; a default run 235 accounts and 1.3 MB), small enough that a flood of
  * large bodies leaves the server at a few hundred MB resident (figures in reference/README.md).
  */
 export const DEFAULT_STORAGE_LIMITS: StorageLimits = {
