@@ -56,6 +56,20 @@ const state: Handler = (_req, env) => {
       tokens: store.tokens.size,
     },
     processing: store.processing,
+    storage: {
+      limits: {
+        max_accounts_per_supplier: store.limits.maxAccountsPerSupplier,
+        max_bytes_per_supplier: store.limits.maxBytesPerSupplier,
+        max_bytes_total: store.limits.maxBytesTotal,
+      },
+      bytes_total: store.storage.totalBytes,
+      by_supplier: Object.fromEntries(
+        [...new Set([...store.suppliers.keys(), ...store.storage.suppliers()])].map((code) => [
+          code,
+          { accounts: store.processCount(code), bytes: store.storage.bytesOf(code) },
+        ]),
+      ),
+    },
   });
 };
 
@@ -143,7 +157,8 @@ export const operatorRoutes: OperatorRoute[] = [
   {
     method: 'GET',
     path: '/_operator/state',
-    summary: 'suppliers, teams, vendor instructions, settings and counts',
+    summary:
+      'suppliers, teams, vendor instructions, settings, counts, and stored accounts and bytes against the limits',
     handler: state,
   },
   {

@@ -13,6 +13,8 @@ import { type Choices, faithfulChoices } from './choices.js';
 import type { ActiveFaults } from './faults/active.js';
 import { createFaults } from './faults/catalogue.js';
 import { delay, yieldToOthers } from './clock.js';
+import type { EndpointId } from '../core/spec/index.js';
+import { type StorageLimits, storageRefusal } from './limits.js';
 import type { ServerEnv } from './handlers/shared.js';
 import { OPERATOR_KEY_HEADER } from './operator.js';
 import { refusal, type Reply } from './reply.js';
@@ -41,6 +43,11 @@ export interface ReferenceServerOptions {
   maxJsonDepth?: number;
   /** A request not received completely within this many ms gets 408 (default 60 s; headers within 10 s). */
   requestTimeoutMs?: number;
+  /**
+   * Caps on stored data (limits.ts): accounts per supplier, bytes of stored JSON per supplier and
+   * in all; past one a write is refused (400 `storage_limit_exceeded`). Unset ones keep their defaults.
+   */
+  storageLimits?: Partial<StorageLimits>;
   /** Called once per answered request (e.g. `serve --verbose`). */
   onRequest?: (entry: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -87,6 +94,7 @@ const LARGE_BODY_CHARS = 64 * 1024;
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const store = new ReferenceStore();
   const seed = options.seed ?? 'default';
+  store.limits = { ...store.limits, ...definedOnly(options.storageLimits) };
   if (seed !== false) applySeed(store, seed === 'default' ? defaultSeed() : seed);
   const faults = createFaults(options.faults ?? []);
   const env: ServerEnv = {
@@ -174,6 +182,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         server.closeAllConnections();
       }),
   };
+}
+
+function definedOnly<T extends object>(values: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -280,11 +292,61 @@ async function handle(
     }
   }
 
-  const answer = await route.handler(
-    { endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers },
-    env,
-  );
+  const claim = claimStorage(env.store, route.endpoint, body);
+  if (claim && !claim.ok) return storageRefusal(claim.detail);
+  let answer: Reply;
+  try {
+    answer = await route.handler(
+      { endpoint: route.endpoint, params, query: url.searchParams, body, headers: req.headers },
+      env,
+    );
+  } catch (error) {
+    claim?.claim.release();
+    throw error;
+  }
+  if (claim) answer.status >= 200 && answer.status < 300 ? claim.claim.commit() : claim.claim.release();
   return env.choices.present ? env.choices.present(answer, route.endpoint) : answer;
+}
+
+/** Endpoints that keep what they are sent; validate and process keep nothing new (process builds on the staged payload). */
+const STORING: ReadonlySet<EndpointId> = new Set<EndpointId>([
+  'stageAccount',
+  'createNotes',
+  'createAgreements',
+  'createSupplyPoints',
+  'createTransactions',
+  'createHistoricalBillingDocuments',
+  'createHistoricalStatements',
+  'createPaymentInstruction',
+  'createBusiness',
+  'createBusinessPaymentInstruction',
+]);
+
+/**
+ * Storage for a request that keeps its body (limits.ts), claimed before the handler runs so that
+ * simultaneous requests cannot pass a cap together; undefined when the request stores nothing.
+ */
+function claimStorage(store: ReferenceStore, endpoint: EndpointId | undefined, body: unknown) {
+  if (endpoint === undefined || !STORING.has(endpoint) || typeof body !== 'object' || body === null) return undefined;
+  const fields = body as {
+    import_supplier?: unknown;
+    import_supplier_code?: unknown;
+    external_account_number?: unknown;
+  };
+  const supplier = fields.import_supplier ?? fields.import_supplier_code;
+  if (typeof supplier !== 'string') return undefined; // refused by validation: nothing is stored
+  const { limits } = store;
+  let account: string | undefined;
+  if (endpoint === 'stageAccount') {
+    if (typeof fields.external_account_number !== 'string') return undefined;
+    account = fields.external_account_number;
+    if (!store.process(supplier, account) && store.processCount(supplier) >= limits.maxAccountsPerSupplier)
+      return {
+        ok: false as const,
+        detail: `Storage limit reached: supplier ${supplier} has ${store.processCount(supplier)} accounts, the most this server keeps per supplier.`,
+      };
+  }
+  return store.storage.claim(limits, supplier, Buffer.byteLength(JSON.stringify(body)), account);
 }
 
 /** An answer listing thousands of items (e.g. one result per note of a bulk request). */

@@ -4,6 +4,7 @@
  * (import processes, accounts, businesses).
  */
 import type { AccountPayload, Note, Transaction } from '../core/spec/index.js';
+import { DEFAULT_STORAGE_LIMITS, type StorageLimits, StorageTally } from './limits.js';
 
 export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
 
@@ -120,6 +121,10 @@ export class ReferenceStore {
   readonly tokens = new Map<string, IssuedToken>();
   readonly apiKeys = new Set<string>();
   settings: Settings = defaultSettings();
+  /** Caps on what is kept (limits.ts): server configuration, kept across a reset. */
+  limits: StorageLimits = { ...DEFAULT_STORAGE_LIMITS };
+  /** Bytes of stored JSON, per supplier and in all (limits.ts). */
+  storage = new StorageTally();
 
   readonly processes = new Map<string, ImportProcess>();
   readonly businesses: Business[] = [];
@@ -128,6 +133,8 @@ export class ReferenceStore {
   /** Process requests running now, one ticket each (see `startProcessing`). */
   private running = new Set<symbol>();
   private accountSequence = 0;
+  /** Import processes per supplier, for the accounts cap (processes are only ever added, or all forgotten). */
+  private processCounts = new Map<string, number>();
 
   /** Process requests running now, for the §8 limit. */
   get processing(): number {
@@ -154,12 +161,20 @@ export class ReferenceStore {
   }
 
   putProcess(process: ImportProcess): void {
-    this.processes.set(key(process.supplier, process.externalAccountNumber), process);
+    const k = key(process.supplier, process.externalAccountNumber);
+    if (!this.processes.has(k))
+      this.processCounts.set(process.supplier, (this.processCounts.get(process.supplier) ?? 0) + 1);
+    this.processes.set(k, process);
   }
 
   /** An account that exists (imported), found by the keys every §4.2 request carries. */
   importedAccount(supplier: string, externalAccountNumber: string): Account | undefined {
     return this.process(supplier, externalAccountNumber)?.account ?? undefined;
+  }
+
+  /** How many import processes (staged or imported accounts) a supplier has. */
+  processCount(supplier: string): number {
+    return this.processCounts.get(supplier) ?? 0;
   }
 
   processesOf(supplier: string): ImportProcess[] {
@@ -203,6 +218,8 @@ export class ReferenceStore {
     this.contracts.clear();
     this.running = new Set();
     this.accountSequence = 0;
+    this.processCounts = new Map();
+    this.storage = new StorageTally();
   }
 }
 

@@ -1,5 +1,6 @@
 /** `conformance serve`: the reference server as a standalone mock. */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parse as parseYaml } from 'yaml';
 import type { ReferenceServerOptions } from '../../reference/index.js';
 import type { Command } from './usage.js';
@@ -24,6 +25,11 @@ Options:
   --concurrency-limit N  enable the §8 process concurrency limit at N
   --processing-delay MS  time creating an account takes (makes IN_PROGRESS and 429 observable)
   --latency MS           delay added before every response
+  --max-accounts N       most accounts (import processes) kept per supplier (default 100000)
+  --max-supplier-bytes SIZE
+                         most stored JSON per supplier, e.g. 64MiB (default 64MiB)
+  --max-total-bytes SIZE most stored JSON in all (default 128MiB); past a limit a write is
+                         refused with 400 storage_limit_exceeded (see reference/README.md)
   --fault ID             switch on a fault of the catalogue (repeatable; see "conformance faults")
   --variant              make the other legal choice wherever the spec leaves freedom
                          (other error codes and bodies, extra fields, 200 for statements, …);
@@ -34,6 +40,10 @@ Options:
   --json                 print one JSON line {url, operator_key, token, api_key} instead of text
   --verbose              log every request
   --help                 show this help
+
+It stops on SIGINT, SIGTERM or SIGHUP, and when the process that started it exits (so killing
+"npx conformance serve" stops the server too). Binding a non-loopback --host while the public
+default token or API key is accepted prints a warning.
 
 Example:
   npx conformance serve --port 8080
@@ -49,6 +59,9 @@ const options = {
   'concurrency-limit': { type: 'string' },
   'processing-delay': { type: 'string' },
   latency: { type: 'string' },
+  'max-accounts': { type: 'string' },
+  'max-supplier-bytes': { type: 'string' },
+  'max-total-bytes': { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
   fault: { type: 'string', multiple: true },
@@ -75,12 +88,95 @@ function loadSeed(value: string | undefined): unknown {
   }
 }
 
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  k: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/** A size in bytes: a whole number with an optional unit (KiB, MiB, GiB; K, M, G are the same). */
+function sizeFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)\s*([kmg](?:ib?)?)?$/i.exec(value.trim());
+  const unit = SIZE_UNITS[(m?.[2] ?? '').toLowerCase().replace(/^([kmg])i$/, '$1ib')];
+  if (!m || unit === undefined)
+    throw new UsageError(`--${flag} must be a size such as 1048576, 512KiB, 64MiB or 1GiB, got "${value}".`, 'serve');
+  const bytes = Number(m[1]) * unit;
+  if (bytes < 1 || !Number.isSafeInteger(bytes)) throw new UsageError(`--${flag} must be at least 1 byte.`, 'serve');
+  return bytes;
+}
+
+/** Reachable only from this machine: 127.0.0.0/8, ::1, localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  return h === '::1' || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** The parent pid of `pid`, from /proc (Linux); undefined when it cannot be read (gone, or no /proc). */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ")".
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** npm (exec, npx, run) starts commands through `sh -c`, which outlives a SIGKILLed npm. */
+function startedByNpmShell(parent: number): boolean {
+  if (process.env.npm_command === undefined) return false;
+  try {
+    return ['sh', 'dash', 'bash', 'zsh'].includes(readFileSync(`/proc/${parent}/comm`, 'utf8').trim());
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once the server should stop: a signal, or the process that started it went away. */
+function stopRequested(): Promise<string> {
+  return new Promise((resolve) => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const done = (why: string) => {
+      for (const signal of signals) process.off(signal, handlers[signal]);
+      clearInterval(watch);
+      resolve(why);
+    };
+    const handlers = Object.fromEntries(signals.map((s) => [s, () => done(s)])) as Record<string, () => void>;
+    for (const signal of signals) process.once(signal, handlers[signal]);
+    // Started through npx / npm exec, the server is a grandchild (npm -> sh -c -> node): killing npm
+    // re-parents rather than stops it. A changed parent pid says the parent is gone; under npm's
+    // `sh -c`, a changed parent of that shell says npm is gone (Linux, read from /proc). Parent
+    // pid 1 at start means there is no parent to watch.
+    const parent = process.ppid;
+    const grandparent = startedByNpmShell(parent) ? parentOf(parent) : undefined;
+    const watch = setInterval(() => {
+      if (parent !== 1 && process.ppid !== parent) done('parent exited');
+      else if (grandparent !== undefined && grandparent !== 1 && parentOf(parent) !== grandparent)
+        done('parent exited');
+    }, 500);
+    watch.unref();
+  });
+}
+
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, options, 'serve');
   const port = intFlag(values.port, 'port', 0, 65535, 'serve') ?? 0;
   const concurrencyLimit = intFlag(values['concurrency-limit'], 'concurrency-limit', 1, 10_000, 'serve');
   const processingDelay = intFlag(values['processing-delay'], 'processing-delay', 0, 60_000, 'serve');
   const latency = intFlag(values.latency, 'latency', 0, 60_000, 'serve');
+  const storageLimits = {
+    maxAccountsPerSupplier: intFlag(values['max-accounts'], 'max-accounts', 1, 100_000_000, 'serve'),
+    maxBytesPerSupplier: sizeFlag(values['max-supplier-bytes'], 'max-supplier-bytes'),
+    maxBytesTotal: sizeFlag(values['max-total-bytes'], 'max-total-bytes'),
+  };
   const seedInput = loadSeed(values.seed);
 
   const {
@@ -124,6 +220,7 @@ async function run(argv: string[]): Promise<number> {
     seed,
     operatorKey: values['operator-key'],
     faults: values.fault,
+    storageLimits,
     ...(profile ? { choices: profile.choices } : {}),
     onRequest: values.verbose
       ? (e) => console.error(`${e.method} ${e.path} -> ${e.status} (${e.ms.toFixed(1)} ms)`)
@@ -134,6 +231,8 @@ async function run(argv: string[]): Promise<number> {
       'serve',
     );
   });
+  // Listening for signals before the banner: whoever reads the banner may signal at once.
+  const stopping = stopRequested();
   const { store } = server;
   if (values.token) store.tokens.set(values.token, { expiresAt: null });
   if (values['api-key']) store.apiKeys.add(values['api-key']);
@@ -176,11 +275,21 @@ async function run(argv: string[]): Promise<number> {
     console.log('Press Ctrl+C to stop.');
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  // The default seed's token and API key are printed in this project's README: fine on loopback,
+  // an open door on an address other machines reach.
+  const publicSecrets = [
+    ...(store.tokens.has(DEFAULT_TOKEN) ? [`token "${DEFAULT_TOKEN}"`] : []),
+    ...(store.apiKeys.has(DEFAULT_API_KEY) ? [`API key "${DEFAULT_API_KEY}"`] : []),
+  ];
+  if (!isLoopback(server.host) && publicSecrets.length > 0)
+    console.error(
+      `conformance serve: warning: listening on ${server.host}, reachable from other machines, and accepting the public default ${publicSecrets.join(' and ')} (published in this project's README). Anyone who reaches this address can import data. Start with "--seed none" or "--seed FILE" (a seed without them) and give your own with --token TOKEN and --api-key KEY; the operator key is random unless --operator-key sets it.`,
+    );
+
+  // Whoever read our output may be gone (a killed npx): a write error must not bring the server down.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  const why = await stopping;
+  if (why === 'parent exited') console.error('conformance serve: the process that started it exited; stopping.');
   await server.close();
   return EXIT.OK;
 }
