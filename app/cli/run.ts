@@ -127,6 +127,9 @@ export function sendsCredentialsInClear(
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 async function run(argv: string[]): Promise<number> {
+  // A hostile target can answer megabytes of JSON again and again: V8's heuristics for a small
+  // heap collect that garbage early instead of growing the heap to gigabytes (read at run time).
+  (await import('node:v8')).setFlagsFromString('--optimize-for-size');
   const { values } = parseCommandLine(argv, runOptions, 'run');
   const [
     { resolveRun },
