@@ -225,7 +225,7 @@ describe('big and deep answers', () => {
     }
     const big = keys.join(',');
     const run = await againstProxy((n, up) => (n % 40 === 0 ? spliced(up, big) : up), []);
-    expect([0, 1]).toContain(run.code);
+    expect([0, 1, 4]).toContain(run.code);
     expectBounded(run);
     const report = JSON.parse(run.files.find((f) => f.name === 'report.json')!.text);
     expect(report.http.requests).toBeGreaterThan(400);
@@ -234,7 +234,7 @@ describe('big and deep answers', () => {
   it('100k-deep JSON in every third answer: clipped, never an internal error', async () => {
     const deep = `"deep":${'['.repeat(100_000)}${']'.repeat(100_000)},"deeper":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     const run = await againstProxy((n, up) => (n % 3 === 0 ? spliced(up, deep) : up), []);
-    expect([0, 1]).toContain(run.code);
+    expect([0, 1, 4]).toContain(run.code);
     expectBounded(run);
   }, 400_000);
 });
