@@ -11,6 +11,8 @@ import type { RunEvent } from '../core/engine/run.js';
 import type { Cause } from '../core/engine/verdict.js';
 import type { Report, RuleResult } from '../core/report/schema.js';
 import { plural, runVerdict } from '../core/report/verdict-line.js';
+import { quoteJson } from '../core/http/bounds.js';
+import { shown, terminalSafe } from './terminal.js';
 
 export interface ConsoleOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -20,6 +22,11 @@ export interface ConsoleOptions {
   /** Without a live line (a log, CI): a progress line at most this often (default 5 s). */
   progressEveryMs?: number;
   now?: () => number;
+  /**
+   * The last pass over every line before it is written (the CLI hands in the run's redactor), so a
+   * secret the target echoed cannot reach the terminal whatever path it took.
+   */
+  redact?: (text: string) => string;
 }
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
@@ -46,7 +53,12 @@ export class ConsoleReporter {
 
   private write(text: string): void {
     this.clearLive();
-    this.out.write(`${text}\n`);
+    this.emit(`${text}\n`);
+  }
+
+  /** The one way text reaches the stream: redacted, then every control but colours and line breaks written out. */
+  private emit(text: string): void {
+    this.out.write(terminalSafe(this.options.redact ? this.options.redact(text) : text));
   }
 
   private clearLive(): void {
@@ -67,11 +79,11 @@ export class ConsoleReporter {
     if (event.type === 'target') {
       this.write(
         event.embedded
-          ? `${c.bold('No base URL given:')} running against the embedded reference server at ${event.baseUrl}.\n` +
+          ? `${c.bold('No base URL given:')} running against the embedded reference server at ${shown(event.baseUrl)}.\n` +
               c.gray(
                 '  To check another implementation: --base-url URL, base_url in conformance.config.yaml, or CONFORMANCE_BASE_URL.',
               )
-          : `Checking ${c.bold(event.baseUrl)}`,
+          : `Checking ${c.bold(shown(event.baseUrl))}`,
       );
     } else if (event.type === 'start') {
       this.lastProgress = this.now();
@@ -88,7 +100,7 @@ export class ConsoleReporter {
     // A rule stopped by a shared cause was announced with the cause; one line per rule would bury it.
     if ((isFailing(result.verdict) && !result.cause) || this.options.verbose) {
       const level = result.level === 'MUST' ? result.level : c.gray(result.level);
-      const reason = result.reason ? c.gray(` — ${result.reason.split('\n')[0]}`) : '';
+      const reason = result.reason ? c.gray(` — ${shown(result.reason.split('\n')[0], 500)}`) : '';
       this.write(`${this.mark(result.verdict)} ${level} ${result.id}${reason}`);
     }
     if (isFailing(result.verdict)) this.failedSoFar++;
@@ -104,7 +116,7 @@ export class ConsoleReporter {
     if (this.live) {
       const width = Math.max(20, (this.out.columns ?? 80) - 16);
       this.clearLive();
-      this.out.write(c.gray(`[${String(done).padStart(String(total).length)}/${total}] ${result.id}`.slice(0, width)));
+      this.emit(c.gray(`[${String(done).padStart(String(total).length)}/${total}] ${result.id}`.slice(0, width)));
       this.liveLineShown = true;
     }
   }
@@ -165,7 +177,7 @@ export class ConsoleReporter {
     if (expected.length) {
       lines.push('', c.bold(`Expected failures, excused by ${report.baseline?.file} (${expected.length})`));
       for (const r of expected)
-        lines.push(`  ${this.mark(r.verdict)} ${r.id} ${c.gray(`— ${r.expected_failure!.comment}`)}`);
+        lines.push(`  ${this.mark(r.verdict)} ${r.id} ${c.gray(`— ${shown(r.expected_failure!.comment)}`)}`);
     }
     if (report.baseline?.now_passing.length) {
       lines.push('', c.bold('Baseline entries that pass now (remove them):'));
@@ -199,7 +211,7 @@ export class ConsoleReporter {
         byReason.set(said, (byReason.get(said) ?? 0) + 1);
       }
       lines.push('', c.bold(`Skipped (${skipped.length})`));
-      for (const [reason, n] of byReason) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${reason}`));
+      for (const [reason, n] of byReason) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${shown(reason)}`));
     }
 
     if (report.http.token_renewals)
@@ -224,9 +236,9 @@ export class ConsoleReporter {
     );
     lines.push(this.verdictLine(report));
     const files = written.filter((w) => w.file);
-    if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => w.file).join(', ')}`));
-    for (const w of written) if (w.warning) lines.push(c.yellow(`Warning: ${w.warning}`));
-    for (const line of lines) this.out.write(`${line}\n`);
+    if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => shown(w.file ?? '')).join(', ')}`));
+    for (const w of written) if (w.warning) lines.push(c.yellow(`Warning: ${shown(w.warning)}`));
+    this.emit(lines.map((line) => `${line}\n`).join(''));
   }
 
   /** The run's verdict in one line: what counts, counted as it is (failures as failures, errors as errors). */
@@ -250,8 +262,10 @@ export class ConsoleReporter {
     const c = this.c;
     return [
       `${this.mark('error')} ${c.bold(cause.id.startsWith('setup.') ? `Setup refused: ${cause.step}` : `One cause in several rules: ${cause.step}`)}`,
-      `    ${c.yellow(cause.answer)}`,
-      ...(cause.fix.length ? [`    fix: ${c.bold(cause.fix.join(' or '))} — ${cause.hint}`] : [`    ${cause.hint}`]),
+      `    ${c.yellow(shown(cause.answer))}`,
+      ...(cause.fix.length
+        ? [`    fix: ${c.bold(cause.fix.join(' or '))} — ${shown(cause.hint)}`]
+        : [`    ${shown(cause.hint)}`]),
     ];
   }
 
@@ -261,22 +275,22 @@ export class ConsoleReporter {
       `  ${this.mark(r.verdict)} ${r.level === 'MUST' ? c.bold(r.level) : r.level} ${r.id} ${c.gray(`(${r.spec})`)}`,
       `      ${r.title}`,
     ];
-    if (r.reason) out.push(`      ${r.verdict === 'fail' ? c.red(r.reason) : c.yellow(r.reason)}`);
+    if (r.reason) out.push(`      ${r.verdict === 'fail' ? c.red(shown(r.reason)) : c.yellow(shown(r.reason))}`);
     if (r.counterexample)
       out.push(
         c.gray(
-          `      counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}): ${JSON.stringify(r.counterexample.value).slice(0, 300)}`,
+          `      counterexample (seed ${r.counterexample.seed}, path ${shown(r.counterexample.path)}): ${shown(quoteJson(r.counterexample.value, 300))}`,
         ),
       );
-    if (r.replay) out.push(c.gray(`      replay: ${r.replay}`));
+    if (r.replay) out.push(c.gray(`      replay: ${shown(r.replay)}`));
     const culprit = failingExchange(r);
     if (culprit) {
       // The request itself, so a crash or a reset names what caused it (not only "other side closed").
       if (culprit.error)
         out.push(
-          `      ${c.yellow(`${culprit.error.kind} on exchange #${culprit.seq}${culprit.step ? ` (${culprit.step})` : ''}: ${culprit.request.method} ${culprit.request.url}`)}`,
+          `      ${c.yellow(shown(`${culprit.error.kind} on exchange #${culprit.seq}${culprit.step ? ` (${culprit.step})` : ''}: ${culprit.request.method} ${culprit.request.url}`))}`,
         );
-      out.push(c.gray(`      curl: ${curlCommand(culprit, baseUrl)}`));
+      out.push(c.gray(`      curl: ${shown(curlCommand(culprit, baseUrl), 8 * 1024)}`));
     }
     return out;
   }

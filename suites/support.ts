@@ -142,9 +142,13 @@ export function recordsFor(body: unknown, ext: string): ProcessRecord[] {
 
 /** Whether `value` appears anywhere in a JSON value: for the imported listing, whose body is not shown. */
 export function mentions(body: unknown, value: string): boolean {
-  if (body === value) return true;
-  if (Array.isArray(body)) return body.some((v) => mentions(v, value));
-  if (body && typeof body === 'object') return Object.values(body).some((v) => mentions(v, value));
+  // A walk with its own stack: a hostile answer may nest 100k levels deep.
+  const pending = [body];
+  while (pending.length) {
+    const node = pending.pop();
+    if (node === value) return true;
+    if (node && typeof node === 'object') for (const child of Object.values(node)) pending.push(child);
+  }
   return false;
 }
 

@@ -91,10 +91,71 @@ export const runOptions = {
   insecure: { type: 'boolean' },
 } as const;
 
+/** Loopback hosts: a token sent there in clear never leaves the machine. */
+const isLoopback = (hostname: string) =>
+  hostname === 'localhost' ||
+  hostname.endsWith('.localhost') ||
+  hostname === '[::1]' ||
+  /^127\.\d+\.\d+\.\d+$/.test(hostname);
+
+/**
+ * Whether the run would send credentials in clear over the network: a plain http:// base URL whose
+ * host is not this machine, with a token, an API key, an extra header or URL credentials.
+ */
+export function sendsCredentialsInClear(
+  baseUrl: string | undefined,
+  options: { auth?: { token?: string; apiKey?: string }; transport?: { headers?: Record<string, string> } },
+): string | undefined {
+  if (!baseUrl) return undefined;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || isLoopback(url.hostname.toLowerCase())) return undefined;
+  const credentials =
+    !!options.auth?.token ||
+    !!options.auth?.apiKey ||
+    Object.keys(options.transport?.headers ?? {}).length > 0 ||
+    url.username !== '' ||
+    url.password !== '';
+  return credentials ? url.host : undefined;
+}
+
+/** Heap in use past which the run collects its garbage at once (see boundMemory). */
+const COLLECT_ABOVE = 128 * 1024 * 1024;
+
+/**
+ * Keeps the runner's resident memory bounded against a target that answers megabytes of JSON
+ * again and again (docs/design.md §6): each such answer is parsed, checked and dropped, and V8's
+ * default heuristics let that garbage grow the heap to gigabytes before collecting it. V8's
+ * heuristics for a small heap (`--optimize-for-size`, read at run time) and a check every 20 ms
+ * that collects at once when the heap in use passes COLLECT_ABOVE (and half as much again as what
+ * the last collection left) keep the peak to what is live.
+ */
+let memoryBounded = false;
+function boundMemory(v8: typeof import('node:v8'), vm: typeof import('node:vm')): void {
+  if (memoryBounded) return; // once per process, however many runs it makes
+  memoryBounded = true;
+  v8.setFlagsFromString('--optimize-for-size');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
+  if (typeof gc !== 'function') return;
+  let live = 0;
+  setInterval(() => {
+    const used = v8.getHeapStatistics().used_heap_size;
+    if (used < Math.max(COLLECT_ABOVE, live * 1.5)) return;
+    gc();
+    live = v8.getHeapStatistics().used_heap_size;
+  }, 20).unref();
+}
+
 /** Quotes an argument for a POSIX shell when it needs it. */
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 async function run(argv: string[]): Promise<number> {
+  boundMemory(await import('node:v8'), await import('node:vm'));
   const { values } = parseCommandLine(argv, runOptions, 'run');
   const [
     { resolveRun },
@@ -104,6 +165,8 @@ async function run(argv: string[]): Promise<number> {
     { AuthError },
     { ConsoleReporter },
     { writeReports },
+    { Redactor },
+    { terminalSafe },
   ] = await Promise.all([
     import('../resolve.js'),
     import('../../core/config/errors.js'),
@@ -112,11 +175,24 @@ async function run(argv: string[]): Promise<number> {
     import('../../core/auth/token.js'),
     import('../../reports/console.js'),
     import('../../reports/index.js'),
+    import('../../core/http/redact.js'),
+    import('../../reports/terminal.js'),
   ]);
 
   const env = process.env;
+  // The run's redactor, shared with the engine (which registers every secret with it, a token
+  // obtained mid-run too): the last pass over every line printed and every report file written.
+  const redactor = new Redactor();
+  const warn = (text: string) => process.stderr.write(`${terminalSafe(redactor.text(text))}\n`);
   try {
     const resolved = resolveRun(values, process.cwd(), env);
+    const { auth, transport } = resolved.options;
+    for (const secret of [auth?.token, auth?.apiKey, ...Object.values(transport?.headers ?? {})]) redactor.add(secret);
+    const inClear = sendsCredentialsInClear(resolved.options.baseUrl, resolved.options);
+    if (inClear)
+      warn(
+        `conformance: warning: the credentials go in clear (plain http://) to ${inClear}, which is not this machine; anyone on the way can read them. Use https:// for a target elsewhere.`,
+      );
     if (resolved.report.formats.some((f) => f !== 'console')) {
       (await import('../../core/report/dir.js')).checkReportDir(
         resolved.report.dir,
@@ -125,12 +201,10 @@ async function run(argv: string[]): Promise<number> {
     }
     for (const warning of resolved.warnings) console.error(`conformance: warning: ${warning}`);
     if (resolved.options.transport?.insecure)
-      console.error(
-        "conformance: --insecure: the target's TLS certificate is not checked; never use this against production.",
-      );
+      warn("conformance: --insecure: the target's TLS certificate is not checked; never use this against production.");
     const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
     const consoleOut = resolved.report.formats.includes('console')
-      ? new ConsoleReporter({ verbose: values.verbose })
+      ? new ConsoleReporter({ verbose: values.verbose, redact: (text) => redactor.text(text) })
       : undefined;
     const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>
       [
@@ -145,15 +219,23 @@ async function run(argv: string[]): Promise<number> {
         ...(values['num-runs'] ? ['--num-runs', values['num-runs']] : []),
       ].join(' ');
 
-    const report = await runConformance({ ...resolved.options, baseline, replayCommand, onEvent: consoleOut?.onEvent });
-    const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env);
+    const report = await runConformance({
+      ...resolved.options,
+      baseline,
+      replayCommand,
+      onEvent: consoleOut?.onEvent,
+      redactor,
+    });
+    const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env, (text) =>
+      redactor.text(text),
+    );
     consoleOut?.summary(report, written);
     return report.summary.exit_code;
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message, 'run');
     if (error instanceof UnreachableError || error instanceof AuthError) {
-      console.error(`conformance: ${error.message}`);
-      console.error(
+      warn(`conformance: ${error.message}`);
+      warn(
         'No rule ran. Check the base URL and the credentials (auth.token / auth.api_key, CONFORMANCE_TOKEN / CONFORMANCE_API_KEY).',
       );
       // Every report format still says so, for CI jobs that collect them.
@@ -165,9 +247,10 @@ async function run(argv: string[]): Promise<number> {
           resolved.report.dir,
           resolved.report.formats.filter((f) => f !== 'console'),
           env,
+          (text) => redactor.text(text),
         );
-        if (written.length) console.error(`Reports: ${written.map((w) => w.file).join(', ')}`);
-        for (const w of written) if (w.warning) console.error(`Warning: ${w.warning}`);
+        if (written.length) warn(`Reports: ${written.map((w) => w.file).join(', ')}`);
+        for (const w of written) if (w.warning) warn(`Warning: ${w.warning}`);
       }
       return EXIT.UNREACHABLE;
     }

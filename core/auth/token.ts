@@ -4,6 +4,7 @@
  * mutation's address, arguments and result are not shown, so all three are configurable.
  */
 import { Agent, type Dispatcher, request } from 'undici';
+import { capText, showControls } from '../http/bounds.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, classify, readWithin } from '../http/client.js';
 import { getAtPath } from '../spec/paths.js';
 import type { Redactor } from '../http/redact.js';
@@ -95,12 +96,25 @@ export async function obtainServiceToken(
     redactor.add(token);
     return token;
   }
-  const errors = (body as { errors?: { message?: unknown }[] }).errors;
+  const errors = (body as { errors?: { message?: unknown }[] } | null)?.errors;
   const reason =
     Array.isArray(errors) && errors.length
-      ? `errors: ${errors.map((e) => String(e.message)).join('; ')}`
+      ? `errors: ${graphqlErrors(errors)}`
       : `no string at ${auth.tokenPath} (set auth.token_path)`;
   throw new AuthError(redactor.text(`${where} answered ${status} without a token: ${reason}`));
+}
+
+/** GraphQL errors a message quotes, and how many there were: the target's text, bounded and shown as data. */
+const GRAPHQL_ERRORS_SHOWN = 5;
+const GRAPHQL_MESSAGE_LIMIT = 300;
+
+function graphqlErrors(errors: unknown[]): string {
+  const shown = errors.slice(0, GRAPHQL_ERRORS_SHOWN).map((e) => {
+    const message = (e as { message?: unknown } | null)?.message;
+    return showControls(capText(typeof message === 'string' ? message : String(message), GRAPHQL_MESSAGE_LIMIT));
+  });
+  const more = errors.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? `; and ${more} more error${more === 1 ? '' : 's'}` : ''}`;
 }
 
 /** Why no answer came, in words (never an error code alone, never a secret). */

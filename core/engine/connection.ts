@@ -55,6 +55,11 @@ export interface TargetOptions {
   rateLimit?: number;
   /** Extra headers and TLS trust for a staging target (HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from the environment). */
   transport?: TransportOptions;
+  /**
+   * The redactor to register the run's secrets with (a token obtained mid-run too), for an
+   * application that redacts its own output with it (the CLI's console and reports); one of its own otherwise.
+   */
+  redactor?: Redactor;
 }
 
 export interface ConnectOptions extends TargetOptions {
@@ -135,13 +140,15 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     throw new ConfigError('No target: set base_url in the config, --base-url or CONFORMANCE_BASE_URL.');
   const embedded = options.baseUrl === undefined ? await options.startEmbedded!() : undefined;
   // Extra header values are often gateway keys: kept out of output like the token.
-  const redactor = new Redactor([
+  const redactor = options.redactor ?? new Redactor();
+  for (const secret of [
     options.auth?.token,
     options.auth?.apiKey,
     embedded?.apiKey,
     ...urlCredentials(options.baseUrl),
     ...Object.values(options.transport?.headers ?? {}),
-  ]);
+  ])
+    redactor.add(secret);
   let http: HttpClient | undefined;
   // The embedded server is on loopback in this process: no proxy, no TLS, no gateway headers.
   const transport = embedded ? undefined : (options.transport ?? {});

@@ -1,4 +1,5 @@
 /** Builds what a rule's check receives (RuleContext, rule.ts) and keeps what the check records. */
+import { capText, showControls } from '../http/bounds.js';
 import { expect } from './expect.js';
 import { SkipRule } from './failures.js';
 import type { Counterexample } from './result.js';
@@ -7,9 +8,26 @@ import type { RuleContext } from './rule.js';
 export type { Counterexample };
 export type { PropertySettings, RuleContext } from './rule.js';
 
+/** Observations a rule keeps; the ones past it are counted in one last note. */
+export const MAX_OBSERVATIONS = 50;
+/** Characters of one observation kept (its size said past it). */
+export const OBSERVATION_LIMIT = 2 * 1024;
+
 export class RuleState {
   readonly observations: string[] = [];
+  private dropped = 0;
   counterexample?: Counterexample;
+
+  /** Keeps one observation, bounded: a target answering megabytes of extra fields cannot flood the report. */
+  observe(note: string): void {
+    if (this.observations.length < MAX_OBSERVATIONS) {
+      this.observations.push(showControls(capText(String(note), OBSERVATION_LIMIT)));
+      return;
+    }
+    this.dropped++;
+    this.observations[MAX_OBSERVATIONS] =
+      `… and ${this.dropped} more observation${this.dropped === 1 ? '' : 's'} not kept`;
+  }
 }
 
 export function createContext(
@@ -19,7 +37,7 @@ export function createContext(
   return {
     ...parts,
     expect,
-    observe: (note) => void state.observations.push(note),
+    observe: (note) => state.observe(note),
     skip: (message, key) => {
       throw new SkipRule(message, key);
     },

@@ -4,15 +4,23 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
+import { MAX_DEPTH, boundedValue, capText, quoteJson, showControls } from '../http/bounds.js';
 import type { HttpResponse } from '../http/client.js';
 import { RuleFailure } from './failures.js';
 
 const request = (res: HttpResponse) => `${res.exchange.request.method} ${res.exchange.request.url}`;
 
+/**
+ * The start of a body quoted in a message: cut at `max` characters with its size said, control
+ * characters (newlines, ESC) written out, so a target's text can neither flood nor forge a line.
+ */
 export function snippet(text: string, max = 300): string {
   if (text.length === 0) return '(empty body)';
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return showControls(capText(text, max));
 }
+
+/** A value quoted in a message: JSON, cut at 300 characters with its size said. */
+const quote = (value: unknown, max = 300) => showControls(quoteJson(value, max));
 
 /** `body.results[0].status` from a zod path. */
 export function jsonPath(root: string, path: readonly PropertyKey[]): string {
@@ -27,20 +35,21 @@ function describeIssue(issue: z.core.$ZodIssue, root: string): string {
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {
     case 'invalid_type':
-      return `${at}: expected ${issue.expected}, got ${input === undefined ? 'nothing (missing)' : JSON.stringify(input)}`;
+      return `${at}: expected ${issue.expected}, got ${input === undefined ? 'nothing (missing)' : quote(input)}`;
     case 'invalid_value':
-      return `${at}: expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(input)}`;
+      return `${at}: expected ${issue.values.map((v) => quote(v)).join(' or ')}, got ${quote(input)}`;
     default:
-      return `${at}: ${issue.message}${input !== undefined ? ` (got ${JSON.stringify(input)})` : ''}`;
+      return `${at}: ${showControls(capText(issue.message, 300))}${input !== undefined ? ` (got ${quote(input)})` : ''}`;
   }
 }
 
-/** The first path at which two JSON values differ. */
-export function firstDifference(actual: unknown, expected: unknown, path = ''): string | undefined {
+/** The first path at which two JSON values differ (no deeper than MAX_DEPTH: a hostile value may nest 100k levels). */
+export function firstDifference(actual: unknown, expected: unknown, path = '', depth = 0): string | undefined {
   if (isDeepStrictEqual(actual, expected)) return undefined;
+  if (depth >= MAX_DEPTH) return `${path}…`;
   if (Array.isArray(actual) && Array.isArray(expected)) {
     for (let i = 0; i < Math.max(actual.length, expected.length); i++) {
-      const d = firstDifference(actual[i], expected[i], `${path}[${i}]`);
+      const d = firstDifference(actual[i], expected[i], `${path}[${i}]`, depth + 1);
       if (d !== undefined) return d;
     }
   } else if (
@@ -57,6 +66,7 @@ export function firstDifference(actual: unknown, expected: unknown, path = ''): 
         (actual as Record<string, unknown>)[k],
         (expected as Record<string, unknown>)[k],
         `${path}.${k}`,
+        depth + 1,
       );
       if (d !== undefined) return d;
     }
@@ -128,10 +138,10 @@ export const expect: Expect = {
     const at = firstDifference(actual, expected);
     if (at === undefined) return;
     throw new RuleFailure({
-      message: `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}${at !== '(root)' ? ` (first difference at ${at})` : ''}`,
-      expected,
-      actual,
-      path: at,
+      message: `${what}: expected ${quote(expected)}, got ${quote(actual)}${at !== '(root)' ? ` (first difference at ${showControls(capText(at, 300))})` : ''}`,
+      expected: boundedValue(expected),
+      actual: boundedValue(actual),
+      path: capText(at, 300),
       exchange_seq: res?.exchange.seq,
     });
   },
@@ -144,9 +154,9 @@ export const expect: Expect = {
   ): void {
     if (condition) return;
     throw new RuleFailure({
-      message,
-      expected: detail.expected,
-      actual: detail.actual,
+      message: capText(message, 4 * 1024),
+      expected: boundedValue(detail.expected),
+      actual: boundedValue(detail.actual),
       exchange_seq: detail.res?.exchange.seq,
     });
   },

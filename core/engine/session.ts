@@ -88,6 +88,7 @@ function connectTo(options: RunOptions, settings: Settings): Promise<Connection>
     connections: Math.max(2, settings.concurrency * 2),
     rateLimit: options.rateLimit,
     transport: options.transport,
+    redactor: options.redactor,
   });
 }
 
@@ -179,6 +180,9 @@ async function setUp(
     options.processRetryBudgetMs,
   );
   const setup = await establishSetup(given, connection.preconditions, options.deadline);
+  // The findings are shown live (the `setup` event) before any record is made: redacted here, in
+  // place, as the record would be, since Given throws these same causes into the rules.
+  for (const cause of setup.causes) Object.assign(cause, redactDeep({ ...cause }, connection.redactor));
   recorder.setupExchanges.push(...transcript.exchanges);
   recorder.setup = setup;
   return setup;

@@ -2,6 +2,7 @@
  * Establishes the setup chain before any rule (see setup.ts for what it finds): each step through the
  * rules' own setup steps (Given), a refusal recorded as one cause with the config key that fixes it.
  */
+import { capText, showControls } from '../http/bounds.js';
 import type { HttpResponse } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
 import type { Given } from './given.js';
@@ -11,10 +12,15 @@ import { Setup, type SetupDeadline, type SetupStep } from './setup.js';
 
 const README_HINT = 'see "When your implementation requires more than the spec shows" in the README';
 
+/** The most of one attr or code a cause quotes: the target's text, bounded and shown as data. */
+const ITEM_LIMIT = 200;
+const item = (value: unknown) =>
+  showControls(capText(typeof value === 'string' ? value : String(value ?? ''), ITEM_LIMIT));
+
 function errorItems(res: HttpResponse): { attr: string; code: string }[] {
   const body = res.isJson ? (res.json() as { errors?: unknown }) : undefined;
   const items = Array.isArray(body?.errors) ? (body.errors as { attr?: unknown; code?: unknown }[]) : [];
-  return items.slice(0, 20).map((e) => ({ attr: String(e?.attr ?? ''), code: String(e?.code ?? '') }));
+  return items.slice(0, 20).map((e) => ({ attr: item(e?.attr), code: item(e?.code) }));
 }
 
 function describeAnswer(res: HttpResponse, errors: { attr: string; code: string }[]): string {
@@ -26,7 +32,7 @@ function describeAnswer(res: HttpResponse, errors: { attr: string; code: string 
         .join(', ')}${errors.length > 5 ? `, and ${errors.length - 5} more` : ''}`
     : '';
   const top = res.isJson ? (res.json() as { code?: unknown }).code : undefined;
-  return `${where} answered ${res.status}${typeof top === 'string' && !errors.length ? ` (code ${top})` : ''}${items}`;
+  return `${where} answered ${res.status}${typeof top === 'string' && !errors.length ? ` (code ${item(top)})` : ''}${items}`;
 }
 
 /** The config keys that fix a refusal, read from the status and the attrs the implementation named. */

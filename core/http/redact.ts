@@ -42,6 +42,45 @@ export function base64Spellings(secret: string): string[] {
   return [...out];
 }
 
+/** Characters that are special in a regular expression, escaped. */
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A hexadecimal number matched in either case (`[aA]`): `\u006F` and `%2f` are the same character. */
+const anyCaseHex = (hex: string) => hex.replace(/[a-f]/gi, (d) => `[${d.toLowerCase()}${d.toUpperCase()}]`);
+
+/** The named entities HTML and XML writers use for the characters they escape. */
+const ENTITIES: Record<string, string[]> = {
+  '&': ['&amp;'],
+  '<': ['&lt;'],
+  '>': ['&gt;'],
+  '"': ['&quot;', '&#34;', '&#x22;'],
+  "'": ['&#39;', '&#x27;', '&apos;'],
+};
+
+/**
+ * One character of a secret in every spelling a text may carry it in: as it is; as a JSON escape
+ * (`\u0054` in any case, `\"`, `\/`), behind any number of backslashes, since a JSON body quoted
+ * again in report.json doubles them; percent-encoded (its UTF-8 bytes, any case); as an HTML entity.
+ * Each character is matched on its own, so a secret spelled half raw, half escaped is still found.
+ */
+function charPattern(char: string): string {
+  const alternatives = [escapeRegex(char)];
+  const units = [...Array(char.length).keys()].map((i) => char.charCodeAt(i));
+  alternatives.push(units.map((u) => `\\\\+u${anyCaseHex(u.toString(16).padStart(4, '0'))}`).join(''));
+  if (char === '"' || char === '\\' || char === '/') alternatives.push(`\\\\+${escapeRegex(char)}`);
+  alternatives.push(
+    [...Buffer.from(char, 'utf8')].map((b) => `%${anyCaseHex(b.toString(16).padStart(2, '0'))}`).join(''),
+  );
+  if (char === ' ') alternatives.push('\\+');
+  for (const entity of ENTITIES[char] ?? []) alternatives.push(escapeRegex(entity));
+  return alternatives.length === 1 ? alternatives[0] : `(?:${alternatives.join('|')})`;
+}
+
+/** A secret in any of the spellings charPattern knows, character by character. */
+export function secretPattern(secret: string): string {
+  return [...secret].map(charPattern).join('');
+}
+
 export class Redactor {
   private readonly secrets = new Set<string>();
   /** Every spelling of every secret, longest first, as one expression: one pass over each text. */
@@ -55,19 +94,13 @@ export class Redactor {
   /** Registers a secret; very short strings are not registered, since replacing them would garble text. */
   add(secret: string | undefined): void {
     if (secret && secret.length >= 4 && !this.secrets.has(secret)) {
-      for (const spelling of [
-        secret,
-        encodeURIComponent(secret),
-        JSON.stringify(secret).slice(1, -1),
-        ...base64Spellings(secret),
-      ])
-        this.secrets.add(spelling);
-      const escaped = [...this.secrets]
-        .sort((a, b) => b.length - a.length)
-        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      this.secrets.add(secret);
+      const sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+      // base64 has no per-character spelling: its fragments are matched as they are.
+      const source = [...sorted.map(secretPattern), ...sorted.flatMap(base64Spellings).map(escapeRegex)].join('|');
       // Not global: test() must not carry lastIndex from one text to the next; replace() below is given the global form.
-      this.pattern = new RegExp(escaped.join('|'));
-      this.global = new RegExp(escaped.join('|'), 'g');
+      this.pattern = new RegExp(source);
+      this.global = new RegExp(source, 'g');
     }
   }
 

@@ -1,5 +1,6 @@
 /** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
 import { excuse } from '../engine/baseline.js';
+import { QUOTE_LIMIT, boundedValue, capText } from '../http/bounds.js';
 import picomatch from 'picomatch';
 import { reportTranscript } from './transcripts.js';
 import type { RunRecord } from '../engine/record.js';
@@ -150,6 +151,7 @@ export function reasonShape(reason: string): string {
 function sharedCauses(rules: RuleResult[], setup: RunRecord['setup']): CauseResult[] {
   const causes: CauseResult[] = (setup?.causes ?? []).map((cause) => ({
     ...cause,
+    answer: capText(cause.answer, MESSAGE_LIMIT),
     rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id),
   }));
   const broken = new Map<string, RuleResult[]>();
@@ -186,6 +188,36 @@ function trimmed(result: RuleResult, full: boolean): Pick<RuleResult, 'transcrip
   return { transcript, ...(omitted ? { transcript_omitted: omitted } : {}) };
 }
 
+/** A reason or a failure message: the runner's words with the target's quoted within them. */
+const MESSAGE_LIMIT = 4 * 1024;
+/** Observations a report keeps of one rule (the rule keeps no more either, context.ts). */
+const MAX_OBSERVATIONS = 51;
+
+/**
+ * A result as no target can make it large: whatever a rule or the engine recorded, a report quotes
+ * at most MESSAGE_LIMIT of a message, QUOTE_LIMIT of a value or an observation, each with its size
+ * said (docs/design.md §6). Results within the bounds are returned as they are.
+ */
+function bounded(result: RuleResult): RuleResult {
+  const f = result.failure;
+  return {
+    ...result,
+    ...(result.reason !== undefined ? { reason: capText(result.reason, MESSAGE_LIMIT) } : {}),
+    ...(f
+      ? {
+          failure: {
+            ...f,
+            message: capText(f.message, MESSAGE_LIMIT),
+            ...('expected' in f ? { expected: boundedValue(f.expected) } : {}),
+            ...('actual' in f ? { actual: boundedValue(f.actual) } : {}),
+            ...(f.path !== undefined ? { path: capText(f.path, QUOTE_LIMIT) } : {}),
+          },
+        }
+      : {}),
+    observations: result.observations.slice(0, MAX_OBSERVATIONS).map((o) => capText(o, QUOTE_LIMIT)),
+  } as RuleResult;
+}
+
 /**
  * What the run adds to a result: whether its skip was accepted, whether the baseline excuses its
  * failure; and the transcript the report keeps.
@@ -209,7 +241,7 @@ export function buildReport(input: RunRecord): Report {
   const accepted = (input.allowSkip ?? []).map((glob) => picomatch(glob, { dot: true }));
   const rules: RuleResult[] = input.aborted
     ? [preflightResult(input.aborted)]
-    : input.results.map((result) => annotated(result, accepted, input));
+    : input.results.map((result) => annotated(bounded(result), accepted, input));
 
   const causes = sharedCauses(rules, input.setup);
   const { summary, sections, capabilities } = summarize(rules, input.run.strict, !!input.aborted);

@@ -16,7 +16,7 @@ export function checkReportDir(dir: string, where: string): void {
     mkdirSync(absolute, { recursive: true });
     if (!statSync(absolute).isDirectory()) throw refuse('it is not a directory');
     const probe = join(absolute, `.conformance-write-check-${process.pid}`);
-    writeFileSync(probe, '');
+    writeFileSync(probe, '', { flag: 'wx' }); // never through a link left at that name
     rmSync(probe, { force: true });
   } catch (error) {
     if (error instanceof ConfigError) throw error;
