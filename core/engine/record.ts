@@ -38,5 +38,13 @@ export interface RunRecord {
   /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
   aborted?: string;
   created: CreatedIdentifiers;
-  http: { requests: number; failures: number; token_renewals: number; token_refused_mid_run: number };
+  http: {
+    requests: number;
+    failures: number;
+    token_renewals: number;
+    token_refused_mid_run: number;
+    /** 429s waited out and sent again, per endpoint. */
+    rate_limited?: Record<string, number>;
+    resent_after_reset?: number;
+  };
 }

@@ -129,6 +129,11 @@ export const ReportSchema = z.object({
     token_refused_mid_run: z
       .int()
       .describe("401s to the run's token that renewing could not cure (no API key, or renewal failed)"),
+    rate_limited: z
+      .record(z.string(), z.int())
+      .optional()
+      .describe('429s the run waited out (Retry-After, else backoff) and sent again, per endpoint'),
+    resent_after_reset: z.int().optional().describe('GET requests sent again once after the connection was reset'),
   }),
 });
 
