@@ -126,12 +126,18 @@ export class Api {
       } finally {
         release?.();
       }
-      if (raw || res.status !== 429) return { res };
+      if (res.status !== 429) return { res };
+      if (raw) {
+        this.http.pacing.count(endpoint, false);
+        return { res };
+      }
       const retryAfter = res.headers['retry-after'];
       const wait = waitAfter429(retryAfter, attempt, this.random);
-      if (Date.now() + wait > until || attempt >= (this.pacing.until ? Number.POSITIVE_INFINITY : UNBOUNDED_ATTEMPTS))
+      if (Date.now() + wait > until || attempt >= (this.pacing.until ? Number.POSITIVE_INFINITY : UNBOUNDED_ATTEMPTS)) {
+        this.http.pacing.count(endpoint, false);
         return { res, exhausted: this.starved(endpoint, res, attempt, Date.now() - started, retryAfter, until) };
-      this.http.pacing.count(endpoint);
+      }
+      this.http.pacing.count(endpoint, true);
       await sleep(wait, signal);
     }
   }

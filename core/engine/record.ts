@@ -43,8 +43,8 @@ export interface RunRecord {
     failures: number;
     token_renewals: number;
     token_refused_mid_run: number;
-    /** 429s waited out and sent again, per endpoint. */
-    rate_limited?: Record<string, number>;
+    /** 429s per endpoint: answered, and waited out and sent again. */
+    rate_limited?: Record<string, { answered: number; absorbed: number }>;
     resent_after_reset?: number;
   };
 }

@@ -5,7 +5,7 @@
  */
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
-import { Pacing } from './pacing.js';
+import { Pacing, type RateLimitCount } from './pacing.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Redactor } from './redact.js';
 import { createDispatcher, proxyConfigured, type TransportOptions } from './transport.js';
@@ -98,8 +98,8 @@ export interface HttpClientOptions {
 export interface HttpStats {
   requests: number;
   failures: number;
-  /** 429s waited out and sent again, per endpoint (core/engine/api.ts paces them). */
-  rate_limited: Record<string, number>;
+  /** 429s per endpoint: answered, and waited out and sent again (core/engine/api.ts paces them). */
+  rate_limited: Record<string, RateLimitCount>;
   /** GET requests sent again once after the connection was reset. */
   resent_after_reset: number;
 }
@@ -111,7 +111,7 @@ export class HttpClient {
   private readonly limiter?: RateLimiter;
   /** Shared by every rule of the run: the §8 slots and the 429s absorbed. */
   readonly pacing = new Pacing();
-  readonly stats: HttpStats = { requests: 0, failures: 0, rate_limited: this.pacing.absorbed, resent_after_reset: 0 };
+  readonly stats: HttpStats = { requests: 0, failures: 0, rate_limited: this.pacing.counts, resent_after_reset: 0 };
 
   constructor(private readonly options: HttpClientOptions) {
     const url = new URL(options.baseUrl);

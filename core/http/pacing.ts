@@ -105,11 +105,17 @@ export class Semaphore {
   }
 }
 
-/** What a run's client keeps for pacing: the slots per endpoint and the 429s absorbed per endpoint. */
+/** The 429s of one endpoint: all the target answered, and those the run waited out and sent again. */
+export interface RateLimitCount {
+  answered: number;
+  absorbed: number;
+}
+
+/** What a run's client keeps for pacing: the slots per endpoint and the 429s per endpoint. */
 export class Pacing {
   private readonly slots = new Map<string, Semaphore>();
-  /** 429s answered and waited out (then the request was sent again), per endpoint. */
-  readonly absorbed: Record<string, number> = {};
+  /** Per endpoint: 429s answered (a §8 rule's deliberate ones too), and those waited out and sent again. */
+  readonly counts: Record<string, RateLimitCount> = {};
 
   /** Never more than `size` calls of `endpoint` in flight at once (e.g. the §8 limit on processAccount). */
   limit(endpoint: string, size: number): void {
@@ -120,7 +126,10 @@ export class Pacing {
     return this.slots.get(endpoint);
   }
 
-  count(endpoint: string): void {
-    this.absorbed[endpoint] = (this.absorbed[endpoint] ?? 0) + 1;
+  /** One 429 answered to a call of `endpoint`; `absorbed` when the run waits it out and sends again. */
+  count(endpoint: string, absorbed: boolean): void {
+    const c = (this.counts[endpoint] ??= { answered: 0, absorbed: 0 });
+    c.answered++;
+    if (absorbed) c.absorbed++;
   }
 }
