@@ -156,7 +156,7 @@ export class Api {
       until === Number.POSITIVE_INFINITY
         ? `at most ${UNBOUNDED_ATTEMPTS} attempts`
         : until === this.pacing.until?.at
-          ? `waiting ends at ${this.pacing.until.words}`
+          ? `waiting ends with ${this.pacing.until.words}`
           : `retry budget ${((this.pacing.processBudgetMs ?? 0) / 1000).toFixed(1)} s`;
     const what = endpoint === 'processAccount' ? '§8 concurrency limit' : 'a rate limit; §8: not shown';
     const fixes = [

@@ -175,9 +175,13 @@ async function setUp(
     new Api(connection.http, tokens, transcript, {
       ...pacingOf(connection, options, settings),
       signal,
-      ...(options.deadline
-        ? { until: { at: options.deadline.at - settings.timeoutMs, words: options.deadline.words } }
-        : {}),
+      // The setup chain waits out 429s as long as a rule would (one rule's time limit), within --max-time.
+      until: waitingEnds(
+        Date.now() + ruleTimeoutOf(settings.timeoutMs),
+        ruleTimeoutOf(settings.timeoutMs),
+        settings.timeoutMs,
+        options,
+      ),
     }),
     new Ids(registry),
     connection.preconditions,
@@ -235,9 +239,12 @@ function waitingEnds(ruleDeadline: number, ruleTimeout: number, timeoutMs: numbe
     at: ruleDeadline - timeoutMs,
     words: `the rule's time limit (${Math.round(ruleTimeout / 1000)} s, from --timeout)`,
   };
-  const run = options.deadline && { at: options.deadline.at - timeoutMs, words: options.deadline.words };
+  const run = options.deadline && { at: options.deadline.at - timeoutMs, words: "the run's time limit (--max-time)" };
   return run && run.at < own.at ? run : own;
 }
+
+/** A rule's time limit (a property rule's grows with --num-runs): 30 request timeouts, at least 2 minutes. */
+const ruleTimeoutOf = (timeoutMs: number) => Math.max(120_000, timeoutMs * 30);
 
 const hashOf = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 0);
 
@@ -263,7 +270,7 @@ function ruleRunner(
         skip_key: missing.key,
       });
     const transcript = new Transcript();
-    const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
+    const ruleTimeout = ruleTimeoutOf(timeoutMs) * (rule.property ? Math.max(1, numRuns / 10) : 1);
     const ruleDeadline = Date.now() + ruleTimeout;
     const result = await executeRule(
       rule,

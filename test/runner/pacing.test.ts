@@ -124,3 +124,34 @@ describe('a server that rate-limits every endpoint (the rate-limited profile)', 
     expect(retried.length).toBeGreaterThan(0);
   }, 300_000);
 });
+
+describe('a rule still refused when its waiting ends', () => {
+  it('is not judged (never failed on the 429), with a reason that names the fix', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    // Every status request of the rule is answered 429 (the preflight's is let through).
+    const proxy = await startProxy(server.url, (req) =>
+      req.method === 'GET' && req.path.includes('account-transfer-status/') && !req.path.includes('preflight')
+        ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{}' }
+        : undefined,
+    );
+    try {
+      const report = await runConformance({
+        baseUrl: proxy.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['migration.process.status-completed'] },
+        timeoutMs: 2_000,
+        maxTimeMs: 6_000,
+      });
+      const [rule] = report.rules;
+      expect(rule.verdict).toBe('error');
+      expect(rule.reason).toMatch(/still answered 429 \(a rate limit; §8: not shown\) after \d+ attempts/);
+      expect(rule.reason).toMatch(/waiting ends with the run's time limit \(--max-time\)/);
+      expect(rule.reason).toMatch(/--concurrency.*fixtures\.concurrency_limit.*--max-time/);
+      expect(report.http.rate_limited?.accountTransferStatus?.answered).toBeGreaterThan(1);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  }, 60_000);
+});
