@@ -37,6 +37,7 @@ export interface RunFlags {
   concurrency?: string;
   timeout?: string;
   'rate-limit'?: string;
+  retries?: string;
   'max-time'?: string;
   'report-dir'?: string;
   reporter?: string[];
@@ -177,6 +178,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       timeoutMs: int(flags.timeout, 'timeout', 100, 600_000) ?? run.timeout_ms,
       idPrefix,
       rateLimit,
+      retries: int(flags.retries, 'retries', 0, 5) ?? run.retries,
       ...(maxTimeS !== undefined ? { maxTimeMs: Math.round(maxTimeS * 1000) } : {}),
       ...(transport ? { transport } : {}),
       selection: {

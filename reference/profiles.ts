@@ -10,6 +10,7 @@
  */
 import { loadFixture } from '../core/spec/fixtures.js';
 import { type Choices, faithfulChoices } from './choices.js';
+import { rateLimited } from './rate-limit.js';
 import { refusal, reply, type Reply } from './reply.js';
 import type { SettingsPatch } from './seed.js';
 
@@ -350,6 +351,16 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
       account_types: DEMANDING_ACCOUNT_TYPES,
       business_types: DEMANDING_BUSINESS_TYPES,
     },
+    processRetryBudgetMs: 60_000,
+    otherReadings: {},
+  },
+  {
+    id: 'rate-limited',
+    summary:
+      'faithful, but every 20th request to each endpoint is answered 429 with Retry-After (1 s, or an HTTP date), as §8 "rate limits: not shown" allows',
+    choices: rateLimited(faithfulChoices, { every: 20, retryAfterSeconds: 1 }),
+    run: {},
+    // A process call may meet the throttle and then the §8 limit: waits of a second or two.
     processRetryBudgetMs: 60_000,
     otherReadings: {},
   },

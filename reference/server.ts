@@ -17,6 +17,7 @@ import type { EndpointId } from '../core/spec/index.js';
 import { type StorageLimits, storageRefusal } from './limits.js';
 import type { ServerEnv } from './handlers/shared.js';
 import { OPERATOR_KEY_HEADER } from './operator.js';
+import { throttleFor } from './rate-limit.js';
 import { refusal, type Reply } from './reply.js';
 import { buildRoutes, matchRoute, type Route } from './routes.js';
 import { type SeedDocument, applySeed, defaultSeed } from './seed.js';
@@ -105,10 +106,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   };
   const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
   const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };
-  const routes = buildRoutes(env.choices.graphql.path).map((r) => ({
-    ...r,
-    handler: faults.wrap(r.endpoint, r.handler),
-  }));
+  // A rate-limited profile (rate-limit.ts) refuses some authenticated requests before their handler.
+  const throttle = throttleFor(env.choices);
+  const routes = buildRoutes(env.choices.graphql.path).map((r) => {
+    const handler = faults.wrap(r.endpoint, r.handler);
+    if (!throttle || r.access !== 'token' || !r.endpoint) return { ...r, handler };
+    const endpoint = r.endpoint;
+    return { ...r, handler: ((q, e) => throttle(endpoint, e.now()) ?? handler(q, e)) as typeof handler };
+  });
 
   // The parser's own limit is set above ours, so that most oversized requests still reach the
   // handler and get the precise status: 414 for a long URL, 431 for too many header bytes.

@@ -214,6 +214,20 @@ export class ConsoleReporter {
       for (const [reason, n] of byReason) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${shown(reason)}`));
     }
 
+    // A pass on a second run is still a pass, but never a silent one (--retries).
+    const flaky = report.rules.filter((r) => r.verdict === 'pass' && r.flaky !== undefined);
+    if (flaky.length) {
+      lines.push('', c.bold(c.yellow(`Flaky: passed only when run again (${flaky.length})`)));
+      for (const r of flaky) lines.push(`  ${c.yellow('~')} ${r.id} ${c.gray(`— ${r.flaky}`)}`);
+    }
+    const paced = Object.entries(report.http.rate_limited ?? {}).filter(([, n]) => n.absorbed > 0);
+    if (paced.length)
+      lines.push(
+        '',
+        c.gray(
+          `The target answered 429 and the run waited as asked, then sent again: ${paced.map(([e, n]) => `${e} ${n.absorbed}`).join(', ')}.`,
+        ),
+      );
     if (report.http.token_renewals)
       lines.push(
         '',
@@ -232,7 +246,7 @@ export class ConsoleReporter {
     const { counts, total } = report.summary;
     lines.push('');
     lines.push(
-      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`,
+      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`,
     );
     lines.push(this.verdictLine(report));
     const files = written.filter((w) => w.file);

@@ -37,6 +37,7 @@ function test(rule: RuleResult, suite: string, baseUrl: string) {
     ...(rule.skip_key ? { skip_key: rule.skip_key } : {}),
     ...(rule.error_kind ? { error_kind: rule.error_kind } : {}),
     ...(rule.observations.length ? { observations: rule.observations } : {}),
+    ...(rule.flaky !== undefined ? { flaky_first_run: rule.flaky } : {}),
   };
   return {
     testId: rule.id,
@@ -46,6 +47,8 @@ function test(rule: RuleResult, suite: string, baseUrl: string) {
     ...(msg ? { message: msg } : {}),
     ...(failing ? { trace: failureText(rule, baseUrl) } : {}),
     rawStatus: rule.verdict,
+    // CTRF's own fields for a test that passed only when run again (--retries).
+    ...(rule.attempts ? { retries: rule.attempts - 1, flaky: rule.verdict === 'pass' } : {}),
     suite: [suite],
     tags: rule.tags,
     labels: {

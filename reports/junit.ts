@@ -63,7 +63,11 @@ function addTestcase(suite: XMLBuilder, rule: RuleResult, classname: string, bas
       break;
     case 'pass':
       // What an INFO rule observed is its result; CI shows system-out next to the testcase.
-      if (rule.observations.length) testcase.ele('system-out').txt(rule.observations.join('\n'));
+      // A pass on a second run says so (--retries): flaky, with why the first run was not judged.
+      if (rule.observations.length || rule.flaky !== undefined)
+        testcase
+          .ele('system-out')
+          .txt([...(rule.flaky !== undefined ? [`flaky: ${rule.flaky}`] : []), ...rule.observations].join('\n'));
       break;
   }
 }

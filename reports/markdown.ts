@@ -160,6 +160,12 @@ export function renderMarkdown(report: Report): string {
             `${summary.expected_failures} ${summary.expected_failures === 1 ? 'failure is' : 'failures are'} excused by the baseline.`,
           ]
         : []),
+      ...(summary.flaky?.length
+        ? [
+            '',
+            `**Flaky** (passed only when run again after an exchange got no response): ${summary.flaky.map((id) => code(id)).join(', ')}`,
+          ]
+        : []),
     ],
     [
       table(

@@ -34,7 +34,13 @@ Running:
   --num-runs N              cases per property rule (default 25; nightly: 1000)
   --concurrency N           rules run at the same time (default 8)
   --timeout MS              per-request timeout (default 10000)
-  --rate-limit RPS          at most this many requests per second to the target
+  --rate-limit RPS          at most this many requests per second to the target. A 429 on any
+                            endpoint is waited out as its Retry-After asks (else a backoff) and
+                            the request sent again; with fixtures.concurrency_limit set, the run
+                            never has more process calls in flight than that limit
+  --retries N               run a rule again (fresh identifiers) when it ended in error because an
+                            exchange got no response (reset, timeout); default 1, 0 turns it off.
+                            A rule that passes only then is reported as flaky; a fail never reruns
   --max-time S              overall deadline in seconds (run.max_time_s): rules not finished by
                             then are reported as not judged (error); the reports are still written
   --id-prefix P             prefix of every identifier the run creates (default cf)
@@ -76,6 +82,7 @@ export const runOptions = {
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
   'rate-limit': { type: 'string' },
+  retries: { type: 'string' },
   'max-time': { type: 'string' },
   'id-prefix': { type: 'string' },
   strict: { type: 'boolean' },

@@ -132,6 +132,14 @@ export const RunConfig = z.strictObject({
     .default('cf')
     .describe('Every identifier a run creates starts with this and the run id.'),
   rate_limit: z.number().positive().optional().describe('Maximum requests per second to the target.'),
+  retries: z
+    .int()
+    .min(0)
+    .max(5)
+    .default(1)
+    .describe(
+      'Runs again (with fresh identifiers) of a rule that ended in error because an exchange got no response (reset, timeout); a rule that passes on a later run is reported as flaky. 0 turns it off; a fail is never run again.',
+    ),
   max_time_s: z
     .number()
     .positive()

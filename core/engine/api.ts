@@ -5,7 +5,9 @@
 import type { TokenSource } from '../auth/token-source.js';
 import { authorizationHeader } from '../auth/token.js';
 import type { HttpClient, HttpResponse, Transcript } from '../http/client.js';
+import { seededRandom, sleep, waitAfter429 } from '../http/pacing.js';
 import { type EndpointId, endpointPath, model } from '../spec/index.js';
+import { NotJudged } from './failures.js';
 
 /**
  * `token` (default): `Authorization: Token <token>`; `none`: no Authorization header;
@@ -23,26 +25,151 @@ export interface CallOptions {
   auth?: AuthMode;
   /** Label for the transcript: what this request is for. */
   step?: string;
+  /**
+   * `paced` (the default): a 429 is waited out (Retry-After, else backoff) and the request sent again
+   * within the budget, and calls of an endpoint with a known limit take a slot; `raw`: neither, the
+   * rule sees the 429 (a §8 rule provoking it on purpose).
+   */
+  pacing?: 'paced' | 'raw';
 }
+
+/**
+ * How a rule's calls are paced: when waiting must end (derived from the rule's time limit and the
+ * run's --max-time, not a constant), the signal that ends it early, the seeded jitter, and what to
+ * tell the user when the budget runs out.
+ */
+export interface PacingContext {
+  signal?: AbortSignal;
+  /** Epoch ms after which no 429 is waited out any longer; its words for the message. */
+  until?: { at: number; words: string };
+  /** Process calls stop waiting this long after their first attempt (a run option). */
+  processBudgetMs?: number;
+  random?: () => number;
+  /** Endpoints whose calls are `raw` unless a call asks otherwise: the §8 rule's own burst. */
+  deliberate?: readonly EndpointId[];
+  /** For the message of a starved call: the run's --concurrency and the configured §8 limit. */
+  concurrency?: number;
+  concurrencyLimit?: number;
+}
+
+/** What a paced call ended with: the response, and, when it is still a 429, why the waiting stopped. */
+export interface PacedResponse {
+  res: HttpResponse;
+  exhausted?: string;
+}
+
+/** Without a deadline (a bare Api, e.g. pact verify), a 429 is waited out this many times at most. */
+const UNBOUNDED_ATTEMPTS = 5;
 
 export class Api {
   constructor(
     private readonly http: HttpClient,
     private readonly tokens: TokenSource,
     private readonly transcript: Transcript,
-  ) {}
+    private readonly pacing: PacingContext = {},
+  ) {
+    this.random = pacing.random ?? seededRandom(0);
+  }
+
+  private readonly random: () => number;
 
   private token(): string {
     return this.tokens.current();
   }
 
-  call(endpoint: EndpointId, options: CallOptions = {}): Promise<HttpResponse> {
-    const spec = model.endpoints[endpoint];
-    return this.request(spec.method, endpointPath(spec, options.params), options);
+  /**
+   * Calls an endpoint, paced (see CallOptions.pacing). A call still answered 429 when the budget runs
+   * out is not judged: NotJudged, whose message names the fix.
+   */
+  async call(endpoint: EndpointId, options: CallOptions = {}): Promise<HttpResponse> {
+    const { res, exhausted } = await this.callPaced(endpoint, options);
+    if (exhausted) throw new NotJudged(exhausted);
+    return res;
   }
 
-  /** A request outside the catalogue (for §9 and robustness rules). */
+  /** The same call, returning a 429 left when the budget ran out (for the §8 rule that judges it). */
+  callPaced(endpoint: EndpointId, options: CallOptions = {}): Promise<PacedResponse> {
+    const spec = model.endpoints[endpoint];
+    const raw = options.pacing ? options.pacing === 'raw' : this.pacing.deliberate?.includes(endpoint);
+    return this.paced(endpoint, spec.method, endpointPath(spec, options.params), options, raw ?? false);
+  }
+
+  /** A request outside the catalogue (for §9 and robustness rules), paced like any other. */
   async request(method: string, path: string, options: CallOptions = {}): Promise<HttpResponse> {
+    const { res, exhausted } = await this.paced('other', method, path, options, options.pacing === 'raw');
+    if (exhausted) throw new NotJudged(exhausted);
+    return res;
+  }
+
+  private async paced(
+    endpoint: string,
+    method: string,
+    path: string,
+    options: CallOptions,
+    raw: boolean,
+  ): Promise<PacedResponse> {
+    const { signal } = this.pacing;
+    const slots = raw ? undefined : this.http.pacing.semaphore(endpoint);
+    const started = Date.now();
+    const until = Math.min(
+      this.pacing.until?.at ?? Number.POSITIVE_INFINITY,
+      endpoint === 'processAccount' && this.pacing.processBudgetMs !== undefined
+        ? started + this.pacing.processBudgetMs
+        : Number.POSITIVE_INFINITY,
+    );
+    for (let attempt = 1; ; attempt++) {
+      const release = slots ? await slots.acquire(signal) : undefined;
+      let res: HttpResponse;
+      try {
+        const step = attempt === 1 ? options.step : `${options.step ?? 'request'} (retry ${attempt - 1} after 429)`;
+        res = await this.send(method, path, { ...options, step });
+      } finally {
+        release?.();
+      }
+      if (res.status !== 429) return { res };
+      if (raw) {
+        this.http.pacing.count(endpoint, false);
+        return { res };
+      }
+      const retryAfter = res.headers['retry-after'];
+      const wait = waitAfter429(retryAfter, attempt, this.random);
+      if (Date.now() + wait > until || attempt >= (this.pacing.until ? Number.POSITIVE_INFINITY : UNBOUNDED_ATTEMPTS)) {
+        this.http.pacing.count(endpoint, false);
+        return { res, exhausted: this.starved(endpoint, res, attempt, Date.now() - started, retryAfter, until) };
+      }
+      this.http.pacing.count(endpoint, true);
+      await sleep(wait, signal);
+    }
+  }
+
+  /** Why a call stopped waiting, and what would let it through. */
+  private starved(
+    endpoint: string,
+    res: HttpResponse,
+    attempts: number,
+    spentMs: number,
+    retryAfter: string | undefined,
+    until: number,
+  ): string {
+    const { concurrency, concurrencyLimit } = this.pacing;
+    const words =
+      until === Number.POSITIVE_INFINITY
+        ? `at most ${UNBOUNDED_ATTEMPTS} attempts`
+        : until === this.pacing.until?.at
+          ? `waiting ends with ${this.pacing.until.words}`
+          : `retry budget ${((this.pacing.processBudgetMs ?? 0) / 1000).toFixed(1)} s`;
+    const what = endpoint === 'processAccount' ? '§8 concurrency limit' : 'a rate limit; §8: not shown';
+    const fixes = [
+      `a lower --concurrency${concurrency ? ` (now ${concurrency})` : ''}`,
+      concurrencyLimit
+        ? `fixtures.concurrency_limit (now ${concurrencyLimit}) at the server's §8 limit`
+        : "fixtures.concurrency_limit set to the server's §8 limit",
+      'more time (--max-time, --timeout)',
+    ];
+    return `${res.exchange.request.method} ${res.exchange.request.url} still answered 429 (${what}) after ${attempts} attempt${attempts === 1 ? '' : 's'} in ${(spentMs / 1000).toFixed(1)} s (${words}, Retry-After ${retryAfter ?? 'absent'}). Try ${fixes.join(', ')}`;
+  }
+
+  private async send(method: string, path: string, options: CallOptions): Promise<HttpResponse> {
     const auth = options.auth ?? 'token';
     const send = (token: string) => {
       const headers: Record<string, string> = { ...options.headers };

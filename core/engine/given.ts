@@ -32,34 +32,8 @@ export interface CreatedBusiness {
   payload: BusinessRequest;
 }
 
-/**
- * §4.1 process rule 4: a 429 from the process endpoint "is retried after other accounts finish".
- * Retries wait at least what `Retry-After` asks (seconds or an HTTP date) and at least an
- * exponential backoff with jitter, within a budget (a run option); attempts are bounded too.
- */
-export const PROCESS_RETRY = { attempts: 60, firstDelayMs: 20, maxDelayMs: 1_000, budgetMs: 30_000 };
-
-/** Milliseconds a `Retry-After` header asks to wait (RFC 9110 §10.2.3), or undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** Moved to core/http/pacing.ts (every endpoint is paced now); kept here for callers. */
+export { retryAfterMs } from '../http/pacing.js';
 
 export class Given {
   constructor(
@@ -67,8 +41,9 @@ export class Given {
     private readonly ids: Ids,
     private readonly preconditions: Preconditions,
     private readonly contractPath: string,
-    private readonly signal: AbortSignal,
-    private readonly retryBudgetMs = PROCESS_RETRY.budgetMs,
+    /** Unused: the Api's pacing (PacingContext) holds the signal and the process retry budget now. */
+    _signal?: AbortSignal,
+    _retryBudgetMs?: number,
     /** The setup chain's findings: a step it found refused is not attempted again. */
     private readonly setup?: Setup,
   ) {}
@@ -110,10 +85,11 @@ export class Given {
   }
 
   /**
-   * Sends a process request, retrying while the §8 concurrency limit answers 429 (§4.1 rule 4: the
-   * request is retried after other accounts finish), honouring `Retry-After`. Every rule's process
-   * call goes through here; only the §8 rule looks at the 429 itself. When the limit still refuses
-   * after the budget, the rule could not be judged: a PreconditionError, never a verdict on the 429.
+   * Sends a process request, paced (core/engine/api.ts): a 429 of the §8 limit is retried as §4.1
+   * rule 4 says (after other accounts finish), honouring `Retry-After`, and the call takes one of the
+   * run's §8 slots. Every rule's process call goes through here; only the §8 rule looks at the 429
+   * itself. When the limit still refuses after the budget, the rule could not be judged: a
+   * PreconditionError, never a verdict on the 429.
    */
   async process(
     supplier: string,
@@ -134,7 +110,7 @@ export class Given {
    * The same retries, for the §8 rule that judges them: returns the last response, a 429 when the
    * budget ran out, with what happened in `exhausted`.
    */
-  async processWithRetries(
+  processWithRetries(
     supplier: string,
     ext: string,
     extra: Record<string, unknown> = {},
@@ -146,23 +122,7 @@ export class Given {
       operations_team_name: this.preconditions.operationsTeam,
       ...extra,
     };
-    const started = Date.now();
-    let backoff = PROCESS_RETRY.firstDelayMs;
-    for (let attempt = 1; ; attempt++) {
-      const res = await this.api.call('processAccount', {
-        body,
-        step: attempt === 1 ? step : `${step} (retry ${attempt - 1} after 429)`,
-      });
-      if (res.status !== 429) return { res };
-      const wait = Math.max(retryAfterMs(res.headers['retry-after']) ?? 0, backoff + Math.random() * backoff);
-      const spent = Date.now() - started;
-      if (attempt >= PROCESS_RETRY.attempts || spent + wait > this.retryBudgetMs) {
-        const exhausted = `the process endpoint still answered 429 (§8 concurrency limit) after ${attempt} attempt${attempt === 1 ? '' : 's'} in ${(spent / 1000).toFixed(1)} s (retry budget ${(this.retryBudgetMs / 1000).toFixed(1)} s, Retry-After ${res.headers['retry-after'] ?? 'absent'})`;
-        return { res, exhausted };
-      }
-      await sleep(wait, this.signal);
-      backoff = Math.min(backoff * 2, PROCESS_RETRY.maxDelayMs);
-    }
+    return this.api.callPaced('processAccount', { body, step, pacing: 'paced' });
   }
 
   async imported(payload: AccountPayload = this.account()): Promise<ImportedAccount> {

@@ -11,6 +11,8 @@ import type { Setup, SetupDeadline } from './setup.js';
 
 export const RUN_DEFAULTS = {
   concurrency: 8,
+  /** Runs again of a rule that ended in error because an exchange got no response. */
+  retries: 1,
   numRuns: 25,
   timeoutMs: 10_000,
   idPrefix: 'cf',
@@ -45,6 +47,12 @@ export interface RunOptions extends TargetOptions {
   maxTimeMs?: number;
   /** Set by the runner from maxTimeMs: when the setup chain must be done by. */
   deadline?: SetupDeadline;
+  /**
+   * How many times a rule that ended in error because an exchange got no response (reset, timeout,
+   * refused) is run again, with fresh identifiers (default 1; 0: never). A rule that passes on a
+   * later run is reported as flaky. A fail is never run again.
+   */
+  retries?: number;
   /** How long setup steps keep retrying a process request the §8 limit refused (default 30 s). */
   processRetryBudgetMs?: number;
   baseline?: Baseline;

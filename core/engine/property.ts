@@ -45,7 +45,9 @@ export async function checkProperty<T>(
     try {
       await predicate(value);
     } catch (error) {
-      if (error instanceof ExchangeError || error instanceof PreconditionError) broken = error;
+      // A broken exchange, a refused setup step or a call starved of the rate limit: no case can be judged.
+      if (error instanceof ExchangeError || error instanceof PreconditionError || error instanceof NotJudged)
+        broken = error;
       throw error;
     }
   });

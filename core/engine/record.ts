@@ -38,5 +38,13 @@ export interface RunRecord {
   /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
   aborted?: string;
   created: CreatedIdentifiers;
-  http: { requests: number; failures: number; token_renewals: number; token_refused_mid_run: number };
+  http: {
+    requests: number;
+    failures: number;
+    token_renewals: number;
+    token_refused_mid_run: number;
+    /** 429s per endpoint: answered, and waited out and sent again. */
+    rate_limited?: Record<string, { answered: number; absorbed: number }>;
+    resent_after_reset?: number;
+  };
 }

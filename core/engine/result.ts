@@ -52,6 +52,10 @@ const recorded = {
   counterexample: CounterexampleSchema.optional(),
   duration_ms: z.number(),
   transcript: z.array(ExchangeSchema),
+  attempts: z
+    .int()
+    .optional()
+    .describe('set when the rule was run again after an exchange got no response (--retries): how many runs it took'),
   transcript_omitted: z
     .int()
     .optional()
@@ -69,6 +73,12 @@ const reason = z.string().describe('one line: why it failed, errored or was skip
 export const PassSchema = z.object({
   verdict: z.literal('pass'),
   reason: absent,
+  flaky: z
+    .string()
+    .optional()
+    .describe(
+      'set when the rule passed only when run again (--retries): why its first run was not judged (an exchange got no response)',
+    ),
   failure: absent,
   skip_key: absent,
   skip_accepted: absent,
@@ -79,6 +89,7 @@ export const PassSchema = z.object({
 });
 
 export const FailSchema = z.object({
+  flaky: absent,
   verdict: z.literal('fail'),
   reason,
   failure: FailureSchema,
@@ -90,6 +101,7 @@ export const FailSchema = z.object({
 });
 
 export const SkipSchema = z.object({
+  flaky: absent,
   verdict: z.literal('skip'),
   reason,
   failure: absent,
@@ -105,6 +117,7 @@ export const SkipSchema = z.object({
 });
 
 export const ErrorSchema = z.object({
+  flaky: absent,
   verdict: z.literal('error'),
   reason,
   failure: absent,

@@ -69,7 +69,7 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
             })
           : bailed
             ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
-            : await session.run(rule);
+            : await runWithRetries(session, rule, options.retries ?? RUN_DEFAULTS.retries, () => !expired && !bailed);
         // Only a failing or errored result carries the command that replays it.
         const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
         results[index] = result;
@@ -94,6 +94,45 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
   } finally {
     await session.close();
   }
+}
+
+/** Exchange failures that say nothing about the target's behaviour: no response came at all. */
+const TRANSIENT = new Set(['reset', 'timeout', 'refused']);
+
+/**
+ * Did the rule end in error only because an exchange got no response (a reset, a timeout, a refused
+ * connection)? Such a rule is run again; a fail never is (docs/design.md §2: a fail is a verdict).
+ */
+export function transient(result: RuleResult): boolean {
+  if (result.verdict !== 'error' || result.error_kind !== 'exchange') return false;
+  const last = [...result.transcript].reverse().find((e) => e.error);
+  return last?.error !== undefined && TRANSIENT.has(last.error.kind);
+}
+
+/**
+ * Runs a rule, and runs it again (with fresh identifiers: every run of a rule makes its own) up to
+ * `retries` times while it ends in a transient error. A rule that passes only on a later run is a
+ * pass marked `flaky`, with why the first run was not judged; whatever a later run ends in is
+ * reported with the number of attempts.
+ */
+async function runWithRetries(
+  session: { run(rule: Rule): Promise<RuleResult> },
+  rule: Rule,
+  retries: number,
+  mayContinue: () => boolean,
+): Promise<RuleResult> {
+  const first = await session.run(rule);
+  let result = first;
+  let attempts = 1;
+  while (attempts <= retries && transient(result) && mayContinue()) {
+    result = await session.run(rule);
+    attempts++;
+  }
+  if (attempts === 1) return result;
+  const firstReason = `first run not judged: ${first.reason ?? ''}`;
+  return result.verdict === 'pass'
+    ? { ...result, attempts, flaky: firstReason }
+    : ({ ...result, attempts, observations: [...result.observations, firstReason] } as RuleResult);
 }
 
 const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;

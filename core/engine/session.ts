@@ -15,7 +15,8 @@ import { Transcript } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import { redactDeep } from '../http/redact-deep.js';
 import { packageVersion } from '../spec/package-root.js';
-import { Api } from './api.js';
+import { Api, type PacingContext } from './api.js';
+import { seededRandom } from '../http/pacing.js';
 import { type Connection, UnreachableError, connect } from './connection.js';
 import { createContext } from './context.js';
 import { executeRule, notRun } from './execute.js';
@@ -172,7 +173,17 @@ async function setUp(
 ): Promise<Setup> {
   const transcript = new Transcript();
   const given = new Given(
-    new Api(connection.http, tokens, transcript),
+    new Api(connection.http, tokens, transcript, {
+      ...pacingOf(connection, options, settings),
+      signal,
+      // The setup chain waits out 429s as long as a rule would (one rule's time limit), within --max-time.
+      until: waitingEnds(
+        Date.now() + ruleTimeoutOf(settings.timeoutMs),
+        ruleTimeoutOf(settings.timeoutMs),
+        settings.timeoutMs,
+        options,
+      ),
+    }),
     new Ids(registry),
     connection.preconditions,
     settings.contractPath,
@@ -210,6 +221,37 @@ function defaultReplay(baseUrl: string | undefined) {
     ].join(' ');
 }
 
+/**
+ * How a rule's (or the setup chain's) calls are paced: the seeded jitter, the process retry budget,
+ * and the facts a starved call names. A rule that needs the §8 limit provokes it on purpose: its own
+ * process calls are sent raw (given.process still paces them).
+ */
+function pacingOf(connection: Connection, options: RunOptions, settings: Settings, rule?: Rule): PacingContext {
+  const limit = connection.preconditions.config.concurrency_limit;
+  return {
+    random: seededRandom(settings.seed + (rule ? hashOf(rule.id) : 0)),
+    ...(options.processRetryBudgetMs !== undefined ? { processBudgetMs: options.processRetryBudgetMs } : {}),
+    ...(rule?.needs?.includes('concurrencyLimit') ? { deliberate: ['processAccount'] as const } : {}),
+    concurrency: settings.concurrency,
+    ...(typeof limit === 'number' ? { concurrencyLimit: limit } : {}),
+  };
+}
+
+/** When a rule stops waiting out 429s: one request's timeout before its own time limit, or before --max-time. */
+function waitingEnds(ruleDeadline: number, ruleTimeout: number, timeoutMs: number, options: RunOptions) {
+  const own = {
+    at: ruleDeadline - timeoutMs,
+    words: `the rule's time limit (${Math.round(ruleTimeout / 1000)} s, from --timeout)`,
+  };
+  const run = options.deadline && { at: options.deadline.at - timeoutMs, words: "the run's time limit (--max-time)" };
+  return run && run.at < own.at ? run : own;
+}
+
+/** A rule's time limit (a property rule's grows with --num-runs): 30 request timeouts, at least 2 minutes. */
+const ruleTimeoutOf = (timeoutMs: number) => Math.max(120_000, timeoutMs * 30);
+
+const hashOf = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 0);
+
 /** Step 4: runs one rule over the session (or skips it when a fixture it needs is missing). */
 function ruleRunner(
   connection: Connection,
@@ -232,11 +274,16 @@ function ruleRunner(
         skip_key: missing.key,
       });
     const transcript = new Transcript();
-    const ruleTimeout = Math.max(120_000, timeoutMs * 30) * (rule.property ? Math.max(1, numRuns / 10) : 1);
+    const ruleTimeout = ruleTimeoutOf(timeoutMs) * (rule.property ? Math.max(1, numRuns / 10) : 1);
+    const ruleDeadline = Date.now() + ruleTimeout;
     const result = await executeRule(
       rule,
       async (state, signal) => {
-        const api = new Api(client, tokens, transcript);
+        const api = new Api(client, tokens, transcript, {
+          ...pacingOf(connection, options, settings, rule),
+          signal,
+          until: waitingEnds(ruleDeadline, ruleTimeout, timeoutMs, options),
+        });
         const ids = new Ids(registry);
         const given = new Given(api, ids, preconditions, contractPath, signal, options.processRetryBudgetMs, setup);
         const property = { numRuns, seed, path: options.replayPath };
@@ -268,6 +315,9 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const runAbort = new AbortController();
     setMaxListeners(1000, runAbort.signal); // each running rule listens for the run being stopped
 
+    // The §8 limit, when the operator gave it, bounds the run's own process calls (core/http/pacing.ts).
+    const limit = connection.preconditions.config.concurrency_limit;
+    if (typeof limit === 'number' && limit > 0) connection.http.pacing.limit('processAccount', limit);
     const tokens = await authenticate(connection, recorder);
     const setup = await setUp(connection, tokens, registry, recorder, options, settings, runAbort.signal);
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);

@@ -5,6 +5,7 @@
  */
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
+import { Pacing, type RateLimitCount } from './pacing.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Redactor } from './redact.js';
 import { createDispatcher, proxyConfigured, type TransportOptions } from './transport.js';
@@ -97,6 +98,10 @@ export interface HttpClientOptions {
 export interface HttpStats {
   requests: number;
   failures: number;
+  /** 429s per endpoint: answered, and waited out and sent again (core/engine/api.ts paces them). */
+  rate_limited: Record<string, RateLimitCount>;
+  /** GET requests sent again once after the connection was reset. */
+  resent_after_reset: number;
 }
 
 export class HttpClient {
@@ -104,7 +109,9 @@ export class HttpClient {
   private readonly prefix: string;
   private readonly pool: Dispatcher;
   private readonly limiter?: RateLimiter;
-  readonly stats: HttpStats = { requests: 0, failures: 0 };
+  /** Shared by every rule of the run: the §8 slots and the 429s absorbed. */
+  readonly pacing = new Pacing();
+  readonly stats: HttpStats = { requests: 0, failures: 0, rate_limited: this.pacing.counts, resent_after_reset: 0 };
 
   constructor(private readonly options: HttpClientOptions) {
     const url = new URL(options.baseUrl);
@@ -134,7 +141,25 @@ export class HttpClient {
     return `${this.prefix}${req.path}${query}`;
   }
 
+  /**
+   * Sends one request. A GET whose connection was reset is sent once more in place (a GET changes
+   * nothing, and a reset kept-alive connection is the commonest network blip); both exchanges are
+   * recorded.
+   */
   async send(req: HttpRequest, transcript: Transcript): Promise<HttpResponse> {
+    try {
+      return await this.sendOnce(req, transcript);
+    } catch (error) {
+      if (req.method !== 'GET' || !(error instanceof ExchangeError) || error.kind !== 'reset') throw error;
+      this.stats.resent_after_reset++;
+      return this.sendOnce(
+        { ...req, step: `${req.step ?? transcript.step ?? 'request'} (sent again after a reset)` },
+        transcript,
+      );
+    }
+  }
+
+  private async sendOnce(req: HttpRequest, transcript: Transcript): Promise<HttpResponse> {
     const { redactor, timeoutMs } = this.options;
     const path = this.target(req);
     const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));

@@ -125,6 +125,7 @@ export function summarize(
       incomplete,
       unjudged_must: unjudged.length,
       accepted_skips: rules.filter((r) => r.verdict === 'skip' && r.skip_accepted).map((r) => r.id),
+      flaky: rules.filter((r) => r.verdict === 'pass' && r.flaky !== undefined).map((r) => r.id),
       missing_keys: [...new Set(unjudged.map((r) => r.skip_key ?? r.reason ?? 'unknown'))],
       exit_code: aborted ? EXIT.UNREACHABLE : failed ? EXIT.MUST_FAILURES : incomplete ? EXIT.INCOMPLETE : EXIT.OK,
     },

@@ -90,6 +90,12 @@ export const ReportSchema = z.object({
       ),
     unjudged_must: z.int().describe('selected MUST rules skipped and not accepted by --allow-skip'),
     accepted_skips: z.array(z.string()).describe('skipped rules accepted by --allow-skip / run.allow_skip'),
+    flaky: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'rules that passed only when run again after an exchange got no response (--retries); see rules[].flaky',
+      ),
     missing_keys: z.array(z.string()).describe('config keys that would let the unjudged MUST rules run'),
     exit_code: z.int(),
   }),
@@ -129,6 +135,17 @@ export const ReportSchema = z.object({
     token_refused_mid_run: z
       .int()
       .describe("401s to the run's token that renewing could not cure (no API key, or renewal failed)"),
+    rate_limited: z
+      .record(
+        z.string(),
+        z.object({
+          answered: z.int().describe('429s the target answered (those a §8 rule provoked on purpose too)'),
+          absorbed: z.int().describe('429s the run waited out (Retry-After, else backoff) and sent again'),
+        }),
+      )
+      .optional()
+      .describe('429s per endpoint (catalogue id, or "other")'),
+    resent_after_reset: z.int().optional().describe('GET requests sent again once after the connection was reset'),
   }),
 });
 

@@ -1,0 +1,172 @@
+/**
+ * Transient failures are retried, and said (issue #21 item 3): a rule that ended in error because an
+ * exchange got no response is run again with fresh identifiers; one that passes then is a pass
+ * marked flaky, listed and counted; a fail is never run again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../app/conformance.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
+import { transient } from '../../core/engine/run.js';
+import type { RuleResult } from '../../core/engine/result.js';
+import { DEFAULT_API_KEY, DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
+import { request } from 'node:http';
+import type { Socket } from 'node:net';
+import { startChaos } from '../helpers/chaos.js';
+import { listen } from '../helpers/listen.js';
+
+/**
+ * A gateway in front of `target` that resets one connection in `every`: the first request on that
+ * connection never reaches the server. Like a load balancer it closes each connection after
+ * `perConnection` requests, so a run opens connections all along.
+ */
+async function startResetting(target: string, every: number, perConnection = 5) {
+  let connections = 0;
+  let resets = 0;
+  const doomed = new WeakSet<Socket>();
+  const served = new WeakMap<Socket, number>();
+  const seenSockets = new WeakSet<Socket>();
+  const front = await listen((req, res) => {
+    const socket = req.socket;
+    if (!seenSockets.has(socket)) {
+      seenSockets.add(socket);
+      if (++connections % every === 0) doomed.add(socket);
+    }
+    if (doomed.has(socket)) {
+      resets++;
+      return socket.destroy();
+    }
+    const n = (served.get(socket) ?? 0) + 1;
+    served.set(socket, n);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const up = request(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+        (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, {
+            ...upRes.headers,
+            ...(n >= perConnection ? { connection: 'close' } : {}),
+          });
+          upRes.pipe(res);
+        },
+      );
+      up.on('error', () => res.destroy());
+      up.end(Buffer.concat(chunks));
+    });
+  });
+  return { url: front.url, resets: () => resets, close: front.close };
+}
+
+const errored = (kind: string | undefined, errorKind: 'exchange' | 'timeout' = 'exchange') =>
+  ({
+    verdict: 'error',
+    error_kind: errorKind,
+    reason: 'x',
+    transcript: kind
+      ? [{ seq: 1, request: { method: 'POST', url: '/', headers: {} }, error: { kind, message: 'm' }, duration_ms: 1 }]
+      : [],
+  }) as unknown as RuleResult;
+
+describe('which results are transient', () => {
+  it('an exchange that got no response (reset, timeout, refused) is; a fail, a starved call or a broken body is not', () => {
+    expect(transient(errored('reset'))).toBe(true);
+    expect(transient(errored('timeout'))).toBe(true);
+    expect(transient(errored('refused'))).toBe(true);
+    expect(transient(errored('too_large'))).toBe(false);
+    expect(transient(errored(undefined))).toBe(false); // e.g. a body that is not JSON: the target answered
+    expect(transient(errored('reset', 'timeout'))).toBe(false); // the rule's own time limit, or a starved call
+    expect(transient({ ...errored('reset'), verdict: 'fail' } as unknown as RuleResult)).toBe(false);
+  });
+});
+
+async function runBehindChaos(server: ReferenceServer, rules: string[] | undefined, retries?: number, every = 50) {
+  const chaos = await startResetting(server.url, every);
+  try {
+    const report = await runConformance({
+      baseUrl: chaos.url,
+      auth: { apiKey: DEFAULT_API_KEY },
+      fixtures: await embeddedFixtures(),
+      payloads: embeddedPayloads(),
+      seed: 8,
+      numRuns: 5,
+      ...(rules ? { selection: { rules } } : {}),
+      ...(retries !== undefined ? { retries } : {}),
+    });
+    return { report, resets: chaos.resets() };
+  } finally {
+    await chaos.close();
+  }
+}
+
+describe('a target that resets one connection in 50', () => {
+  let server: ReferenceServer;
+  beforeAll(async () => {
+    server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+  });
+  afterAll(() => server.close());
+
+  it('is conformant: the rules a reset broke are run again, and those that pass are listed as flaky', async () => {
+    const { report, resets } = await runBehindChaos(server, undefined);
+    expect(resets).toBeGreaterThan(2);
+    const bad = report.rules.filter((r) => r.level === 'MUST' && (r.verdict === 'fail' || r.verdict === 'error'));
+    expect(bad.map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(report.summary.exit_code).toBe(0);
+    const flaky = report.rules.filter((r) => r.verdict === 'pass' && r.flaky !== undefined);
+    expect(flaky.length).toBeGreaterThan(0);
+    expect(report.summary.flaky).toEqual(flaky.map((r) => r.id));
+    for (const r of flaky) {
+      expect(r.attempts).toBe(2);
+      expect(r.flaky).toMatch(/^first run not judged: .*(reset|socket|closed)/i);
+    }
+  }, 300_000);
+
+  it('a GET whose connection was reset is sent again in place: the rule passes, not flaky', async () => {
+    let reset = false;
+    const chaos = await startChaos(server.url, (req) => {
+      if (reset || req.method !== 'GET' || !req.path.includes('account-transfer-status/')) return undefined;
+      if (req.path.includes('conformance-preflight')) return undefined;
+      reset = true;
+      return 'reset';
+    });
+    try {
+      const report = await runConformance({
+        baseUrl: chaos.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['migration.process.status-completed'] },
+      });
+      expect(reset).toBe(true);
+      expect(report.rules[0].verdict, report.rules[0].reason).toBe('pass');
+      expect(report.rules[0].flaky).toBeUndefined();
+      expect(report.http.resent_after_reset).toBe(1);
+    } finally {
+      await chaos.close();
+    }
+  });
+
+  it('with --retries 0 such blips leave rules not judged: the re-run is what makes it conformant', async () => {
+    // One connection in three reset, so that the few rules selected surely meet one.
+    const { report } = await runBehindChaos(server, ['notes.*', 'migration.*'], 0, 3);
+    expect(report.rules.some((r) => r.verdict === 'error' && r.error_kind === 'exchange')).toBe(true);
+    expect(report.summary.flaky ?? []).toEqual([]);
+  }, 300_000);
+});
+
+describe('a target whose fault is real still fails behind the same blips', () => {
+  it('notes.dedup-body-only: the rule that catches it fails, is not run again and is not flaky', async () => {
+    const server = await startReferenceServer({
+      seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
+      faults: ['notes.dedup-body-only'],
+    });
+    try {
+      const { report } = await runBehindChaos(server, ['notes.*']);
+      const failed = report.rules.filter((r) => r.verdict === 'fail' && r.level === 'MUST');
+      expect(failed.length).toBeGreaterThan(0);
+      for (const r of failed) expect(r.attempts).toBeUndefined();
+      expect(report.summary.exit_code).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+});
