@@ -8,6 +8,7 @@ import type { CallOptions } from '../core/engine/api.js';
 import type { StagedAccount } from '../core/engine/given.js';
 import type { HttpResponse } from '../core/http/client.js';
 import type { EndpointId } from '../core/spec/index.js';
+import { NotJudged } from '../core/engine/failures.js';
 
 /** A date inside any open statement period of a freshly imported account: today. */
 export const today = () => new Date().toISOString().slice(0, 10);
@@ -132,6 +133,89 @@ const listingEndpoint: Record<Listing, EndpointId> = {
 export function listing(ctx: RuleContext, which: Listing, supplier: string, step?: string): Promise<HttpResponse> {
   return ctx.api.call(listingEndpoint[which], { params: { import_supplier_code: supplier }, step });
 }
+
+/** Most pages of one listing a rule reads; a longer listing leaves the rule not judged. */
+export const MAX_LISTING_PAGES = 100;
+
+/** Every page of a listing, read by `readListing`. */
+export interface ListingRead {
+  /** The first page: its status and shape are what the documented listings are judged by. */
+  first: HttpResponse;
+  /** Every page read, the first included. */
+  pages: HttpResponse[];
+  /** The items of every page, in order: the array itself, or each page's `results`. */
+  items: unknown[];
+}
+
+/** The page after `body`, when it is a page object (`{count, next, previous, results}`) with a `next` link. */
+function nextLink(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const next = (body as { next?: unknown }).next;
+  return typeof next === 'string' && next !== '' ? next : undefined;
+}
+
+/**
+ * Where a `next` link leads, as a path under the target's base URL. A relative link is resolved
+ * against the page that gave it; an absolute one is followed on the target whatever host it names
+ * (behind a gateway the service may name itself otherwise), and the token never leaves the target
+ * (docs/design.md §6). Only paths of the interface (`/v1/data-import/…`) are followed.
+ */
+function nextPath(link: string, page: HttpResponse): string | undefined {
+  const here = new URL(page.exchange.request.url, 'http://target.invalid');
+  let url: URL;
+  try {
+    url = new URL(link, here);
+  } catch {
+    return undefined;
+  }
+  const at = url.pathname.indexOf('/v1/data-import/');
+  return at < 0 ? undefined : `${url.pathname.slice(at)}${url.search}`;
+}
+
+/**
+ * Reads a listing whole. §4.3 documents the all and pending listings as arrays and does not show
+ * the imported listing's body, which may be paginated (`{count, next, previous, results}`): a page
+ * object with a `next` link (relative or absolute) is followed, at most `MAX_LISTING_PAGES` pages.
+ * Rules look for records in `items` (or in every page), never in the first page alone.
+ */
+export async function readListing(
+  ctx: RuleContext,
+  which: Listing,
+  supplier: string,
+  step?: string,
+): Promise<ListingRead> {
+  const first = await listing(ctx, which, supplier, step);
+  const pages = [first];
+  const items: unknown[] = [];
+  const seen = new Set([nextPath('', first)]);
+  for (let page = first; ; ) {
+    if (page.status !== 200 || !page.isJson) break;
+    const body = page.json();
+    const results = Array.isArray(body) ? body : (body as { results?: unknown } | null)?.results;
+    if (Array.isArray(results)) items.push(...results);
+    else if (body !== null && body !== undefined) items.push(body);
+    const link = nextLink(body);
+    if (link === undefined) break;
+    const path = nextPath(link, page);
+    if (path === undefined || seen.has(path))
+      throw new NotJudged(
+        `the ${which} listing's next link ${JSON.stringify(link)} leads ${path === undefined ? 'outside the interface' : 'back to a page already read'}; the listing cannot be read whole`,
+      );
+    if (pages.length >= MAX_LISTING_PAGES)
+      throw new NotJudged(`the ${which} listing has more than ${MAX_LISTING_PAGES} pages; it was not read whole`);
+    seen.add(path);
+    page = await ctx.api.request('GET', path, { step: step ? `${step}, page ${pages.length + 1}` : undefined });
+    pages.push(page);
+    if (page.status !== 200 || !page.isJson)
+      throw new NotJudged(
+        `page ${pages.length} of the ${which} listing answered ${page.status}; it was not read whole`,
+      );
+  }
+  return { first, pages, items };
+}
+
+/** Whether any page of a listing names `ext` (for the imported listing, whose body is not shown). */
+export const listingShows = (read: ListingRead, ext: string) => read.pages.some((p) => p.text.includes(ext));
 
 /** The records of a documented listing (all, pending) that are about `ext`. */
 export function recordsFor(body: unknown, ext: string): ProcessRecord[] {
