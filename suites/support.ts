@@ -252,3 +252,40 @@ export function errorsOf(res: HttpResponse): ValidationOutcome {
   const items = Array.isArray(body?.errors) ? (body.errors as { attr?: unknown; code?: unknown }[]) : [];
   return { status: res.status, attrs: items.map((e) => String(e?.attr)), codes: items.map((e) => String(e?.code)) };
 }
+
+/**
+ * What the interface lets a client read about one account (§4.3, §2.9), documented fields only: the
+ * status endpoint's code and fields, the account's records in the all and pending listings, and
+ * (with `importedListing`) whether any page of the imported listing names it — that listing's body
+ * is not shown, so a rule that asserts it is SHOULD.
+ */
+export async function observeAccount(
+  ctx: RuleContext,
+  supplier: string,
+  ext: string,
+  when: string,
+  options: { importedListing: boolean },
+) {
+  const st = await status(ctx, supplier, ext, `status ${when}`);
+  const stBody = st.status === 200 && st.isJson ? (st.json() as Record<string, unknown>) : undefined;
+  const record = (r: ProcessRecord) => ({
+    external_account_number: r.external_account_number,
+    service_account_number: r.service_account_number,
+    account_created_at: r.account_created_at,
+  });
+  const all = await readListing(ctx, 'all', supplier, `all listing ${when}`);
+  const pending = await readListing(ctx, 'pending', supplier, `pending listing ${when}`);
+  const imported = options.importedListing
+    ? listingShows(await readListing(ctx, 'imported', supplier, `imported listing ${when}`), ext)
+    : undefined;
+  return {
+    state: {
+      status: st.status,
+      ...(stBody ? { import_status: stBody.status, service_account_number: stBody.service_account_number } : {}),
+      all: recordsFor(all.items, ext).map(record),
+      pending: recordsFor(pending.items, ext).map(record),
+      ...(imported === undefined ? {} : { imported_listing_shows_it: imported }),
+    },
+    res: st,
+  };
+}

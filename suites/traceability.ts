@@ -462,6 +462,8 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run',
       'migration.process.dry-run-supported',
       'migration.process.dry-run-checks-*',
+      'migration.process.dry-run-no-trace',
+      'migration.process.dry-run-not-listed-as-imported',
       'stateful.state-machine',
     ],
     unobservable:
@@ -621,6 +623,7 @@ export const STATEMENTS: Statement[] = [
       'status.listing-imported-200',
       'migration.process.listed-as-imported',
       'status.listing-imported-excludes-pending',
+      'migration.process.dry-run-not-listed-as-imported',
     ],
   },
   {
@@ -631,7 +634,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['- In the all-accounts listing, a pending account has null'],
-    rules: ['status.listing-all-pending', 'migration.process.dry-run'],
+    rules: ['status.listing-all-pending', 'migration.process.dry-run', 'migration.process.dry-run-no-trace'],
   },
   { section: '4.4', quote: ['| POST `/v1/data-import/business/` |'], rules: ['business.create.created'] },
   {
@@ -669,7 +672,11 @@ export const STATEMENTS: Statement[] = [
     quote: ['2. The token is sent in the `Authorization` header.'],
     rules: ['auth.token-scheme.accepted', 'auth.other-schemes.refused'],
   },
-  { section: '5', quote: ['3. A missing or invalid token gives 401'], rules: ['auth.401.*'] },
+  {
+    section: '5',
+    quote: ['3. A missing or invalid token gives 401'],
+    rules: ['auth.401.*', 'auth.refused-has-no-effect.*'],
+  },
   {
     section: '5',
     quote: ['Address, arguments and result of the token mutation: not shown.'],
@@ -742,7 +749,11 @@ export const STATEMENTS: Statement[] = [
       'errors.bad-input.no-5xx.*',
     ],
   },
-  { section: '7.2', quote: ['| 401 | missing or invalid token |'], rules: ['auth.401.*'] },
+  {
+    section: '7.2',
+    quote: ['| 401 | missing or invalid token |'],
+    rules: ['auth.401.*', 'auth.refused-has-no-effect.*'],
+  },
   {
     section: '7.2',
     quote: ['| 404 | account not found'],
