@@ -66,7 +66,12 @@ export const FREEDOMS: Freedom[] = [
     choices: ['present'],
     faithful: 'as sent',
     variant: 'with a leading slash in validated data',
-    toleratedBy: ['migration.validate.echoes-data', 'statements.create.echoes-statements'],
+    toleratedBy: [
+      'migration.validate.echoes-data',
+      'statements.create.echoes-statements',
+      'migration.validate.echo-fidelity',
+      'statements.create.echo-fidelity',
+    ],
   },
   {
     spec: '§2.3',

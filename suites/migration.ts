@@ -8,7 +8,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { type AccountPayload, model } from '../core/spec/index.js';
 import { alignNotes } from './notes.js';
-import { accountKey, mentions, readListing, recordsFor, status } from './support.js';
+import { accountKey, echoDifference, mentions, readListing, recordsFor, status } from './support.js';
 
 /** A payload §2.1 / §2.3 make invalid for any implementation: an impossible date. */
 function invalidAccount(ctx: RuleContext) {
@@ -110,6 +110,27 @@ export default defineRules(
           accountKey(account.import_supplier, account.external_account_number),
           'the validated data',
           res,
+        );
+      },
+    },
+    {
+      id: 'migration.validate.echo-fidelity',
+      spec: '§4.1 (200 with the validated data as body), §9.2',
+      level: 'MUST',
+      title:
+        'The validated data carries every field sent with an equal value, at every depth (extra fields allowed, §9.2)',
+      needs: ['ongoingSupplier'],
+      endpoints: ['validateAccount'],
+      async check(ctx) {
+        const account = ctx.given.account();
+        const res = await ctx.api.call('validateAccount', { body: account, step: 'validate a complete account' });
+        ctx.expect.status(res, 200);
+        const echoed = ctx.expect.body(res, model.ValidatedAccount, 'validated data');
+        const d = echoDifference(account, echoed);
+        ctx.expect.that(
+          d === undefined,
+          `the validated data must be the data sent, but ${d?.path} was sent as ${JSON.stringify(d?.sent)} and came back as ${d?.echoed === undefined ? 'nothing' : JSON.stringify(d?.echoed)}`,
+          { res, expected: d?.sent, actual: d?.echoed },
         );
       },
     },

@@ -514,7 +514,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/historical-statements/create/` |'],
-    rules: ['statements.create.accepted', 'statements.create.echoes-statements'],
+    rules: ['statements.create.accepted', 'statements.create.echoes-statements', 'statements.create.echo-fidelity'],
   },
   {
     section: '4.2',

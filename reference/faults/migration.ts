@@ -219,6 +219,20 @@ export const migrationFaults: FaultDefinition[] = [
   ),
   fault(
     {
+      id: 'migration.validate.echo-drops-email',
+      spec: '§4.1 (the validated data as body)',
+      subtle: true,
+      description:
+        "The validated data leaves out every customer's email (a nested field), though it was sent and valid.",
+    },
+    rewrite('validateAccount', (r) => {
+      const b = body<{ customers?: Record<string, unknown>[] }>(r.body);
+      if (r.status !== 200 || !Array.isArray(b.customers)) return r;
+      return { ...r, body: { ...b, customers: b.customers.map(({ email: _email, ...c }) => c) } };
+    }),
+  ),
+  fault(
+    {
       id: 'migration.process.unstaged-creates',
       spec: '§4.1 process rule 1',
       subtle: true,
