@@ -337,6 +337,7 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.refuses-invalid',
       'migration.stage.refuses-skipped',
       'migration.stage.refuses-paused-supplier',
+      'races.stage.one-first-staging',
       'stateful.state-machine',
     ],
   },
@@ -347,6 +348,7 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.update-200',
       'migration.stage.update-replaces-data',
       'migration.stage.refuses-update-paused-supplier',
+      'races.stage.one-first-staging',
       'stateful.state-machine',
     ],
   },
@@ -567,7 +569,11 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['- Per-item statuses: `TRANSACTION_ADDED_TO_ACCOUNT`'],
-    rules: ['transactions.dedup.already-exists', 'transactions.create.every-type'],
+    rules: [
+      'transactions.dedup.already-exists',
+      'transactions.create.every-type',
+      'races.transactions.one-transaction',
+    ],
   },
   {
     section: '4.2',
