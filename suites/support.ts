@@ -7,7 +7,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import type { CallOptions } from '../core/engine/api.js';
 import type { StagedAccount } from '../core/engine/given.js';
 import type { HttpResponse } from '../core/http/client.js';
-import type { EndpointId } from '../core/spec/index.js';
+import { type EndpointId, model } from '../core/spec/index.js';
 import { NotJudged } from '../core/engine/failures.js';
 
 /** A date inside any open statement period of a freshly imported account: today. */
@@ -267,7 +267,9 @@ export async function observeAccount(
   options: { importedListing: boolean },
 ) {
   const st = await status(ctx, supplier, ext, `status ${when}`);
-  const stBody = st.status === 200 && st.isJson ? (st.json() as Record<string, unknown>) : undefined;
+  // §4.3: 200 with the documented body, or 404 when no import process exists.
+  ctx.expect.status(st, [200, 404], `status ${when}`);
+  const stBody = st.status === 200 ? ctx.expect.body(st, model.AccountTransferStatus, `status ${when}`) : undefined;
   const record = (r: ProcessRecord) => ({
     external_account_number: r.external_account_number,
     service_account_number: r.service_account_number,
