@@ -40,6 +40,17 @@ export interface Choices {
   ledgerAlreadyFinalized(ledgerCode: string): Reply;
   /** §2.8: a business that already exists (same external identifier and key attributes) — outcome not shown. */
   businessAlreadyExists(existingId: number, externalIdentifier: string): Reply;
+  /**
+   * §4.3: the imported listing's body is "not shown": a plain array of §2.9 records (null), or
+   * pages (`{count, next, previous, results}`) of `size` records whose links are absolute URLs or
+   * relative ones (`?page=2`).
+   */
+  importedListingPages: null | { size: number; links: 'absolute' | 'relative' };
+  /**
+   * §2.1 "An optional field that carries no data is omitted from the payload entirely": a result
+   * item's optional field without data (a body-less note's `body`, §4.2) sent as null, or omitted.
+   */
+  emptyResultFields: 'null' | 'omit';
   /** §4.3: a listing for a supplier code that does not exist — not shown. */
   unknownSupplierListing: 'not_found' | 'empty';
   /** §4.2: the body of a 400 for an invalid transaction payload — §7.1 body, or the TRANSACTION_IMPORT_ERROR body. */
@@ -163,6 +174,8 @@ export const faithfulChoices: Choices = {
         external_business_identifier: externalIdentifier,
       },
     ),
+  importedListingPages: null,
+  emptyResultFields: 'null',
   unknownSupplierListing: 'not_found',
   invalidTransactionBody: 'validation',
   tokenSchemeCaseSensitive: false,

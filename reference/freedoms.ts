@@ -66,7 +66,12 @@ export const FREEDOMS: Freedom[] = [
     choices: ['present'],
     faithful: 'as sent',
     variant: 'with a leading slash in validated data',
-    toleratedBy: ['migration.validate.echoes-data', 'statements.create.echoes-statements'],
+    toleratedBy: [
+      'migration.validate.echoes-data',
+      'statements.create.echoes-statements',
+      'migration.validate.echo-fidelity',
+      'statements.create.echo-fidelity',
+    ],
   },
   {
     spec: '§2.3',
@@ -329,6 +334,30 @@ export const FREEDOMS: Freedom[] = [
       'status.listings-per-supplier',
       'migration.validate.stages-nothing',
     ],
+  },
+  {
+    spec: '§4.3',
+    freedom: 'Whether the imported listing ("response body: not shown") is paginated',
+    choices: ['importedListingPages'],
+    faithful: 'one array of every imported account',
+    variant:
+      '`paginated`: pages of two, `{count, next, previous, results}`, with absolute `next` links (every rule reading a listing follows `next`, relative or absolute, on the target)',
+    toleratedBy: [
+      'migration.process.listed-as-imported',
+      'status.listing-imported-200',
+      'status.listing-imported-excludes-pending',
+      'status.listings-per-supplier',
+      'migration.validate.stages-nothing',
+    ],
+  },
+  {
+    spec: '§2.1, §4.2 notes',
+    freedom: "Whether a result item omits an optional field without data (a body-less note's `body`) or sends it null",
+    choices: ['emptyResultFields'],
+    faithful: '`body: null`',
+    variant:
+      '`paginated`: `body` omitted (§2.1: "An optional field that carries no data is omitted from the payload entirely")',
+    toleratedBy: ['notes.content.document-only'],
   },
   {
     spec: '§4.3',

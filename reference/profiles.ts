@@ -241,6 +241,8 @@ export const variantChoices: Choices = {
   ledgerAlreadyFinalized: (ledgerCode) => reply(409, { message: `Ledger ${ledgerCode} is finalized.` }),
   businessAlreadyExists: (existingId, externalIdentifier) =>
     reply(200, { service_business_id: existingId, external_business_identifier: externalIdentifier }),
+  importedListingPages: null,
+  emptyResultFields: 'null',
   unknownSupplierListing: 'empty',
   invalidTransactionBody: 'import_error',
   tokenSchemeCaseSensitive: true,
@@ -321,6 +323,27 @@ export const demandingChoices: Choices = {
     reply(429, { detail: 'Import capacity reached; retry later.', code: 'throttled' }, { 'retry-after': '1' }),
 };
 
+// The paginated server: pages where the body is not shown, omission where §2.1 asks for it -----
+
+/**
+ * The imported listing (§4.3: "response body: not shown") in pages of two (`{count, next,
+ * previous, results}`, absolute `next` links, as Django REST framework writes them), and result
+ * items that omit an optional field carrying no data (§2.1): a body-less note's `body`.
+ */
+export const paginatedChoices: Choices = {
+  ...faithfulChoices,
+  importedListingPages: { size: 2, links: 'absolute' },
+  emptyResultFields: 'omit',
+};
+
+const PAGINATED_PROFILE: VariantProfile = {
+  id: 'paginated',
+  summary: "the imported listing in pages of two with absolute next links; a body-less note's result omits body (§2.1)",
+  choices: paginatedChoices,
+  run: {},
+  otherReadings: {},
+};
+
 export const VARIANT_PROFILES: readonly VariantProfile[] = [
   {
     id: 'variant',
@@ -354,6 +377,7 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
     processRetryBudgetMs: 60_000,
     otherReadings: {},
   },
+  PAGINATED_PROFILE,
   {
     id: 'rate-limited',
     summary:

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { model } from '../core/spec/index.js';
-import { listing, sampleRequest, status } from './support.js';
+import { listing, listingShows, readListing, sampleRequest, status } from './support.js';
 
 const endpoints = Object.values(model.endpoints);
 
@@ -99,11 +99,11 @@ export default defineRules('auth', [
         'status with the token',
       );
       ctx.expect.status(after, 404, 'the account was not staged, so no import process exists (§4.3)');
-      const pending = await listing(ctx, 'pending', account.import_supplier);
+      const pending = await readListing(ctx, 'pending', account.import_supplier);
       ctx.expect.that(
-        !pending.text.includes(account.external_account_number),
+        !listingShows(pending, account.external_account_number),
         `the pending listing must not contain ${account.external_account_number}`,
-        { res: pending },
+        { res: pending.first },
       );
     },
   },

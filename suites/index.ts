@@ -3,6 +3,7 @@ import type { Rule } from '../core/engine/rule.js';
 import additions from './additions.js';
 import auth from './auth.js';
 import authApiKey from './auth-api-key.js';
+import authRefused from './auth-refused.js';
 import billing from './billing.js';
 import business from './business.js';
 import conventions from './conventions.js';
@@ -33,7 +34,7 @@ export const suites: Record<string, Rule[]> = {
   additions,
   payments,
   business,
-  auth: [...auth, ...authApiKey],
+  auth: [...auth, ...authApiKey, ...authRefused],
   errors: [...errors, ...errorsBadInput],
   versioning,
   limits,

@@ -14,7 +14,7 @@ import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
-import { errorsOf, status } from './support.js';
+import { accountKey, errorsOf, listingShows, observeAccount, readListing, status } from './support.js';
 
 /** A response with the account's own identifiers replaced, so answers about two accounts compare. */
 function shape(res: HttpResponse, names: Record<string, string>): string {
@@ -87,6 +87,68 @@ function dryRunChecksSupplier(state: 'paused' | 'complete'): RuleInput {
 export default defineRules(
   'migration',
   [
+    {
+      id: 'migration.process.dry-run-no-trace',
+      spec: '§4.1 process rule 2, §3 staged → staged (nothing created), §4.3, §4.2 notes rule 1',
+      level: 'MUST',
+      title:
+        'A dry run leaves no trace: status, all and pending listings as before; notes still 404; staging again answers 200; a real process then answers 201',
+      endpoints: [
+        'processAccount',
+        'accountTransferStatus',
+        'allAccountImportProcesses',
+        'pendingAccountImportProcesses',
+      ],
+      async check(ctx) {
+        const a = await ctx.given.staged();
+        const before = await observeAccount(ctx, a.supplier, a.ext, 'before the dry run', { importedListing: false });
+        const dry = await ctx.given.process(a.supplier, a.ext, { dry_run: true }, 'a dry run that would succeed');
+        ctx.expect.status(dry, 400, 'a dry run that would succeed (§4.1 process rule 2)');
+        const after = await observeAccount(ctx, a.supplier, a.ext, 'after the dry run', { importedListing: false });
+        ctx.expect.equal(
+          after.state,
+          before.state,
+          'what the interface shows of the account after a dry run (rolled back)',
+          after.res,
+        );
+        // §4.2 notes rule 1: "The account must be imported, not merely staged" — 404 (§7.2).
+        const note = ctx.preconditions.payloads.item('notes', 'notes', ctx.ids);
+        ctx.expect.status(
+          await ctx.api.call('createNotes', {
+            body: { ...accountKey(a.supplier, a.ext), notes: [note] },
+            step: 'notes after the dry run',
+          }),
+          404,
+          'after a dry run the account is still not imported, so notes answer 404 (§4.2 notes rule 1)',
+        );
+        // §3: "staged | stage again | … | staged, data replaced | response 200".
+        ctx.expect.status(
+          await ctx.given.stage(a.payload, 'stage again after the dry run'),
+          200,
+          'the account is still staged, not imported, so staging again answers 200 (§3)',
+        );
+        const real = await ctx.given.process(a.supplier, a.ext, {}, 'a real process after the dry run');
+        ctx.expect.status(real, 201, 'a real process after the dry run creates the account (§3)');
+      },
+    },
+    {
+      id: 'migration.process.dry-run-not-listed-as-imported',
+      spec: '§4.1 process rule 2, §4.3',
+      level: 'SHOULD',
+      why: "The imported listing's body is not shown; that a dry run leaves it as it was is read from its name and the roll-back.",
+      title: 'After a dry run the imported listing does not show the account',
+      endpoints: ['processAccount', 'importedAccountImportProcesses'],
+      async check(ctx) {
+        const a = await ctx.given.staged();
+        const dry = await ctx.given.process(a.supplier, a.ext, { dry_run: true }, 'a dry run that would succeed');
+        ctx.expect.status(dry, 400, 'a dry run that would succeed (§4.1 process rule 2)');
+        const read = await readListing(ctx, 'imported', a.supplier, 'imported listing after the dry run');
+        ctx.expect.status(read.first, 200);
+        ctx.expect.that(!listingShows(read, a.ext), `the imported listing should not show ${a.ext} after a dry run`, {
+          res: read.pages.find((p) => p.text.includes(a.ext)) ?? read.first,
+        });
+      },
+    },
     {
       id: 'migration.process.dry-run-supported',
       spec: '§4.1 (dry_run: boolean, optional), §4.1 process rule 2',

@@ -8,7 +8,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { type AccountPayload, model } from '../core/spec/index.js';
 import { alignNotes } from './notes.js';
-import { accountKey, listing, mentions, recordsFor, status } from './support.js';
+import { accountKey, echoDifference, mentions, readListing, recordsFor, status } from './support.js';
 
 /** A payload §2.1 / §2.3 make invalid for any implementation: an impossible date. */
 function invalidAccount(ctx: RuleContext) {
@@ -114,6 +114,27 @@ export default defineRules(
       },
     },
     {
+      id: 'migration.validate.echo-fidelity',
+      spec: '§4.1 (200 with the validated data as body), §9.2',
+      level: 'MUST',
+      title:
+        'The validated data carries every field sent with an equal value, at every depth (extra fields allowed, §9.2)',
+      needs: ['ongoingSupplier'],
+      endpoints: ['validateAccount'],
+      async check(ctx) {
+        const account = ctx.given.account();
+        const res = await ctx.api.call('validateAccount', { body: account, step: 'validate a complete account' });
+        ctx.expect.status(res, 200);
+        const echoed = ctx.expect.body(res, model.ValidatedAccount, 'validated data');
+        const d = echoDifference(account, echoed);
+        ctx.expect.that(
+          d === undefined,
+          `the validated data must be the data sent, but ${d?.path} was sent as ${JSON.stringify(d?.sent)} and came back as ${d?.echoed === undefined ? 'nothing' : JSON.stringify(d?.echoed)}`,
+          { res, expected: d?.sent, actual: d?.echoed },
+        );
+      },
+    },
+    {
       id: 'migration.validate.stages-nothing',
       spec: '§4.1, §3, §4.3',
       level: 'MUST',
@@ -130,12 +151,12 @@ export default defineRules(
           'no import process may exist after validation (§4.3)',
         );
         for (const which of ['all', 'pending', 'imported'] as const) {
-          const res = await listing(ctx, which, account.import_supplier, `${which} listing after validating`);
-          ctx.expect.status(res, 200);
+          const read = await readListing(ctx, which, account.import_supplier, `${which} listing after validating`);
+          ctx.expect.status(read.first, 200);
           ctx.expect.that(
-            !mentions(res.json(), ext),
+            !mentions(read.items, ext),
             `the ${which} listing must not show ${ext}, which was only validated`,
-            { res },
+            { res: read.pages.at(-1) },
           );
         }
       },
@@ -268,12 +289,12 @@ export default defineRules(
         const account = { ...ctx.given.account(), external_account_number: ctx.preconditions.skippedAccount };
         const res = await ctx.api.call('stageAccount', { body: account, step: 'stage the skipped account' });
         ctx.expect.status(res, 400);
-        const pending = await listing(ctx, 'pending', account.import_supplier, 'pending listing');
-        ctx.expect.status(pending, 200);
+        const pending = await readListing(ctx, 'pending', account.import_supplier, 'pending listing');
+        ctx.expect.status(pending.first, 200);
         ctx.expect.that(
-          recordsFor(pending.json(), account.external_account_number).length === 0,
+          recordsFor(pending.items, account.external_account_number).length === 0,
           'the skipped account must not be pending import',
-          { res: pending },
+          { res: pending.first },
         );
       },
     },
@@ -355,22 +376,24 @@ export default defineRules(
       endpoints: ['processAccount', 'allAccountImportProcesses', 'pendingAccountImportProcesses'],
       async check(ctx) {
         const account = await ctx.given.imported();
-        const all = await listing(ctx, 'all', account.supplier, 'all listing');
+        const read = await readListing(ctx, 'all', account.supplier, 'all listing');
+        const all = read.first;
         ctx.expect.status(all, 200);
-        const records = recordsFor(ctx.expect.body(all, model.AllAccountImportProcesses, 'all listing'), account.ext);
+        ctx.expect.body(all, model.AllAccountImportProcesses, 'all listing');
+        const records = recordsFor(read.items, account.ext);
         ctx.expect.equal(records.length, 1, `the all listing shows ${account.ext} once`, all);
         ctx.expect.equal(records[0].service_account_number, account.number, 'its service_account_number', all);
         ctx.expect.that(records[0].account_created_at !== null, 'a created account has an account_created_at (§2.9)', {
           res: all,
           actual: records[0],
         });
-        const pending = await listing(ctx, 'pending', account.supplier, 'pending listing');
-        ctx.expect.status(pending, 200);
+        const pending = await readListing(ctx, 'pending', account.supplier, 'pending listing');
+        ctx.expect.status(pending.first, 200);
         ctx.expect.equal(
-          recordsFor(pending.json(), account.ext).length,
+          recordsFor(pending.items, account.ext).length,
           0,
           `the pending listing must not show the created account ${account.ext}`,
-          pending,
+          pending.first,
         );
       },
     },
@@ -383,11 +406,13 @@ export default defineRules(
       endpoints: ['importedAccountImportProcesses'],
       async check(ctx) {
         const account = await ctx.given.imported();
-        const res = await listing(ctx, 'imported', account.supplier, 'imported listing');
-        ctx.expect.status(res, 200);
-        ctx.expect.that(mentions(res.json(), account.ext), `the imported listing should mention ${account.ext}`, {
-          res,
-        });
+        const read = await readListing(ctx, 'imported', account.supplier, 'imported listing');
+        ctx.expect.status(read.first, 200);
+        ctx.expect.that(
+          mentions(read.items, account.ext),
+          `the imported listing should mention ${account.ext} (on any of its ${read.pages.length} page(s))`,
+          { res: read.pages.at(-1) },
+        );
       },
     },
     {
@@ -420,12 +445,12 @@ export default defineRules(
         );
         ctx.expect.refused(res, 'processing with an unknown team');
         await expectNoAccount(ctx, account.supplier, account.ext, true);
-        const pending = await listing(ctx, 'pending', account.supplier);
+        const pending = await readListing(ctx, 'pending', account.supplier);
         ctx.expect.equal(
-          recordsFor(pending.json(), account.ext).length,
+          recordsFor(pending.items, account.ext).length,
           1,
           'the account is still pending import',
-          pending,
+          pending.first,
         );
       },
     },
@@ -440,19 +465,19 @@ export default defineRules(
         const dry = await ctx.given.process(account.supplier, account.ext, { dry_run: true }, 'dry run');
         ctx.expect.status(dry, 400, 'a dry run that would succeed');
         await expectNoAccount(ctx, account.supplier, account.ext, true);
-        const pending = await listing(ctx, 'pending', account.supplier, 'pending listing after the dry run');
+        const pending = await readListing(ctx, 'pending', account.supplier, 'pending listing after the dry run');
         ctx.expect.equal(
-          recordsFor(pending.json(), account.ext).length,
+          recordsFor(pending.items, account.ext).length,
           1,
           'the account is still pending import after the dry run',
-          pending,
+          pending.first,
         );
-        const all = await listing(ctx, 'all', account.supplier, 'all listing after the dry run');
-        const record = recordsFor(all.json(), account.ext)[0];
+        const all = await readListing(ctx, 'all', account.supplier, 'all listing after the dry run');
+        const record = recordsFor(all.items, account.ext)[0];
         ctx.expect.that(
           record !== undefined && record.service_account_number === null,
           'the all listing shows the account without a number after the dry run',
-          { res: all, actual: record },
+          { res: all.first, actual: record },
         );
         const real = await ctx.given.process(account.supplier, account.ext, {}, 'real process after the dry run');
         ctx.expect.status(real, 201, 'the real process after a dry run');

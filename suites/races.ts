@@ -15,7 +15,7 @@ import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
 import { billingDocuments } from './billing.js';
-import { accountKey, listing, recordsFor, status } from './support.js';
+import { accountKey, readListing, recordsFor, status, transaction } from './support.js';
 
 /** Requests sent together in one round. */
 export const RACE_WIDTH = 5;
@@ -116,9 +116,11 @@ export default defineRules(
             `round ${n}: the status names the one account created`,
             res,
           );
-          const all = await listing(ctx, 'all', a.supplier, `round ${n}: all listing afterwards`);
+          const read = await readListing(ctx, 'all', a.supplier, `round ${n}: all listing afterwards`);
+          const all = read.first;
           ctx.expect.status(all, 200);
-          const records = recordsFor(ctx.expect.body(all, model.AllAccountImportProcesses, 'all listing'), a.ext);
+          ctx.expect.body(all, model.AllAccountImportProcesses, 'all listing');
+          const records = recordsFor(read.items, a.ext);
           ctx.expect.equal(
             records.map((r) => r.service_account_number),
             [number],
@@ -234,6 +236,77 @@ export default defineRules(
               expected: 'one service_business_id',
               actual: [...ids],
             },
+          );
+        });
+      },
+    },
+    {
+      id: 'races.stage.one-first-staging',
+      spec: '§3 (none → staged: 201; staged → stage again: 200), §4.1',
+      level: 'MUST',
+      title:
+        'Simultaneous first stagings of one account: exactly one 201, the others 200 (or refused), and one import process in the listings',
+      endpoints: ['stageAccount', 'allAccountImportProcesses', 'pendingAccountImportProcesses'],
+      async check(ctx) {
+        await rounds(ctx, 'first stagings of one account', async (n) => {
+          const payload = ctx.given.account();
+          const { import_supplier: supplier, external_account_number: ext } = payload;
+          const responses = await together((i) =>
+            ctx.api.call('stageAccount', {
+              body: payload,
+              step: `round ${n}: staging ${i + 1} of ${RACE_WIDTH}, sent together`,
+            }),
+          );
+          const created = responses.filter((r) => r.status === 201);
+          ctx.expect.equal(
+            created.length,
+            1,
+            `round ${n}: 201 answers to ${RACE_WIDTH} simultaneous first stagings of ${ext} (${statusesOf(responses)}); only the first staging creates the import process (§3)`,
+            created[1] ?? responses[0],
+          );
+          for (const r of responses)
+            if (r.status !== 201 && r.status !== 200) ctx.expect.refused(r, `round ${n}: a simultaneous staging`);
+          for (const which of ['all', 'pending'] as const) {
+            const read = await readListing(ctx, which, supplier, `round ${n}: ${which} listing afterwards`);
+            ctx.expect.equal(
+              recordsFor(read.items, ext).length,
+              1,
+              `round ${n}: the ${which} listing shows one import process for ${ext}`,
+              read.first,
+            );
+          }
+        });
+      },
+    },
+    {
+      id: 'races.transactions.one-transaction',
+      spec: '§4.2 transactions (check_previously_added, TRANSACTION_ALREADY_EXISTS)',
+      level: 'MUST',
+      title:
+        'The same transaction id sent in several simultaneous requests is added once: one TRANSACTION_ADDED_TO_ACCOUNT, the others TRANSACTION_ALREADY_EXISTS',
+      endpoints: ['createTransactions'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        await rounds(ctx, 'transactions requests with the same transaction id', async (n) => {
+          const tx = transaction(ctx);
+          const responses = await together((i) =>
+            ctx.api.call('createTransactions', {
+              body: { ...accountKey(a.supplier, a.ext), transactions: [tx] },
+              step: `round ${n}: request ${i + 1} of ${RACE_WIDTH}, sent together`,
+            }),
+          );
+          const statuses: string[] = [];
+          for (const r of responses) {
+            ctx.expect.status(r, 201, `round ${n}: a transactions request`);
+            statuses.push(
+              ...ctx.expect.body(r, model.TransactionsResponse, 'transactions response').results.map((x) => x.status),
+            );
+          }
+          ctx.expect.equal(
+            statuses.filter((s) => s === 'TRANSACTION_ADDED_TO_ACCOUNT').length,
+            1,
+            `round ${n}: TRANSACTION_ADDED_TO_ACCOUNT results for one transaction sent ${RACE_WIDTH} times at once (statuses ${statuses.join(', ')})`,
+            responses[0],
           );
         });
       },

@@ -11,7 +11,7 @@ import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { type AccountPayload, model } from '../core/spec/index.js';
 import { checkProperty } from '../core/engine/property.js';
-import { type Listing, accountKey, listing, recordsFor, status, today } from './support.js';
+import { type Listing, accountKey, readListing, recordsFor, status, today } from './support.js';
 
 interface Slot {
   phase: 'none' | 'staged' | 'imported';
@@ -146,11 +146,11 @@ class List implements Command {
   constructor(readonly which: Exclude<Listing, 'imported'>) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const res = await listing(r.ctx, this.which, r.accounts[0].import_supplier, this.toString());
+    const read = await readListing(r.ctx, this.which, r.accounts[0].import_supplier, this.toString());
+    const res = read.first;
     r.ctx.expect.status(res, 200, this.toString());
-    const body = res.json();
     m.slots.forEach((s, i) => {
-      const records = recordsFor(body, r.accounts[i].external_account_number);
+      const records = recordsFor(read.items, r.accounts[i].external_account_number);
       const shown = this.which === 'pending' ? s.phase === 'staged' : s.phase !== 'none';
       r.ctx.expect.equal(
         records.length,

@@ -4,7 +4,7 @@ import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { model } from '../core/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
-import { accountKey } from './support.js';
+import { accountKey, echoDifference } from './support.js';
 
 /** A historical statement from the template (every documented field), fresh, with `overrides`. */
 const statement = (ctx: RuleContext, overrides: Record<string, unknown> = {}) =>
@@ -54,6 +54,31 @@ export default defineRules(
         });
         ctx.expect.status(res, [201, 200]);
         ctx.expect.that(res.text.includes(id), `the validated data should name statement ${id}`, { res });
+      },
+    },
+    {
+      id: 'statements.create.echo-fidelity',
+      spec: '§4.2 historical statements (body is the validated data), §2.6, §9.2',
+      level: 'MUST',
+      title:
+        'The validated data carries every field of every statement sent with an equal value (extra fields allowed, §9.2)',
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const request = {
+          ...accountKey(a.supplier, a.ext),
+          statements: [statement(ctx), statement(ctx, { number: ctx.ids.other('X'), gross_amount: 12.5 })],
+        };
+        const res = await ctx.api.call('createHistoricalStatements', { body: request, step: 'import two statements' });
+        ctx.expect.status(res, [201, 200]);
+        const body = res.json();
+        // "The validated data": the statements, alone or in the request validated ({…, statements}).
+        const echoed = Array.isArray(body) ? body : (body as { statements?: unknown } | null)?.statements;
+        const d = echoDifference(request.statements, echoed, 'statements');
+        ctx.expect.that(
+          d === undefined,
+          `the validated data must be the statements sent, but ${d?.path} was sent as ${JSON.stringify(d?.sent)} and came back as ${d?.echoed === undefined ? 'nothing' : JSON.stringify(d?.echoed)}`,
+          { res, expected: d?.sent, actual: d?.echoed },
+        );
       },
     },
     {

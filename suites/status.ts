@@ -3,7 +3,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { model } from '../core/spec/index.js';
-import { listing, recordsFor, status } from './support.js';
+import { listing, listingShows, readListing, recordsFor, status } from './support.js';
 
 const POLLS = 50;
 const POLL_INTERVAL_MS = 5;
@@ -18,9 +18,11 @@ async function expectStagedOnceWithNulls(
   schema: typeof model.PendingAccountImportProcesses | typeof model.AllAccountImportProcesses,
 ) {
   const account = await ctx.given.staged();
-  const res = await listing(ctx, which, account.supplier, `${which} listing`);
+  const read = await readListing(ctx, which, account.supplier, `${which} listing`);
+  const res = read.first;
   ctx.expect.status(res, 200);
-  const records = recordsFor(ctx.expect.body(res, schema, `${which} listing`), account.ext);
+  ctx.expect.body(res, schema, `${which} listing`);
+  const records = recordsFor(read.items, account.ext);
   ctx.expect.equal(
     records,
     [{ ...records[0], external_account_number: account.ext, service_account_number: null, account_created_at: null }],
@@ -134,12 +136,12 @@ export default defineRules(
       endpoints: ['importedAccountImportProcesses'],
       async check(ctx) {
         const account = await ctx.given.staged();
-        const res = await listing(ctx, 'imported', account.supplier, 'imported listing');
-        ctx.expect.status(res, 200);
+        const read = await readListing(ctx, 'imported', account.supplier, 'imported listing');
+        ctx.expect.status(read.first, 200);
         ctx.expect.that(
-          !res.text.includes(account.ext),
+          !listingShows(read, account.ext),
           `the imported listing should not show the staged-only account ${account.ext}`,
-          { res },
+          { res: read.pages.find((p) => p.text.includes(account.ext)) },
         );
       },
     },
@@ -160,13 +162,13 @@ export default defineRules(
         const imported = await ctx.given.imported();
         const other = ctx.preconditions.otherOngoingSupplier;
         for (const which of ['all', 'pending', 'imported'] as const) {
-          const res = await listing(ctx, which, other, `${which} listing of the other supplier`);
-          ctx.expect.status(res, 200);
+          const read = await readListing(ctx, which, other, `${which} listing of the other supplier`);
+          ctx.expect.status(read.first, 200);
           for (const ext of [staged.ext, imported.ext])
             ctx.expect.that(
-              !res.text.includes(ext),
+              !listingShows(read, ext),
               `the ${which} listing of ${other} must not show ${ext}, an account of ${staged.supplier}`,
-              { res },
+              { res: read.pages.find((p) => p.text.includes(ext)) ?? read.first },
             );
         }
         for (const ext of [staged.ext, imported.ext]) {

@@ -337,6 +337,7 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.refuses-invalid',
       'migration.stage.refuses-skipped',
       'migration.stage.refuses-paused-supplier',
+      'races.stage.one-first-staging',
       'stateful.state-machine',
     ],
   },
@@ -347,6 +348,7 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.update-200',
       'migration.stage.update-replaces-data',
       'migration.stage.refuses-update-paused-supplier',
+      'races.stage.one-first-staging',
       'stateful.state-machine',
     ],
   },
@@ -462,6 +464,8 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run',
       'migration.process.dry-run-supported',
       'migration.process.dry-run-checks-*',
+      'migration.process.dry-run-no-trace',
+      'migration.process.dry-run-not-listed-as-imported',
       'stateful.state-machine',
     ],
     unobservable:
@@ -512,7 +516,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/historical-statements/create/` |'],
-    rules: ['statements.create.accepted', 'statements.create.echoes-statements'],
+    rules: ['statements.create.accepted', 'statements.create.echoes-statements', 'statements.create.echo-fidelity'],
   },
   {
     section: '4.2',
@@ -565,7 +569,11 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['- Per-item statuses: `TRANSACTION_ADDED_TO_ACCOUNT`'],
-    rules: ['transactions.dedup.already-exists', 'transactions.create.every-type'],
+    rules: [
+      'transactions.dedup.already-exists',
+      'transactions.create.every-type',
+      'races.transactions.one-transaction',
+    ],
   },
   {
     section: '4.2',
@@ -621,6 +629,7 @@ export const STATEMENTS: Statement[] = [
       'status.listing-imported-200',
       'migration.process.listed-as-imported',
       'status.listing-imported-excludes-pending',
+      'migration.process.dry-run-not-listed-as-imported',
     ],
   },
   {
@@ -631,7 +640,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['- In the all-accounts listing, a pending account has null'],
-    rules: ['status.listing-all-pending', 'migration.process.dry-run'],
+    rules: ['status.listing-all-pending', 'migration.process.dry-run', 'migration.process.dry-run-no-trace'],
   },
   { section: '4.4', quote: ['| POST `/v1/data-import/business/` |'], rules: ['business.create.created'] },
   {
@@ -669,7 +678,11 @@ export const STATEMENTS: Statement[] = [
     quote: ['2. The token is sent in the `Authorization` header.'],
     rules: ['auth.token-scheme.accepted', 'auth.other-schemes.refused'],
   },
-  { section: '5', quote: ['3. A missing or invalid token gives 401'], rules: ['auth.401.*'] },
+  {
+    section: '5',
+    quote: ['3. A missing or invalid token gives 401'],
+    rules: ['auth.401.*', 'auth.refused-has-no-effect.*'],
+  },
   {
     section: '5',
     quote: ['Address, arguments and result of the token mutation: not shown.'],
@@ -742,7 +755,11 @@ export const STATEMENTS: Statement[] = [
       'errors.bad-input.no-5xx.*',
     ],
   },
-  { section: '7.2', quote: ['| 401 | missing or invalid token |'], rules: ['auth.401.*'] },
+  {
+    section: '7.2',
+    quote: ['| 401 | missing or invalid token |'],
+    rules: ['auth.401.*', 'auth.refused-has-no-effect.*'],
+  },
   {
     section: '7.2',
     quote: ['| 404 | account not found'],

@@ -65,15 +65,19 @@ export function defineResponses(b: ModelBuilder) {
     },
   );
 
-  /** §4.2 notes: 201, one `{created_at, body, status}` per note. */
+  /**
+   * §4.2 notes: 201, one `{created_at, body, status}` per note. `body` is optional data of a note
+   * (§2.3: "body or document_paths or both"), and §2.1 says "An optional field that carries no data is
+   * omitted from the payload entirely": for a note without body it may be absent, null or empty.
+   * `created_at` always carries data (§4.2 notes rule 3: it defaults to the current time).
+   */
   const NoteResult = res(
-    { id: 'NoteResult', spec: '§4.2 notes' },
+    { id: 'NoteResult', spec: '§4.2 notes, §2.1' },
     {
       created_at: ResponseDateTime,
-      body: z
-        .string()
-        .nullable()
-        .meta({ description: 'null or empty is tolerated for a note sent with document_paths only' }),
+      body: z.string().nullable().optional().meta({
+        description: 'absent (§2.1), null or empty is tolerated for a note sent with document_paths only',
+      }),
       status: NoteCreationStatus,
     },
   );

@@ -3,7 +3,8 @@ import { isValidToken, tokenFromHeader } from '../auth.js';
 import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
 import { reply } from '../reply.js';
 import { fault } from './helpers.js';
-import type { FaultDefinition } from './types.js';
+import type { EndpointId } from '../../core/spec/index.js';
+import type { FaultDefinition, Next } from './types.js';
 
 const hasValidToken = (req: HandlerRequest, env: ServerEnv) =>
   isValidToken(env.store, tokenFromHeader(req.headers.authorization), env.now().getTime());
@@ -100,6 +101,20 @@ export const authFaults: FaultDefinition[] = [
       },
     },
   ),
+  // Issue 20: requests performed and only then answered 401, on endpoints other than staging (where
+  // auth.401.* looked only at the status code, with a request for an account that does not exist).
+  performedThen401('createNotes', {
+    id: 'auth.notes-stored-on-401',
+    description: 'Notes sent without a valid token are stored, though the answer is 401.',
+  }),
+  performedThen401('createTransactions', {
+    id: 'auth.transactions-added-on-401',
+    description: 'Transactions sent without a valid token are added to the account, though the answer is 401.',
+  }),
+  performedThen401('createBusiness', {
+    id: 'auth.business-created-on-401',
+    description: 'A business sent without a valid token is created, though the answer is 401.',
+  }),
   fault(
     {
       id: 'auth.unknown-api-key-token',
@@ -110,3 +125,20 @@ export const authFaults: FaultDefinition[] = [
     { checks: () => ({ apiKeyMustBeIssued: false }) },
   ),
 ];
+
+/** `endpoint` performs a request without a valid token (its token checked after the work) and answers 401. */
+function performedThen401(endpoint: EndpointId, def: { id: string; description: string }): FaultDefinition {
+  return fault(
+    { ...def, spec: '§5.3, §7.2', subtle: true },
+    {
+      authenticate: (e, _h, ok) => ok || e === endpoint,
+      around: {
+        [endpoint]: async (req: HandlerRequest, env: ServerEnv, next: Next) => {
+          if (hasValidToken(req, env)) return next(req);
+          await next(req);
+          return env.choices.unauthorized();
+        },
+      },
+    },
+  );
+}

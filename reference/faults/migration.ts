@@ -1,5 +1,5 @@
 /** Faults of §4.1 account migration (validate, stage, process), §2.2 supplier status and the §3 states. */
-import type { AccountPayload } from '../../core/spec/index.js';
+import type { AccountPayload, EndpointId } from '../../core/spec/index.js';
 import type { HandlerRequest } from '../handlers/shared.js';
 import { reply } from '../reply.js';
 import { validationError } from '../validation.js';
@@ -216,6 +216,20 @@ export const migrationFaults: FaultDefinition[] = [
       description: 'Validation answers 200 with an empty object instead of the validated data.',
     },
     rewrite('validateAccount', (r) => (r.status === 200 ? { ...r, body: {} } : r)),
+  ),
+  fault(
+    {
+      id: 'migration.validate.echo-drops-email',
+      spec: '§4.1 (the validated data as body)',
+      subtle: true,
+      description:
+        "The validated data leaves out every customer's email (a nested field), though it was sent and valid.",
+    },
+    rewrite('validateAccount', (r) => {
+      const b = body<{ customers?: Record<string, unknown>[] }>(r.body);
+      if (r.status !== 200 || !Array.isArray(b.customers)) return r;
+      return { ...r, body: { ...b, customers: b.customers.map(({ email: _email, ...c }) => c) } };
+    }),
   ),
   fault(
     {
@@ -456,4 +470,82 @@ export const migrationFaults: FaultDefinition[] = [
       }),
     },
   ),
+  // Issue 20: traces of a dry run where no rule looked before (the dry-run rules read the status, the
+  // pending and all listings and a real process afterwards).
+  dryRunTrace(
+    {
+      id: 'migration.process.dry-run-leaves-notes-open',
+      spec: '§4.1 process rule 2, §4.2 notes rule 1',
+      subtle: true,
+      description: 'After a dry run the account takes notes (201) as if it had been imported.',
+    },
+    (dryRun) => ({
+      createNotes: async (req, env, next) => {
+        const r = await next(req);
+        const b = body<{ import_supplier?: string; external_account_number?: string; notes?: { body?: string }[] }>(
+          req.body,
+        );
+        if (r.status !== 404 || !dryRun.has(keyOf(b.import_supplier, b.external_account_number))) return r;
+        const now = env.now().toISOString().slice(0, 19) + 'Z';
+        return reply(
+          201,
+          (b.notes ?? []).map((n) => ({ created_at: now, body: n.body ?? null, status: 'NOTE_CREATION_SUCCESS' })),
+        );
+      },
+    }),
+  ),
+  dryRunTrace(
+    {
+      id: 'migration.process.dry-run-listed-as-imported',
+      spec: '§4.1 process rule 2, §4.3 (imported listing, body not shown)',
+      subtle: true,
+      level: 'SHOULD',
+      why: "The imported listing's body is not shown (§4.3): that it leaves out an account a dry run rolled back is a strong reading.",
+      description: 'After a dry run the imported listing shows the account, though it is only staged.',
+    },
+    (dryRun) => ({
+      importedAccountImportProcesses: async (req, env, next) => {
+        const r = await next(req);
+        if (r.status !== 200 || !Array.isArray(r.body)) return r;
+        const supplier = req.params.import_supplier_code;
+        const ghosts = env.store
+          .processesOf(supplier)
+          .filter((p) => p.account === null && dryRun.has(keyOf(supplier, p.externalAccountNumber)))
+          .map((p) => ({
+            external_account_number: p.externalAccountNumber,
+            service_account_number: 'A-DRYRUN00',
+            account_created_at: env.now().toISOString().slice(0, 19) + 'Z',
+          }));
+        return { ...r, body: [...r.body, ...ghosts] };
+      },
+    }),
+  ),
 ];
+
+/**
+ * A fault that remembers the accounts a dry run that would succeed was answered for, and leaves a
+ * trace of it on other endpoints (`around`).
+ */
+function dryRunTrace(
+  def: Omit<FaultDefinition, 'create'>,
+  around: (dryRun: Set<string>) => Partial<Record<EndpointId, Around>>,
+): FaultDefinition {
+  return {
+    ...def,
+    create: () => {
+      const dryRun = new Set<string>();
+      return {
+        around: {
+          ...around(dryRun),
+          processAccount: async (req, _env, next) => {
+            const r = await next(req);
+            const k = processKey(req);
+            if (body(req.body).dry_run === true && r.status === 400 && body(r.body).code === 'dry_run')
+              dryRun.add(keyOf(k.import_supplier_code, k.external_account_number));
+            return r;
+          },
+        },
+      };
+    },
+  };
+}

@@ -139,4 +139,59 @@ export const raceFaults: FaultDefinition[] = [
       },
     },
   ),
+  fault(
+    {
+      id: 'races.first-staging-twice',
+      spec: '§3 (none → staged: 201; staged → stage again: 200)',
+      subtle: true,
+      description:
+        'Staging looks the import process up, waits, then creates it: simultaneous first stagings of one account each create a process (several 201s).',
+    },
+    {
+      around: {
+        stageAccount: async (req, env, next) => {
+          const b = body<AccountKey>(req.body);
+          const read = () => env.store.process(b.import_supplier ?? '', b.external_account_number ?? '');
+          const seen = read() !== undefined;
+          await delay(CHECK_TO_WRITE_MS);
+          const now = read();
+          // Decide on what was read before the wait: no process existed then, so a new one is created.
+          if (!seen && now && !now.account)
+            for (const [k, p] of env.store.processes) if (p === now) env.store.processes.delete(k);
+          return next(req);
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'races.transaction-twice',
+      spec: '§4.2 transactions (check_previously_added: TRANSACTION_ALREADY_EXISTS)',
+      subtle: true,
+      description:
+        'Transaction ids are checked, then written after a wait: the same transaction sent in two requests at once is added twice.',
+    },
+    {
+      around: {
+        createTransactions: async (req, env, next) => {
+          const b = body<AccountKey & { transactions?: { transaction_id?: string }[] }>(req.body);
+          const account = () => env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '');
+          const ids = (Array.isArray(b.transactions) ? b.transactions : []).map((t) => t?.transaction_id ?? '');
+          const before = account();
+          const had = new Set(ids.filter((id) => before?.transactionIds.has(id)));
+          await delay(CHECK_TO_WRITE_MS);
+          const a = account();
+          if (!a) return next(req);
+          // The duplicate check runs against the ids as they were before the wait.
+          const later = ids.filter((id) => !had.has(id) && a.transactionIds.has(id));
+          for (const id of later) a.transactionIds.delete(id);
+          try {
+            return await next(req);
+          } finally {
+            for (const id of later) a.transactionIds.add(id);
+          }
+        },
+      },
+    },
+  ),
 ];

@@ -53,4 +53,20 @@ export const statementFaults: FaultDefinition[] = [
     },
     rewrite('createHistoricalStatements', (r) => (r.status === 201 ? reply(201, {}) : r)),
   ),
+  fault(
+    {
+      id: 'statements.echo-alters-amount',
+      spec: '§4.2 historical statements (body is the validated data)',
+      subtle: true,
+      description: 'The validated data gives every statement a gross_amount rounded to a whole number.',
+    },
+    rewrite('createHistoricalStatements', (r) => {
+      const b = body<{ statements?: Record<string, unknown>[] }>(r.body);
+      if (r.status >= 300 || !Array.isArray(b.statements)) return r;
+      const statements = b.statements.map((st) =>
+        typeof st.gross_amount === 'number' ? { ...st, gross_amount: Math.round(st.gross_amount) } : st,
+      );
+      return { ...r, body: { ...b, statements } };
+    }),
+  ),
 ];

@@ -99,11 +99,15 @@ export const createNotes: Handler = async (req, env) => {
   const index = noteIndex(account.notes, env.choices.bodylessNotesMatch);
   // One request, one "current time" (§4.2 notes rule 3), formatted once rather than per note.
   const now = formatDateTime(env.now());
+  // §2.1: a body-less note's body carries no data: null, or omitted (a server's choice).
+  const omit = env.choices.emptyResultFields === 'omit';
+  const result = (created_at: string, body: string | null, status: string) =>
+    body === null && omit ? { created_at, status } : { created_at, body, status };
   const results = request.notes.map((note) => {
     const existing = findSameNote(index, note);
     if (existing) {
       const createdAt = env.choices.existingNoteCreatedAt === 'sent' ? (note.created_at ?? now) : existing.createdAt;
-      return { created_at: createdAt, body: existing.body, status: 'NOTE_ALREADY_EXISTS' };
+      return result(createdAt, existing.body, 'NOTE_ALREADY_EXISTS');
     }
     // §4.2 notes rule 3: created_at, when absent, is the current time.
     const stored: StoredNote = {
@@ -114,7 +118,7 @@ export const createNotes: Handler = async (req, env) => {
     };
     account.notes.push(stored);
     remember(index, stored);
-    return { created_at: stored.createdAt, body: stored.body, status: 'NOTE_CREATION_SUCCESS' };
+    return result(stored.createdAt, stored.body, 'NOTE_CREATION_SUCCESS');
   });
   return reply(201, results);
 };

@@ -34,5 +34,31 @@ function listing(filter: (p: ImportProcess) => boolean): Handler {
 
 export const allAccountImportProcesses = listing(() => true);
 export const pendingAccountImportProcesses = listing((p) => p.account === null);
-/** §4.3: the imported listing's body is not shown; the reference uses the §2.9 record shape. */
-export const importedAccountImportProcesses = listing((p) => p.account !== null);
+const importedRecords = listing((p) => p.account !== null);
+
+/**
+ * §4.3: the imported listing's body is not shown; the reference uses the §2.9 record shape, as one
+ * array or (a server's choice) in pages `{count, next, previous, results}` chosen by `?page=`.
+ */
+export const importedAccountImportProcesses: Handler = async (req, env) => {
+  const answer = await importedRecords(req, env);
+  const paging = env.choices.importedListingPages;
+  if (!paging || answer.status !== 200 || !Array.isArray(answer.body)) return answer;
+  const records = answer.body as unknown[];
+  const last = Math.max(1, Math.ceil(records.length / paging.size));
+  const page = Number(req.query.get('page') ?? '1');
+  if (!Number.isInteger(page) || page < 1 || page > last) return env.choices.notFound('No such page.');
+  const path = `/v1/data-import/imported-account-import-processes/${encodeURIComponent(req.params.import_supplier_code)}/`;
+  const link = (n: number) =>
+    n < 1 || n > last
+      ? null
+      : paging.links === 'relative'
+        ? `?page=${n}`
+        : `http://${req.headers.host ?? 'localhost'}${path}?page=${n}`;
+  return reply(200, {
+    count: records.length,
+    next: link(page + 1),
+    previous: link(page - 1),
+    results: records.slice((page - 1) * paging.size, page * paging.size),
+  });
+};

@@ -36,6 +36,7 @@ describe('the kill matrix', () => {
     expect(matrix.variants.map((v) => (v.target.kind === 'variant' ? v.target.profile : v.target.kind))).toEqual([
       'variant',
       'demanding',
+      'paginated',
       'rate-limited',
     ]);
     for (const v of matrix.variants) expect([v.failed, v.errored], JSON.stringify(v.target)).toEqual([[], []]);

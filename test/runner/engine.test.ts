@@ -208,6 +208,8 @@ describe('preconditions, selection, baseline and bail', () => {
     expect(ids({ rules: ['migration.process.dry-*'] })).toEqual([
       'migration.process.dry-run',
       'migration.process.dry-run-false',
+      'migration.process.dry-run-no-trace',
+      'migration.process.dry-run-not-listed-as-imported',
       'migration.process.dry-run-supported',
       'migration.process.dry-run-checks-team',
       'migration.process.dry-run-checks-paused-supplier',
@@ -222,6 +224,7 @@ describe('preconditions, selection, baseline and bail', () => {
     expect(ids({ sections: ['8'] })).toEqual(s8.map((r) => r.id));
     expect(ids({ sections: ['4.3'], levels: ['SHOULD'] })).toEqual([
       'migration.process.listed-as-imported',
+      'migration.process.dry-run-not-listed-as-imported',
       'status.listing-imported-excludes-pending',
     ]);
     expect(ids({ tags: ['limits'] })).toEqual(['limits.concurrency.429-then-retry']);
