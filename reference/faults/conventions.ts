@@ -4,6 +4,9 @@ import { ACCOUNT_FAILED_VALIDATION, validationError } from '../validation.js';
 import { clone, fault, mapStrings } from './helpers.js';
 import type { Around, FaultBehaviour, FaultDefinition } from './types.js';
 
+/** A payload's array as sent, or none: a fault must survive the malformed payloads the suite sends too. */
+const listOf = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
+
 /** The same request change on validate and stage (they share their rules, §4.1). */
 function onAccountPayload(change: (payload: Record<string, unknown>) => Record<string, unknown>) {
   const around: Around = (req, _env, next) =>
@@ -219,14 +222,16 @@ export const conventionFaults: FaultDefinition[] = [
       description: 'A document path with a leading slash is refused.',
     },
     refuseOnAccountPayload((a) => {
-      const i = (a.notes ?? []).findIndex((n) => n.document_paths?.some((d) => d.document_path?.startsWith('/')));
+      const i = listOf(a.notes).findIndex(
+        (n) => Array.isArray(n?.document_paths) && n.document_paths.some((d) => d?.document_path?.startsWith?.('/')),
+      );
       if (i >= 0)
         return {
           attr: `notes.${i}.document_paths.0.document_path`,
           code: 'invalid',
           detail: 'Paths must be relative.',
         };
-      const s = (a.statements ?? []).findIndex((st) => st.statement_path?.startsWith('/'));
+      const s = listOf(a.statements).findIndex((st) => st?.statement_path?.startsWith?.('/'));
       return s >= 0
         ? { attr: `statements.${s}.statement_path`, code: 'invalid', detail: 'Paths must be relative.' }
         : undefined;
@@ -240,7 +245,7 @@ export const conventionFaults: FaultDefinition[] = [
       description: 'Notes of an account payload must carry created_at, though the spec makes it optional.',
     },
     refuseOnAccountPayload((a) => {
-      const i = (a.notes ?? []).findIndex((n) => n.created_at === undefined);
+      const i = listOf(a.notes).findIndex((n) => n?.created_at === undefined);
       return i >= 0
         ? { attr: `notes.${i}.created_at`, code: 'required', detail: 'This field is required.' }
         : undefined;
