@@ -1,6 +1,6 @@
 // `npm run test:load`: the project's timing-sensitive tests with the machine saturated. It starts one
 // busy-loop process per CPU (`os.availableParallelism()`, or LOAD_PROCS), runs `vitest run` on the files
-// below (or on the files given as arguments), always stops the busy loops — on success, failure, Ctrl-C
+// below (or on the files given as arguments; options are passed to vitest), always stops the busy loops — on success, failure, Ctrl-C
 // or SIGTERM — and exits with vitest's code. A test that passes here does not depend on a wall-clock
 // budget that a busy CI runner can exhaust (issue 21).
 import { spawn } from 'node:child_process';
@@ -27,7 +27,11 @@ export const TIMING_SENSITIVE = [
   'test/suites/property-cutoff.test.ts',
 ];
 
-const files = process.argv.slice(2).length ? process.argv.slice(2) : TIMING_SENSITIVE;
+// Arguments that are not options name the files (default: the list above); options go to vitest.
+const args = process.argv.slice(2);
+const named = args.filter((a) => !a.startsWith('-'));
+const files = named.length ? named : TIMING_SENSITIVE;
+const options = args.filter((a) => a.startsWith('-'));
 const count = Number(process.env.LOAD_PROCS ?? availableParallelism());
 const load = () =>
   loadavg()
@@ -55,7 +59,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
 console.log(`test:load: ${count} busy loop(s) beside vitest; load average ${load()}`);
 console.log(`test:load: ${files.join(' ')}`);
 const started = Date.now();
-vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files], {
+vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, ...options], {
   cwd: root,
   stdio: 'inherit',
 });
