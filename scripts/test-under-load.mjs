@@ -1,8 +1,8 @@
 // `npm run test:load`: the project's timing-sensitive tests with the machine saturated. It starts one
 // busy-loop process per CPU (`os.availableParallelism()`, or LOAD_PROCS), runs `vitest run` on the files
 // below (or on the files given as arguments; options go to vitest), always stops the busy loops — on
-// success, failure, Ctrl-C or SIGTERM — and exits with vitest's code. A test that passes here does not depend on a wall-clock
-// budget that a busy CI runner can exhaust (issue 21).
+// success, failure, Ctrl-C or SIGTERM — and exits with vitest's code. A test that passes here does not
+// depend on a wall-clock budget that a busy CI runner can exhaust (issue 21).
 import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,8 +12,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The files that wait on the network, a child process, a timeout under test or a retry budget: the
- * ones a loaded machine used to turn red. Kept to a few minutes under load (measured: 6-10 min on a
- * 2-CPU machine with other jobs beside the busy loops; the golden test is most of it).
+ * ones a loaded machine used to turn red. Kept to a few minutes under load (measured on 2 CPUs: about
+ * 3 min with the busy loops and other jobs at load 4-10, up to 8 min at load 10-18; the golden test
+ * is a third to a half of it).
  */
 export const TIMING_SENSITIVE = [
   'test/robustness/hostile.test.ts',
