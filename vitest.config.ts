@@ -3,13 +3,17 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A test waits on events (an exit, a line, an answer), and these limits only catch one that never
+    // comes: generous, because a busy machine (CI beside other jobs, `npm run test:load`) can make a
+    // CLI's cold start alone take seconds, and above the CLI helper's own limit (test/helpers/cli.ts).
+    testTimeout: 150_000,
+    hookTimeout: 150_000,
     // Tests start their own servers on 127.0.0.1 and child processes; forks isolate them best.
     pool: 'forks',
     // `npm test` shows the failures and the summary ("Tests  N passed"), nothing else: a dot per test,
     // and console output only from tests that failed. `npm test -- --reporter=verbose` lists every test.
-    reporters: ['dot'],
+    // The load reporter adds the machine's load to any test that failed by running out of time.
+    reporters: ['dot', './test/helpers/load-reporter.ts'],
     silent: 'passed-only',
   },
 });

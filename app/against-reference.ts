@@ -78,8 +78,11 @@ export async function runAgainstReference(
       fixtures,
       ...(payloads ? { payloads } : {}),
       ...(profile?.run.contractPath ? { contractPath: profile.run.contractPath } : {}),
-      // The embedded limit frees a slot within milliseconds; a fault that never frees one needs no longer.
-      processRetryBudgetMs: profile?.processRetryBudgetMs ?? 3_000,
+      // Process calls retry a §8 429 within the budget a user's run gets (the engine's default), or
+      // the profile's own: the server frees a slot as soon as a process call ends, so a refusal that
+      // lasts is a busy machine holding slots longer, or a fault that never frees one (caught all the
+      // same, only later). A short fixed budget turned load into rules not judged (issue 21).
+      ...(profile?.processRetryBudgetMs ? { processRetryBudgetMs: profile.processRetryBudgetMs } : {}),
       ...options,
     });
     return { report, profile };

@@ -1,8 +1,16 @@
 /** Runs the built CLI (dist/) as a user would, as a child process. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { machineLoad } from './load.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/app/cli/main.js', import.meta.url));
+
+/**
+ * How long a CLI child may take before the test gives up on it: generous, because a busy machine
+ * (CI beside other jobs, `npm run test:load`) can make a cold start alone take seconds. What a test
+ * waits for is the child's exit or its first line, never a duration.
+ */
+export const CLI_WAIT_MS = 120_000;
 
 export interface CliResult {
   code: number | null;
@@ -10,10 +18,22 @@ export interface CliResult {
   stderr: string;
 }
 
+const tail = (text: string) => (text.length > 2_000 ? `…${text.slice(-2_000)}` : text);
+
+/** The error of a child the test stopped waiting for: says how long, and how loaded the machine was. */
+function gaveUp(args: string[], what: string, ms: number, stdout: string, stderr: string): Error {
+  return new Error(
+    `conformance ${args.join(' ')} ${what} within ${ms / 1000} s and was killed; ${machineLoad()}.\n` +
+      `stdout: ${tail(stdout)}\nstderr: ${tail(stderr)}`,
+  );
+}
+
+/** Runs the CLI to its exit; rejects (killing it) only when it is still running after `timeoutMs`. */
 export function runCli(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
+  const timeoutMs = options.timeoutMs ?? CLI_WAIT_MS;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
@@ -21,31 +41,50 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
+    let killed = false;
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      if (killed) reject(gaveUp(args, 'did not exit', timeoutMs, stdout, stderr));
+      else resolve({ code, stdout, stderr });
     });
   });
 }
 
 /** Starts a long-running command and resolves with the child and its first stdout line. */
-export function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string }> {
+export function startCli(
+  args: string[],
+  timeoutMs = CLI_WAIT_MS,
+): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } });
     let buffer = '';
     let stderr = '';
+    const timer = setTimeout(() => {
+      child.removeAllListeners('close');
+      child.kill('SIGKILL');
+      reject(gaveUp(args, 'printed no line', timeoutMs, buffer, stderr));
+    }, timeoutMs);
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.on('data', (d) => {
       buffer += d;
       const newline = buffer.indexOf('\n');
-      if (newline >= 0) resolve({ child, firstLine: buffer.slice(0, newline) });
+      if (newline >= 0) {
+        clearTimeout(timer);
+        resolve({ child, firstLine: buffer.slice(0, newline) });
+      }
     });
     child.on('error', reject);
-    child.on('close', (code) => reject(new Error(`exited with ${code} before printing: ${stderr}`)));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before printing: ${stderr}`));
+    });
   });
 }
 

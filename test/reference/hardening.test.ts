@@ -12,6 +12,7 @@ import { GRAPHQL_PATH } from '../../reference/graphql.js';
 import { MAX_LISTED_ERRORS } from '../../reference/validation.js';
 import { client } from '../helpers/http.js';
 import { PATHS, SUPPLIER, TEAM, account, importAccount, stage, useReferenceServer } from '../helpers/reference.js';
+import { until } from '../helpers/until.js';
 
 const h = useReferenceServer({ maxBodyBytes: 16 * 1024 * 1024 });
 const BUSINESS_TYPE = 'LIMITED_COMPANY';
@@ -105,6 +106,32 @@ describe('huge arrays', () => {
   });
 });
 
+/** Milliseconds `send` takes. */
+async function timed(send: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await send();
+  return performance.now() - started;
+}
+
+/** Milliseconds ten requests of a tenth of the items take, one after the other (`send(k)`, k = 0..9). */
+const tenSmall = (send: (k: number) => Promise<unknown>) =>
+  timed(async () => {
+    for (let k = 0; k < 10; k++) await send(k);
+  });
+
+/**
+ * Linear, not quadratic, whatever the machine's load: one request of N items takes about as long as
+ * ten requests of N/10 (less, with the fixed cost of each request), never the ten times as long that a
+ * check against every earlier item of the request takes. Both are measured back to back over similar
+ * spans on the same machine, so a busy machine slows both alike.
+ */
+function expectLinear(large: number, small: number, what: string) {
+  expect(
+    large / Math.max(small, 1),
+    `${what}: ${large.toFixed(0)} ms in one request, ${small.toFixed(0)} ms in ten of a tenth`,
+  ).toBeLessThan(4);
+}
+
 describe('keyed duplicate checks', () => {
   it('answers 60,000 notes in one 1 MB request quickly while other clients keep being answered', async () => {
     const notes = (n: number) => Array.from({ length: n }, (_, i) => ({ body: `note ${i}` }));
@@ -113,35 +140,50 @@ describe('keyed duplicate checks', () => {
       body: { import_supplier: SUPPLIER, external_account_number: warm.ext, notes: notes(60_000) },
     });
 
+    // The growth with the number of notes, on their own: ten requests of 6,000, then one of 60,000.
+    const small = await Promise.all(Array.from({ length: 10 }, () => importAccount(h.call)));
+    const inTen = await tenSmall((k) =>
+      h.call('POST', PATHS.notes, {
+        body: { import_supplier: SUPPLIER, external_account_number: small[k].ext, notes: notes(6_000) },
+      }),
+    );
+    const large = await importAccount(h.call);
+    const inOne = await timed(() =>
+      h.call('POST', PATHS.notes, {
+        body: { import_supplier: SUPPLIER, external_account_number: large.ext, notes: notes(60_000) },
+      }),
+    );
+    expectLinear(inOne, inTen, '60,000 notes');
+
+    // Other clients while a large request runs.
+
     const { ext } = await importAccount(h.call);
     const raw = JSON.stringify({ import_supplier: SUPPLIER, external_account_number: ext, notes: notes(60_000) });
     expect(raw.length).toBeGreaterThan(1_000_000);
-    let stop = false;
-    const others: number[] = [];
+    let inFlight = true;
+    let answeredMeanwhile = 0;
     const other = (async () => {
-      while (!stop) {
-        const started = performance.now();
+      while (inFlight) {
         await h.call('GET', PATHS.status(SUPPLIER, ext));
-        others.push(performance.now() - started);
+        if (inFlight) answeredMeanwhile++;
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
-    const started = performance.now();
     const res = await h.call('POST', PATHS.notes, { raw });
-    const took = performance.now() - started;
-    stop = true;
+    inFlight = false;
     await other;
     expect(res.status).toBe(201);
     expect(res.body).toHaveLength(60_000);
     expect(res.body.every((r: { status: string }) => r.status === 'NOTE_CREATION_SUCCESS')).toBe(true);
-    // Targets: < 1 s and < 100 ms (see npm run bench); here generous bounds for a shared machine.
-    // Before the keyed lookups this took 8-26 s and held up every other client as long.
-    expect(took).toBeLessThan(5_000);
-    expect(Math.max(...others)).toBeLessThan(1_500);
+    // Targets: < 1 s and < 100 ms (see npm run bench, which times them). Before the keyed lookups this
+    // took 8-26 s and held up every other client as long: here, what load cannot change — the growth
+    // (above), and other clients answered while it runs (a server that held its event loop for the
+    // whole request would answer at most one).
+    expect(answeredMeanwhile, 'other requests answered while the large one ran').toBeGreaterThanOrEqual(3);
 
     const again = await h.call('POST', PATHS.notes, { raw });
     expect(again.body.every((r: { status: string }) => r.status === 'NOTE_ALREADY_EXISTS')).toBe(true);
-  }, 60_000);
+  });
 
   it('keeps §4.2 notes rule 2 exact: same body matches without created_at, needs the same created_at with it', async () => {
     const { ext } = await importAccount(h.call);
@@ -177,16 +219,20 @@ describe('keyed duplicate checks', () => {
 
   it('checks 60,000 supply points and business contracts in one request in linear time, duplicates included', async () => {
     const { ext } = await importAccount(h.call);
-    const points = Array.from({ length: 60_000 }, (_, i) => ({
-      identifier: `${ext}-SP${i}`,
-      supply_type: 'ELECTRICITY',
-    }));
-    let started = performance.now();
-    const created = await h.call('POST', PATHS.supplyPoints, {
-      body: { import_supplier: SUPPLIER, external_account_number: ext, supply_points: points },
+    const small = await importAccount(h.call);
+    const points = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => ({ identifier: `${prefix}-SP${i}`, supply_type: 'ELECTRICITY' }));
+    const addPoints = (n: number, at: string, prefix = at) =>
+      h.call('POST', PATHS.supplyPoints, {
+        body: { import_supplier: SUPPLIER, external_account_number: at, supply_points: points(n, prefix) },
+      });
+    const inTen = await tenSmall((k) => addPoints(6_000, small.ext, `${small.ext}-${k}`));
+    let created!: Awaited<ReturnType<typeof h.call>>;
+    const took = await timed(async () => {
+      created = await addPoints(60_000, ext);
     });
     expect(created.status, created.text.slice(0, 300)).toBe(201);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expectLinear(took, inTen, '60,000 supply points');
     const clash = await h.call('POST', PATHS.supplyPoints, {
       body: {
         import_supplier: SUPPLIER,
@@ -199,22 +245,26 @@ describe('keyed duplicate checks', () => {
     });
     expect(clash.status).toBe(400);
 
-    const contracts = Array.from({ length: 60_000 }, (_, i) => ({ identifier: `${ext}-BC${i}` }));
-    started = performance.now();
-    const business = await h.call('POST', PATHS.business, {
-      body: {
-        import_supplier_code: SUPPLIER,
-        external_business_identifier: `${ext}-B`,
-        business: {
-          company_name: 'C',
-          company_number: '1',
-          business_type: BUSINESS_TYPE,
-          business_contracts: contracts,
+    const createBusiness = (n: number, id: string) =>
+      h.call('POST', PATHS.business, {
+        body: {
+          import_supplier_code: SUPPLIER,
+          external_business_identifier: id,
+          business: {
+            company_name: 'C',
+            company_number: '1',
+            business_type: BUSINESS_TYPE,
+            business_contracts: Array.from({ length: n }, (_, i) => ({ identifier: `${id}-BC${i}` })),
+          },
         },
-      },
+      });
+    const inTenBusiness = await tenSmall((k) => createBusiness(6_000, `${ext}-S${k}`));
+    let business!: Awaited<ReturnType<typeof h.call>>;
+    const tookBusiness = await timed(async () => {
+      business = await createBusiness(60_000, `${ext}-B`);
     });
     expect(business.status, business.text.slice(0, 300)).toBe(201);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expectLinear(tookBusiness, inTenBusiness, '60,000 business contracts');
     const dup = await h.call('POST', PATHS.business, {
       body: {
         import_supplier_code: SUPPLIER,
@@ -229,7 +279,7 @@ describe('keyed duplicate checks', () => {
     });
     expect(dup.status).toBe(400);
     expect(dup.body.errors.map((e: { attr: string }) => e.attr)).toEqual(['business.business_contracts.1.identifier']);
-  }, 60_000);
+  });
 });
 
 describe('bytes and HTTP framing', () => {
@@ -369,14 +419,14 @@ describe('bounded state', () => {
     const operator = (method: string, path: string, body?: unknown) =>
       client(server.url, null)(method, path, { body, headers: { 'x-operator-key': server.operatorKey } });
     try {
-      await operator('PATCH', '/_operator/settings', { processing_delay_ms: 300 });
+      // Long enough for the reset to arrive while it runs, on a busy machine too.
+      await operator('PATCH', '/_operator/settings', { processing_delay_ms: 2_000 });
       const ext = `R-${Date.now()}`;
       await stage(call, account(ext));
       const running = call('POST', PATHS.process, {
         body: { external_account_number: ext, import_supplier_code: SUPPLIER, operations_team_name: TEAM },
       });
-      await new Promise((r) => setTimeout(r, 100));
-      expect(server.store.processing).toBe(1);
+      await until(() => server.store.processing === 1); // the server has begun processing it
       await operator('POST', '/_operator/reset', {
         suppliers: [{ code: SUPPLIER, status: 'Ongoing' }],
         operations_teams: [TEAM],
@@ -386,8 +436,9 @@ describe('bounded state', () => {
       await running;
       expect(server.store.processing).toBe(0);
 
-      // With the limit at 1, two concurrent processes: exactly one is let through.
-      await operator('PATCH', '/_operator/settings', { concurrency_limit: 1, processing_delay_ms: 200 });
+      // With the limit at 1, two concurrent processes: exactly one is let through (the first still runs
+      // when the second arrives, on a busy machine too).
+      await operator('PATCH', '/_operator/settings', { concurrency_limit: 1, processing_delay_ms: 2_000 });
       const a = `R-${Date.now()}-a`;
       const b = `R-${Date.now()}-b`;
       await stage(call, account(a));

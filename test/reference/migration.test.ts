@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { model } from '../../core/spec/index.js';
 import { startReferenceServer } from '../../reference/index.js';
 import { client, unique } from '../helpers/http.js';
+import { until } from '../helpers/until.js';
 import {
   OTHER_SUPPLIER,
   PATHS,
@@ -184,7 +185,8 @@ describe('§3 IN_PROGRESS and the §8 concurrency limit', () => {
   it('reports IN_PROGRESS while processing runs, answers 429 above the limit, and a retry succeeds', async () => {
     const server = await startReferenceServer({ seed: 'default' });
     try {
-      server.store.settings.processingDelayMs = 300;
+      // Long enough for the three requests below to be answered while it runs, on a busy machine too.
+      server.store.settings.processingDelayMs = 2_000;
       server.store.settings.concurrencyLimit = 1;
       const call = client(server.url);
       const a = account();
@@ -192,7 +194,7 @@ describe('§3 IN_PROGRESS and the §8 concurrency limit', () => {
       await stage(call, a);
       await stage(call, b);
       const slow = processAccount(call, a.external_account_number);
-      await new Promise((r) => setTimeout(r, 100));
+      await until(() => server.store.processing === 1); // the server has begun processing it
       expect((await call('GET', PATHS.status(SUPPLIER, a.external_account_number))).body.status).toBe('IN_PROGRESS');
       expect(
         await call('GET', PATHS.pending(SUPPLIER)).then((r) =>

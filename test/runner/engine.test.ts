@@ -126,15 +126,16 @@ describe('verdicts: fail is the implementation, error is the exchange or a preco
   });
 
   it('a request that never gets an answer is an error within the timeout', async () => {
-    const started = Date.now();
+    // The timeout under test applies to every request of the run: short enough to keep the test quick,
+    // far above what an answered request takes on a busy machine. The hung request ends the run's wait
+    // only through it (the reason says so); vitest's limit catches a runner that would wait forever.
     const report = await runThrough((req) => (req.path.includes('/account-transfer-status/') ? 'hang' : undefined), {
       selection: { rules: ['status.404-without-process'] },
-      timeoutMs: 300,
+      timeoutMs: 3_000,
     });
     const r = rule(report, 'status.404-without-process');
     expect([r.verdict, r.error_kind]).toEqual(['error', 'exchange']);
-    expect(r.reason).toMatch(/no complete response within 300 ms/);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.reason).toMatch(/no complete response within 3000 ms/);
   });
 });
 

@@ -124,7 +124,7 @@ describe('ObtainServiceToken', () => {
     } finally {
       await endless.close();
     }
-  }, 60_000);
+  });
 
   it('an answer that drips slower than the timeout ends with the timeout in words, not an error code', async () => {
     const slow = await listen((_req, res) => {
@@ -143,7 +143,7 @@ describe('ObtainServiceToken', () => {
     } finally {
       await slow.close();
     }
-  }, 30_000);
+  });
 });
 
 describe('usage errors instead of crashes (exit 2, naming the flag or key)', () => {
@@ -160,7 +160,6 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
       [['--report-dir', 'a-file'], '--report-dir'],
       [['--report-dir', '/dev/null/reports'], '--report-dir'],
     ] as const) {
-      const started = Date.now();
       const res = await runCli(['--base-url', reference.url, '--rule', 'status.*', ...args], {
         cwd: dir,
         env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN },
@@ -169,7 +168,6 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
       expect(res.stderr).toContain(where);
       expect(res.stderr).not.toMatch(/\n\s+at /);
       expect(res.stdout).not.toMatch(/rules:/); // refused before any rule ran
-      expect(Date.now() - started).toBeLessThan(10_000);
     }
     writeFileSync(join(dir, 'conformance.config.yaml'), 'report:\n  dir: a-file\n');
     const fromConfig = await runCli(['--base-url', reference.url, '--rule', 'status.*'], {
@@ -223,7 +221,7 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
     ]) {
       expect(text).not.toMatch(/TOKENASUSER123|pass-word-99/);
     }
-  }, 60_000);
+  });
 
   it('--max-time and run.max_time_s must be positive numbers of seconds', async () => {
     const res = await runCli(['--max-time', 'soon'], { cwd: tempDir('mt-') });
@@ -240,27 +238,24 @@ describe('usage errors instead of crashes (exit 2, naming the flag or key)', () 
 describe('--max-time', () => {
   it('ends a run against a target that takes seconds per request; unfinished rules are not judged, the reports are written', async () => {
     const reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
-    // Every answer of the §4.2 data endpoints takes 3 s (the setup chain's stage, process and business are quick).
+    // The §4.2 data endpoints never answer (the setup chain's stage, process and business do): only the
+    // deadline can end the run, however busy the machine, so the test waits on the CLI's exit alone.
     const slow = await startProxy(reference.url, async (req, forward) => {
       if (
         /\/(notes|transactions|agreements|supply-points|historical-billing-documents|historical-statements|payment-instruction)\/create\/$/.test(
           req.path,
         )
       )
-        await new Promise((r) => setTimeout(r, 3_000));
+        return 'hang';
       return forward();
     });
     try {
       const dir = tempDir('maxtime-');
       writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(slow.url, `  token: ${DEFAULT_TOKEN}`));
-      const started = Date.now();
       const res = await runCli(['--max-time', '5', '--timeout', '30000', '--concurrency', '4', '--section', '4.2'], {
         cwd: dir,
-        timeoutMs: 60_000,
       });
-      const took = Date.now() - started;
       expect(res.code, res.stderr).toBe(1);
-      expect(took).toBeLessThan(15_000);
       for (const file of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json'])
         expect(existsSync(join(dir, 'conformance-report', file)), file).toBe(true);
       const report = ReportSchema.parse(
@@ -278,29 +273,30 @@ describe('--max-time', () => {
       await slow.close();
       await reference.close();
     }
-  }, 90_000);
+  });
 
   it('bounds the setup chain too: a step still waiting at the deadline is one cause, and the run ends on time', async () => {
     const reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
-    // The stage answer takes 4 s, and is made up rather than forwarded: the server is gone by then.
+    // The stage request never gets an answer: only the deadline can end the run, so the run returning
+    // at all, with the stage seen and unanswered, shows the deadline bounded the setup chain.
+    let stages = 0;
     const slow = await startProxy(reference.url, async (req, forward) => {
       if (!req.path.endsWith('/create-or-update/')) return forward();
-      await new Promise((r) => setTimeout(r, 4_000));
-      return { status: 503, headers: { 'content-type': 'application/json' }, body: '{}' };
+      stages++;
+      return 'hang';
     });
     try {
-      const started = Date.now();
       const report = await runConformance({
         baseUrl: slow.url,
         auth: { token: DEFAULT_TOKEN },
         fixtures: await embeddedFixtures(),
-        maxTimeMs: 1_000,
+        maxTimeMs: 3_000,
         selection: { rules: ['notes.*'] },
       });
-      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(stages, 'the stage request reached the target and was never answered').toBeGreaterThan(0);
       expect(report.causes.find((c) => c.id === 'setup.account')).toMatchObject({ fix: ['run.max_time_s'] });
       expect(report.causes.find((c) => c.id === 'setup.account')?.answer).toMatch(
-        /time limit \(--max-time 1 s\) before this step was done/,
+        /time limit \(--max-time 3 s\) before this step was done/,
       );
       expect(report.rules.every((r) => r.verdict === 'error' || r.verdict === 'skip')).toBe(true);
     } finally {
