@@ -19,6 +19,9 @@ import {
 import { runConformance } from './conformance.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from './embedded.js';
 
+/** How long a run against a reference server keeps retrying a process call the §8 limit refused. */
+export const REFERENCE_PROCESS_RETRY_MS = 30_000;
+
 export interface ReferenceTarget {
   /** A variant profile (reference/profiles.ts) by id. */
   profile?: string;
@@ -78,11 +81,11 @@ export async function runAgainstReference(
       fixtures,
       ...(payloads ? { payloads } : {}),
       ...(profile?.run.contractPath ? { contractPath: profile.run.contractPath } : {}),
-      // Process calls retry a §8 429 within the budget a user's run gets (the engine's default), or
-      // the profile's own: the server frees a slot as soon as a process call ends, so a refusal that
-      // lasts is a busy machine holding slots longer, or a fault that never frees one (caught all the
-      // same, only later). A short fixed budget turned load into rules not judged (issue 21).
-      ...(profile?.processRetryBudgetMs ? { processRetryBudgetMs: profile.processRetryBudgetMs } : {}),
+      // Process calls retry a §8 429 for 30 s, or the profile's own budget: the server frees a slot
+      // as soon as a process call ends (milliseconds), so 30 s is far beyond what a loaded machine
+      // adds, while a fault that never frees one is caught in 30 s rather than after each rule's
+      // whole time limit. A short fixed budget (3 s) turned load into rules not judged (issue 21).
+      processRetryBudgetMs: profile?.processRetryBudgetMs ?? REFERENCE_PROCESS_RETRY_MS,
       ...options,
     });
     return { report, profile };
