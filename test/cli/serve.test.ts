@@ -65,7 +65,9 @@ describe('conformance serve', () => {
     }
     const bad = await runCli(['serve', '--profile', 'nope']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--profile: unknown profile "nope" \(one of variant, demanding, paginated, rate-limited\)/);
+    expect(bad.stderr).toMatch(
+      /--profile: unknown profile "nope" \(one of variant, demanding, paginated, rate-limited\)/,
+    );
   });
 
   it('starts from a YAML seed document', async () => {
