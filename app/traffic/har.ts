@@ -31,7 +31,7 @@ interface HarEntry {
     httpVersion: string;
     headers: HarHeader[];
     cookies: unknown[];
-    content: { size: number; mimeType: string; text?: string };
+    content: { size: number; mimeType: string; text?: string; encoding?: string };
     redirectURL: string;
     headersSize: number;
     bodySize: number;
@@ -129,7 +129,12 @@ export function fromHar(text: string): { exchanges: TimedExchange[]; origins: st
       const headers = (list: HarHeader[] | undefined) =>
         Object.fromEntries((list ?? []).map((h) => [h.name.toLowerCase(), h.value]));
       const status = entry.response?.status ?? 0;
-      const body = entry.response?.content?.text;
+      // Devtools and mitmproxy write binary-looking bodies base64-encoded (HAR 1.2 `encoding`).
+      const content = entry.response?.content;
+      const body =
+        content?.text !== undefined && content.encoding === 'base64'
+          ? Buffer.from(content.text, 'base64').toString('utf8')
+          : content?.text;
       return {
         seq: i + 1,
         request: {

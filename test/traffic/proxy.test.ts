@@ -174,3 +174,43 @@ describe('conformance proxy (the command)', () => {
     }
   });
 });
+
+describe('HAR files from other tools', () => {
+  it('reads base64-encoded response bodies (HAR 1.2 content.encoding) and keeps the path from /v1/ on', () => {
+    const body = '{"status":"COMPLETED","service_account_number":"A-1"}';
+    const har = JSON.stringify({
+      log: {
+        version: '1.2',
+        entries: [
+          {
+            startedDateTime: '2026-11-24T10:00:00.000Z',
+            time: 12,
+            request: {
+              method: 'GET',
+              url: `https://gateway.example/api${PATHS.status(SUPPLIER, 'E-1')}`,
+              headers: [{ name: 'Authorization', value: 'Token abcd1234' }],
+            },
+            response: {
+              status: 200,
+              headers: [{ name: 'Content-Type', value: 'application/json' }],
+              content: {
+                size: body.length,
+                mimeType: 'application/json',
+                text: Buffer.from(body).toString('base64'),
+                encoding: 'base64',
+              },
+            },
+          },
+        ],
+      },
+    });
+    const [exchange] = fromHar(har).exchanges;
+    expect(exchange.request.url).toBe(PATHS.status(SUPPLIER, 'E-1'));
+    expect(exchange.request.headers.authorization).toBe('Token abcd1234');
+    expect(exchange.response?.body).toBe(body);
+    const judge = new TrafficJudge();
+    judge.observe(exchange);
+    expect(judge.findings).toEqual([]);
+    expect(judge.exercised.has('responseBody')).toBe(true);
+  });
+});
