@@ -11,6 +11,9 @@ const races: [fault: string, rule: string][] = [
   ['races.note-twice', 'races.notes.one-note'],
   ['races.billing-twice', 'races.billing.one-import'],
   ['races.business-twice', 'races.business.one-business'],
+  // Conflicting requests, not only identical bursts (issue 20 item 3).
+  ['races.first-staging-twice', 'races.stage.one-first-staging'],
+  ['races.transaction-twice', 'races.transactions.one-transaction'],
 ];
 
 describe('race rules', () => {
