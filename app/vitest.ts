@@ -7,15 +7,26 @@
  *
  * MUST failures and errors fail their test; SHOULD failures do too with `strict`, and otherwise
  * pass with a warning; INFO rules pass and print what they observed; skipped rules are skipped.
+ * A rule that ends in error only because an exchange got no answer is run again (`retries`, default
+ * 1), as the CLI does; one that passes only then passes with a `flaky` annotation and
+ * `task.meta.conformance.flaky`, so a server team's CI can see it was not a clean pass.
  */
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { RuleResult } from '../core/engine/result.js';
-import type { RunOptions } from '../core/engine/run.js';
+import { type RunOptions, runWithRetries } from '../core/engine/run.js';
+import { RUN_DEFAULTS } from '../core/engine/options.js';
 import { selectRules } from '../core/engine/select.js';
 import type { Session } from '../core/engine/session.js';
 import { openSession } from './conformance.js';
 import { allRules } from '../suites/index.js';
 import { failingExchange } from '../core/report/curl.js';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Set on a rule's test when it ran more than once (a transient error): how often, and whether it was flaky. */
+    conformance?: { attempts: number; flaky?: string };
+  }
+}
 
 export interface ConformanceSuiteOptions extends RunOptions {
   /** Name of the describe block (default "data-import conformance"). */
@@ -68,7 +79,13 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
         `${rule.id} [${rule.level} ${rule.spec}] ${rule.title}`,
         async (context) => {
           if (!session) throw new Error('the conformance session did not open (see the beforeAll error)');
-          const result = await session.run(rule);
+          const result = await runWithRetries(session, rule, options.retries ?? RUN_DEFAULTS.retries, () => true);
+          if (result.attempts !== undefined)
+            context.task.meta.conformance = {
+              attempts: result.attempts,
+              ...(result.flaky ? { flaky: result.flaky } : {}),
+            };
+          if (result.flaky) await context.annotate(`flaky: ${result.flaky}`, 'warning');
           if (result.verdict === 'skip') return context.skip(result.reason);
           for (const note of result.observations) console.info(`${rule.id}: ${note}`);
           if (result.verdict === 'pass') return;

@@ -115,7 +115,7 @@ export function transient(result: RuleResult): boolean {
  * pass marked `flaky`, with why the first run was not judged; whatever a later run ends in is
  * reported with the number of attempts.
  */
-async function runWithRetries(
+export async function runWithRetries(
   session: { run(rule: Rule): Promise<RuleResult> },
   rule: Rule,
   retries: number,

@@ -49,4 +49,17 @@ describe('the vitest adapter', () => {
       /\[MUST\] notes\.dedup\.other-created-at-creates .*replay: npx conformance/s,
     );
   }, 120_000);
+
+  it('runs a rule again after a reset and marks its pass flaky, as the CLI does', async () => {
+    const { code, results } = await runVitest({ RESET_FIRST_NOTE: '1' });
+    expect(code).toBe(0);
+    const tests = results.testResults.flatMap((f: any) => f.assertionResults);
+    const retried = tests.filter((t: any) => t.meta?.conformance);
+    // exactly the one rule whose note request was reset ran twice, passed, and says why it is flaky
+    expect(retried).toHaveLength(1);
+    expect(retried[0].status).toBe('passed');
+    expect(retried[0].meta.conformance.attempts).toBe(2);
+    expect(retried[0].meta.conformance.flaky).toMatch(/first run not judged: .*(reset|socket|connection)/i);
+    expect(tests.filter((t: any) => t.status === 'failed')).toEqual([]);
+  }, 120_000);
 });
