@@ -8,7 +8,7 @@ import type { HttpClient, HttpResponse, Transcript } from '../http/client.js';
 import { seededRandom, sleep, waitAfter429 } from '../http/pacing.js';
 import { type EndpointId, endpointPath, model } from '../spec/index.js';
 import { NotJudged } from './failures.js';
-import { type NotImplementedLog, answersNotImplemented } from './not-implemented.js';
+import { type NotImplementedLog, answersNotImplemented, supplierOf } from './not-implemented.js';
 
 /**
  * `token` (default): `Authorization: Token <token>`; `none`: no Authorization header;
@@ -101,7 +101,13 @@ export class Api {
     const paced = await this.paced(endpoint, spec.method, endpointPath(spec, options.params), options, raw ?? false);
     const log = this.pacing.notImplemented;
     const { res } = paced;
-    if (log && answersNotImplemented(endpoint, res.status, (options.auth ?? 'token') === 'token'))
+    if (
+      log &&
+      answersNotImplemented(endpoint, res.status, {
+        withRunToken: (options.auth ?? 'token') === 'token',
+        namesKnownSupplier: log.knowsSupplier(supplierOf(options.params, options.body)),
+      })
+    )
       throw log.record(endpoint, res.exchange, res.status);
     return paced;
   }

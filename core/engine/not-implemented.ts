@@ -48,7 +48,9 @@ export const ENDPOINT_WORDS: Record<EndpointId, string> = {
  *   its refusals are 400 (§4.1 "Failures of staging (400)");
  * - the three listings (§4.3) list a supplier's records (an empty array when there are none);
  * - business creation (§4.4) creates.
- * A 404 to these, sent with the run's token, is an unknown path.
+ * A 404 to these, sent with the run's token and naming a supplier the operator configured (so it
+ * exists), is an unknown path. An unknown supplier code may legally get a 404 from a listing (§4.3
+ * does not say; the reference server answers so), so a request naming none is never read so.
  */
 const NO_DOCUMENTED_404: ReadonlySet<EndpointId> = new Set<EndpointId>([
   'validateAccount',
@@ -60,14 +62,30 @@ const NO_DOCUMENTED_404: ReadonlySet<EndpointId> = new Set<EndpointId>([
 ]);
 
 /**
- * Does this answer say the endpoint is not implemented? 501 (Not Implemented) and 405 (Method Not
- * Allowed, the documented method of a documented path) say so whatever the request carried, so a
- * mock that answers 501 before checking the token reads the same as one that checks it first. A
- * 404 says so only to a request with the run's token, on an endpoint where §7.2 documents no 404.
+ * Does this answer say the endpoint is not implemented? 501 (Not Implemented) says so whatever the
+ * request carried, so a mock that answers 501 before checking the token reads the same as one that
+ * checks it first. 405 (Method Not Allowed, to the documented method) says so when the request names
+ * a configured supplier: an odd supplier code in a path (`..`, a rule probing for 5xx) may lead a
+ * router elsewhere. A 404 says so only to a request with the run's token that names a configured
+ * supplier, on an endpoint where §7.2 documents no 404 (NO_DOCUMENTED_404).
  */
-export function answersNotImplemented(endpoint: EndpointId, status: number, withRunToken: boolean): boolean {
-  if (status === 501 || status === 405) return true;
-  return status === 404 && withRunToken && NO_DOCUMENTED_404.has(endpoint);
+export function answersNotImplemented(
+  endpoint: EndpointId,
+  status: number,
+  request: { withRunToken: boolean; namesKnownSupplier: boolean },
+): boolean {
+  if (status === 501) return true;
+  if (status === 405) return request.namesKnownSupplier;
+  return status === 404 && request.withRunToken && request.namesKnownSupplier && NO_DOCUMENTED_404.has(endpoint);
+}
+
+/** The supplier code a request names: the listings' path parameter, or the body's field (§2.2). */
+export function supplierOf(params: Record<string, string> | undefined, body: unknown): string | undefined {
+  if (params?.import_supplier_code !== undefined) return params.import_supplier_code;
+  if (body === null || typeof body !== 'object') return undefined;
+  const b = body as { import_supplier?: unknown; import_supplier_code?: unknown };
+  const code = b.import_supplier ?? b.import_supplier_code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 export const notImplementedCauseId = (endpoint: string) => `not-implemented.${endpoint}`;
@@ -83,6 +101,16 @@ export interface NotImplementedEntry {
 /** The run's not-implemented endpoints, in the order they were found. */
 export class NotImplementedLog {
   private readonly found = new Map<EndpointId, NotImplementedEntry>();
+  private readonly suppliers: ReadonlySet<string>;
+
+  /** `suppliers`: the supplier codes the operator configured (fixtures.import_suppliers), known to exist. */
+  constructor(suppliers: Iterable<string> = []) {
+    this.suppliers = new Set(suppliers);
+  }
+
+  knowsSupplier(code: string | undefined): boolean {
+    return code !== undefined && this.suppliers.has(code);
+  }
 
   /** Records the endpoint (once) and returns the error that ends the rule that met it. */
   record(endpoint: EndpointId, exchange: Exchange, status: number): NotImplemented {

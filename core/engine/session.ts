@@ -100,14 +100,17 @@ class Recorder {
   setup?: Setup;
   readonly setupExchanges: Exchange[] = [];
   /** The endpoints found not implemented, by the setup chain and the rules (not-implemented.ts). */
-  readonly notImplemented = new NotImplementedLog();
+  readonly notImplemented: NotImplementedLog;
 
   constructor(
     private readonly connection: Connection,
     private readonly registry: IdRegistry,
     private readonly options: RunOptions,
     private readonly settings: Settings,
-  ) {}
+  ) {
+    const suppliers = connection.preconditions.config.import_suppliers;
+    this.notImplemented = new NotImplementedLog(Object.values(suppliers ?? {}).filter((c) => typeof c === 'string'));
+  }
 
   record(results: RunRecord['results'], extra: { bailed?: boolean; aborted?: string } = {}): RunRecord {
     const { connection, options, settings } = this;
