@@ -16,6 +16,7 @@ import { runVerdict } from '../../core/report/verdict-line.js';
 import { runConformance, type RunOptions } from '../../app/conformance.js';
 import type { Report } from '../../core/report/schema.js';
 import { model } from '../../core/spec/index.js';
+import { runCli } from '../helpers/cli.js';
 import { type Intercept, startProxy } from '../helpers/proxy.js';
 
 const IMPLEMENTED = ['validateAccount', 'stageAccount', 'processAccount', 'accountTransferStatus'] as const;
@@ -212,5 +213,33 @@ describe('accepting a partial implementation from the command line and the confi
     writeFileSync(join(dir, 'conformance.config.yaml'), 'run:\n  partial: true\n');
     expect(resolveRun({}, dir, {}).options.partial).toBe(true);
     expect(RUN_HELP).toMatch(/--partial {2,}accept a partial implementation \(config: run\.partial\)/);
+  });
+});
+
+describe('the CLI against the partial mock', () => {
+  it('exits 4 naming --partial, and 0 with --partial, saying "Conformant for what is implemented"', {
+    timeout: 300_000,
+  }, async () => {
+    const proxy = await startProxy(server.url, mock('token first'));
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'partial-cli-'));
+      // JSON is YAML: the fixtures and templates of the embedded target, the API-key rule's skip accepted.
+      const config = {
+        fixtures: await embeddedFixtures(),
+        payloads: embeddedPayloads(),
+        run: { allow_skip: ['auth.api-key.*'], seed: 7, num_runs: 3 },
+        report: { dir: join(dir, 'report'), formats: ['console', 'json'] },
+      };
+      writeFileSync(join(dir, 'conformance.config.yaml'), JSON.stringify(config));
+      const env = { CONFORMANCE_TOKEN: DEFAULT_TOKEN };
+      const without = await runCli(['--base-url', proxy.url], { cwd: dir, env });
+      expect(without.code).toBe(4);
+      expect(without.stdout).toMatch(/Incomplete: .*12 endpoints not implemented .*--partial/);
+      const withPartial = await runCli(['--base-url', proxy.url, '--partial'], { cwd: dir, env });
+      expect(withPartial.code).toBe(0);
+      expect(withPartial.stdout).toMatch(/Conformant for what is implemented: .*12 endpoints not implemented/);
+    } finally {
+      await proxy.close();
+    }
   });
 });
