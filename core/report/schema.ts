@@ -92,7 +92,7 @@ export const ReportSchema = z.object({
     incomplete: z
       .boolean()
       .describe(
-        'no rule that counts failed, but some MUST rules were not judged (skipped) and not accepted by --allow-skip',
+        'no rule that counts failed, but some MUST rules were not judged (skipped) and not accepted by --allow-skip, or endpoints were not implemented and that was not accepted (--partial)',
       ),
     unjudged_must: z.int().describe('selected MUST rules skipped and not accepted by --allow-skip'),
     accepted_skips: z.array(z.string()).describe('skipped rules accepted by --allow-skip / run.allow_skip'),
