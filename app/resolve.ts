@@ -46,6 +46,7 @@ export interface RunFlags {
   'id-prefix'?: string;
   shard?: string;
   'allow-skip'?: string[];
+  partial?: boolean;
   'full-transcripts'?: boolean;
   token?: string;
   header?: string[];
@@ -190,6 +191,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       },
       bail: flags.bail ?? false,
       allowSkip: [...(run.allow_skip ?? []), ...(flags['allow-skip'] ?? [])],
+      partial: flags.partial ?? run.partial ?? false,
       fullTranscripts: flags['full-transcripts'] ?? false,
       strict: flags.strict ?? false,
       replayPath: flags.path,

@@ -48,6 +48,10 @@ Running:
   --strict                  SHOULD failures fail the run too
   --allow-skip ID|GLOB      accept that these rules are skipped (repeatable; config: run.allow_skip),
                             e.g. --allow-skip 'payments.*' for a mock without payment endpoints
+  --partial                 accept a partial implementation (config: run.partial): an endpoint that
+                            answers 501, 405 (or 404 where the spec documents none) is not
+                            implemented, and the rules needing it are skipped; --partial accepts
+                            those skips, so the run can be conformant for what is implemented
 
 Reports:
   --report-dir DIR          where report files go (default conformance-report)
@@ -65,7 +69,8 @@ Exit codes: 0 conformant: every selected MUST rule judged, none failed;
 1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
 4 incomplete: no MUST rule failed, but MUST rules were skipped for missing configuration (the run names
-  the keys; --allow-skip accepts skips deliberately).`;
+  the keys; --allow-skip accepts skips deliberately), or endpoints were not implemented (one cause
+  each; --partial accepts them).`;
 
 export const runOptions = {
   'base-url': { type: 'string' },
@@ -90,6 +95,7 @@ export const runOptions = {
   reporter: { type: 'string', multiple: true },
   'expected-failures': { type: 'string' },
   'allow-skip': { type: 'string', multiple: true },
+  partial: { type: 'boolean' },
   'full-transcripts': { type: 'boolean' },
   verbose: { type: 'boolean' },
   token: { type: 'string' },

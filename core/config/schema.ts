@@ -157,6 +157,12 @@ export const RunConfig = z.strictObject({
     .describe(
       'Rule ids or globs whose skips are accepted: a run whose skipped MUST rules all match is complete (e.g. a mock without payment endpoints).',
     ),
+  partial: z
+    .boolean()
+    .optional()
+    .describe(
+      'Accept a partial implementation: the skips of every endpoint the target answers as not implemented (501, 405, or a 404 where the spec documents none) leave the run complete, and the verdict says "conformant for what is implemented".',
+    ),
 });
 
 export const ReportConfig = z.strictObject({

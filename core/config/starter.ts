@@ -108,6 +108,8 @@ run:
   # expected_failures: conformance-baseline.yaml
   # allow_skip: ['payments.*']                # skips you accept: without this, a run whose MUST rules
   #                                           # were skipped is "incomplete" (exit 4), not conformant
+  # partial: true                             # a partial implementation: accept the skips of endpoints
+  #                                           # answering 501/405 ("conformant for what is implemented")
 
 report:
   dir: conformance-report

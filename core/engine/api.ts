@@ -8,6 +8,7 @@ import type { HttpClient, HttpResponse, Transcript } from '../http/client.js';
 import { seededRandom, sleep, waitAfter429 } from '../http/pacing.js';
 import { type EndpointId, endpointPath, model } from '../spec/index.js';
 import { NotJudged } from './failures.js';
+import { type NotImplementedLog, answersNotImplemented, supplierOf } from './not-implemented.js';
 
 /**
  * `token` (default): `Authorization: Token <token>`; `none`: no Authorization header;
@@ -50,6 +51,12 @@ export interface PacingContext {
   /** For the message of a starved call: the run's --concurrency and the configured §8 limit. */
   concurrency?: number;
   concurrencyLimit?: number;
+  /**
+   * The run's log of endpoints not implemented (not-implemented.ts): given (a session's Api), an
+   * endpoint of the catalogue answering 501, 405 or an undocumented 404 is recorded there and the
+   * call throws NotImplemented, so the rule is not judged. Absent (a bare Api), statuses pass as they are.
+   */
+  notImplemented?: NotImplementedLog;
 }
 
 /** What a paced call ended with: the response, and, when it is still a 429, why the waiting stopped. */
@@ -88,10 +95,21 @@ export class Api {
   }
 
   /** The same call, returning a 429 left when the budget ran out (for the §8 rule that judges it). */
-  callPaced(endpoint: EndpointId, options: CallOptions = {}): Promise<PacedResponse> {
+  async callPaced(endpoint: EndpointId, options: CallOptions = {}): Promise<PacedResponse> {
     const spec = model.endpoints[endpoint];
     const raw = options.pacing ? options.pacing === 'raw' : this.pacing.deliberate?.includes(endpoint);
-    return this.paced(endpoint, spec.method, endpointPath(spec, options.params), options, raw ?? false);
+    const paced = await this.paced(endpoint, spec.method, endpointPath(spec, options.params), options, raw ?? false);
+    const log = this.pacing.notImplemented;
+    const { res } = paced;
+    if (
+      log &&
+      answersNotImplemented(endpoint, res.status, {
+        withRunToken: (options.auth ?? 'token') === 'token',
+        namesKnownSupplier: log.knowsSupplier(supplierOf(options.params, options.body)),
+      })
+    )
+      throw log.record(endpoint, res.exchange, res.status);
+    return paced;
   }
 
   /** A request outside the catalogue (for §9 and robustness rules), paced like any other. */

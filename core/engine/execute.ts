@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { ExchangeError, type Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
 import { RuleState } from './context.js';
-import { NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
+import { NotImplemented, NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
 import type { Ending, Failure, RuleResult } from './result.js';
 import { type Rule, declaredFacts } from './rule.js';
 
@@ -82,6 +82,9 @@ export async function executeRule(
       const failure = { ...(Object.fromEntries(known) as Failure), message: redactor.text(error.detail.message) };
       return finish({ verdict: 'fail', reason: failure.message, failure });
     }
+    // An endpoint the rule needed is not implemented (not-implemented.ts): not judged, with its cause.
+    if (error instanceof NotImplemented)
+      return finish({ verdict: 'skip', reason: `not judged: ${error.message}`, cause: error.causeId });
     if (error instanceof SkipRule)
       return finish({ verdict: 'skip', reason: error.message, ...(error.key ? { skip_key: error.key } : {}) });
     if (error instanceof NotJudged)

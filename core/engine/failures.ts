@@ -47,3 +47,20 @@ export class SkipRule extends Error {
     this.name = 'SkipRule';
   }
 }
+
+/**
+ * An endpoint of the catalogue answered as one that is not there (501, 405, or an undocumented 404,
+ * see not-implemented.ts): the rule is not judged (verdict skip) with the endpoint's shared cause
+ * `not-implemented.<operationId>`, whether it needed the endpoint to act or only to observe.
+ */
+export class NotImplemented extends Error {
+  constructor(
+    readonly endpoint: string,
+    readonly status: number,
+    readonly causeId: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NotImplemented';
+  }
+}

@@ -38,6 +38,12 @@ export interface RunOptions extends TargetOptions {
   fullTranscripts?: boolean;
   /** Rule ids or globs whose skips are accepted: skipped MUST rules matching them leave the run complete. */
   allowSkip?: string[];
+  /**
+   * Accept the skips of every endpoint the target answers as not implemented (501, 405, an
+   * undocumented 404; core/engine/not-implemented.ts): a partial implementation can then be
+   * conformant for what it implements. Without it such MUST skips leave the run incomplete.
+   */
+  partial?: boolean;
   /** Replays one property case (with `seed`). */
   replayPath?: string;
   /**

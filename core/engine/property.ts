@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import type { RuleContext } from './context.js';
-import { NotJudged, PreconditionError, RuleFailure } from './failures.js';
+import { NotImplemented, NotJudged, PreconditionError, RuleFailure } from './failures.js';
 import { ExchangeError } from '../http/exchange.js';
 
 /** Bounds a property's wall time, shrinking included; the best counterexample so far is kept. */
@@ -45,8 +45,14 @@ export async function checkProperty<T>(
     try {
       await predicate(value);
     } catch (error) {
-      // A broken exchange, a refused setup step or a call starved of the rate limit: no case can be judged.
-      if (error instanceof ExchangeError || error instanceof PreconditionError || error instanceof NotJudged)
+      // A broken exchange, a refused setup step, a call starved of the rate limit or an endpoint not
+      // implemented: no case can be judged.
+      if (
+        error instanceof ExchangeError ||
+        error instanceof PreconditionError ||
+        error instanceof NotJudged ||
+        error instanceof NotImplemented
+      )
         broken = error;
       throw error;
     }

@@ -6,6 +6,7 @@
 import type { Exchange } from '../http/exchange.js';
 import type { Baseline } from './baseline.js';
 import type { CreatedIdentifiers } from './ids.js';
+import type { NotImplementedEntry } from './not-implemented.js';
 import type { RuleResult } from './result.js';
 import type { Selection } from './select.js';
 import type { StepRecord } from './setup.js';
@@ -34,6 +35,10 @@ export interface RunRecord {
   fullTranscripts?: boolean;
   /** Globs of rules whose skips are accepted (--allow-skip). */
   allowSkip?: readonly string[];
+  /** Accept the skips of every endpoint found not implemented (--partial, run.partial). */
+  partial?: boolean;
+  /** The endpoints the target answered as not implemented (501, 405, an undocumented 404), first answer each. */
+  notImplemented?: NotImplementedEntry[];
   baseline?: Baseline;
   /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
   aborted?: string;

@@ -111,7 +111,10 @@ export const SkipSchema = z.object({
     .optional()
     .describe('the skip matches --allow-skip / run.allow_skip, so it leaves the run complete'),
   error_kind: absent,
-  cause: absent,
+  cause: z
+    .string()
+    .optional()
+    .describe('id of the shared cause (see causes) that left this rule not judged: not-implemented.<endpoint>'),
   expected_failure: absent,
   replay: absent,
 });

@@ -23,6 +23,7 @@ import { executeRule, notRun } from './execute.js';
 import { Given } from './given.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
 import { missingNeed } from './needs.js';
+import { NotImplementedLog } from './not-implemented.js';
 import { RUN_DEFAULTS, type RunOptions } from './options.js';
 import type { RunRecord } from './record.js';
 import type { Counterexample, RuleResult } from './result.js';
@@ -98,13 +99,18 @@ class Recorder {
   private readonly startedAt = new Date();
   setup?: Setup;
   readonly setupExchanges: Exchange[] = [];
+  /** The endpoints found not implemented, by the setup chain and the rules (not-implemented.ts). */
+  readonly notImplemented: NotImplementedLog;
 
   constructor(
     private readonly connection: Connection,
     private readonly registry: IdRegistry,
     private readonly options: RunOptions,
     private readonly settings: Settings,
-  ) {}
+  ) {
+    const suppliers = connection.preconditions.config.import_suppliers;
+    this.notImplemented = new NotImplementedLog(Object.values(suppliers ?? {}).filter((c) => typeof c === 'string'));
+  }
 
   record(results: RunRecord['results'], extra: { bailed?: boolean; aborted?: string } = {}): RunRecord {
     const { connection, options, settings } = this;
@@ -133,6 +139,8 @@ class Recorder {
             ? { steps: this.setup.steps, causes: this.setup.causes, transcript: this.setupExchanges }
             : undefined,
           allowSkip: options.allowSkip,
+          ...(options.partial ? { partial: true } : {}),
+          notImplemented: this.notImplemented.entries,
           fullTranscripts: options.fullTranscripts,
           baseline: options.baseline,
           ...(extra.aborted ? { aborted: extra.aborted } : {}),
@@ -175,6 +183,7 @@ async function setUp(
   const given = new Given(
     new Api(connection.http, tokens, transcript, {
       ...pacingOf(connection, options, settings),
+      notImplemented: recorder.notImplemented,
       signal,
       // The setup chain waits out 429s as long as a rule would (one rule's time limit), within --max-time.
       until: waitingEnds(
@@ -257,6 +266,7 @@ function ruleRunner(
   connection: Connection,
   tokens: TokenSource,
   registry: IdRegistry,
+  recorder: Recorder,
   setup: Setup,
   options: RunOptions,
   settings: Settings,
@@ -281,6 +291,7 @@ function ruleRunner(
       async (state, signal) => {
         const api = new Api(client, tokens, transcript, {
           ...pacingOf(connection, options, settings, rule),
+          notImplemented: recorder.notImplemented,
           signal,
           until: waitingEnds(ruleDeadline, ruleTimeout, timeoutMs, options),
         });
@@ -327,7 +338,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       runId: settings.runId,
       seed: settings.seed,
       setup,
-      run: ruleRunner(connection, tokens, registry, setup, options, settings, runAbort.signal),
+      run: ruleRunner(connection, tokens, registry, recorder, setup, options, settings, runAbort.signal),
       replay: (result) => connection.redactor.text(replay(result.id, settings.seed, result.counterexample)),
       stop: (reason) => runAbort.abort(new Error(reason)),
       record: (results, extra) => recorder.record(results, extra),

@@ -6,7 +6,7 @@ import { capText, showControls } from '../http/bounds.js';
 import type { HttpResponse } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
 import type { Given } from './given.js';
-import { PreconditionError } from './failures.js';
+import { NotImplemented, PreconditionError } from './failures.js';
 import type { Preconditions } from './needs.js';
 import { Setup, type SetupDeadline, type SetupStep } from './setup.js';
 
@@ -136,6 +136,10 @@ async function attempt(
     refusal(setup, step, res);
     return false;
   } catch (error) {
+    if (error instanceof NotImplemented) {
+      setup.notImplemented(step, error);
+      return false;
+    }
     if (!(error instanceof ExchangeError) && !(error instanceof PreconditionError)) throw error;
     setup.refuse(step, {
       answer: error.message,
@@ -236,6 +240,5 @@ export async function establishSetup(
 
 /** A step that stands on a refused one shares its cause. */
 function inherit(setup: Setup, step: SetupStep, on: SetupStep): void {
-  const cause = setup.causes.find((c) => c.id === `setup.${on}`)!;
-  setup.alias(step, cause);
+  setup.alias(step, on);
 }

@@ -6,7 +6,7 @@
  * answered and the config key that fixes it; every rule that needs the step is then "not judged"
  * because of that cause, without sending a request, and the rules that do not need it still run.
  */
-import { PreconditionError } from './failures.js';
+import { type NotImplemented, PreconditionError } from './failures.js';
 import type { Cause } from './verdict.js';
 
 export type SetupStep = 'account' | 'import' | 'business' | 'link';
@@ -31,9 +31,16 @@ export class Setup {
   readonly causes: Cause[] = [];
   readonly steps: StepRecord[] = [];
   private readonly refused = new Map<SetupStep, Cause>();
+  /** Steps that met an endpoint not implemented (not-implemented.ts), and those standing on them. */
+  private readonly missing = new Map<SetupStep, NotImplemented>();
 
-  /** Throws the shared cause of a refused step, so a rule standing on it is not judged. */
+  /**
+   * Throws the shared cause of a refused step, so a rule standing on it is not judged; a step that met
+   * an endpoint not implemented throws that (the rule is skipped with the endpoint's cause).
+   */
   require(step: SetupStep): void {
+    const missing = this.missing.get(step);
+    if (missing) throw missing;
     const cause = this.refused.get(step);
     if (cause)
       throw new PreconditionError(
@@ -51,8 +58,24 @@ export class Setup {
     return full;
   }
 
+  /**
+   * A step whose endpoint is not implemented: not a refusal of the payload, so no setup cause of its
+   * own; the endpoint's cause (`not-implemented.<endpoint>`, listed once by the report) stands for it.
+   */
+  notImplemented(step: SetupStep, error: NotImplemented): void {
+    this.missing.set(step, error);
+    this.steps.push({ step, what: STEP_WORDS[step], outcome: 'refused', cause: error.causeId });
+  }
+
   /** A step that cannot be attempted because one it stands on was refused: the same cause. */
-  alias(step: SetupStep, cause: Cause): void {
+  alias(step: SetupStep, on: SetupStep): void {
+    const missing = this.missing.get(on);
+    if (missing) {
+      this.missing.set(step, missing);
+      this.steps.push({ step, what: STEP_WORDS[step], outcome: 'not attempted', cause: missing.causeId });
+      return;
+    }
+    const cause = this.refused.get(on)!;
     this.refused.set(step, cause);
     this.steps.push({ step, what: STEP_WORDS[step], outcome: 'not attempted', cause: cause.id });
   }

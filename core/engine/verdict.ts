@@ -39,7 +39,8 @@ export const counts = (level: Level, strict: boolean): boolean => level === 'MUS
 
 /**
  * Exit codes of a run, documented in --help and the README. INCOMPLETE: no rule that counts failed,
- * but some that count were not judged (skipped for a missing fixture) and not accepted as skips.
+ * but some that count were not judged (skipped for a missing fixture, or for an endpoint not
+ * implemented) and not accepted as skips (--allow-skip, --partial).
  */
 export const EXIT = {
   OK: 0,
@@ -57,7 +58,7 @@ export const CauseSchema = z.object({
   id: z
     .string()
     .describe(
-      'setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules',
+      'setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules; not-implemented.<endpoint> for an endpoint the implementation answered as not implemented (501, 405, an undocumented 404)',
     ),
   step: z.string().describe('what could not be done, in words'),
   answer: z.string().describe('what the implementation answered'),

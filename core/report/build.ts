@@ -5,26 +5,26 @@ import picomatch from 'picomatch';
 import { reportTranscript } from './transcripts.js';
 import type { RunRecord } from '../engine/record.js';
 import { EXIT, type Level, isFailing } from '../engine/verdict.js';
+import { notImplementedCause, notImplementedCauseId } from '../engine/not-implemented.js';
 import { model } from '../spec/index.js';
 import { compareSections, headingOf, sectionTitle } from '../spec/sections.js';
 import { type CauseResult, type CountsT, REPORT_SCHEMA_VERSION, type Report, type RuleResult } from './schema.js';
 
 const zero = (): CountsT => ({ pass: 0, fail: 0, skip: 0, error: 0 });
 
+const NOT_IMPLEMENTED_PREFIX = notImplementedCauseId('');
+
 /**
- * An endpoint every request to which was answered 501 (not implemented) or 405 (method not
- * allowed): a mock that leaves it out, which a reader should not mistake for a subtle deviation.
+ * The endpoints the run found not implemented: recorded by the engine (core/engine/not-implemented.ts)
+ * and named by the causes of the rules they stopped (so merged shard reports keep them).
  */
-function answersNotImplemented(rules: RuleResult[], endpoint: { method: string; path: string; id: string }): boolean {
-  const pattern = new RegExp(
-    `^${endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/?]+')}(\\?|$)`,
-  );
-  const statuses = rules
-    .filter((r) => r.endpoints.includes(endpoint.id as never))
-    .flatMap((r) => r.transcript)
-    .filter((x) => x.request.method === endpoint.method && pattern.test(x.request.url) && x.response)
-    .map((x) => x.response!.status);
-  return statuses.length > 0 && statuses.every((status) => status === 501 || status === 405);
+function notImplementedEndpoints(rules: RuleResult[], recorded: readonly string[] = []): string[] {
+  const found = new Set(recorded);
+  for (const r of rules)
+    if (r.cause?.startsWith(NOT_IMPLEMENTED_PREFIX)) found.add(r.cause.slice(NOT_IMPLEMENTED_PREFIX.length));
+  return Object.values(model.endpoints)
+    .map((e) => e.id as string)
+    .filter((id) => found.has(id));
 }
 
 /** The one entry of an aborted run, so that every report format shows why nothing ran. */
@@ -55,7 +55,9 @@ export function summarize(
   rules: RuleResult[],
   strict: boolean,
   aborted: boolean,
+  recordedNotImplemented: readonly string[] = [],
 ): Pick<Report, 'summary' | 'sections' | 'capabilities'> {
+  const notImplemented = notImplementedEndpoints(rules, recordedNotImplemented);
   const counts = zero();
   const byLevel: Record<Level, CountsT> = { MUST: zero(), SHOULD: zero(), INFO: zero() };
   let mustFailures = 0;
@@ -71,8 +73,14 @@ export function summarize(
   }
   // A MUST rule that was not judged leaves the run incomplete, unless its skip was accepted.
   const unjudged = rules.filter((r) => r.level === 'MUST' && r.verdict === 'skip' && !r.skip_accepted);
+  // An endpoint found not implemented whose skips were not all accepted (--partial, --allow-skip)
+  // leaves the run incomplete, whatever the level of the rules it stopped: answering 501 never
+  // makes a run conformant unless the user accepted it.
+  const missing = notImplemented.filter((id) =>
+    rules.some((r) => r.verdict === 'skip' && r.cause === notImplementedCauseId(id) && !r.skip_accepted),
+  );
   const failed = mustFailures > 0 || (strict && shouldFailures > 0);
-  const incomplete = !failed && !aborted && unjudged.length > 0;
+  const incomplete = !failed && !aborted && (unjudged.length > 0 || missing.length > 0);
   const conformant = !failed && !aborted && !incomplete;
 
   const sectionCounts = new Map<string, CountsT>();
@@ -100,16 +108,17 @@ export function summarize(
     const c = zero();
     for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
     const judged = c.pass + c.fail + c.error;
-    const status =
-      judged === 0
+    // Not implemented is what the target said of the endpoint (501, 405, an undocumented 404), whatever
+    // else its rules saw: a §5 rule's 401 to a request without a token says nothing about implementation.
+    const status = notImplemented.includes(e.id)
+      ? 'not implemented'
+      : judged === 0
         ? 'not checked'
-        : c.pass === 0 && answersNotImplemented(rules, e)
-          ? 'not implemented'
-          : c.fail > 0
-            ? 'deviates'
-            : c.pass === 0
-              ? 'could not be checked'
-              : 'conforms';
+        : c.fail > 0
+          ? 'deviates'
+          : c.pass === 0
+            ? 'could not be checked'
+            : 'conforms';
     return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
   });
 
@@ -126,7 +135,14 @@ export function summarize(
       unjudged_must: unjudged.length,
       accepted_skips: rules.filter((r) => r.verdict === 'skip' && r.skip_accepted).map((r) => r.id),
       flaky: rules.filter((r) => r.verdict === 'pass' && r.flaky !== undefined).map((r) => r.id),
-      missing_keys: [...new Set(unjudged.map((r) => r.skip_key ?? r.reason ?? 'unknown'))],
+      missing_keys: [
+        ...new Set(
+          unjudged
+            .filter((r) => !r.cause?.startsWith(NOT_IMPLEMENTED_PREFIX))
+            .map((r) => r.skip_key ?? r.reason ?? 'unknown'),
+        ),
+      ],
+      not_implemented: notImplemented,
       exit_code: aborted ? EXIT.UNREACHABLE : failed ? EXIT.MUST_FAILURES : incomplete ? EXIT.INCOMPLETE : EXIT.OK,
     },
     sections,
@@ -149,8 +165,10 @@ export function reasonShape(reason: string): string {
  * The causes shared by several rules: the setup steps the implementation refused (each with the
  * rules it stopped), and exchanges that broke the same way in two or more rules.
  */
-function sharedCauses(rules: RuleResult[], setup: RunRecord['setup']): CauseResult[] {
-  const causes: CauseResult[] = (setup?.causes ?? []).map((cause) => ({
+function sharedCauses(rules: RuleResult[], input: RunRecord): CauseResult[] {
+  // The setup steps refused, then the endpoints not implemented (one cause each, like a setup step).
+  const found = [...(input.setup?.causes ?? []), ...(input.notImplemented ?? []).map(notImplementedCause)];
+  const causes: CauseResult[] = found.map((cause) => ({
     ...cause,
     answer: capText(cause.answer, MESSAGE_LIMIT),
     rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id),
@@ -225,8 +243,13 @@ function bounded(result: RuleResult): RuleResult {
  */
 function annotated(result: RuleResult, accepted: ((id: string) => boolean)[], input: RunRecord): RuleResult {
   const transcript = trimmed(result, input.fullTranscripts ?? false);
-  if (result.verdict === 'skip')
-    return { ...result, ...(accepted.some((test) => test(result.id)) ? { skip_accepted: true } : {}), ...transcript };
+  if (result.verdict === 'skip') {
+    // --allow-skip globs accept any skip; --partial the skips of endpoints not implemented.
+    const ok =
+      accepted.some((test) => test(result.id)) ||
+      (input.partial === true && result.cause?.startsWith(NOT_IMPLEMENTED_PREFIX) === true);
+    return { ...result, ...(ok ? { skip_accepted: true } : {}), ...transcript };
+  }
   if (result.verdict === 'pass') return { ...result, ...transcript };
   const excused = excuse(input.baseline, result.id, result.reason);
   return {
@@ -244,8 +267,13 @@ export function buildReport(input: RunRecord): Report {
     ? [preflightResult(input.aborted)]
     : input.results.map((result) => annotated(bounded(result), accepted, input));
 
-  const causes = sharedCauses(rules, input.setup);
-  const { summary, sections, capabilities } = summarize(rules, input.run.strict, !!input.aborted);
+  const causes = sharedCauses(rules, input);
+  const { summary, sections, capabilities } = summarize(
+    rules,
+    input.run.strict,
+    !!input.aborted,
+    (input.notImplemented ?? []).map((e) => e.endpoint),
+  );
 
   const baseline = input.baseline && {
     file: input.baseline.file,
@@ -273,6 +301,7 @@ export function buildReport(input: RunRecord): Report {
       node: process.version,
       selection: run.selection,
       bailed: run.bailed,
+      ...(input.partial ? { partial: true } : {}),
     },
     target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
     summary,

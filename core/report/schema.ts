@@ -44,7 +44,9 @@ export const CapabilitySchema = z.object({
   counts: Counts,
   status: z
     .enum(['conforms', 'deviates', 'not implemented', 'could not be checked', 'not checked'])
-    .describe('not implemented: every request to it was answered 501 or 405'),
+    .describe(
+      'not implemented: the target answered 501, 405, or a 404 where the spec documents none (summary.not_implemented)',
+    ),
 });
 
 export const ReportSchema = z.object({
@@ -69,6 +71,10 @@ export const ReportSchema = z.object({
       shard: z.object({ index: z.int(), total: z.int() }).optional(),
     }),
     bailed: z.boolean().describe('--bail stopped the run after a MUST failure'),
+    partial: z
+      .boolean()
+      .optional()
+      .describe('--partial / run.partial: the skips of endpoints not implemented were accepted'),
   }),
   target: z.object({
     base_url: z.string(),
@@ -86,7 +92,7 @@ export const ReportSchema = z.object({
     incomplete: z
       .boolean()
       .describe(
-        'no rule that counts failed, but some MUST rules were not judged (skipped) and not accepted by --allow-skip',
+        'no rule that counts failed, but some MUST rules were not judged (skipped) and not accepted by --allow-skip, or endpoints were not implemented and that was not accepted (--partial)',
       ),
     unjudged_must: z.int().describe('selected MUST rules skipped and not accepted by --allow-skip'),
     accepted_skips: z.array(z.string()).describe('skipped rules accepted by --allow-skip / run.allow_skip'),
@@ -97,6 +103,12 @@ export const ReportSchema = z.object({
         'rules that passed only when run again after an exchange got no response (--retries); see rules[].flaky',
       ),
     missing_keys: z.array(z.string()).describe('config keys that would let the unjudged MUST rules run'),
+    not_implemented: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'endpoints (operation ids) the target answered as not implemented (501, 405, an undocumented 404); the rules that needed them are skipped with cause not-implemented.<endpoint>',
+      ),
     exit_code: z.int(),
   }),
   aborted: z

@@ -9,13 +9,17 @@ export type RunState = 'conformant' | 'not conformant' | 'incomplete' | 'aborted
 
 export interface RunVerdict {
   state: RunState;
-  /** "Conformant", "Not conformant", "Incomplete", "Aborted". */
+  /** "Conformant" (or "Conformant for what is implemented"), "Not conformant", "Incomplete", "Aborted". */
   title: string;
   /** What the title rests on, e.g. "3 MUST failures and 1 MUST rule not judged (error)". */
   detail: string;
 }
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** At most five names, then how many more: a verdict line stays one line. */
+const names = (ids: readonly string[]) =>
+  ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
 
 /**
  * The verdict in words, derived from the counts alone, so that the words never contradict them:
@@ -37,13 +41,39 @@ export function runVerdict(report: Report): RunVerdict {
   };
   // Without --strict SHOULD results do not count; they are still said, as not counted.
   const uncounted = run.strict ? [] : describe('SHOULD');
-  const acceptedMust = report.rules.filter(
+  const notImplementedSkip = (r: Report['rules'][number]) =>
+    r.verdict === 'skip' && r.cause?.startsWith('not-implemented.') === true;
+  const acceptedRules = report.rules.filter(
     (r) => r.level === 'MUST' && r.verdict === 'skip' && summary.accepted_skips.includes(r.id),
-  ).length;
-  const skipped = summary.unjudged_must
-    ? `${plural(summary.unjudged_must, 'MUST rule')} not judged (skipped): set ${summary.missing_keys.join(', ')}, or accept the skips with --allow-skip`
-    : '';
-  const accepted = acceptedMust ? `${plural(acceptedMust, 'MUST rule')} skipped, accepted by --allow-skip` : '';
+  );
+  const acceptedMust = acceptedRules.length;
+  // Accepted by --partial: the skips of endpoints not implemented, when the run had --partial.
+  const acceptedPartial = run.partial ? acceptedRules.filter(notImplementedSkip).length : 0;
+  const notImplemented = summary.not_implemented ?? [];
+  // Unjudged rules: skipped for a missing fixture (a key to set), or because an endpoint they needed
+  // is not implemented (implement it, or accept it with --partial), said apart.
+  const missingRules = report.rules.filter((r) => notImplementedSkip(r) && !r.skip_accepted);
+  const missing = notImplemented.filter((id) => missingRules.some((r) => r.cause === `not-implemented.${id}`));
+  const missingMust = missingRules.filter((r) => r.level === 'MUST').length;
+  const unjudgedFixtures = summary.unjudged_must - missingMust;
+  const skipped = [
+    unjudgedFixtures
+      ? `${plural(unjudgedFixtures, 'MUST rule')} not judged (skipped): set ${summary.missing_keys.join(', ')}, or accept the skips with --allow-skip`
+      : '',
+    missing.length
+      ? `${plural(missing.length, 'endpoint')} not implemented (${names(missing)}), so ${plural(missingRules.length, 'rule')} (${missingMust} MUST) not judged: implement ${missing.length === 1 ? 'it' : 'them'}, or accept a partial implementation with --partial`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const accepted = [
+    acceptedMust - acceptedPartial
+      ? `${plural(acceptedMust - acceptedPartial, 'MUST rule')} skipped, accepted by --allow-skip`
+      : '',
+    acceptedPartial ? `${plural(acceptedPartial, 'MUST rule')} skipped, accepted by --partial` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   const notes = (...parts: string[]) =>
     [...parts, uncounted.length ? `${uncounted.join(' and ')}, not counted without --strict` : '']
       .filter(Boolean)
@@ -62,5 +92,15 @@ export function runVerdict(report: Report): RunVerdict {
   const scope = acceptedMust
     ? `every ${judged} rule that ran was judged and none failed`
     : `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed`;
+  // A partial implementation, accepted as such: conformant for what it implements, never more.
+  if (notImplemented.length)
+    return {
+      state: 'conformant',
+      title: 'Conformant for what is implemented',
+      detail: notes(
+        `${scope}; ${plural(notImplemented.length, 'endpoint')} not implemented (${names(notImplemented)})`,
+        accepted,
+      ),
+    };
   return { state: 'conformant', title: 'Conformant', detail: notes(scope, accepted) };
 }

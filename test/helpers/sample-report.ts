@@ -5,6 +5,7 @@
  * out of every output format.
  */
 import type { Baseline } from '../../core/engine/baseline.js';
+import type { NotImplementedEntry } from '../../core/engine/not-implemented.js';
 import type { Ending, RuleResult } from '../../core/engine/result.js';
 import { type Level, type Rule, declaredFacts } from '../../core/engine/rule.js';
 import type { Exchange } from '../../core/http/exchange.js';
@@ -351,10 +352,18 @@ const STARTED = new Date('2025-03-04T10:00:00.000Z');
 
 export function build(
   cases: Case[],
-  overrides: { strict?: boolean; baseline?: Baseline; allowSkip?: string[] } = {},
+  overrides: {
+    strict?: boolean;
+    baseline?: Baseline;
+    allowSkip?: string[];
+    partial?: boolean;
+    notImplemented?: NotImplementedEntry[];
+  } = {},
 ): Report {
   return buildReport({
     allowSkip: overrides.allowSkip,
+    ...(overrides.partial ? { partial: true } : {}),
+    ...(overrides.notImplemented ? { notImplemented: overrides.notImplemented } : {}),
     tool: { name: 'data-import-conformance', version: '0.1.0' },
     run: {
       id: 'k3x9q2',

@@ -56,3 +56,58 @@ describe('the verdict line', () => {
           if (must === 'skip') expect(detail).toMatch(/set fixtures\.x/);
         });
 });
+
+/** An endpoint answered 501 (core/engine/not-implemented.ts): the rules that needed it are skipped with its cause. */
+describe('the verdict line of a partial implementation', () => {
+  const notImplemented = {
+    verdict: 'skip',
+    reason: 'not judged: pending listing not implemented (GET … answered 501)',
+    cause: 'not-implemented.pendingAccountImportProcesses',
+  } as const;
+  const entry = {
+    endpoint: 'pendingAccountImportProcesses',
+    status: 501,
+    request: 'GET /v1/data-import/pending-account-import-processes/ACME/',
+  } as const;
+  function partialReport(level: 'MUST' | 'SHOULD', should: 'pass' | 'fail', strict: boolean, partial: boolean) {
+    const cases: Case[] = [
+      { rule: { id: 'a.must', level: 'MUST', spec: '§4.1', endpoints: [] }, outcome: OUTCOMES.pass as never },
+      {
+        rule: { id: 'b.observes', level, spec: '§4.1', endpoints: ['processAccount'] },
+        outcome: notImplemented as never,
+      },
+      { rule: { id: 'c.should', level: 'SHOULD', spec: '§4.2', endpoints: [] }, outcome: OUTCOMES[should] as never },
+    ];
+    return build(cases, { strict, partial, notImplemented: [entry] });
+  }
+
+  for (const level of ['MUST', 'SHOULD'] as const)
+    for (const should of ['pass', 'fail'] as const)
+      for (const strict of [false, true])
+        for (const partial of [false, true])
+          it(`${level} rule not judged for a missing endpoint, SHOULD ${should}, ${strict ? '--strict' : 'default'}, ${partial ? '--partial' : 'not accepted'}`, () => {
+            const r = partialReport(level, should, strict, partial);
+            const { state, title, detail } = runVerdict(r);
+            const expected = strict && should === 'fail' ? 'not conformant' : partial ? 'conformant' : 'incomplete';
+            expect(state).toBe(expected);
+            expect(r.summary.exit_code).toBe(EXIT[state as keyof typeof EXIT]);
+            expect(r.summary.not_implemented).toEqual(['pendingAccountImportProcesses']);
+            expect(r.summary.missing_keys).toEqual([]);
+            expect(r.capabilities.find((c) => c.endpoint === 'pendingAccountImportProcesses')?.status).toBe(
+              'not implemented',
+            );
+            if (state === 'conformant') {
+              expect(title).toBe('Conformant for what is implemented');
+              expect(detail).toMatch(/1 endpoint not implemented \(pendingAccountImportProcesses\)/);
+            }
+            if (state === 'incomplete')
+              expect(detail).toMatch(
+                new RegExp(
+                  `1 endpoint not implemented \\(pendingAccountImportProcesses\\), so 1 rule \\(${level === 'MUST' ? 1 : 0} MUST\\) not judged: .*--partial`,
+                ),
+              );
+            if (level === 'MUST' && partial) expect(detail).toMatch(/1 MUST rule skipped, accepted by --partial/);
+            if (level === 'MUST') expect(detail).not.toMatch(/every MUST rule was judged/);
+            expect(detail).not.toMatch(/set .*not-implemented/);
+          });
+});
