@@ -48,10 +48,11 @@ describe('a paginated imported listing is read whole', () => {
       expect(read.slice(1).every((u) => /\?page=\d+$/.test(u))).toBe(true);
       const rule = report.rules.find((r) => r.id === 'migration.process.listed-as-imported')!;
       const ext = JSON.parse(rule.transcript[0].request.body ?? '{}').external_account_number as string;
-      // The witness: the first page does not show the account; only a later page does.
+      // The witness: the first page does not show the account; a later page does. Not necessarily the
+      // last: the other selected rules import accounts while this one reads, which can add a page.
       const pages = rule.transcript.filter((e) => e.request.url.includes('imported-account'));
       expect(pages[0].response?.body).not.toContain(ext);
-      expect(pages.at(-1)?.response?.body).toContain(ext);
+      expect(pages.slice(1).some((page) => page.response?.body?.includes(ext))).toBe(true);
     });
   }
 
