@@ -16,7 +16,7 @@ import { type Need, TO_IMPORT } from '../core/engine/needs.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { type EndpointId, model } from '../core/spec/index.js';
-import { DEFECTS, type DefectKind, everyDefect, TYPE_DEFECTS } from '../generators/index.js';
+import { DEFECTS, type DefectKind, everyDefect, type Invalid, TYPE_DEFECTS } from '../generators/index.js';
 import { billingDocuments } from './billing.js';
 import { defect } from './conventions.js';
 import { accountKey, observeAccount, transaction } from './support.js';
@@ -277,13 +277,23 @@ const TYPED: readonly TypedEndpoint[] = [
 ];
 
 /**
+ * One case per documented field and kind: the items of a list share their fields, so only the last
+ * item's (where a server that checks the first item alone lets a mistake through) is sent.
+ */
+function onePerField(cases: Invalid[]): Invalid[] {
+  const last = new Map<string, Invalid>();
+  for (const c of cases) last.set(`${c.attr.replace(/\.\d+(?=\.|$)/g, '.*')} ${c.defect.kind}`, c);
+  return [...last.values()];
+}
+
+/**
  * Sends the valid body of `t` once per place and type defect the schema walk finds in it: each must
  * be refused with 400 (404 allowed where the field names the account or business), the account's
  * observable state must be as before, and the valid body, sent last, must be taken as new.
  */
 async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly DefectKind[]): Promise<void> {
   const prepared = await t.prepare(ctx);
-  const cases = everyDefect(t.schema, prepared.body, kinds, UNTYPED);
+  const cases = onePerField(everyDefect(t.schema, prepared.body, kinds, UNTYPED));
   const watch = prepared.account;
   const before = watch
     ? await observeAccount(ctx, watch.supplier, watch.ext, 'before the wrong-typed requests', {
