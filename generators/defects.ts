@@ -87,7 +87,8 @@ export const DEFECTS = {
   'not-a-boolean': {
     level: 'MUST',
     attr: 'exact',
-    description: 'a value no reading makes a boolean where a boolean is due (§2.3 unknown_occupier, note is_pinned)',
+    description:
+      'a value no reading makes a boolean where a boolean is due (§2.3 unknown_occupier, note is_pinned; §4.1 dry_run)',
   },
   'datetime-missing-z': {
     level: 'SHOULD',
@@ -103,6 +104,18 @@ export const DEFECTS = {
     level: 'SHOULD',
     attr: 'exact',
     description: 'a phone field that is not a phone number (§2.3; the accepted format is not shown)',
+  },
+  'wrong-type-string': {
+    level: 'MUST',
+    attr: 'exact',
+    description:
+      'an array or a boolean where a string is due (§2: the field is a string; no reading makes a list or true a string)',
+  },
+  'wrong-type-number': {
+    level: 'MUST',
+    attr: 'exact',
+    description:
+      'text that is no number where a number is due (§2; §2.4 amount takes a number or a decimal string, and this is neither)',
   },
   'boolean-as-string': {
     level: 'SHOULD',
@@ -151,12 +164,12 @@ export function invalidAccountPayload(options: AccountOptions & DefectOptions): 
 
 /** §4.2 notes with one defect; paths start at `notes.N`. */
 export function invalidNotesRequest(options: AccountKey & Completeness & DefectOptions): fc.Arbitrary<Invalid> {
-  return withDefect(notesRequest(options), model.NotesRequest, options.kinds);
+  return withDefect(notesRequest(options), model.NotesRequest, options.kinds, 'notes');
 }
 
 /** §4.2 transactions with one defect; paths start at `transactions.N`. */
 export function invalidTransactionsRequest(options: TransactionsOptions & DefectOptions): fc.Arbitrary<Invalid> {
-  return withDefect(transactionsRequest(options), model.TransactionsRequest, options.kinds);
+  return withDefect(transactionsRequest(options), model.TransactionsRequest, options.kinds, 'transactions');
 }
 
 type Path = readonly (string | number)[];
@@ -178,10 +191,15 @@ function withDefect(
   valid: fc.Arbitrary<object>,
   schema: z.ZodType,
   kinds: readonly DefectKind[] = defectKinds(),
+  /** Only places under this top-level field (the list a request adds); the account key is left as it is. */
+  under?: string,
 ): fc.Arbitrary<Invalid> {
   const wanted = new Set(kinds);
   return valid
-    .map((payload) => ({ payload, sites: sitesOf(schema, payload, wanted) }))
+    .map((payload) => ({
+      payload,
+      sites: sitesOf(schema, payload, wanted).filter((site) => under === undefined || site.path[0] === under),
+    }))
     .filter(({ sites }) => sites.length > 0)
     .chain(({ payload, sites }) =>
       chooseDefect(sites).map(({ site, value }) => {
@@ -304,14 +322,12 @@ function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectK
     } else if (type === 'boolean' && typeof value === 'boolean') {
       add('not-a-boolean', path, s, () => ['sí', 'maybe', 2]);
       add('boolean-as-string', path, s, () => [String(value)]);
-    } else if (
-      type === 'number' &&
-      typeof value === 'number' &&
-      Number.isInteger(value) &&
-      INTEGER_FORMATS.has(String((s.def as { format?: unknown }).format))
-    ) {
-      add('fraction-for-integer', path, s, () => [value + 0.5]);
+    } else if (type === 'number' && typeof value === 'number') {
+      add('wrong-type-number', path, s, () => ['doce', 'n/a']);
+      if (Number.isInteger(value) && INTEGER_FORMATS.has(String((s.def as { format?: unknown }).format)))
+        add('fraction-for-integer', path, s, () => [value + 0.5]);
     } else if (typeof value === 'string') {
+      if (type === 'string') add('wrong-type-string', path, s, () => [[value], true]);
       const defects = FORMAT_DEFECTS[formatOf(s) ?? ''];
       for (const kind of defects?.kinds ?? []) add(kind, path, s, () => defects.values(value)[kind] ?? [], order);
     }
@@ -428,4 +444,51 @@ export function invalidFrom(
   kinds?: readonly DefectKind[],
 ): fc.Arbitrary<Invalid> {
   return withDefect(valid, schema, kinds);
+}
+
+/**
+ * The type defects (issue 20 item 5): a wrong JSON type, a documented value in another case, a
+ * fraction for an integer, a value that is no boolean, and (SHOULD) a boolean spelt as a string.
+ */
+export const TYPE_DEFECTS = [
+  'wrong-type-array',
+  'wrong-type-object',
+  'wrong-type-string',
+  'wrong-type-number',
+  'enum-wrong-case',
+  'fraction-for-integer',
+  'not-a-boolean',
+  'boolean-as-string',
+] as const satisfies readonly DefectKind[];
+
+/**
+ * Every single-defect variant of one valid request body, deterministically: for each place the
+ * schema walk finds in `payload` and each of `kinds` that applies there, the body with the first
+ * defect value of that kind. A field added to the model gets its defects without a line here.
+ * `untyped` names fields whose shape the spec does not show (the model has to give them some
+ * schema): no value there is a defect by the spec's words, so they are left alone.
+ */
+export function everyDefect(
+  schema: z.ZodType,
+  payload: object,
+  kinds: readonly DefectKind[],
+  untyped: ReadonlySet<string> = new Set(),
+): Invalid[] {
+  const sites = sitesOf(schema, payload, new Set(kinds)).filter(
+    (site) => !site.path.some((part) => typeof part === 'string' && untyped.has(part)),
+  );
+  return sites.flatMap((site) => {
+    const values = site.values();
+    if (values.length === 0) return [];
+    const value = values[0];
+    const attr = dotPath(site.path);
+    const { level, description } = DEFECTS[site.kind];
+    return [
+      {
+        payload: replacedAtPath(payload, attr, value === LEFT_OUT ? undefined : structuredClone(value)),
+        attr,
+        defect: { kind: site.kind, level, description: `${description}: ${attr} ${sent(value)}` },
+      },
+    ];
+  });
 }

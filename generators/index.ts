@@ -27,11 +27,13 @@ export type {
 export {
   DEFECTS,
   defectKinds,
+  everyDefect,
   invalidAccountPayload,
   invalidFrom,
   invalidNotesRequest,
   invalidTransactionsRequest,
   matchesDefect,
+  TYPE_DEFECTS,
 } from './defects.js';
 export type { Defect, DefectKind, DefectLevel, DefectOptions, Invalid } from './defects.js';
 export { freshIdentifiers } from '../core/engine/fresh-identifiers.js';

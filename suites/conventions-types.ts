@@ -3,9 +3,364 @@
  * property rules draw the same kinds at random; these examples make each one certain to be sent):
  * a documented enum value in another case, a fraction where an integer is due, a value that no
  * reading makes a boolean — and, at SHOULD, a boolean sent as the string "true".
+ *
+ * Then the same kinds, and a wrong JSON type, at every documented field of every other request body
+ * (issue 20 item 5): the places come from walking each endpoint's request schema in core/spec over a
+ * valid body, so a field added to the model gets its defects for free. Each request must be refused
+ * (§7.2: "400 | validation error on any endpoint") and leave nothing behind: the account's status and
+ * listings as before, and the valid body, sent last, taken as new.
  */
-import { defineRules } from '../core/engine/rule.js';
+import type { z } from 'zod';
+import type { RuleContext } from '../core/engine/context.js';
+import { type Need, TO_IMPORT } from '../core/engine/needs.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import type { HttpResponse } from '../core/http/client.js';
+import { type EndpointId, model } from '../core/spec/index.js';
+import { DEFECTS, type DefectKind, everyDefect, type Invalid, TYPE_DEFECTS } from '../generators/index.js';
+import { billingDocuments } from './billing.js';
 import { defect } from './conventions.js';
+import { accountKey, observeAccount, transaction } from './support.js';
+
+// Types of every request field (issue 20 item 5) ------------------------------------------------
+
+/** What a type rule stands on: a valid body, the account it touches, and a probe run afterwards. */
+interface Prepared {
+  body: Record<string, unknown>;
+  /** The account whose observable state the refusals must leave as it was (§4.3). */
+  account?: { supplier: string; ext: string };
+  /** Sends the valid body once the refusals are done: it must be taken as new, so none left a trace. */
+  probe(): Promise<void>;
+}
+
+interface TypedEndpoint {
+  endpoint: EndpointId;
+  slug: string;
+  spec: string;
+  what: string;
+  schema: z.ZodType;
+  needs: readonly Need[];
+  prepare(ctx: RuleContext): Promise<Prepared>;
+}
+
+/**
+ * Fields that name the account or the business a request is about. A wrong type there may be read
+ * as a wrong supplier code or external number, which §4.2 notes rule 5 and §7.2 answer with 404.
+ */
+const KEY_FIELDS = new Set([
+  'import_supplier',
+  'import_supplier_code',
+  'external_account_number',
+  'external_business_identifier',
+]);
+
+/** §4.2 names `ledger_number` among the billing documents fields without a shape: no value there is a wrong type. */
+const UNTYPED: ReadonlySet<string> = new Set(['ledger_number']);
+
+/** The payment instruction template for an account or business, with the configured vendor, reference and type (§2.7). */
+function instruction(ctx: RuleContext, kind: 'payment_instruction' | 'business_payment_instruction', key: object) {
+  const { vendor, type } = ctx.preconditions.paymentInstruction;
+  return ctx.preconditions.payloads.request(kind, ctx.ids, {
+    ...key,
+    vendor,
+    reference: ctx.preconditions.nextValidPaymentReference(),
+    type,
+  }) as Record<string, unknown>;
+}
+
+async function expectCreated(ctx: RuleContext, res: HttpResponse, status: number | number[], what: string) {
+  ctx.expect.status(res, status, `${what}, sent after every wrong-typed one was refused`);
+}
+
+/** Every POST endpoint whose body the spec documents (§4.2 agreements and supply points: "payload shape: not shown"). */
+const TYPED: readonly TypedEndpoint[] = [
+  {
+    endpoint: 'processAccount',
+    slug: 'process',
+    spec: '§4.1 process (dry_run: boolean), §7.2, §3',
+    what: 'process request',
+    schema: model.ProcessAccountRequest,
+    needs: TO_IMPORT,
+    async prepare(ctx) {
+      const a = await ctx.given.staged();
+      const body = {
+        external_account_number: a.ext,
+        import_supplier_code: a.supplier,
+        operations_team_name: ctx.preconditions.operationsTeam,
+        dry_run: false,
+      };
+      return {
+        body,
+        account: a,
+        async probe() {
+          const res = await ctx.given.process(a.supplier, a.ext, { dry_run: false }, 'the valid process request');
+          await expectCreated(ctx, res, 201, 'the valid process request (§3: the account is still staged)');
+        },
+      };
+    },
+  },
+  {
+    endpoint: 'createNotes',
+    slug: 'notes',
+    spec: '§4.2 notes, §2.3 note, §7.2',
+    what: 'notes request',
+    schema: model.NotesRequest,
+    needs: TO_IMPORT,
+    async prepare(ctx) {
+      const a = await ctx.given.imported();
+      const note = { ...ctx.preconditions.payloads.item('notes', 'notes', ctx.ids), body: ctx.ids.noteBody('types') };
+      const body = { ...accountKey(a.supplier, a.ext), notes: [note] };
+      return {
+        body,
+        account: a,
+        async probe() {
+          const res = await ctx.api.call('createNotes', { body, step: 'the valid notes request' });
+          await expectCreated(ctx, res, 201, 'the valid notes request');
+          ctx.expect.equal(
+            ctx.expect.body(res, model.NotesResponse, 'notes response').map((n) => n.status),
+            ['NOTE_CREATION_SUCCESS'],
+            'the note is new: no refused request created it (§4.2 notes rule 2)',
+            res,
+          );
+        },
+      };
+    },
+  },
+  {
+    endpoint: 'createTransactions',
+    slug: 'transactions',
+    spec: '§4.2 transactions, §2.4, §7.2',
+    what: 'transactions request',
+    schema: model.TransactionsRequest,
+    needs: TO_IMPORT,
+    async prepare(ctx) {
+      const a = await ctx.given.imported();
+      const body = { ...accountKey(a.supplier, a.ext), transactions: [transaction(ctx)] };
+      return {
+        body,
+        account: a,
+        async probe() {
+          const res = await ctx.api.call('createTransactions', { body, step: 'the valid transactions request' });
+          await expectCreated(ctx, res, 201, 'the valid transactions request');
+          ctx.expect.equal(
+            ctx.expect.body(res, model.TransactionsResponse, 'transactions response').results.map((r) => r.status),
+            ['TRANSACTION_ADDED_TO_ACCOUNT'],
+            'the transaction is new: no refused request added it (§4.2 transactions)',
+            res,
+          );
+        },
+      };
+    },
+  },
+  {
+    endpoint: 'createHistoricalBillingDocuments',
+    slug: 'billing-documents',
+    spec: '§4.2 historical billing documents, §2.5, §7.2, §8',
+    what: 'historical billing documents request',
+    schema: model.HistoricalBillingDocumentsRequest,
+    needs: TO_IMPORT,
+    async prepare(ctx) {
+      const a = await ctx.given.imported();
+      const body = billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, 'PERIOD_BASED') as Record<
+        string,
+        unknown
+      >;
+      return {
+        body,
+        account: a,
+        async probe() {
+          const res = await ctx.api.call('createHistoricalBillingDocuments', {
+            body,
+            step: 'the valid historical billing documents request',
+          });
+          await expectCreated(
+            ctx,
+            res,
+            201,
+            'the valid import (§8: once per ledger, so no refused request used the ledger)',
+          );
+        },
+      };
+    },
+  },
+  {
+    endpoint: 'createHistoricalStatements',
+    slug: 'statements',
+    spec: '§4.2 historical statements, §2.6, §7.2',
+    what: 'historical statements request',
+    schema: model.HistoricalStatementsRequest,
+    needs: TO_IMPORT,
+    async prepare(ctx) {
+      const a = await ctx.given.imported();
+      const body = ctx.preconditions.payloads.request(
+        'historical_statements',
+        ctx.ids,
+        accountKey(a.supplier, a.ext),
+      ) as Record<string, unknown>;
+      return {
+        body,
+        account: a,
+        async probe() {
+          const res = await ctx.api.call('createHistoricalStatements', { body, step: 'the valid statements request' });
+          await expectCreated(ctx, res, [200, 201], 'the valid statements request');
+        },
+      };
+    },
+  },
+  {
+    endpoint: 'createPaymentInstruction',
+    slug: 'payment-instruction',
+    spec: '§4.2 payment instruction, §2.7, §7.2',
+    what: 'payment instruction',
+    schema: model.PaymentInstructionRequest,
+    needs: [...TO_IMPORT, 'paymentInstruction'],
+    async prepare(ctx) {
+      const a = await ctx.given.imported();
+      const body = instruction(ctx, 'payment_instruction', accountKey(a.supplier, a.ext));
+      return {
+        body,
+        account: a,
+        async probe() {
+          const res = await ctx.api.call('createPaymentInstruction', { body, step: 'the valid payment instruction' });
+          await expectCreated(ctx, res, 201, 'the valid payment instruction');
+        },
+      };
+    },
+  },
+  {
+    endpoint: 'createBusiness',
+    slug: 'business',
+    spec: '§4.4 business, §2.8, §7.2',
+    what: 'business request',
+    schema: model.BusinessRequest,
+    needs: ['ongoingSupplier'],
+    async prepare(ctx) {
+      const body = ctx.given.businessPayload(2) as unknown as Record<string, unknown>;
+      return {
+        body,
+        async probe() {
+          const res = await ctx.api.call('createBusiness', { body, step: 'the valid business request' });
+          await expectCreated(ctx, res, 201, 'the valid business request');
+        },
+      };
+    },
+  },
+  {
+    endpoint: 'createBusinessPaymentInstruction',
+    slug: 'business-payment-instruction',
+    spec: '§4.4 business payment instruction, §2.7, §7.2',
+    what: 'business payment instruction',
+    schema: model.BusinessPaymentInstructionRequest,
+    needs: [...TO_IMPORT, 'paymentInstruction'],
+    async prepare(ctx) {
+      const business = await ctx.given.business(1);
+      const a = await ctx.given.imported(
+        ctx.given.linkToContract(ctx.given.account(), business.contractIdentifiers[0]),
+      );
+      const body = instruction(ctx, 'business_payment_instruction', {
+        import_supplier_code: business.supplier,
+        external_business_identifier: business.externalIdentifier,
+        accounts: [{ external_account_number: a.ext }],
+      });
+      return {
+        body,
+        account: a,
+        async probe() {
+          const res = await ctx.api.call('createBusinessPaymentInstruction', {
+            body,
+            step: 'the valid business payment instruction',
+          });
+          await expectCreated(ctx, res, 201, 'the valid business payment instruction');
+        },
+      };
+    },
+  },
+];
+
+/**
+ * One case per documented field and kind: the items of a list share their fields, so only the last
+ * item's (where a server that checks the first item alone lets a mistake through) is sent.
+ */
+function onePerField(cases: Invalid[]): Invalid[] {
+  const last = new Map<string, Invalid>();
+  for (const c of cases) last.set(`${c.attr.replace(/\.\d+(?=\.|$)/g, '.*')} ${c.defect.kind}`, c);
+  return [...last.values()];
+}
+
+/**
+ * Sends the valid body of `t` once per place and type defect the schema walk finds in it: each must
+ * be refused with 400 (404 allowed where the field names the account or business), the account's
+ * observable state must be as before, and the valid body, sent last, must be taken as new.
+ */
+async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly DefectKind[]): Promise<void> {
+  const prepared = await t.prepare(ctx);
+  const cases = onePerField(everyDefect(t.schema, prepared.body, kinds, UNTYPED));
+  const watch = prepared.account;
+  const before = watch
+    ? await observeAccount(ctx, watch.supplier, watch.ext, 'before the wrong-typed requests', {
+        importedListing: false,
+      })
+    : undefined;
+  for (const invalid of cases) {
+    const key = KEY_FIELDS.has(invalid.attr);
+    const res = await ctx.api.call(t.endpoint, {
+      body: invalid.payload,
+      step: `${t.what} with ${invalid.defect.description}`,
+    });
+    // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.
+    ctx.expect.status(res, key ? [400, 404] : 400, `${t.what} with ${invalid.defect.description}`);
+  }
+  if (watch && before) {
+    const after = await observeAccount(ctx, watch.supplier, watch.ext, 'after the wrong-typed requests', {
+      importedListing: false,
+    });
+    ctx.expect.equal(
+      after.state,
+      before.state,
+      'what the interface shows of the account after refused requests',
+      after.res,
+    );
+  }
+  await prepared.probe();
+  const kindsSent = [...new Set(cases.map((c) => c.defect.kind))];
+  ctx.observe(
+    `${cases.length} wrong-typed ${t.what}s refused (${kindsSent.join(', ') || 'no field of these kinds in the body'}).`,
+  );
+}
+
+const typeRules: RuleInput[] = [
+  ...TYPED.map(
+    (t): RuleInput => ({
+      id: `conventions.types.${t.slug}`,
+      spec: t.spec,
+      level: 'MUST',
+      title: `A ${t.what} with any one documented field of the wrong JSON type (a list, text, a fraction, a value in another case, no boolean) is refused with 400 and leaves nothing behind`,
+      endpoints: [t.endpoint],
+      needs: t.needs,
+      tags: ['validation'],
+      check: (ctx) =>
+        typesRefused(
+          ctx,
+          t,
+          TYPE_DEFECTS.filter((k) => DEFECTS[k].level === 'MUST'),
+        ),
+    }),
+  ),
+  {
+    id: 'conventions.types.boolean-strings',
+    spec: '§4.1 process (dry_run: boolean), §2.3 note (is_pinned: boolean), §7.2',
+    level: 'SHOULD',
+    why: 'The fields are booleans, but many frameworks (Django REST framework among them) read the strings "true" and "false" as booleans; refusing them is a reading.',
+    title:
+      'A boolean request field sent as the string "true" or "false" (dry_run, a note\'s is_pinned) is refused with 400 and leaves nothing behind',
+    endpoints: ['processAccount', 'createNotes'],
+    needs: TO_IMPORT,
+    tags: ['validation'],
+    async check(ctx) {
+      for (const t of TYPED.filter((x) => x.endpoint === 'processAccount' || x.endpoint === 'createNotes'))
+        await typesRefused(ctx, t, ['boolean-as-string']);
+    },
+  },
+];
 
 export default defineRules(
   'conventions',
@@ -56,6 +411,7 @@ export default defineRules(
       value: 'true',
       what: 'the string "true" for a boolean',
     }),
+    ...typeRules,
   ],
   { needs: ['ongoingSupplier'] },
 );

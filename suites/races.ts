@@ -4,6 +4,15 @@
  * (check-then-act, no unique constraint) imports an account twice, creates a note twice, accepts
  * two billing document imports for one ledger or creates one business twice.
  *
+ * Conflicting requests are judged by what the interface lets a client read back afterwards (status,
+ * the all listing, §4.2 notes rule 2 dedup probes), not only by the answers: a re-stage sent with
+ * the process (the account holds one payload whole, the first if the re-stage was refused), a dry
+ * run sent with a real process (the account ends imported once), payment instructions for two
+ * accounts at once (§2.7 says nothing of duplicates, so only the documented answers and the accounts'
+ * state are judged) and one note body in two requests. Each order the spec allows is accepted; a
+ * process request that must be on the wire with its rival is sent without waiting for a §8 pacing
+ * slot, and a 429 is then retried.
+ *
  * A duplicate observed is certain, so the rules are MUST. Its absence is not proof: each rule runs a
  * few rounds within a time budget and records how many rounds it ran. With the §8 concurrency limit
  * on, process requests answered 429 are retried as the spec tells clients to (given.process).
@@ -15,6 +24,7 @@ import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
 import { billingDocuments } from './billing.js';
+import { alignNotes } from './notes.js';
 import { accountKey, readListing, recordsFor, status, transaction } from './support.js';
 
 /** Requests sent together in one round. */
@@ -29,7 +39,7 @@ async function rounds(ctx: RuleContext, what: string, round: (n: number) => Prom
   let n = 0;
   while (n < RACE_ROUNDS && (n === 0 || Date.now() - started < RACE_BUDGET_MS)) await round(++n);
   ctx.observe(
-    `${n} round(s) of ${RACE_WIDTH} simultaneous ${what}: no duplicate seen. Absence of a duplicate in a few rounds is not proof that the check and the write are atomic.`,
+    `${n} round(s) of ${RACE_WIDTH} simultaneous ${what}: no violation seen. Absence of a violation in a few rounds is not proof that the check and the write are atomic.`,
   );
 }
 
@@ -38,6 +48,92 @@ const together = <T>(send: (i: number) => Promise<T>): Promise<T[]> =>
   Promise.all(Array.from({ length: RACE_WIDTH }, (_, i) => send(i)));
 
 const statusesOf = (responses: HttpResponse[]) => responses.map((r) => r.status).join(', ');
+
+/** A 429 left after the retry budget says nothing about the race: the round is not judged. */
+function notLimited(responses: HttpResponse[], n: number): void {
+  if (responses.some((r) => r.status === 429))
+    throw new PreconditionError(
+      `round ${n}: the §8 limit still answered 429 after the retry budget (${statusesOf(responses)})`,
+    );
+}
+
+/**
+ * A process request sent at once, without waiting for a §8 pacing slot (a race needs it on the wire
+ * together with its rival); a 429 is then retried as given.process does (`orRetried`).
+ */
+async function processRaw(
+  ctx: RuleContext,
+  supplier: string,
+  ext: string,
+  extra: Record<string, unknown>,
+  step: string,
+) {
+  const body = {
+    external_account_number: ext,
+    import_supplier_code: supplier,
+    operations_team_name: ctx.preconditions.operationsTeam,
+    ...extra,
+  };
+  return (await ctx.api.callPaced('processAccount', { body, step, pacing: 'raw' })).res;
+}
+
+/** The answer to a raw process request, or, when it was a §8 429, the answer once retried (not judged if still 429). */
+async function orRetried(
+  ctx: RuleContext,
+  res: HttpResponse,
+  supplier: string,
+  ext: string,
+  extra: Record<string, unknown>,
+  n: number,
+): Promise<HttpResponse> {
+  if (res.status !== 429) return res;
+  const again = await ctx.given.process(supplier, ext, extra, `round ${n}: the process again after a 429 (§8)`);
+  notLimited([again], n);
+  return again;
+}
+
+/**
+ * The status names one created account, and the all listing shows it once with that number (§4.3):
+ * what the interface lets a client read after a race on process.
+ */
+async function importedOnce(ctx: RuleContext, supplier: string, ext: string, number: string, n: number) {
+  const res = await status(ctx, supplier, ext, `round ${n}: status afterwards`);
+  ctx.expect.status(res, 200);
+  const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
+  ctx.expect.equal(
+    [body.status, body.service_account_number],
+    ['COMPLETED', number],
+    `round ${n}: the status names the one account created`,
+    res,
+  );
+  const read = await readListing(ctx, 'all', supplier, `round ${n}: all listing afterwards`);
+  ctx.expect.status(read.first, 200);
+  ctx.expect.equal(
+    recordsFor(read.items, ext).map((r) => r.service_account_number),
+    [number],
+    `round ${n}: the all listing shows ${ext} once, with the number created`,
+    read.first,
+  );
+}
+
+/**
+ * §4.2 notes rule 2 as a probe: posts body-only notes to an imported account and says, per body,
+ * whether a note with that body was already on it (NOTE_ALREADY_EXISTS).
+ */
+async function notesExist(
+  ctx: RuleContext,
+  supplier: string,
+  ext: string,
+  bodies: string[],
+  step: string,
+): Promise<{ exists: boolean[]; res: HttpResponse }> {
+  const sent = bodies.map((body) => ({ body }));
+  const res = await ctx.api.call('createNotes', { body: { ...accountKey(supplier, ext), notes: sent }, step });
+  ctx.expect.status(res, 201, step);
+  const results = alignNotes(sent, ctx.expect.body(res, model.NotesResponse, 'notes response'));
+  ctx.expect.equal(results.length, bodies.length, `${step}: one result per note`, res);
+  return { exists: results.map((r) => r.status === 'NOTE_ALREADY_EXISTS'), res };
+}
 
 export default defineRules(
   'races',
@@ -308,6 +404,239 @@ export default defineRules(
             `round ${n}: TRANSACTION_ADDED_TO_ACCOUNT results for one transaction sent ${RACE_WIDTH} times at once (statuses ${statuses.join(', ')})`,
             responses[0],
           );
+        });
+      },
+    },
+    {
+      id: 'races.stage.during-process',
+      spec: '§3 (staged → stage again: data replaced; staged → process: imported; imported → stage: 400), §1, §4.2 notes rule 2',
+      level: 'MUST',
+      title:
+        'A re-stage sent together with the process of a staged account: one account is created, holding one of the two payloads whole (never both, never neither), the first when the re-stage was refused',
+      endpoints: [
+        'stageAccount',
+        'processAccount',
+        'createNotes',
+        'accountTransferStatus',
+        'allAccountImportProcesses',
+      ],
+      async check(ctx) {
+        let restagedFirst = 0;
+        let refusedAfter = 0;
+        await rounds(ctx, 'process requests each sent together with a re-stage of the account', async (n) => {
+          // The two payloads differ in one note each: §4.2 notes rule 2 tells which one the account holds.
+          const first = ctx.given.account();
+          const oldNote = ctx.ids.noteBody(`round ${n}: first staging`);
+          const newNote = ctx.ids.noteBody(`round ${n}: re-stage`);
+          first.notes = [{ body: oldNote }];
+          const a = await ctx.given.staged(first);
+          const second = { ...first, notes: [{ body: newNote }] };
+          const [sentOnce, restaged] = await Promise.all([
+            processRaw(ctx, a.supplier, a.ext, {}, `round ${n}: process, sent together with a re-stage`),
+            ctx.api.call('stageAccount', {
+              body: second,
+              step: `round ${n}: re-stage, sent together with the process`,
+            }),
+          ]);
+          const processed = await orRetried(ctx, sentOnce, a.supplier, a.ext, {}, n);
+          // §3: staged → process → 201; the re-stage is an update (200) or, after the import, refused.
+          ctx.expect.status(processed, 201, `round ${n}: the process of a staged account (§3)`);
+          const number = ctx.expect.body(
+            processed,
+            model.ProcessAccountResponse,
+            'process response',
+          ).service_account_number;
+          ctx.expect.that(
+            restaged.status === 200 || (restaged.status >= 400 && restaged.status < 500),
+            `round ${n}: a re-stage of an account already staged answered ${restaged.status}; §3 allows 200 (staged, data replaced) or a refusal (imported)`,
+            { res: restaged, expected: '200 or 4xx', actual: restaged.status },
+          );
+          await importedOnce(ctx, a.supplier, a.ext, number, n);
+          const probe = await notesExist(
+            ctx,
+            a.supplier,
+            a.ext,
+            [oldNote, newNote],
+            `round ${n}: which payload's note the account holds`,
+          );
+          const [hasOld, hasNew] = probe.exists;
+          ctx.expect.that(
+            hasOld !== hasNew,
+            `round ${n}: the account created ${hasOld ? 'holds the notes of both payloads (mixed)' : 'holds the note of neither payload (lost)'}; it is created from the staged data, one payload or the other (§3, §1)`,
+            { res: probe.res, expected: 'the note of exactly one payload', actual: { first: hasOld, second: hasNew } },
+          );
+          if (restaged.status !== 200) {
+            refusedAfter++;
+            ctx.expect.that(
+              hasOld,
+              `round ${n}: the re-stage was refused (${restaged.status}), yet the account holds its data; a refused staging replaces nothing (§3, §7.2)`,
+              { res: probe.res, expected: 'the first payload', actual: 'the second payload' },
+            );
+          } else if (hasNew) restagedFirst++;
+          else
+            ctx.observe(
+              `round ${n}: the re-stage answered 200 while the account was being processed, and the account holds the first payload; the state during IN_PROGRESS is not shown (§3), so this is recorded, not failed.`,
+            );
+        });
+        ctx.observe(`orders seen: re-stage before the process ${restagedFirst}, refused after it ${refusedAfter}`);
+      },
+    },
+    {
+      id: 'races.process.dry-run-during-process',
+      spec: '§4.1 process rules 2 and 3, §3 (staged → imported once; dry run: nothing created)',
+      level: 'MUST',
+      title:
+        'A dry run sent together with a real process of one staged account: the dry run creates nothing and undoes nothing, and the account ends imported once',
+      endpoints: ['processAccount', 'accountTransferStatus', 'allAccountImportProcesses'],
+      async check(ctx) {
+        await rounds(ctx, 'dry runs each sent together with a real process', async (n) => {
+          const a = await ctx.given.staged();
+          const [dry, real] = await Promise.all([
+            ctx.given.process(
+              a.supplier,
+              a.ext,
+              { dry_run: true },
+              `round ${n}: a dry run, sent together with a real process`,
+            ),
+            ctx.given.process(a.supplier, a.ext, {}, `round ${n}: a real process, sent together with a dry run`),
+          ]);
+          notLimited([dry, real], n);
+          // §4.1 process rule 2: a dry run is rolled back — it never answers 201.
+          ctx.expect.that(
+            dry.status !== 201 && dry.status >= 400 && dry.status < 500,
+            `round ${n}: a dry run answered ${dry.status}; a dry run creates nothing and answers 400 (§4.1 process rule 2)`,
+            { res: dry, expected: '400', actual: dry.status },
+          );
+          let created = real;
+          if (real.status !== 201) {
+            // The spec does not say what a process meets while a dry run is in progress; once both
+            // have answered, the dry run must have left the account staged: a real process imports it.
+            ctx.expect.refused(real, `round ${n}: a real process sent together with a dry run`);
+            created = await ctx.given.process(
+              a.supplier,
+              a.ext,
+              {},
+              `round ${n}: the real process again, after the dry run answered`,
+            );
+            notLimited([created], n);
+            ctx.expect.status(
+              created,
+              201,
+              `round ${n}: after a dry run the account is still staged, so a real process imports it (§3)`,
+            );
+          }
+          const number = ctx.expect.body(
+            created,
+            model.ProcessAccountResponse,
+            'process response',
+          ).service_account_number;
+          const told =
+            dry.status === 400 && dry.isJson
+              ? (dry.json() as { service_account_number?: unknown }).service_account_number
+              : undefined;
+          ctx.expect.that(
+            told === undefined || told === number,
+            `round ${n}: the dry run was told the account was imported as ${JSON.stringify(told)}, but the real process created ${number} (§4.1 process rule 3)`,
+            { res: dry, expected: number, actual: told },
+          );
+          await importedOnce(ctx, a.supplier, a.ext, number, n);
+        });
+      },
+    },
+    {
+      id: 'races.payments.instructions-at-once',
+      spec: '§4.2 payment instruction (201 {service_account_number, reference}), §2.7, §7.2',
+      level: 'MUST',
+      title:
+        'Payment instructions for two accounts sent at once: each is answered with a documented status, each 201 names its own account and reference, and both accounts stay as they were',
+      needs: [...TO_IMPORT, 'paymentInstruction'],
+      endpoints: ['createPaymentInstruction', 'accountTransferStatus'],
+      async check(ctx) {
+        // §2.7 and §4.2 say nothing about an instruction sent twice: duplicates may be stored or refused.
+        const { vendor, type } = ctx.preconditions.paymentInstruction;
+        const accounts = [await ctx.given.imported(), await ctx.given.imported()];
+        await rounds(ctx, 'payment instructions for two accounts', async (n) => {
+          const sent = Array.from({ length: RACE_WIDTH }, (_, i) => ({
+            account: accounts[i % 2],
+            reference: ctx.preconditions.nextValidPaymentReference(),
+          }));
+          const responses = await Promise.all(
+            sent.map(({ account, reference }, i) =>
+              ctx.api.call('createPaymentInstruction', {
+                body: ctx.preconditions.payloads.request('payment_instruction', ctx.ids, {
+                  ...accountKey(account.supplier, account.ext),
+                  vendor,
+                  reference,
+                  type,
+                }),
+                step: `round ${n}: instruction ${i + 1} of ${RACE_WIDTH} (account ${account.ext}), sent together`,
+              }),
+            ),
+          );
+          responses.forEach((r, i) => {
+            const { account, reference } = sent[i];
+            // §7.2: 201, or 400 / 500 for trouble with the vendor; nothing else is documented here.
+            ctx.expect.status(r, [201, 400, 500], `round ${n}: instruction ${i + 1}`);
+            if (r.status !== 201) return;
+            const body = ctx.expect.body(r, model.PaymentInstructionResponse, 'payment instruction response');
+            ctx.expect.equal(
+              [body.service_account_number, body.reference],
+              [account.number, reference],
+              `round ${n}: instruction ${i + 1} was for account ${account.number}; a simultaneous request's account or reference came back`,
+              r,
+            );
+          });
+          for (const account of accounts) {
+            const res = await status(
+              ctx,
+              account.supplier,
+              account.ext,
+              `round ${n}: status of ${account.ext} afterwards`,
+            );
+            ctx.expect.status(res, 200);
+            const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
+            ctx.expect.equal(
+              [body.status, body.service_account_number],
+              ['COMPLETED', account.number],
+              `round ${n}: payment instructions leave the account as it was`,
+              res,
+            );
+          }
+        });
+      },
+    },
+    {
+      id: 'races.notes.same-body-two-requests',
+      spec: '§4.2 notes rule 2 (same body; created_at compared only when given)',
+      level: 'MUST',
+      title:
+        'A note without created_at sent in two simultaneous requests is created once: one NOTE_CREATION_SUCCESS across both, and a later request says NOTE_ALREADY_EXISTS',
+      endpoints: ['createNotes'],
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        await rounds(ctx, 'pairs of requests with one note body (no created_at)', async (n) => {
+          const note = { body: ctx.ids.noteBody(`same body, round ${n}`) };
+          const responses = await Promise.all(
+            [1, 2].map((i) =>
+              ctx.api.call('createNotes', {
+                body: { ...accountKey(a.supplier, a.ext), notes: [note] },
+                step: `round ${n}: request ${i} of 2, sent together`,
+              }),
+            ),
+          );
+          const statuses: string[] = [];
+          for (const r of responses) {
+            ctx.expect.status(r, 201, `round ${n}: a notes request`);
+            statuses.push(...ctx.expect.body(r, model.NotesResponse, 'notes response').map((x) => x.status));
+          }
+          ctx.expect.equal(
+            statuses.filter((s) => s === 'NOTE_CREATION_SUCCESS').length,
+            1,
+            `round ${n}: NOTE_CREATION_SUCCESS results for one note body sent in two requests at once (statuses ${statuses.join(', ')})`,
+            responses[0],
+          );
+          const probe = await notesExist(ctx, a.supplier, a.ext, [note.body], `round ${n}: the same note once more`);
+          ctx.expect.equal(probe.exists, [true], `round ${n}: the note is on the account afterwards`, probe.res);
         });
       },
     },

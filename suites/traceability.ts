@@ -60,6 +60,7 @@ export const STATEMENTS: Statement[] = [
       'conventions.integer.fraction',
       'conventions.boolean.*',
       'errors.attr.zero-based-nested',
+      'conventions.types.*',
       'properties.account.single-defect-refused',
     ],
   },
@@ -350,6 +351,7 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.refuses-update-paused-supplier',
       'races.stage.one-first-staging',
       'stateful.state-machine',
+      'races.stage.during-process',
     ],
   },
   {
@@ -362,6 +364,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.refuses-not-staged',
       'races.process.one-account',
       'stateful.state-machine',
+      'races.process.dry-run-during-process',
     ],
   },
   {
@@ -372,6 +375,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run-supported',
       'migration.process.dry-run-checks-*',
       'stateful.state-machine',
+      'races.process.dry-run-during-process',
     ],
   },
   {
@@ -384,6 +388,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run-imported-numbers',
       'races.process.one-account',
       'stateful.state-machine',
+      'races.stage.during-process',
     ],
   },
   {
@@ -467,6 +472,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run-no-trace',
       'migration.process.dry-run-not-listed-as-imported',
       'stateful.state-machine',
+      'races.process.dry-run-during-process',
     ],
     unobservable:
       'That the creation really runs is seen only through its checks: a dry run that would fail (unknown team, Paused or Complete supplier) must not get the answer of one that would succeed. The dry-run message\'s wording and body are not shown, so "would succeed" is recognised only by comparison.',
@@ -521,7 +527,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/payment-instruction/create/` |'],
-    rules: ['payments.account.created', 'payments.account.staged-only-refused'],
+    rules: ['payments.account.created', 'payments.account.staged-only-refused', 'races.payments.instructions-at-once'],
   },
   { section: '4.2', quote: ['Notes rules:'], descriptive: 'Introduces the rules below.' },
   {
@@ -532,7 +538,13 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['2. A note is created only if no note on the account has the same `body`'],
-    rules: ['notes.dedup.*', 'properties.notes.dedup', 'races.notes.one-note', 'stateful.state-machine'],
+    rules: [
+      'notes.dedup.*',
+      'properties.notes.dedup',
+      'races.notes.one-note',
+      'stateful.state-machine',
+      'races.notes.same-body-two-requests',
+    ],
   },
   {
     section: '4.2',
@@ -753,6 +765,7 @@ export const STATEMENTS: Statement[] = [
       'payments.*.persistent-trouble',
       'errors.body.shape',
       'errors.bad-input.no-5xx.*',
+      'conventions.types.*',
     ],
   },
   {

@@ -302,4 +302,24 @@ export const conventionFaults: FaultDefinition[] = [
     },
     leniently(['unknown_occupier', 'is_pinned'], (v) => (v === 'true' ? true : v === 'false' ? false : v)),
   ),
+  // Types outside the account payload (issue 20 item 5): where no rule looked before.
+  fault(
+    {
+      id: 'conventions.dry-run-type-unchecked',
+      spec: '§4.1 process (dry_run: boolean), §7.2',
+      subtle: false,
+      description:
+        'The type of dry_run is not checked, and anything but the boolean true runs a real process: dry_run "sí" imports the account.',
+    },
+    { ignoreIssue: (e) => e.attr === 'dry_run' },
+  ),
+  fault(
+    {
+      id: 'conventions.statement-amount-type-unchecked',
+      spec: '§2.6 (gross_amount: number), §4.2 historical statements, §7.2',
+      subtle: false,
+      description: 'A historical statement accepts any value as gross_amount, text included.',
+    },
+    { ignoreIssue: (e) => /^statements\.\d+\.gross_amount$/.test(e.attr) },
+  ),
 ];

@@ -16,6 +16,13 @@ const CHECK_TO_WRITE_MS = 30;
 
 type AccountKey = { import_supplier?: string; external_account_number?: string };
 
+/** races.payment-instruction-crossed: the one slot per server that concurrent requests overwrite. */
+const sharedSlot = new WeakMap<object, AccountKey>();
+const accountKeyOf = (k: AccountKey) => ({
+  import_supplier: k.import_supplier,
+  external_account_number: k.external_account_number,
+});
+
 export const raceFaults: FaultDefinition[] = [
   fault(
     {
@@ -189,6 +196,118 @@ export const raceFaults: FaultDefinition[] = [
             return await next(req);
           } finally {
             for (const id of later) a.transactionIds.add(id);
+          }
+        },
+      },
+    },
+  ),
+  // Conflicting requests at other moments (issue 20 item 3): each fault sits where no earlier rule looked.
+  fault(
+    {
+      id: 'races.process-mixes-restaged-data',
+      spec: '§3 (staged → stage again: data replaced; staged → process: imported), §1',
+      subtle: true,
+      description:
+        'Process copies the staged notes it reads first, waits, then builds the account from the staged data as it is then: a re-stage in between gives an account with the notes of both payloads.',
+    },
+    {
+      around: {
+        processAccount: async (req, env, next) => {
+          const b = body<{ import_supplier_code?: string; external_account_number?: string; dry_run?: unknown }>(
+            req.body,
+          );
+          const read = () => env.store.process(b.import_supplier_code ?? '', b.external_account_number ?? '');
+          const before = read();
+          const notes = before && !before.account && !before.inProgress ? before.payload.notes : undefined;
+          await delay(CHECK_TO_WRITE_MS);
+          const r = await next(req);
+          const account = read()?.account;
+          // The notes read before the wait are imported in a step of their own.
+          if (r.status === 201 && account && notes && read()?.payload.notes !== notes)
+            for (const n of notes)
+              account.notes.push({
+                body: n.body ?? null,
+                createdAt: n.created_at ?? account.createdAt,
+                documentPaths: (n.document_paths ?? []).map((d) => d.document_path ?? ''),
+                isPinned: n.is_pinned ?? false,
+              });
+          return r;
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'races.dry-run-undoes-import',
+      spec: '§4.1 process rule 2 (a dry run is rolled back), §3 (staged → imported)',
+      subtle: true,
+      description:
+        'A dry run rolls back by restoring the import process as it read it before a wait: a real process that finished meanwhile is undone.',
+    },
+    {
+      around: {
+        processAccount: async (req, env, next) => {
+          const b = body<{ import_supplier_code?: string; external_account_number?: string; dry_run?: unknown }>(
+            req.body,
+          );
+          if (b.dry_run !== true) return next(req);
+          const read = () => env.store.process(b.import_supplier_code ?? '', b.external_account_number ?? '');
+          const seen = read() ? { account: read()!.account } : undefined;
+          await delay(CHECK_TO_WRITE_MS);
+          const r = await next(req);
+          const now = read();
+          // The roll-back writes back what was read before the wait.
+          if (now && seen && seen.account === null) now.account = null;
+          return r;
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'races.payment-instruction-crossed',
+      spec: '§4.2 payment instruction (201 {service_account_number, reference}), §2.7',
+      subtle: true,
+      description:
+        'The account a payment instruction is for is kept in one slot shared by requests while the vendor is asked: simultaneous instructions are answered with (and stored on) the account of another request.',
+    },
+    {
+      around: {
+        createPaymentInstruction: async (req, env, next) => {
+          const b = body<AccountKey>(req.body);
+          sharedSlot.set(env.store, b);
+          await delay(CHECK_TO_WRITE_MS);
+          const slot = sharedSlot.get(env.store) ?? b;
+          return next({ ...req, body: { ...(req.body as object), ...accountKeyOf(slot) } });
+        },
+      },
+    },
+  ),
+  fault(
+    {
+      id: 'races.note-without-created-at-twice',
+      spec: '§4.2 notes rule 2 (same body; created_at only when given)',
+      subtle: true,
+      description:
+        'Notes sent without created_at are checked for a duplicate body, then written after a wait: the same body sent in two requests at once is created twice (notes with created_at stay atomic).',
+    },
+    {
+      around: {
+        createNotes: async (req, env, next) => {
+          const b = body<AccountKey & { notes?: unknown }>(req.body);
+          const notes = Array.isArray(b.notes) ? b.notes : [];
+          if (!notes.length || notes.some((n) => n && typeof n === 'object' && 'created_at' in n)) return next(req);
+          const account = (): Account | undefined =>
+            env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '');
+          const seen = account()?.notes.length;
+          await delay(CHECK_TO_WRITE_MS);
+          const a = account();
+          if (!a || seen === undefined) return next(req);
+          const later = a.notes.splice(seen);
+          try {
+            return await next(req);
+          } finally {
+            a.notes.splice(seen, 0, ...later);
           }
         },
       },

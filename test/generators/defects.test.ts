@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { model, strictModel } from '../../core/spec/index.js';
+import { fixtureCatalogue, loadFixture } from '../../core/spec/fixtures.js';
 import { checkAccountPayload } from '../../reference/handlers/migration.js';
 import { type ErrorItem, validate } from '../../reference/validation.js';
 import * as gen from '../../generators/index.js';
@@ -142,5 +143,52 @@ describe('matchesDefect', () => {
     expect(gen.matchesDefect('notes.2.body', note)).toBe(true);
     expect(gen.matchesDefect('notes.20', note)).toBe(false);
     expect(gen.matchesDefect('notes', note)).toBe(false);
+  });
+});
+
+describe('everyDefect: the type defects at every documented field of every request (issue 20 item 5)', () => {
+  const typed = gen.TYPE_DEFECTS.filter((k) => k !== 'boolean-as-string');
+  const requests = fixtureCatalogue.filter(
+    (f) => f.schema !== 'AgreementsRequest' && f.schema !== 'SupplyPointsRequest',
+  );
+
+  it.each(requests.map((f) => [f.name, f.schema] as const))(
+    '%s: each defect is refused by the strict model at its attr only, one per place and kind',
+    (name, schema) => {
+      const body = loadFixture<object>(name);
+      const cases = gen.everyDefect(model[schema], body, typed, new Set(['ledger_number']));
+      expect(cases.length).toBeGreaterThanOrEqual(2);
+      for (const invalid of cases) {
+        reportedOnce(invalid, validate(strictModel[schema], invalid.payload));
+        levelAgreesWithSpecModel(invalid, model[schema]);
+        expect(invalid.defect.level).toBe('MUST');
+      }
+      const places = cases.map((c) => `${c.attr} ${c.defect.kind}`);
+      expect(new Set(places).size, 'one case per place and kind').toBe(places.length);
+      expect(cases.some((c) => c.attr.split('.').includes('ledger_number'))).toBe(false);
+    },
+  );
+
+  it('reaches every documented field: dry_run, the account key, and fields deep in lists', () => {
+    const process = {
+      external_account_number: 'E',
+      import_supplier_code: 'S',
+      operations_team_name: 'T',
+      dry_run: false,
+    };
+    const attrs = (schema: 'ProcessAccountRequest', body: object) =>
+      gen.everyDefect(model[schema], body, typed).map((c) => `${c.attr} ${c.defect.kind}`);
+    expect(attrs('ProcessAccountRequest', process).sort()).toEqual([
+      'dry_run not-a-boolean',
+      'external_account_number wrong-type-string',
+      'import_supplier_code wrong-type-string',
+      'operations_team_name wrong-type-string',
+    ]);
+    const business = loadFixture<object>(requests.find((f) => f.schema === 'BusinessRequest')!.name);
+    const deep = gen.everyDefect(model.BusinessRequest, business, typed).map((c) => c.attr);
+    expect(deep).toContain('business.business_contracts.1.versions.0.applicable_at_date');
+    expect(deep).toContain('business.business_contracts');
+    const booleans = gen.everyDefect(model.ProcessAccountRequest, process, ['boolean-as-string']);
+    expect(booleans.map((c) => [c.attr, c.payload.dry_run, c.defect.level])).toEqual([['dry_run', 'false', 'SHOULD']]);
   });
 });

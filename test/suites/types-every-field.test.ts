@@ -1,0 +1,35 @@
+/**
+ * Types of every request field (issue 20 item 5): a field outside the account payload whose type is
+ * not checked is caught by conventions.types.*, and only by them — no earlier rule looked there —
+ * while the faithful server passes every one of them.
+ */
+import { describe, expect, it } from 'vitest';
+import { runTask } from '../../app/mutation/task.js';
+
+const faults: [fault: string, rule: string][] = [
+  ['conventions.dry-run-type-unchecked', 'conventions.types.process'],
+  ['conventions.statement-amount-type-unchecked', 'conventions.types.statements'],
+];
+
+describe('conventions.types.*', () => {
+  it.each(faults)(
+    '%s is caught at MUST by %s, and by no rule outside conventions.types.*',
+    async (fault, rule) => {
+      const result = await runTask({ kind: 'fault', id: fault }, { seed: 1, numRuns: 5 });
+      expect(result.errored).toEqual([]);
+      expect(result.failed.filter((f) => f.level === 'MUST').map((f) => f.rule)).toContain(rule);
+      expect(result.failed.map((f) => f.rule).filter((r) => !r.startsWith('conventions.types.'))).toEqual([]);
+    },
+    120_000,
+  );
+
+  it('pass on the faithful server', async () => {
+    const result = await runTask(
+      { kind: 'faithful' },
+      { seed: 1, numRuns: 1, selection: { rules: ['conventions.types.*'] } },
+    );
+    expect(result.rules).toBe(9);
+    expect(result.failed).toEqual([]);
+    expect(result.errored).toEqual([]);
+  }, 60_000);
+});
