@@ -140,3 +140,14 @@ export function showControlChars(text: string): string {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * A failure's reason as one short line: its first line, without the body the target answered
+ * (`…, got 200: {"import_supplier": …}` keeps `…, got 200`) and without the counterexample a
+ * property rule appends; the report keeps both.
+ */
+export function shortReason(reason: string): string {
+  return oneLine(reason.split('\n')[0])
+    .replace(/ — counterexample \(seed .*$/, '')
+    .replace(/(\bgot \d{3}): .*$/, '$1');
+}
