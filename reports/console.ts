@@ -319,7 +319,7 @@ export class ConsoleReporter {
         line = '';
         used = 0;
       }
-      line += `${line ? '  ' : '  '}${shownText}`;
+      line += `  ${shownText}`;
       used += 2 + text.length;
     }
     if (line) lines.push(line);
