@@ -16,6 +16,7 @@ import type { RunEvent } from '../../core/engine/run.js';
 import { ReportSchema, type Report } from '../../core/report/schema.js';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
 import { ConsoleReporter } from '../../reports/console.js';
+import { HOSTILE_REASON, build } from '../helpers/sample-report.js';
 import { MOCK_SUPPLIER, MOCK_TEAM, MOCK_TOKEN, startPartialMock } from './partial-mock.js';
 
 const WRITTEN = [
@@ -192,5 +193,32 @@ describe('a failing run in one screen', () => {
     expect(text).toContain('replay: npx conformance --rule notes.dedup.same-body-and-created-at');
     expect(text).toMatch(/^ {6}curl: curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/data-import\/notes\/create\//m);
     expect(text).toMatch(/^ {2} *\d+% {2}§4\.2 +Data added to an imported account /m);
+  });
+});
+
+describe('one line per failure, whatever the target wrote', () => {
+  it("a reason with line breaks and terminal controls stays on its rule's line, controls written out", () => {
+    const stream = Object.assign(new PassThrough(), { isTTY: false });
+    let out = '';
+    stream.on('data', (d) => (out += d));
+    const forged = 'FORGED: all rules passed';
+    new ConsoleReporter({ stream, env: { FORCE_COLOR: '1' } }).summary(
+      build([
+        {
+          rule: { id: 'notes.create.one-result-per-note', level: 'MUST', spec: '§4.2 notes', endpoints: [] },
+          outcome: {
+            verdict: 'fail',
+            reason: `the notes \u001b]0;pwned\u0007\u001b[2J\r${forged}: expected 201, got 400\n${HOSTILE_REASON}`,
+            failure: { message: 'expected 201' },
+          },
+        },
+      ]),
+    );
+    const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(plain).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(plain).not.toMatch(new RegExp(`^${forged}`, 'm'));
+    expect(plain).toMatch(
+      /^ {2}✗ MUST notes\.create\.one-result-per-note \(§4\.2 notes\) — expected 201, got 400; the notes .*pwned.*FORGED: all rules passed$/m,
+    );
   });
 });
