@@ -1,7 +1,12 @@
 /**
- * The console reporter: progress while running (a live line on a terminal, failures as they happen
- * otherwise), then a summary by section and level, what failed with a replay command each, what
- * was skipped and which key would enable it. Colours via chalk, off for NO_COLOR and non-TTY.
+ * The console reporter: progress while running (a live line on a terminal, a line every few seconds
+ * otherwise), then a summary by section and level, what failed, what was skipped and which key would
+ * enable it. A failing run fits one screen (issue #23): one line per failing rule (level, id, the
+ * section it enforces, expected vs got) and one line per shared cause with the count of rules it
+ * stopped — a refused setup step, a broken exchange, an endpoint answering 501, a target that stopped
+ * answering — and a pointer to report.html / report.json for transcripts, curl and replay commands.
+ * `--verbose` prints every rule as it finishes and each failure in full (replay, curl) instead.
+ * Colours via chalk, off for NO_COLOR and non-TTY.
  */
 import { isFailing } from '../core/engine/verdict.js';
 import { Chalk, type ChalkInstance } from 'chalk';
@@ -12,12 +17,17 @@ import type { Cause } from '../core/engine/verdict.js';
 import type { Report, RuleResult } from '../core/report/schema.js';
 import { plural, runVerdict } from '../core/report/verdict-line.js';
 import { quoteJson } from '../core/http/bounds.js';
-import { shown, terminalSafe } from './terminal.js';
+import { model } from '../core/spec/index.js';
+import { shortReason } from './plain-text.js';
+import { clipLine, shown, terminalSafe } from './terminal.js';
 
 export interface ConsoleOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env?: NodeJS.ProcessEnv;
-  /** Print passing rules too. */
+  /**
+   * Print every rule as it finishes (passes too), and each failure in full in the summary: title,
+   * reason, counterexample, replay command, the failing exchange and its curl command.
+   */
   verbose?: boolean;
   /** Without a live line (a log, CI): a progress line at most this often (default 5 s). */
   progressEveryMs?: number;
@@ -30,6 +40,35 @@ export interface ConsoleOptions {
 }
 
 const VERDICT_MARK = { pass: '✓', fail: '✗', skip: '○', error: '!' } as const;
+
+type Written = { format: string; file?: string; warning?: string };
+
+/**
+ * A shared cause in a few words — a refused setup step, a broken exchange, or the cause's own step —
+ * with the config keys that fix it, which are never cut.
+ */
+const causeTitle = (cause: Cause): string =>
+  `${
+    cause.id.startsWith('setup.')
+      ? `Setup refused: ${cause.step}`
+      : cause.id.startsWith('exchange.')
+        ? 'The same exchange broke in several rules'
+        : cause.step.charAt(0).toUpperCase() + cause.step.slice(1)
+  }${cause.fix.length ? ` (fix: ${cause.fix.join(' or ')})` : ''}`;
+
+/** What the implementation answered. */
+const causeAnswer = (cause: Cause): string => cause.answer;
+
+/** The interface path a request went to (`/v1/data-import/notes/create/`), else its path without the query. */
+function endpointOf(method: string, url: string): string {
+  const path = url.split('?')[0];
+  for (const e of Object.values(model.endpoints)) {
+    if (e.method !== method) continue;
+    const pattern = e.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
+    if (new RegExp(`${pattern}$`).test(path)) return e.path;
+  }
+  return path;
+}
 
 const listOf = (ids: string[], max: number) =>
   ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} and ${ids.length - max} more`;
@@ -89,7 +128,12 @@ export class ConsoleReporter {
       this.lastProgress = this.now();
       this.write(c.gray(`${event.total} rule${event.total === 1 ? '' : 's'}, run ${event.runId}, seed ${event.seed}`));
     } else if (event.type === 'setup') {
-      for (const cause of event.setup.causes) this.write(this.describeCause(cause).join('\n'));
+      for (const cause of event.setup.causes)
+        this.write(
+          this.options.verbose
+            ? this.describeCause(cause).join('\n')
+            : `${this.mark('error')} ${shown(causeTitle(cause))} — ${this.clip(causeAnswer(cause), 40 + causeTitle(cause).length)}${c.gray('; its rules are counted at the end')}`,
+        );
     } else {
       this.onRule(event.result, event.done, event.total);
     }
@@ -97,8 +141,8 @@ export class ConsoleReporter {
 
   private onRule(result: RuleResult, done: number, total: number): void {
     const c = this.c;
-    // A rule stopped by a shared cause was announced with the cause; one line per rule would bury it.
-    if ((isFailing(result.verdict) && !result.cause) || this.options.verbose) {
+    // Failures are listed once, one line each, in the summary; --verbose prints every rule as it ends.
+    if (this.options.verbose) {
       const level = result.level === 'MUST' ? result.level : c.gray(result.level);
       const reason = result.reason ? c.gray(` — ${shown(result.reason.split('\n')[0], 500)}`) : '';
       this.write(`${this.mark(result.verdict)} ${level} ${result.id}${reason}`);
@@ -126,14 +170,15 @@ export class ConsoleReporter {
   }
 
   /** The summary at the end of the run. */
-  summary(report: Report, written: { format: string; file?: string; warning?: string }[] = []): void {
+  summary(report: Report, written: Written[] = []): void {
     const c = this.c;
     this.clearLive();
     const lines: string[] = [''];
     // Floored like every report: 99.6 % of rules passing is not 100 %.
     const pct = (score: number | null) => (score === null ? '   —' : `${Math.floor(score * 100)}%`.padStart(4));
-    lines.push(c.bold('By spec section'));
-    for (const s of report.sections) {
+    if (this.options.verbose) lines.push(c.bold('By spec section'));
+    else lines.push(...this.sectionScores(report));
+    for (const s of this.options.verbose ? report.sections : []) {
       const { pass, fail, skip, error } = s.counts;
       const score = s.score === null ? c.gray(pct(null)) : s.score === 1 ? c.green(pct(s.score)) : c.red(pct(s.score));
       lines.push(
@@ -148,31 +193,7 @@ export class ConsoleReporter {
     }
 
     const failing = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
-    if (failing.length) {
-      lines.push('', c.bold(`Failed and not judged (${failing.length})`));
-      const causes = new Map((report.causes ?? []).map((cause) => [cause.id, cause]));
-      const grouped = new Set<string>();
-      for (const r of failing) {
-        const cause = r.cause ? causes.get(r.cause) : undefined;
-        if (!cause) {
-          lines.push(...this.describe(r, report.target.base_url));
-          continue;
-        }
-        if (grouped.has(cause.id)) continue;
-        grouped.add(cause.id);
-        const stopped = failing.filter((f) => f.cause === cause.id);
-        lines.push(...this.describeCause(cause).map((l) => `  ${l}`));
-        const must = stopped.filter((f) => f.level === 'MUST').length;
-        lines.push(
-          c.gray(
-            `      ${stopped.length} rule${stopped.length === 1 ? '' : 's'} (${must} MUST) not judged because of it: ${listOf(
-              stopped.map((f) => f.id),
-              8,
-            )}`,
-          ),
-        );
-      }
-    }
+    if (failing.length) lines.push('', ...this.failures(report, failing, written));
     const expected = report.rules.filter((r) => r.expected_failure);
     if (expected.length) {
       lines.push('', c.bold(`Expected failures, excused by ${report.baseline?.file} (${expected.length})`));
@@ -190,7 +211,14 @@ export class ConsoleReporter {
       );
     }
     const unexpected = failing.filter((r) => r.level !== 'INFO');
-    if (report.baseline && unexpected.length) {
+    if (report.baseline && unexpected.length && !this.options.verbose) {
+      lines.push(
+        '',
+        c.gray(
+          `To accept these ${plural(unexpected.length, 'failure')}, add an entry per rule to ${shown(report.baseline.file)} (--verbose prints them).`,
+        ),
+      );
+    } else if (report.baseline && unexpected.length) {
       lines.push('', c.bold('To accept these failures, add to the baseline:'));
       for (const r of unexpected)
         lines.push(
@@ -270,6 +298,146 @@ export class ConsoleReporter {
         ? c.gray(` (${plural(report.summary.should_failures, 'SHOULD failure')}; --strict makes them count)`)
         : '';
     return `${colour(`${verdict.title}:`)} ${verdict.detail}.${should}`;
+  }
+
+  /**
+   * The section scores packed into as few lines as the width allows (`§4.2 87%`), red below 100 %,
+   * grey where nothing was judged; --verbose prints the table with titles and counts instead.
+   */
+  private sectionScores(report: Report): string[] {
+    const c = this.c;
+    const lines: string[] = [];
+    let line = '';
+    let used = 0;
+    const title = 'By spec section (MUST and SHOULD rules passing):';
+    for (const s of report.sections) {
+      const pct = s.score === null ? '—' : `${Math.floor(s.score * 100)}%`;
+      const text = `§${s.section} ${pct}`;
+      const shownText = s.score === null ? c.gray(text) : s.score === 1 ? c.green(text) : c.red(text);
+      if (line && used + 2 + text.length > this.width - 2) {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+      line += `  ${shownText}`;
+      used += 2 + text.length;
+    }
+    if (line) lines.push(line);
+    return [c.bold(title), ...lines];
+  }
+
+  /**
+   * Characters a line may take: the terminal's width (at least 100), else 160 in a log. Only
+   * target text (reasons, answers) is cut; report.html and report.json keep all of it.
+   */
+  private get width(): number {
+    return this.out.isTTY ? Math.max(100, this.out.columns ?? 160) : 160;
+  }
+
+  /** Target text for a line that already has `used` characters before it. */
+  private clip(text: string, used: number): string {
+    return clipLine(shown(text, 4 * 1024), Math.max(40, this.width - used));
+  }
+
+  /**
+   * What failed, one line each: the target going silent, then the shared causes (with the rules they
+   * stopped counted), then rules whose failing exchange an endpoint answered 501 or 405, grouped per
+   * endpoint, then every other failing rule, MUST first. With --verbose each rule in full instead.
+   */
+  private failures(report: Report, failing: RuleResult[], written: Written[]): string[] {
+    const c = this.c;
+    const file = (
+      written.find((w) => w.format === 'html' && w.file) ?? written.find((w) => w.format === 'json' && w.file)
+    )?.file;
+    const where = file
+      ? `transcripts, curl and replay commands: ${shown(file)} (--verbose prints them here)`
+      : 'run with --verbose for transcripts, curl and replay commands';
+    const lines = [`${c.bold(`Failed and not judged (${failing.length})`)} ${c.gray(`— ${where}`)}`];
+    const counted = (rules: RuleResult[]) => {
+      const must = rules.filter((r) => r.level === 'MUST').length;
+      return `${plural(rules.length, 'rule')} (${must} MUST)`;
+    };
+    const left = new Set(failing);
+    const take = (pick: (r: RuleResult) => boolean) => {
+      const taken = [...left].filter(pick);
+      for (const r of taken) left.delete(r);
+      return taken;
+    };
+
+    const silent = report.stopped_answering;
+    if (silent) {
+      const ids = new Set(silent.rules);
+      const stopped = take((r) => ids.has(r.id));
+      const at = (x: { method: string; url: string; exchange: number }) => `${x.method} ${clipLine(x.url, 100)}`;
+      lines.push(
+        `  ${this.mark('error')} ${c.bold(`The target stopped answering after ${shown(at(silent.last_answered))}`)} (exchange ${silent.last_answered.exchange}, ${silent.last_answered.at.slice(11, 19)} UTC); first request with no answer: ${shown(at(silent.first_unanswered))} (exchange ${silent.first_unanswered.exchange}, ${silent.first_unanswered.error}) — ${counted(stopped)} not judged because of it, ${plural(silent.unanswered_requests, 'request')} with no answer`,
+      );
+    }
+    if (this.options.verbose) {
+      const causes = new Map((report.causes ?? []).map((cause) => [cause.id, cause]));
+      const grouped = new Set<string>();
+      for (const r of failing) {
+        if (!left.has(r)) continue;
+        const cause = r.cause ? causes.get(r.cause) : undefined;
+        if (!cause) {
+          lines.push(...this.describe(r, report.target.base_url));
+          continue;
+        }
+        if (grouped.has(cause.id)) continue;
+        grouped.add(cause.id);
+        const stopped = failing.filter((f) => f.cause === cause.id && left.has(f));
+        lines.push(...this.describeCause(cause).map((l) => `  ${l}`));
+        lines.push(
+          c.gray(
+            `      ${counted(stopped)} not judged because of it: ${listOf(
+              stopped.map((f) => f.id),
+              8,
+            )}`,
+          ),
+        );
+      }
+      return lines;
+    }
+
+    for (const cause of report.causes ?? []) {
+      const stopped = take((r) => r.cause === cause.id);
+      if (!stopped.length) continue;
+      const mark = this.mark(stopped.some((r) => r.verdict === 'fail') ? 'fail' : 'error');
+      const end = ` — ${counted(stopped)} ${stopped.every((r) => r.verdict === 'error') ? 'not judged' : 'failed or not judged'} because of it`;
+      const head = `${causeTitle(cause)} — `;
+      lines.push(
+        `  ${mark} ${c.bold(shown(head))}${c.yellow(this.clip(causeAnswer(cause), 4 + head.length + end.length))}${end}`,
+      );
+    }
+
+    // An endpoint that answers 501 or 405 to many rules is one finding, not one per rule.
+    const byEndpoint = new Map<string, RuleResult[]>();
+    for (const r of left) {
+      const x = failingExchange(r);
+      const status = x?.response?.status;
+      if (!x || (status !== 501 && status !== 405)) continue;
+      const key = `${x.request.method} ${endpointOf(x.request.method, x.request.url)} answered ${status}`;
+      byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), r]);
+    }
+    for (const [key, rules] of byEndpoint) {
+      if (rules.length < 2) continue;
+      for (const r of rules) left.delete(r);
+      const words = key.endsWith('501') ? 'Not Implemented' : 'Method Not Allowed';
+      const mark = this.mark(rules.some((r) => r.verdict === 'fail') ? 'fail' : 'error');
+      const head = `${key} (${words}) to ${counted(rules)}: `;
+      lines.push(`  ${mark} ${shown(head)}${c.gray(this.clip(rules.map((r) => r.id).join(', '), 4 + head.length))}`);
+    }
+
+    const order = { MUST: 0, SHOULD: 1, INFO: 2 } as const;
+    for (const r of [...left].sort((a, b) => order[a.level] - order[b.level])) {
+      const head = `${r.level} ${r.id} (${r.spec})`;
+      const level = r.level === 'MUST' ? c.bold(r.level) : r.level;
+      const reason = r.reason ? shortReason(r.reason) : r.title;
+      lines.push(
+        `  ${this.mark(r.verdict)} ${level} ${shown(r.id)} ${c.gray(`(${shown(r.spec)})`)} — ${(r.verdict === 'fail' ? c.red : c.yellow)(this.clip(reason, 7 + head.length))}`,
+      );
+    }
+    return lines;
   }
 
   private describeCause(cause: Cause): string[] {

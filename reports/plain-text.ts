@@ -140,3 +140,19 @@ export function showControlChars(text: string): string {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * A failure's reason as one short line that a cut at the end leaves readable: its first line,
+ * expected vs got first and what was checked after it (`the same note again: expected A, got B`
+ * reads `expected A, got B; the same note again`), without the body the target answered (`…, got
+ * 200: {"import_supplier": …}` keeps `…, got 200`), the first difference's path and the
+ * counterexample a property rule appends; the report keeps all of it.
+ */
+export function shortReason(reason: string): string {
+  const line = oneLine(reason.split('\n')[0])
+    .replace(/ — counterexample \(seed .*$/, '')
+    .replace(/(\bgot \d{3}): .*$/, '$1')
+    .replace(/ \(first difference at [^)]*\)/, '');
+  const split = /^(.+?): (expected .+)$/.exec(line);
+  return split ? `${split[2]}; ${split[1]}` : line;
+}

@@ -21,3 +21,9 @@ export function terminalSafe(text: string): string {
     .map((part, i) => (i % 2 === 1 ? part : showControls(part, true)))
     .join('');
 }
+
+/** Text for one line of a given width: whitespace runs made one space, cut with `…` past `width` characters. */
+export function clipLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= width ? flat : `${flat.slice(0, Math.max(1, width - 1))}…`;
+}

@@ -59,7 +59,8 @@ Reports:
   --expected-failures FILE  baseline of known failures; only new failures fail the run
   --full-transcripts        keep every exchange in full (default: failing rules keep their last
                             exchanges with bodies cut at 2 KB; passing rules one line each)
-  --verbose                 print every rule as it finishes, not only failures and section progress
+  --verbose                 print every rule as it finishes, and each failure in full (reason, replay
+                            command, the failing exchange as curl) instead of one line per failure
 
 Payload templates: when your implementation refuses the suite's payloads (required fields and
 allowed values are "not shown" in the spec), give one it accepts per request kind under payloads:

@@ -3,6 +3,7 @@
  * setup chain, identifiers created, HTTP counts). The engine returns it; the report is built from
  * it (core/report/build.ts), so the engine needs nothing of the report.
  */
+import type { Silence } from '../http/answers.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Baseline } from './baseline.js';
 import type { CreatedIdentifiers } from './ids.js';
@@ -52,4 +53,6 @@ export interface RunRecord {
     rate_limited?: Record<string, { answered: number; absorbed: number }>;
     resent_after_reset?: number;
   };
+  /** Set when the target stopped answering mid-run (core/http/answers.ts); the report names it once. */
+  silence?: Silence;
 }

@@ -114,6 +114,7 @@ class Recorder {
 
   record(results: RunRecord['results'], extra: { bailed?: boolean; aborted?: string } = {}): RunRecord {
     const { connection, options, settings } = this;
+    const silence = connection.http.answers.silence();
     return {
       ...redactDeep(
         {
@@ -154,6 +155,9 @@ class Recorder {
         connection.redactor,
       ),
       results,
+      // Outside redactDeep: its exchanges are the results' own (the report matches them by identity),
+      // recorded redacted by the client like every exchange.
+      ...(silence ? { silence } : {}),
     };
   }
 }

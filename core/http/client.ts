@@ -4,6 +4,7 @@
  * the configured base URL), an optional request rate limit, and every exchange recorded redacted.
  */
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { AnswerLog } from './answers.js';
 import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
 import { Pacing, type RateLimitCount } from './pacing.js';
 import { RateLimiter } from './rate-limit.js';
@@ -112,6 +113,8 @@ export class HttpClient {
   /** Shared by every rule of the run: the §8 slots and the 429s absorbed. */
   readonly pacing = new Pacing();
   readonly stats: HttpStats = { requests: 0, failures: 0, rate_limited: this.pacing.counts, resent_after_reset: 0 };
+  /** Which requests got an answer: names the point where a target stopped answering (answers.ts). */
+  readonly answers = new AnswerLog();
 
   constructor(private readonly options: HttpClientOptions) {
     const url = new URL(options.baseUrl);
@@ -179,6 +182,7 @@ export class HttpClient {
     };
     if (this.limiter) await this.limiter.take();
     this.stats.requests++;
+    const n = this.answers.send();
     const started = performance.now();
     try {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
@@ -204,17 +208,21 @@ export class HttpClient {
         },
         duration_ms: performance.now() - started,
       });
+      this.answers.answered(n, recordedRequest);
       return new HttpResponse(res.statusCode, responseHeaders, text, exchange);
     } catch (error) {
       this.stats.failures++;
       const kind = classify(error);
       const message =
         kind === 'timeout' ? `no complete response within ${timeoutMs} ms` : redactor.value(describeError(error));
-      transcript.record({
+      const exchange = transcript.record({
         request: recordedRequest,
         error: { kind, message },
         duration_ms: performance.now() - started,
       });
+      // A body too large was still an answer; a refused or reset connection was none.
+      if (kind === 'too_large') this.answers.answered(n, recordedRequest);
+      else this.answers.unanswered(n, recordedRequest, kind, exchange);
       throw new ExchangeError(kind, `${req.method} ${redactor.text(path)}: ${message}`);
     } finally {
       transcript.step = previousStep;

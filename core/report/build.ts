@@ -268,6 +268,7 @@ export function buildReport(input: RunRecord): Report {
     : input.results.map((result) => annotated(bounded(result), accepted, input));
 
   const causes = sharedCauses(rules, input);
+  const stopped = stoppedAnswering(input);
   const { summary, sections, capabilities } = summarize(
     rules,
     input.run.strict,
@@ -314,5 +315,30 @@ export function buildReport(input: RunRecord): Report {
     ...(baseline ? { baseline } : {}),
     created_identifiers: input.created,
     http: input.http,
+    ...(stopped ? { stopped_answering: stopped } : {}),
+  };
+}
+
+/**
+ * The target stopped answering mid-run (core/http/answers.ts), named once with the rules it left
+ * not judged: those that ended in error on an exchange that got no answer after the last answer.
+ */
+function stoppedAnswering(input: RunRecord): Report['stopped_answering'] {
+  const { silence } = input;
+  if (!silence || input.aborted) return undefined;
+  const silent = new Set(silence.exchanges);
+  const request = (r: { method: string; url: string; n: number; at: Date }) => ({
+    method: r.method,
+    url: r.url,
+    exchange: r.n,
+    at: r.at.toISOString(),
+  });
+  return {
+    last_answered: request(silence.lastAnswered),
+    first_unanswered: { ...request(silence.firstUnanswered), error: silence.firstUnanswered.error },
+    unanswered_requests: silence.unanswered,
+    rules: input.results
+      .filter((r) => r.verdict === 'error' && r.transcript.some((x) => silent.has(x)))
+      .map((r) => r.id),
   };
 }

@@ -3,7 +3,7 @@
  * is rendered from this one object, and schema/report.schema.json is generated from this schema.
  */
 import { z } from 'zod';
-import { ExchangeSchema } from '../http/exchange.js';
+import { EXCHANGE_ERROR_KINDS, ExchangeSchema } from '../http/exchange.js';
 import { RuleResultSchema } from '../engine/result.js';
 import { CauseSchema as CauseFound } from '../engine/verdict.js';
 
@@ -159,7 +159,30 @@ export const ReportSchema = z.object({
       .describe('429s per endpoint (catalogue id, or "other")'),
     resent_after_reset: z.int().optional().describe('GET requests sent again once after the connection was reset'),
   }),
+  stopped_answering: z
+    .object({
+      last_answered: numberedRequest().describe('the last request that got an answer'),
+      first_unanswered: numberedRequest()
+        .extend({ error: z.enum(EXCHANGE_ERROR_KINDS) })
+        .describe('of the requests with no answer since, the one sent first'),
+      unanswered_requests: z.int().describe('requests refused or reset since the last answer'),
+      rules: z.array(z.string()).describe('the rules not judged because of it (an exchange of theirs got no answer)'),
+    })
+    .optional()
+    .describe(
+      'set when the target stopped answering mid-run (core/http/answers.ts): the requests since its last answer were all refused or reset',
+    ),
 });
+
+/** One request of the run, numbered in the order the run sent them (report.stopped_answering). */
+function numberedRequest() {
+  return z.object({
+    method: z.string(),
+    url: z.string().describe('path and query under the base URL; secrets redacted'),
+    exchange: z.int().describe("the request's number in the run (1 for the first), in the order they were sent"),
+    at: z.string().describe('when it ended (ISO 8601, UTC)'),
+  });
+}
 
 export type Report = z.output<typeof ReportSchema>;
 export type { RuleResult } from '../engine/result.js';

@@ -96,7 +96,7 @@ describe('conformance (the main job)', () => {
     }
   });
 
-  it('exits 1 when a MUST rule fails, and prints what failed with a replay command', async () => {
+  it('exits 1 when a MUST rule fails, and prints what failed with a replay command (--verbose)', async () => {
     const { child, firstLine } = await startCli([
       'serve',
       '--port',
@@ -124,6 +124,8 @@ describe('conformance (the main job)', () => {
           'json',
           '--seed',
           '3',
+          // The replay command and curl are in the report; --verbose prints them on the console too.
+          '--verbose',
         ],
         { cwd: dir, env: { CONFORMANCE_TOKEN: token } },
       );

@@ -269,6 +269,8 @@ describe('what the console prints of a target', () => {
       stream: out.stream,
       env: { FORCE_COLOR: '1' },
       redact: (t) => redactor.text(t),
+      // The cause in full: the one-line form cuts the answer before the forged line.
+      verbose: true,
     });
     const setup = new Setup();
     setup.refuse('account', {
