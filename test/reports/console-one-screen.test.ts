@@ -164,14 +164,17 @@ describe('a failing run in one screen', () => {
     }
     const text = out.finish(report);
     expect(lines(text).length).toBeLessThan(80);
+    // Each endpoint the mock does not implement is one line, with the rules it left not judged,
+    // including the one a setup step needed (the canonical business).
     expect(text).toMatch(
-      /^ {2}✗ POST \/v1\/data-import\/notes\/create\/ answered 501 \(Not Implemented\) to \d+ rules \(\d+ MUST\): /m,
+      /^ {2}\d+ rules: not judged: notes creation not implemented \(POST \/v1\/data-import\/notes\/create\/ answered 501\)$/m,
     );
     expect(text).toMatch(
-      /^ {2}! Setup refused: create the canonical business \(fix: base_url\) — .* not judged because of it$/m,
+      /^ {2}\d+ rules: not judged: business creation not implemented \(POST \/v1\/data-import\/business\/ answered 501\)$/m,
     );
+    expect(text).toMatch(/12 endpoints not implemented \(.*\).*accept a partial implementation with --partial/);
     // Every failing rule is on the screen once: on its own line or counted in a group.
-    const counted = [...text.matchAll(/(\d+) rules? \(\d+ MUST\)/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const counted = [...text.matchAll(/^ {2}[!✗] .* (\d+) rules? \(\d+ MUST\)/gm)].reduce((n, m) => n + Number(m[1]), 0);
     const own = text.match(/^ {2}[✗!] (MUST|SHOULD|INFO) /gm)?.length ?? 0;
     expect(counted + own).toBe(report.summary.counts.fail + report.summary.counts.error);
     await expect(normalised(text)).toMatchFileSnapshot('__snapshots__/console-partial-mock.txt');
