@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ExchangeSchema } from '../http/exchange.js';
 import { RuleResultSchema } from '../engine/result.js';
 import { CauseSchema as CauseFound } from '../engine/verdict.js';
+import { CoverageSchema } from './coverage.js';
 
 export { ExchangeSchema, RuleResultSchema };
 
@@ -147,6 +148,7 @@ export const ReportSchema = z.object({
       .describe('429s per endpoint (catalogue id, or "other")'),
     resent_after_reset: z.int().optional().describe('GET requests sent again once after the connection was reset'),
   }),
+  coverage: CoverageSchema.optional(),
 });
 
 export type Report = z.output<typeof ReportSchema>;
