@@ -81,7 +81,7 @@ export function rerunOutcomes(rerun: Rerun, report: Report): { id: string; was: 
   });
 }
 
-const WAS: Record<string, string> = { fail: 'failed', error: 'not judged (error)', skip: 'not judged (skipped)' };
+const WAS: Record<string, string> = { fail: 'failed', error: 'error, not judged', skip: 'skipped, not judged' };
 
 /** The lines printed before the reports: one per rule, then the unknown ones, then the tally. */
 export function rerunLines(rerun: Rerun, report: Report): string[] {
