@@ -83,6 +83,15 @@ const INNER: Record<string, (def: Record<string, unknown>) => unknown> = {
  */
 type Shape = { kind: 'object'; fields: Map<string, Node> } | { kind: 'array'; element: Node } | { kind: 'leaf' };
 
+const shapes = new WeakMap<Node, Shape>();
+
+/** shapeOf, computed once per schema: every request body is read against the same few schemas. */
+function cachedShape(schema: Node): Shape {
+  let shape = shapes.get(schema);
+  if (!shape) shapes.set(schema, (shape = shapeOf(schema)));
+  return shape;
+}
+
 function shapeOf(schema: Node, depth = 0): Shape {
   let node = schema;
   for (let i = 0; i < 50 && INNER[node._zod.def.type]; i++) node = INNER[node._zod.def.type](node._zod.def) as Node;
@@ -131,7 +140,7 @@ function markSent(
   depth = 0,
 ): void {
   if (depth > 12) return;
-  const shape = shapeOf(schema);
+  const shape = cachedShape(schema);
   if (shape.kind === 'array' && Array.isArray(value)) {
     for (const item of value) markSent(item, shape.element, join(path, '*'), documented, sent, depth + 1);
   } else if (shape.kind === 'object' && isPlainObject(value)) {
@@ -153,6 +162,20 @@ interface Tally {
   noResponse: number;
   statuses: Map<number, number>;
   sent: Set<string>;
+  /** The field names (last path parts) of the fields not sent yet; recomputed when one is sent. */
+  pendingKeys?: string[];
+}
+
+/**
+ * Whether a body could carry a documented field not sent yet: only if it names one of their keys.
+ * Parsing every body would cost more than the run's own work per request; a key a body carries
+ * appears in its text as `"key"` unless spelled with a `\u` escape, which parses it anyway.
+ */
+function mayAdd(tally: Tally, text: string): boolean {
+  tally.pendingKeys ??= [
+    ...new Set(tally.fields.filter((f) => !tally.sent.has(f)).map((f) => `"${f.slice(f.lastIndexOf('.') + 1)}"`)),
+  ];
+  return text.includes('\\u') || tally.pendingKeys.some((key) => text.includes(key));
 }
 
 /** Counts exchanges as they complete; `result()` is the coverage so far. */
@@ -193,13 +216,16 @@ export class CoverageCounter {
     else tally.noResponse++;
     const schema = routed.endpoint.body;
     if (schema && request.body !== undefined && tally.sent.size < tally.fields.length) {
+      if (!mayAdd(tally, request.body)) return;
       let body: unknown;
       try {
         body = JSON.parse(request.body);
       } catch {
         return; // not JSON: no documented field was sent
       }
+      const before = tally.sent.size;
       markSent(body, schema as unknown as Node, '', tally.documentedFields, tally.sent);
+      if (tally.sent.size !== before) tally.pendingKeys = undefined;
     }
   }
 

@@ -89,6 +89,12 @@ describe('coverage', () => {
     ]);
     expect(n.fields.never_sent).toEqual(['notes.*.created_at', 'notes.*.is_pinned', 'notes.*.unpin_at']);
     expect(n.fields.share).toBe(6 / 9);
+    // A key spelled with a JSON escape is the same field (the text is only skimmed for keys not sent yet).
+    counter.observe({
+      ...exchange('POST', PATHS.notes, undefined, 201),
+      request: { method: 'POST', url: PATHS.notes, headers: {}, body: '{"notes":[{"\\u0069s_pinned":true}]}' },
+    });
+    expect(endpoint(counter.result(), 'createNotes').fields.sent).toContain('notes.*.is_pinned');
     // An endpoint with no request body documents no field; its share is not a number.
     expect(endpoint(counter.result(), 'accountTransferStatus').fields).toEqual({
       sent: [],
