@@ -7,6 +7,7 @@ import type { RunOptions } from '../core/engine/options.js';
 import { type WithRecord, runRules } from '../core/engine/run.js';
 import { type Session, openSession as openEngineSession } from '../core/engine/session.js';
 import { buildReport } from '../core/report/build.js';
+import { CoverageCounter } from '../core/report/coverage.js';
 import type { Report } from '../core/report/schema.js';
 import { allRules } from '../suites/index.js';
 import { startEmbeddedTarget } from './embedded.js';
@@ -19,13 +20,29 @@ export type WithReport<E extends Error> = E & { report?: Report };
 /** The options with the reference server as the target when no base URL is given. */
 const withEmbedded = (options: RunOptions): RunOptions => ({ startEmbedded: startEmbeddedTarget, ...options });
 
-/** Aims the rules (every suite unless `options.rules` says otherwise) at one implementation. */
+/**
+ * Aims the rules (every suite unless `options.rules` says otherwise) at one implementation. The
+ * report's status and field coverage is counted from every exchange as it completes
+ * (core/report/coverage.ts), beside whatever else observes them (`options.onExchange`: a HAR file).
+ */
 export async function runConformance(options: RunOptions = {}): Promise<Report> {
+  const coverage = new CoverageCounter();
+  const observe = options.onExchange;
+  const observed: RunOptions = {
+    ...options,
+    onExchange: (exchange, startedAt, origin) => {
+      coverage.observe(exchange);
+      observe?.(exchange, startedAt, origin);
+    },
+  };
   try {
-    return buildReport(await runRules(options.rules ?? allRules, withEmbedded(options)));
+    return {
+      ...buildReport(await runRules(options.rules ?? allRules, withEmbedded(observed))),
+      coverage: coverage.result(),
+    };
   } catch (error) {
     const record = (error as WithRecord<Error>)?.record;
-    if (record) (error as WithReport<Error>).report = buildReport(record);
+    if (record) (error as WithReport<Error>).report = { ...buildReport(record), coverage: coverage.result() };
     throw error;
   }
 }

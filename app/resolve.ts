@@ -52,13 +52,14 @@ export interface RunFlags {
   header?: string[];
   'ca-cert'?: string;
   insecure?: boolean;
+  har?: string;
 }
 
 export interface ResolvedRun {
   options: Omit<RunOptions, 'baseline' | 'onEvent' | 'replayCommand'>;
   /** What the user should read before the first request (a starter placeholder still configured). */
   warnings: string[];
-  report: { dir: string; formats: ReportFormat[] };
+  report: { dir: string; formats: ReportFormat[]; har?: string };
   expectedFailures?: string;
   configFile?: string;
 }
@@ -199,6 +200,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
     report: {
       dir: flags['report-dir'] ?? report.dir,
       formats: (reporters as ReportFormat[] | undefined) ?? report.formats,
+      ...((flags.har ?? report.har) !== undefined ? { har: flags.har ?? report.har } : {}),
     },
     expectedFailures: flags['expected-failures'] ?? run.expected_failures,
   };

@@ -240,6 +240,37 @@ ${list('External account numbers', c.external_account_numbers)}${list('Business 
 </section>`;
 }
 
+/**
+ * Status and field coverage (core/report/coverage.ts): per endpoint, the documented statuses seen
+ * and never seen (with the situation each documents), undocumented statuses, and the documented
+ * request fields sent, the never-sent ones folded away.
+ */
+function coverage(report: Report): Html {
+  const c = report.coverage;
+  if (!c) return html``;
+  const pct = (share: number | null) => (share === null ? html`<span class="muted">—</span>` : formatScore(share));
+  return html`<section id="coverage"><h2>Coverage</h2>
+<p>${c.exchanges} exchanges${c.unrouted ? html` (${c.unrouted} to no endpoint of §4)` : ''}. Documented statuses observed: <strong>${c.statuses.observed} of ${c.statuses.documented}</strong> (${pct(c.statuses.share)}); documented request fields sent: <strong>${c.fields.sent} of ${c.fields.documented}</strong> (${pct(c.fields.share)}).</p>
+<div class="scroll"><table class="capabilities" id="coverage-matrix"><thead><tr><th>Endpoint</th><th class="num">Requests</th><th>Documented statuses</th><th>Undocumented</th><th>Request fields sent</th></tr></thead>
+<tbody>${c.endpoints.map(
+    (e) =>
+      html`<tr><td>${e.endpoint}<br><code class="path">${e.method} ${breakable(e.path)}</code></td><td class="num">${e.requests}${e.no_response ? html`<br><span class="error-text">${e.no_response} unanswered</span>` : ''}</td><td>${e.statuses.map(
+        (s) =>
+          html`<span class="badge ${s.observed ? 'pass' : 'skip'}" title="${s.spec}: ${s.situation}">${s.status} ${s.observed ? html`× ${s.observed}` : 'never'}</span> `,
+      )}</td><td>${e.undocumented.length ? e.undocumented.map((u) => html`<span class="badge fail">${u.status} × ${u.observed}</span> `) : html`<span class="muted">none</span>`}</td><td>${
+        e.fields.sent.length + e.fields.never_sent.length === 0
+          ? html`<span class="muted">no body</span>`
+          : html`${e.fields.sent.length} of ${e.fields.sent.length + e.fields.never_sent.length} (${pct(e.fields.share)})${
+              e.fields.never_sent.length
+                ? html`<details><summary>never sent (${e.fields.never_sent.length})</summary><ul class="ids">${e.fields.never_sent.map((f) => html`<li><code>${f}</code></li>`)}</ul></details>`
+                : ''
+            }`
+      }</td></tr>`,
+  )}</tbody></table></div>
+<p class="muted">Counted from every exchange, not the transcripts kept above. Hover a status for the situation the spec documents it for; <code>*</code> in a field path stands for every element of an array.</p>
+</section>`;
+}
+
 const STYLE = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--panel:#f6f8fa;--accent:#0969da;
 --pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--error:#9a6700;--error-bg:#fff8c5;--skip:#59636e;--skip-bg:#eaeef2;
@@ -420,6 +451,7 @@ ${capabilities(report)}
 ${rules(report)}
 ${baseline(report)}
 ${created(report)}
+${coverage(report)}
 <footer>${report.tool.name} ${report.tool.version} · report schema ${report.schema_version} · finished ${timestamp(report.run.finished_at)}</footer>
 <script>${new Html(SCRIPT)}</script>
 </body>

@@ -146,6 +146,50 @@ function baselineNotes(report: Report): string[] {
   ];
 }
 
+/** Never-sent fields listed per endpoint; the rest are counted (report.html and report.json list all). */
+const MAX_NEVER_SENT = 8;
+
+/** Status and field coverage (core/report/coverage.ts), one row per endpoint of §4. */
+function coverage(report: Report): string[] {
+  const c = report.coverage;
+  if (!c) return [];
+  const pct = (share: number | null) => (share === null ? '—' : formatScore(share));
+  return [
+    '## Coverage',
+    '',
+    `${c.exchanges} exchanges${c.unrouted ? ` (${c.unrouted} to no endpoint of §4)` : ''}. Documented statuses observed: **${c.statuses.observed} of ${c.statuses.documented}** (${pct(c.statuses.share)}); documented request fields sent: **${c.fields.sent} of ${c.fields.documented}** (${pct(c.fields.share)}).`,
+    '',
+    table(
+      ['Endpoint', 'Requests', 'Statuses observed', 'Never observed', 'Undocumented', 'Fields sent', 'Never sent'],
+      c.endpoints.map((e) => {
+        const documented = e.fields.sent.length + e.fields.never_sent.length;
+        const never = e.fields.never_sent;
+        return [
+          text(e.endpoint),
+          e.requests,
+          e.statuses
+            .filter((s) => s.observed)
+            .map((s) => `${s.status} ×${s.observed}`)
+            .join(', ') || '—',
+          e.statuses
+            .filter((s) => !s.observed)
+            .map((s) => String(s.status))
+            .join(', ') || '—',
+          e.undocumented.map((u) => `**${u.status}** ×${u.observed}`).join(', ') || '—',
+          documented ? `${e.fields.sent.length}/${documented} (${pct(e.fields.share)})` : '—',
+          never.length
+            ? `${never
+                .slice(0, MAX_NEVER_SENT)
+                .map((f) => code(f, { cell: true }))
+                .join(', ')}${never.length > MAX_NEVER_SENT ? ` … ${never.length - MAX_NEVER_SENT} more` : ''}`
+            : '—',
+        ];
+      }),
+      [':--', '--:', ':--', ':--', ':--', '--:', ':--'],
+    ),
+  ];
+}
+
 export function renderMarkdown(report: Report): string {
   const { run, summary, target } = report;
   const levels = summary.by_level;
@@ -209,6 +253,7 @@ export function renderMarkdown(report: Report): string {
     failures(report),
     skipped(report),
     baselineNotes(report),
+    coverage(report),
   ];
   return `${blocks
     .filter((b) => b.length)

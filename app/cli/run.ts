@@ -61,6 +61,16 @@ Reports:
                             exchanges with bodies cut at 2 KB; passing rules one line each)
   --verbose                 print every rule as it finishes, and each failure in full (reason, replay
                             command, the failing exchange as curl) instead of one line per failure
+  --har FILE                also write every exchange of the run as HAR 1.2 (report.har), redacted
+                            like the reports, written as exchanges complete (also when the run fails
+                            or --max-time cuts it); opens in browser devtools and API clients
+  --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
+                            not judged, with its seed (unless --seed), against the target given now;
+                            prints FIXED / STILL FAILING / STILL NOT JUDGED per rule, then the reports.
+                            Rule ids REPORT names that no rule has now are listed, not run
+
+Every report carries the run's status and field coverage: per endpoint, the documented statuses
+observed and never observed, undocumented statuses, and the documented request fields sent.
 
 Payload templates: when your implementation refuses the suite's payloads (required fields and
 allowed values are "not shown" in the spec), give one it accepts per request kind under payloads:
@@ -103,6 +113,8 @@ export const runOptions = {
   header: { type: 'string', multiple: true },
   'ca-cert': { type: 'string' },
   insecure: { type: 'boolean' },
+  har: { type: 'string' },
+  'rerun-failed': { type: 'string' },
 } as const;
 
 /** Loopback hosts: a token sent there in clear never leaves the machine. */
@@ -233,13 +245,54 @@ async function run(argv: string[]): Promise<number> {
         ...(values['num-runs'] ? ['--num-runs', values['num-runs']] : []),
       ].join(' ');
 
-    const report = await runConformance({
-      ...resolved.options,
-      baseline,
-      replayCommand,
-      onEvent: consoleOut?.onEvent,
-      redactor,
-    });
+    const rerun = values['rerun-failed'] !== undefined ? await rerunOf(values, resolved.options) : undefined;
+    if (rerun && !rerun.rules.length) {
+      if (rerun.unknown.length) {
+        for (const line of (await import('./rerun.js')).unknownLines(rerun)) warn(line);
+        throw new UsageError(
+          `--rerun-failed: no rule ${rerun.file} left failing or not judged exists now (renamed or removed); run the suite in full instead.`,
+          'run',
+        );
+      }
+      console.log(`Nothing to re-run: every rule in ${rerun.file} passed or its skip was accepted.`);
+      return EXIT.OK;
+    }
+    // --har: every exchange as it completes, redacted like the reports; the file is closed (valid
+    // HAR) however the run ends.
+    let har: import('../traffic/har.js').HarWriter | undefined;
+    if (resolved.report.har) {
+      const { HarWriter } = await import('../traffic/har.js');
+      try {
+        har = new HarWriter(resolved.report.har, (text) => redactor.text(text));
+      } catch (error) {
+        throw new UsageError(
+          `${values.har !== undefined ? '--har' : 'report.har'}: cannot write ${resolved.report.har} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+          'run',
+        );
+      }
+    }
+    let report: Awaited<ReturnType<typeof runConformance>>;
+    try {
+      report = await runConformance({
+        ...resolved.options,
+        ...(rerun
+          ? {
+              seed: values.seed !== undefined ? resolved.options.seed : rerun.seed,
+              selection: { rules: rerun.rules.map((r) => r.id) },
+            }
+          : {}),
+        baseline,
+        replayCommand,
+        onEvent: consoleOut?.onEvent,
+        redactor,
+        ...(har ? { onExchange: (exchange, startedAt, origin) => har.add({ ...exchange, startedAt }, origin) } : {}),
+      });
+    } finally {
+      const failure = har?.close();
+      if (failure) warn(`conformance: --har: ${har?.file} is incomplete: ${failure}`);
+      else if (har) console.log(`HAR: ${har.file} (${har.entries} exchanges)`);
+    }
+    if (rerun) for (const line of (await import('./rerun.js')).rerunLines(rerun, report)) console.log(line);
     const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env, (text) =>
       redactor.text(text),
     );
@@ -270,6 +323,29 @@ async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** The earlier report --rerun-failed names, read against the rules there are now; usage errors for what cannot be combined. */
+async function rerunOf(
+  values: {
+    'rerun-failed'?: string;
+    rule?: string[];
+    section?: string[];
+    level?: string[];
+    tag?: string[];
+    shard?: string;
+    path?: string;
+  },
+  options: { rules?: readonly { id: string }[] },
+) {
+  const mixed = (['rule', 'section', 'level', 'tag', 'shard', 'path'] as const).filter((f) => values[f] !== undefined);
+  if (mixed.length)
+    throw new UsageError(
+      `--rerun-failed chooses the rules itself (those its report left failing or not judged); leave out ${mixed.map((f) => `--${f}`).join(', ')}.`,
+      'run',
+    );
+  const [{ loadRerun }, { allRules }] = await Promise.all([import('./rerun.js'), import('../../suites/index.js')]);
+  return loadRerun(values['rerun-failed']!, new Set((options.rules ?? allRules).map((r) => r.id)));
 }
 
 export const runCommand: Command = { help: RUN_HELP, run };

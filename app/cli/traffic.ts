@@ -12,7 +12,6 @@ import { UsageError, intFlag, parseCommandLine } from './usage.js';
 const reportOptions = {
   'report-dir': { type: 'string' },
   reporter: { type: 'string', multiple: true },
-  har: { type: 'string' },
 } as const;
 
 async function formatsOf(reporter: string[] | undefined, command: string): Promise<ReportFormat[]> {
@@ -39,12 +38,14 @@ async function publish(report: Report, dir: string, formats: ReportFormat[]): Pr
 
 const checkHelp = `Usage: conformance check-traffic FILE.har [options]
 
-Judges recorded traffic (a HAR 1.2 file from browser devtools, mitmproxy, Charles, or
-"conformance proxy --har") against the spec: each request as the client's conformance (documented
-fields only, shapes and formats of §2 and §4, the §5 Authorization header), each response as the
-server's (documented status and body, §7.1 error bodies), and the §3 state table and the §4.2
-note dedup over the sequence, per account. Findings carry their level, spec section and the side
-they are against (tag client or server). Exits 1 when a MUST check failed, else 0.
+Judges recorded traffic (a HAR 1.2 file from browser devtools, mitmproxy, Charles,
+"conformance proxy --har" or a run's "conformance --har") against the spec: each request as the
+client's conformance (documented fields only, shapes and formats of §2 and §4, the §5
+Authorization header), each response as the server's (documented status and body, §7.1 error
+bodies), and the §3 state table and the §4.2 note dedup over the sequence, per account. Findings carry their level, spec section and the side
+they are against (tag client or server). Every report has the traffic's status and field
+coverage: per endpoint, documented statuses observed and never observed, undocumented statuses,
+and the documented request fields sent. Exits 1 when a MUST check failed, else 0.
 
 Options:
   --report-dir DIR   where to write the reports (default conformance-report)
@@ -102,8 +103,9 @@ with the checks of check-traffic. Point a migration client at it instead of the 
   SERVICE_URL=http://127.0.0.1:8081 ./migrate-accounts     # the supplier's own client
 
 Findings print as they are made. The reports (and the HAR file) are written on exit (Ctrl-C,
-SIGTERM) and on demand (kill -USR2 <pid>); exits 1 when a MUST check failed, else 0. Tokens and
-API keys seen in the traffic are redacted in every output.
+SIGTERM) and on demand (kill -USR2 <pid>), with the session's status and field coverage; exits 1
+when a MUST check failed, else 0. Tokens and API keys seen in the traffic are redacted in every
+output.
 
 Options:
   --target URL       the implementation to relay to (required)
@@ -116,7 +118,13 @@ Options:
 async function proxy(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(
     argv,
-    { ...reportOptions, target: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+    {
+      ...reportOptions,
+      har: { type: 'string' },
+      target: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+    },
     'proxy',
   );
   if (!values.target) throw new UsageError('Name the implementation to relay to: --target URL.', 'proxy');

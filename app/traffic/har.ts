@@ -3,6 +3,7 @@
  * session or a run written so that browser devtools and API clients open them, and HAR files from
  * devtools, mitmproxy or Charles read back as exchanges to judge.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Exchange } from '../../core/http/exchange.js';
 import { packageVersion } from '../../core/spec/package-root.js';
 
@@ -44,60 +45,120 @@ interface HarEntry {
 /** An exchange with the time it started, as the proxy records it. */
 export interface TimedExchange extends Exchange {
   startedAt?: Date;
+  /** The origin a HAR entry's URL named (its `request.url` keeps only the path). */
+  origin?: string;
 }
 
 const pairs = (headers: Record<string, string>): HarHeader[] =>
   Object.entries(headers).map(([name, value]) => ({ name, value }));
 
+/** One exchange as a HAR entry; `origin` makes its URL absolute. */
+export function harEntry(e: TimedExchange, origin: string): HarEntry {
+  const base = origin.replace(/\/+$/, '');
+  const url = /^https?:\/\//i.test(e.request.url) ? e.request.url : `${base}${e.request.url}`;
+  const query = new URL(url).searchParams;
+  const body = e.response?.body;
+  return {
+    startedDateTime: (e.startedAt ?? new Date(0)).toISOString(),
+    time: e.duration_ms,
+    request: {
+      method: e.request.method,
+      url,
+      httpVersion: 'HTTP/1.1',
+      headers: pairs(e.request.headers),
+      queryString: [...query].map(([name, value]) => ({ name, value })),
+      cookies: [],
+      headersSize: -1,
+      bodySize: e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body),
+      ...(e.request.body !== undefined
+        ? { postData: { mimeType: e.request.headers['content-type'] ?? 'application/json', text: e.request.body } }
+        : {}),
+    },
+    response: {
+      // HAR writes a request that got no response as status 0 (as browsers do).
+      status: e.response?.status ?? 0,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      headers: pairs(e.response?.headers ?? {}),
+      cookies: [],
+      content: {
+        size: e.response?.bytes ?? 0,
+        mimeType: e.response?.headers['content-type'] ?? '',
+        ...(body !== undefined ? { text: body } : {}),
+      },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: e.response?.bytes ?? -1,
+      ...(e.error ? { _error: `${e.error.kind}: ${e.error.message}` } : {}),
+    },
+    cache: {},
+    timings: { send: 0, wait: e.duration_ms, receive: 0 },
+  };
+}
+
+const creator = () => ({ name: 'data-import-conformance', version: packageVersion() });
+
 /** The exchanges as a HAR document; `origin` makes their URLs absolute. */
 export function toHar(exchanges: readonly TimedExchange[], origin: string): string {
-  const base = origin.replace(/\/+$/, '');
-  const entries: HarEntry[] = exchanges.map((e) => {
-    const url = /^https?:\/\//i.test(e.request.url) ? e.request.url : `${base}${e.request.url}`;
-    const query = new URL(url).searchParams;
-    const body = e.response?.body;
-    return {
-      startedDateTime: (e.startedAt ?? new Date(0)).toISOString(),
-      time: e.duration_ms,
-      request: {
-        method: e.request.method,
-        url,
-        httpVersion: 'HTTP/1.1',
-        headers: pairs(e.request.headers),
-        queryString: [...query].map(([name, value]) => ({ name, value })),
-        cookies: [],
-        headersSize: -1,
-        bodySize: e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body),
-        ...(e.request.body !== undefined
-          ? { postData: { mimeType: e.request.headers['content-type'] ?? 'application/json', text: e.request.body } }
-          : {}),
-      },
-      response: {
-        // HAR writes a request that got no response as status 0 (as browsers do).
-        status: e.response?.status ?? 0,
-        statusText: '',
-        httpVersion: 'HTTP/1.1',
-        headers: pairs(e.response?.headers ?? {}),
-        cookies: [],
-        content: {
-          size: e.response?.bytes ?? 0,
-          mimeType: e.response?.headers['content-type'] ?? '',
-          ...(body !== undefined ? { text: body } : {}),
-        },
-        redirectURL: '',
-        headersSize: -1,
-        bodySize: e.response?.bytes ?? -1,
-        ...(e.error ? { _error: `${e.error.kind}: ${e.error.message}` } : {}),
-      },
-      cache: {},
-      timings: { send: 0, wait: e.duration_ms, receive: 0 },
-    };
-  });
-  return `${JSON.stringify(
-    { log: { version: '1.2', creator: { name: 'data-import-conformance', version: packageVersion() }, entries } },
-    null,
-    2,
-  )}\n`;
+  const entries = exchanges.map((e) => harEntry(e, origin));
+  return `${JSON.stringify({ log: { version: '1.2', creator: creator(), entries } }, null, 2)}\n`;
+}
+
+/**
+ * A HAR file written as exchanges complete, so a run of any length keeps none of them in memory:
+ * the document's head when opened, one entry per exchange, the closing brackets on `close()`. Each
+ * entry passes through `redact` (the run's redactor, the last pass every report gets too) before it
+ * is written. A write that fails (a full disk) stops the recording and is reported by `close()`,
+ * never by the run's rules.
+ */
+export class HarWriter {
+  private fd: number | undefined;
+  private count = 0;
+  private failure: string | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly redact: (text: string) => string = (t) => t,
+  ) {
+    this.fd = openSync(file, 'w');
+    this.write(`{"log":{"version":"1.2","creator":${JSON.stringify(creator())},"entries":[\n`);
+  }
+
+  /** Entries written so far. */
+  get entries(): number {
+    return this.count;
+  }
+
+  /** Writes one exchange; `origin` makes its URL absolute. */
+  add(exchange: TimedExchange, origin: string): void {
+    if (this.fd === undefined) return;
+    const entry = this.redact(JSON.stringify(harEntry(exchange, origin)));
+    this.write(`${this.count ? ',\n' : ''}${entry}`);
+    if (this.failure === undefined) this.count++;
+  }
+
+  /** Ends the document; returns why the recording stopped early, if it did. */
+  close(): string | undefined {
+    if (this.fd !== undefined) {
+      this.write('\n]}}\n');
+      try {
+        closeSync(this.fd);
+      } catch (error) {
+        this.failure ??= (error as Error).message;
+      }
+      this.fd = undefined;
+    }
+    return this.failure;
+  }
+
+  private write(text: string): void {
+    if (this.fd === undefined || this.failure !== undefined) return;
+    try {
+      writeSync(this.fd, text);
+    } catch (error) {
+      this.failure = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    }
+  }
 }
 
 /** A HAR file that cannot be read: what is wrong with it, for a usage error. */
@@ -155,6 +216,7 @@ export function fromHar(text: string): { exchanges: TimedExchange[]; origins: st
           : { error: { kind: 'other' as const, message: entry.response?._error ?? 'no response recorded' } }),
         duration_ms: typeof entry.time === 'number' ? entry.time : 0,
         startedAt: new Date(entry.startedDateTime),
+        origin: url.origin,
       };
     });
   return { exchanges, origins: [...origins] };

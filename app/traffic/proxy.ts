@@ -9,6 +9,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
 import { Redactor } from '../../core/http/redact.js';
+import { CoverageCounter } from '../../core/report/coverage.js';
 import type { Report } from '../../core/report/schema.js';
 import { type Finding, TrafficJudge } from './checks.js';
 import { type TimedExchange, toHar } from './har.js';
@@ -96,6 +97,7 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
   const target = new URL(options.target);
   const max = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const judge = new TrafficJudge();
+  const coverage = new CoverageCounter();
   const exchanges: TimedExchange[] = [];
   const redactor = new Redactor();
   const startedAt = new Date();
@@ -159,6 +161,7 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
     } finally {
       exchange.duration_ms = performance.now() - t0;
       exchanges.push(exchange);
+      coverage.observe(exchange);
       for (const finding of judge.observe(exchange)) options.onFinding?.(finding, exchange);
     }
   };
@@ -177,7 +180,14 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     judge,
     exchanges,
-    report: () => trafficReport(judge, exchanges, { label, startedAt, finishedAt: new Date() }, redactor),
+    report: () =>
+      trafficReport(
+        judge,
+        exchanges,
+        { label, startedAt, finishedAt: new Date(), origin: target.origin },
+        redactor,
+        coverage.result(),
+      ),
     har: () =>
       redactor.text(
         toHar(

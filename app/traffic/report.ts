@@ -11,9 +11,11 @@ import type { Exchange } from '../../core/http/exchange.js';
 import type { Redactor } from '../../core/http/redact.js';
 import { redactDeep } from '../../core/http/redact-deep.js';
 import { buildReport } from '../../core/report/build.js';
+import { type Coverage, coverageOf } from '../../core/report/coverage.js';
 import type { Report } from '../../core/report/schema.js';
 import { packageVersion } from '../../core/spec/package-root.js';
 import { type CheckName, TRAFFIC_CHECKS, type TrafficJudge } from './checks.js';
+import type { TimedExchange } from './har.js';
 
 /** Findings listed per check; the rest are counted, so a long session keeps a small report. */
 const MAX_LISTED = 50;
@@ -38,13 +40,29 @@ export interface TrafficSource {
   label: string;
   startedAt: Date;
   finishedAt: Date;
+  /** The origin of exchanges whose URL is a path (the proxy's target). */
+  origin?: string;
+}
+
+/**
+ * An exchange as a report's transcript holds it: the fields of ExchangeSchema only, its URL absolute
+ * (a traffic report's target is a label, not a base URL, so its `curl` lines need the origin).
+ */
+function asTranscript(e: TimedExchange, origin: string | undefined): Exchange {
+  const { startedAt: _at, origin: own, ...exchange } = e;
+  const base = own ?? origin;
+  return base && !/^https?:\/\//i.test(e.request.url)
+    ? { ...exchange, request: { ...exchange.request, url: `${base.replace(/\/+$/, '')}${e.request.url}` } }
+    : exchange;
 }
 
 export function trafficReport(
   judge: TrafficJudge,
-  exchanges: readonly Exchange[],
+  exchanges: readonly TimedExchange[],
   source: TrafficSource,
   redactor?: Redactor,
+  /** Counted as the exchanges came (the proxy); else counted here from `exchanges`. */
+  coverage?: Coverage,
 ): Report {
   const bySeq = new Map(exchanges.map((e) => [e.seq, e]));
   const results = (Object.keys(TRAFFIC_CHECKS) as CheckName[]).map((name): RuleResult => {
@@ -65,7 +83,10 @@ export function trafficReport(
           ...findings.slice(0, MAX_LISTED).map((f) => `exchange ${f.exchanges.join(', ')}: ${f.message}`),
           ...(findings.length > MAX_LISTED ? [`… ${findings.length - MAX_LISTED} more`] : []),
         ],
-        transcript: seqs.map((s) => bySeq.get(s)).filter((e): e is Exchange => e !== undefined),
+        transcript: seqs
+          .map((s) => bySeq.get(s))
+          .filter((e): e is Exchange => e !== undefined)
+          .map((e) => asTranscript(e, source.origin)),
         duration_ms: 0,
       };
     }
@@ -107,5 +128,6 @@ export function trafficReport(
     },
   };
   const report = buildReport(redactor ? redactDeep(record, redactor) : record);
-  return report;
+  // The same coverage a run reports, of every exchange judged (not of the findings' transcripts).
+  return { ...report, coverage: coverage ?? coverageOf(exchanges) };
 }

@@ -1,37 +1,6 @@
 /**
- * Which endpoint of §4 an observed request is: the spec model's path templates as patterns, so
- * traffic is judged by the same catalogue the runner and the reference server use.
+ * Which endpoint of §4 an observed request is. The matcher lives in core/spec/route.ts, where the
+ * coverage of a run (core/report/coverage.ts) reaches it too.
  */
-import { type EndpointId, type EndpointSpec, model } from '../../core/spec/index.js';
-
-export interface Routed {
-  endpoint: EndpointSpec;
-  params: Record<string, string>;
-}
-
-const ROUTES = Object.values(model.endpoints).map((endpoint) => {
-  const names: string[] = [];
-  const pattern = endpoint.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { endpoint, names, regex: new RegExp(`^${pattern}$`) };
-});
-
-/** The endpoint a method and path (query left out) address, or undefined for anything else. */
-export function route(method: string, path: string): Routed | undefined {
-  const bare = path.split('?')[0];
-  for (const { endpoint, names, regex } of ROUTES) {
-    if (endpoint.method !== method.toUpperCase()) continue;
-    const m = regex.exec(bare);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    names.forEach((name, i) => {
-      params[name] = decodeURIComponent(m[i + 1]);
-    });
-    return { endpoint, params };
-  }
-  return undefined;
-}
-
-export type { EndpointId };
+export { type Routed, route } from '../../core/spec/route.js';
+export type { EndpointId } from '../../core/spec/index.js';

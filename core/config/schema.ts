@@ -172,6 +172,11 @@ export const ReportConfig = z.strictObject({
     .min(1)
     .default([...REPORT_FORMATS])
     .describe('Report formats to write.'),
+  har: nonEmpty
+    .optional()
+    .describe(
+      'Also write every exchange of the run as HAR 1.2 to this file (redacted like the reports), written as exchanges complete. Flag: --har.',
+    ),
 });
 
 export const TlsConfig = z

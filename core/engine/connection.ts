@@ -8,7 +8,7 @@ import { TokenSource } from '../auth/token-source.js';
 import { AuthError, type AuthSettings, authorizationHeader, obtainServiceToken } from '../auth/token.js';
 import { ConfigError } from '../config/errors.js';
 import type { FixturesConfig } from '../config/schema.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, HttpClient, Transcript } from '../http/client.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, type ExchangeObserver, HttpClient, Transcript } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
 import { Redactor } from '../http/redact.js';
 import { createDispatcher, proxyConfigured, type TransportOptions } from '../http/transport.js';
@@ -60,6 +60,8 @@ export interface TargetOptions {
    * application that redacts its own output with it (the CLI's console and reports); one of its own otherwise.
    */
   redactor?: Redactor;
+  /** Told of every exchange with the target as it completes, in full and redacted (a HAR recording, coverage). */
+  onExchange?: ExchangeObserver;
 }
 
 export interface ConnectOptions extends TargetOptions {
@@ -187,6 +189,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       redactor,
       rateLimit: options.rateLimit,
       transport,
+      onExchange: options.onExchange,
     }));
     // The embedded server's shapes for the payloads §4.2 does not show; the user's templates win.
     const payloads = new PayloadTemplates({ ...embedded?.payloads, ...options.payloads }, options.contractPath);

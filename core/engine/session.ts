@@ -91,6 +91,7 @@ function connectTo(options: RunOptions, settings: Settings): Promise<Connection>
     rateLimit: options.rateLimit,
     transport: options.transport,
     redactor: options.redactor,
+    onExchange: options.onExchange,
   });
 }
 

@@ -94,7 +94,18 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
   /** Extra headers, TLS trust, and the proxy variables honoured (see transport.ts); unset for the embedded server. */
   transport?: TransportOptions;
+  /** Sees every exchange as it completes, bodies whole (not clipped) and redacted (see ExchangeObserver). */
+  onExchange?: ExchangeObserver;
 }
+
+/**
+ * Told of every exchange of the client as it completes, in full: the request and response bodies
+ * whole (not clipped as transcripts clip them), redacted as transcripts are. `seq` numbers the
+ * client's requests; `startedAt` is when the request was sent; `origin` the target's (URLs are paths). For a HAR recording and the status and
+ * field coverage of a run (app/traffic/har.ts, core/report/coverage.ts), which must see every
+ * exchange, not the ones transcripts keep. An observer that throws is ignored: it never breaks a rule.
+ */
+export type ExchangeObserver = (exchange: Exchange, startedAt: Date, origin: string) => void;
 
 export interface HttpStats {
   requests: number;
@@ -181,9 +192,22 @@ export class HttpClient {
       ...(payload !== undefined ? clip(redactor.text(payload)) : {}),
     };
     if (this.limiter) await this.limiter.take();
-    this.stats.requests++;
+    const number = ++this.stats.requests;
     const n = this.answers.send();
     const started = performance.now();
+    const startedAt = new Date();
+    const observe = this.options.onExchange;
+    const observed = (exchange: Omit<Exchange, 'seq' | 'step'>) => {
+      try {
+        observe?.(
+          { seq: number, ...(transcript.step ? { step: transcript.step } : {}), ...exchange },
+          startedAt,
+          this.origin,
+        );
+      } catch {
+        // The observer's own trouble (a full disk under a HAR file) is its to report.
+      }
+    };
     try {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
       // body, since a body that drips forever never pauses long enough for bodyTimeout.
@@ -198,31 +222,49 @@ export class HttpClient {
       });
       const text = await readWithin(res.body, timeoutMs, started);
       const responseHeaders = flattenHeaders(res.headers);
+      const redactedText = redactor.text(text);
       const exchange = transcript.record({
         request: recordedRequest,
         response: {
           status: res.statusCode,
           headers: redactor.headers(responseHeaders),
-          ...clip(redactor.text(text)),
+          ...clip(redactedText),
           bytes: Buffer.byteLength(text),
         },
         duration_ms: performance.now() - started,
       });
       this.answers.answered(n, recordedRequest);
+      if (observe)
+        observed({
+          request: { ...recordedRequest, ...(payload !== undefined ? { body: redactor.text(payload) } : {}) },
+          response: {
+            status: res.statusCode,
+            headers: exchange.response!.headers,
+            body: redactedText,
+            bytes: exchange.response!.bytes,
+          },
+          duration_ms: exchange.duration_ms,
+        });
       return new HttpResponse(res.statusCode, responseHeaders, text, exchange);
     } catch (error) {
       this.stats.failures++;
       const kind = classify(error);
       const message =
         kind === 'timeout' ? `no complete response within ${timeoutMs} ms` : redactor.value(describeError(error));
-      const exchange = transcript.record({
+      const failed = transcript.record({
         request: recordedRequest,
         error: { kind, message },
         duration_ms: performance.now() - started,
       });
       // A body too large was still an answer; a refused or reset connection was none.
       if (kind === 'too_large') this.answers.answered(n, recordedRequest);
-      else this.answers.unanswered(n, recordedRequest, kind, exchange);
+      else this.answers.unanswered(n, recordedRequest, kind, failed);
+      if (observe)
+        observed({
+          request: { ...recordedRequest, ...(payload !== undefined ? { body: redactor.text(payload) } : {}) },
+          error: failed.error,
+          duration_ms: failed.duration_ms,
+        });
       throw new ExchangeError(kind, `${req.method} ${redactor.text(path)}: ${message}`);
     } finally {
       transcript.step = previousStep;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EXCHANGE_ERROR_KINDS, ExchangeSchema } from '../http/exchange.js';
 import { RuleResultSchema } from '../engine/result.js';
 import { CauseSchema as CauseFound } from '../engine/verdict.js';
+import { CoverageSchema } from './coverage.js';
 
 export { ExchangeSchema, RuleResultSchema };
 
@@ -172,6 +173,7 @@ export const ReportSchema = z.object({
     .describe(
       'set when the target stopped answering mid-run (core/http/answers.ts): the requests since its last answer were all refused or reset',
     ),
+  coverage: CoverageSchema.optional(),
 });
 
 /** One request of the run, numbered in the order the run sent them (report.stopped_answering). */

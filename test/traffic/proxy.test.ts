@@ -57,8 +57,14 @@ const failed = (report: { rules: { id: string; verdict: string; tags: string[] }
 
 describe('conformance proxy', () => {
   it('a clean session has no finding, and the checks it exercised pass', async () => {
-    const { report, findings } = await judged(undefined, false);
+    const { report, findings, exchanges } = await judged(undefined, false);
     expect(findings).toEqual([]);
+    // The session's coverage, counted as the exchanges passed: six requests, each to an endpoint of §4.
+    expect(report.coverage?.exchanges).toBe(exchanges.length);
+    expect(report.coverage?.unrouted).toBe(0);
+    const notes = report.coverage?.endpoints.find((e) => e.endpoint === 'createNotes');
+    expect(notes?.statuses.find((s) => s.status === 201)?.observed).toBe(2);
+    expect(notes?.fields.sent).toEqual(['import_supplier', 'external_account_number', 'notes', 'notes.*.body']);
     expect(failed(report)).toEqual([]);
     expect(report.rules.find((r) => r.id === TRAFFIC_CHECKS.notesDedup.id)?.verdict).toBe('pass');
     expect(report.rules.find((r) => r.id === TRAFFIC_CHECKS.requestBody.id)?.verdict).toBe('pass');
@@ -93,6 +99,9 @@ describe('conformance proxy', () => {
     const dir = mkdtempSync(join(tmpdir(), 'traffic-'));
     writeFileSync(join(dir, 'session.har'), har);
     const cli = await runCli(['check-traffic', 'session.har', '--report-dir', 'out'], { cwd: dir });
+    // Every format written, the console's curl line naming the recorded origin (the target is a file name).
+    expect(cli.stderr).toBe('');
+    expect(cli.stdout).toMatch(/curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/data-import\//);
     expect(cli.code).toBe(1);
     const written = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
     expect(failed(written)).toEqual(failed(report));

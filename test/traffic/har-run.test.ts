@@ -1,0 +1,106 @@
+/**
+ * `conformance --har FILE`: every exchange of a run as HAR 1.2, streamed as exchanges complete,
+ * redacted like the reports, and read back by check-traffic. A run whose rules send only
+ * well-formed requests to the faithful reference server gives a HAR with no finding at all; the
+ * HAR holds exactly the run's requests and no secret of the run in any spelling.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromHar } from '../../app/traffic/har.js';
+import { Redactor } from '../../core/http/redact.js';
+import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
+import { runCli } from '../helpers/cli.js';
+import { fullConfig } from '../helpers/config.js';
+
+const GATEWAY_KEY = 'gw-Key/5ecret+value==';
+
+/** Rules whose requests are all well-formed: no deliberate client defect for check-traffic to find. */
+const WELL_FORMED = [
+  'migration.stage.first-201',
+  'migration.stage.update-*',
+  'migration.stage.refuses-after-import',
+  'migration.process.creates-account',
+  'migration.process.status-completed',
+  'status.*',
+  'notes.dedup.*',
+].flatMap((rule) => ['--rule', rule]);
+
+let server: ReferenceServer;
+let faulty: ReferenceServer;
+beforeAll(async () => {
+  [server, faulty] = await Promise.all([startReferenceServer(), startReferenceServer({ faults: ['notes.no-dedup'] })]);
+});
+afterAll(async () => {
+  await Promise.all([server?.close(), faulty?.close()]);
+});
+
+function workspace(url: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'har-run-'));
+  writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(url, `  token: ${DEFAULT_TOKEN}`));
+  return dir;
+}
+
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+describe('conformance --har', () => {
+  it('writes every exchange of the run, redacted, and check-traffic reads it back with no finding', async () => {
+    const dir = workspace(server.url);
+    const res = await runCli(
+      ['--har', 'run.har', '--header', `X-Gateway-Key: ${GATEWAY_KEY}`, '--reporter', 'json', ...WELL_FORMED],
+      { cwd: dir },
+    );
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const report = JSON.parse(read(dir, 'conformance-report/report.json'));
+    const text = read(dir, 'run.har');
+    const har = JSON.parse(text);
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.entries.length).toBe(report.http.requests);
+    expect(res.stdout).toContain(`HAR: run.har (${report.http.requests} exchanges)`);
+    // Full exchanges, absolute URLs, the configured header kept by name only.
+    const entry = har.log.entries.find((e: { request: { method: string } }) => e.request.method === 'POST');
+    expect(entry.request.url).toMatch(new RegExp(`^${server.url}/v1/data-import/`));
+    expect(entry.request.postData.text).toMatch(/^\{/);
+    expect(entry.request.headers).toContainEqual({ name: 'authorization', value: 'Token ***' });
+    expect(entry.request.headers).toContainEqual({ name: 'x-gateway-key', value: '***' });
+    // No secret of the run in any spelling the redactor knows (raw, JSON-escaped, percent-encoded, base64).
+    for (const secret of [DEFAULT_TOKEN, GATEWAY_KEY]) {
+      expect(text).not.toContain(secret);
+      expect(new Redactor([secret]).text(text)).toBe(text);
+    }
+    expect(fromHar(text).exchanges).toHaveLength(report.http.requests);
+
+    const checked = await runCli(['check-traffic', 'run.har', '--reporter', 'json', '--report-dir', 'traffic'], {
+      cwd: dir,
+    });
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    const traffic = JSON.parse(read(dir, 'traffic/report.json'));
+    expect(traffic.rules.filter((r: { verdict: string }) => r.verdict === 'fail')).toEqual([]);
+    // The same coverage, from the run's own counting and from the HAR file.
+    expect(traffic.coverage).toEqual(report.coverage);
+  });
+
+  it('is written, and a valid HAR, when the run fails and when --max-time cuts it', async () => {
+    const dir = workspace(faulty.url);
+    const failed = await runCli(['--har', 'failed.har', '--reporter', 'json', '--rule', 'notes.*'], { cwd: dir });
+    expect(failed.code).toBe(1);
+    const report = JSON.parse(read(dir, 'conformance-report/report.json'));
+    expect(JSON.parse(read(dir, 'failed.har')).log.entries.length).toBe(report.http.requests);
+
+    const cut = await runCli(['--har', 'cut.har', '--reporter', 'json', '--max-time', '0.2'], { cwd: dir });
+    expect([0, 1, 4]).toContain(cut.code);
+    const entries = JSON.parse(read(dir, 'cut.har')).log.entries;
+    // Requests still in flight when the deadline struck are left out (their rules are not judged).
+    expect(entries.length).toBeLessThanOrEqual(JSON.parse(read(dir, 'conformance-report/report.json')).http.requests);
+  });
+
+  it('a HAR file that cannot be written is a usage error before any request', async () => {
+    const dir = workspace(server.url);
+    const res = await runCli(['--har', join(dir, 'no-such-dir', 'run.har'), '--reporter', 'json'], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--har: cannot write .*run\.har \(ENOENT\)/);
+  });
+});
