@@ -99,9 +99,13 @@ describe('conformance proxy', () => {
     const dir = mkdtempSync(join(tmpdir(), 'traffic-'));
     writeFileSync(join(dir, 'session.har'), har);
     const cli = await runCli(['check-traffic', 'session.har', '--report-dir', 'out'], { cwd: dir });
-    // Every format written, the console's curl line naming the recorded origin (the target is a file name).
+    // Every format written, one console line per finding, and the curl lines in the reports naming the
+    // recorded origin (the target is a file name).
     expect(cli.stderr).toBe('');
-    expect(cli.stdout).toMatch(/curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/data-import\//);
+    expect(cli.stdout).toMatch(/^ {2}✗ MUST traffic\.client\.request-body /m);
+    expect(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8')).toMatch(
+      /curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/data-import\//,
+    );
     expect(cli.code).toBe(1);
     const written = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
     expect(failed(written)).toEqual(failed(report));
