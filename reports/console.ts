@@ -277,6 +277,13 @@ export class ConsoleReporter {
       `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`,
     );
     lines.push(this.verdictLine(report));
+    const { coverage } = report;
+    if (coverage)
+      lines.push(
+        c.gray(
+          `Coverage: ${coverage.statuses.observed} of ${coverage.statuses.documented} documented statuses observed, ${coverage.fields.sent} of ${coverage.fields.documented} documented request fields sent (per endpoint in the reports)`,
+        ),
+      );
     const files = written.filter((w) => w.file);
     if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => shown(w.file ?? '')).join(', ')}`));
     for (const w of written) if (w.warning) lines.push(c.yellow(`Warning: ${shown(w.warning)}`));
