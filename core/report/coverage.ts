@@ -255,22 +255,67 @@ export class CoverageCounter {
         },
       };
     });
-    const statusesDocumented = endpoints.reduce((n, e) => n + e.statuses.length, 0);
-    const statusesObserved = endpoints.reduce((n, e) => n + e.statuses.filter((s) => s.observed > 0).length, 0);
-    const fieldsDocumented = endpoints.reduce((n, e) => n + e.fields.sent.length + e.fields.never_sent.length, 0);
-    const fieldsSent = endpoints.reduce((n, e) => n + e.fields.sent.length, 0);
-    return {
-      exchanges: this.exchanges,
-      unrouted: this.unrouted,
-      statuses: {
-        documented: statusesDocumented,
-        observed: statusesObserved,
-        share: share(statusesObserved, statusesDocumented),
-      },
-      fields: { documented: fieldsDocumented, sent: fieldsSent, share: share(fieldsSent, fieldsDocumented) },
-      endpoints,
-    };
+    return withTotals(this.exchanges, this.unrouted, endpoints);
   }
+}
+
+/** The run-wide counts over the per-endpoint rows: what every report's summary line says. */
+function withTotals(exchanges: number, unrouted: number, endpoints: Coverage['endpoints']): Coverage {
+  const statusesDocumented = endpoints.reduce((n, e) => n + e.statuses.length, 0);
+  const statusesObserved = endpoints.reduce((n, e) => n + e.statuses.filter((s) => s.observed > 0).length, 0);
+  const fieldsDocumented = endpoints.reduce((n, e) => n + e.fields.sent.length + e.fields.never_sent.length, 0);
+  const fieldsSent = endpoints.reduce((n, e) => n + e.fields.sent.length, 0);
+  return {
+    exchanges,
+    unrouted,
+    statuses: {
+      documented: statusesDocumented,
+      observed: statusesObserved,
+      share: share(statusesObserved, statusesDocumented),
+    },
+    fields: { documented: fieldsDocumented, sent: fieldsSent, share: share(fieldsSent, fieldsDocumented) },
+    endpoints,
+  };
+}
+
+/**
+ * The coverage of CI shards of one run (merge-reports): requests and statuses add up, a field is sent
+ * if any shard sent it. Endpoints are matched by id, so shards of one version merge row by row.
+ */
+export function mergeCoverage(parts: readonly Coverage[]): Coverage {
+  const rows = new Map<string, Coverage['endpoints'][number]>();
+  for (const part of parts)
+    for (const e of part.endpoints) {
+      const known = rows.get(e.endpoint);
+      if (!known) {
+        rows.set(e.endpoint, e);
+        continue;
+      }
+      const undocumented = new Map(known.undocumented.map((u) => [u.status, u.observed]));
+      for (const u of e.undocumented) undocumented.set(u.status, (undocumented.get(u.status) ?? 0) + u.observed);
+      const sent = new Set([...known.fields.sent, ...e.fields.sent]);
+      const all = [...known.fields.sent, ...known.fields.never_sent];
+      rows.set(e.endpoint, {
+        ...known,
+        requests: known.requests + e.requests,
+        no_response: known.no_response + e.no_response,
+        statuses: known.statuses.map((s) => ({
+          ...s,
+          observed: s.observed + (e.statuses.find((t) => t.status === s.status)?.observed ?? 0),
+        })),
+        undocumented: [...undocumented].sort(([a], [b]) => a - b).map(([status, observed]) => ({ status, observed })),
+        fields: {
+          sent: all.filter((f) => sent.has(f)),
+          never_sent: all.filter((f) => !sent.has(f)),
+          share: share(sent.size, all.length),
+        },
+      });
+    }
+  return withTotals(
+    parts.reduce((n, p) => n + p.exchanges, 0),
+    parts.reduce((n, p) => n + p.unrouted, 0),
+    [...rows.values()],
+  );
 }
 
 /** The coverage of a set of exchanges all at once (a HAR file, a proxy session). */

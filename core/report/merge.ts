@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../config/errors.js';
 import { summarize } from './build.js';
+import { mergeCoverage } from './coverage.js';
 import type { CauseResult, Report, RuleResult } from './schema.js';
 
 export function mergeReports(reports: { file: string; report: Report }[]): Report {
@@ -49,6 +50,12 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const baselines = all.flatMap((r) => (r.baseline ? [r.baseline] : []));
   const { shard: _shard, ...selection } = first.report.run.selection;
 
+  const coverages = all.flatMap((r) => (r.coverage ? [r.coverage] : []));
+  // A shard whose target stopped answering: the first to stop is named (its exchange numbers are that
+  // shard's own), with every rule any shard lost to it.
+  const stops = all.flatMap((r) => (r.stopped_answering ? [r.stopped_answering] : []));
+  const [firstStop] = [...stops].sort((a, b) => a.last_answered.at.localeCompare(b.last_answered.at));
+
   return {
     ...first.report,
     run: {
@@ -84,6 +91,10 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       contract_identifiers: all.flatMap((r) => r.created_identifiers.contract_identifiers),
       other: all.reduce((n, r) => n + r.created_identifiers.other, 0),
     },
+    ...(coverages.length ? { coverage: mergeCoverage(coverages) } : { coverage: undefined }),
+    ...(firstStop
+      ? { stopped_answering: { ...firstStop, rules: [...new Set(stops.flatMap((s) => s.rules))] } }
+      : { stopped_answering: undefined }),
     http: {
       requests: all.reduce((n, r) => n + r.http.requests, 0),
       failures: all.reduce((n, r) => n + r.http.failures, 0),

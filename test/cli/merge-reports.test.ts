@@ -50,6 +50,16 @@ describe('conformance merge-reports', () => {
       expect(merged.capabilities).toEqual(whole.capabilities);
       expect(merged.run.selection.shard).toBeUndefined();
       expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('notes.dedup.other-created-at-creates');
+      // Coverage adds up over the shards: every exchange counted once, a field sent by any shard is sent.
+      const shards = dirs.map((d) => ReportSchema.parse(JSON.parse(readFileSync(join(d, 'report.json'), 'utf8'))));
+      const coverage = merged.coverage!;
+      expect(coverage.exchanges).toBe(shards.reduce((n, r) => n + r.coverage!.exchanges, 0));
+      const sent = (r: typeof merged) =>
+        new Set(r.coverage!.endpoints.flatMap((e) => e.fields.sent.map((f) => `${e.endpoint} ${f}`)));
+      expect(sent(merged)).toEqual(new Set(shards.flatMap((r) => [...sent(r)])));
+      expect(coverage.fields.sent).toBe(sent(merged).size);
+      const notes = (r: typeof merged) => r.coverage!.endpoints.find((e) => e.endpoint === 'createNotes')!.requests;
+      expect(notes(merged)).toBe(shards.reduce((n, r) => n + notes(r), 0));
     } finally {
       await server.close();
     }
