@@ -39,7 +39,8 @@ Running:
                             the request sent again; with fixtures.concurrency_limit set, the run
                             never has more process calls in flight than that limit
   --retries N               run a rule again (fresh identifiers) when it ended in error because an
-                            exchange got no response (reset, timeout); default 1, 0 turns it off.
+                            exchange got no response (reset, timeout) or a gateway's 502-504;
+                            default 1, 0 turns it off.
                             A rule that passes only then is reported as flaky; a fail never reruns
   --max-time S              overall deadline in seconds (run.max_time_s): rules not finished by
                             then are reported as not judged (error); the reports are still written

@@ -10,6 +10,22 @@ import { NotImplemented, NotJudged, PreconditionError, RuleFailure, SkipRule } f
 import type { Ending, Failure, RuleResult } from './result.js';
 import { type Rule, declaredFacts } from './rule.js';
 
+/** Exchange errors where no answer came at all: the rule's re-run may see one (core/engine/run.ts). */
+const NO_ANSWER: ReadonlySet<string> = new Set(['reset', 'timeout', 'refused']);
+
+/** Statuses a gateway answers for a service it could not reach (or a service unavailable for now). */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** "POST /v1/… answered 503" when the exchange a failure is about got a gateway's answer. */
+function gatewayAnswer(transcript: readonly Exchange[], seq: number | undefined): string | undefined {
+  if (seq === undefined) return undefined;
+  const exchange = transcript.find((e) => e.seq === seq);
+  const status = exchange?.response?.status;
+  return exchange && status !== undefined && GATEWAY_STATUSES.has(status)
+    ? `${exchange.request.method} ${exchange.request.url} answered ${status}`
+    : undefined;
+}
+
 /** The result of a rule that made no request: skipped for a missing need, out of time, or --bail. */
 export const notRun = (rule: Rule, ending: Ending): RuleResult =>
   ({ ...declaredFacts(rule), ...ending, observations: [], duration_ms: 0, transcript: [] }) as RuleResult;
@@ -80,6 +96,17 @@ export async function executeRule(
       // Only what the failure knows: report.json leaves out what is undefined, and so does the result.
       const known = Object.entries(error.detail).filter(([, value]) => value !== undefined);
       const failure = { ...(Object.fromEntries(known) as Failure), message: redactor.text(error.detail.message) };
+      const unavailable = gatewayAnswer(transcript(), failure.exchange_seq);
+      // 502–504 are no statement of the spec (§7.2 documents 400, 401, 404, 429, 500): a gateway, or the
+      // service saying it is unavailable, answered instead of the implementation. Not judged, and run
+      // again like a reset — never a fail on the implementation's behalf.
+      if (unavailable)
+        return finish({
+          verdict: 'error',
+          error_kind: 'exchange',
+          transient: true,
+          reason: `not judged: ${unavailable} instead of the implementation (${failure.message})`,
+        });
       return finish({ verdict: 'fail', reason: failure.message, failure });
     }
     // An endpoint the rule needed is not implemented (not-implemented.ts): not judged, with its cause.
@@ -97,7 +124,12 @@ export async function executeRule(
         ...(error.causeId ? { cause: error.causeId } : {}),
       });
     if (error instanceof ExchangeError)
-      return finish({ verdict: 'error', error_kind: 'exchange', reason: error.message });
+      return finish({
+        verdict: 'error',
+        error_kind: 'exchange',
+        reason: error.message,
+        ...(NO_ANSWER.has(error.kind) ? { transient: true as const } : {}),
+      });
     if (signal.aborted)
       return finish({
         verdict: 'error',

@@ -83,6 +83,7 @@ export const PassSchema = z.object({
   skip_key: absent,
   skip_accepted: absent,
   error_kind: absent,
+  transient: absent,
   cause: absent,
   expected_failure: absent,
   replay: absent,
@@ -127,6 +128,12 @@ export const ErrorSchema = z.object({
   skip_key: absent,
   skip_accepted: absent,
   error_kind: z.enum(ERROR_KINDS),
+  transient: z
+    .literal(true)
+    .optional()
+    .describe(
+      'the exchange that ended the rule got no answer from the implementation (a reset, a timeout, a refused connection, or 502–504 from a gateway): the rule is run again (--retries)',
+    ),
   cause: z.string().optional().describe('id of the shared cause (see causes) that stopped this rule'),
   ...followUp,
 });

@@ -96,17 +96,14 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
   }
 }
 
-/** Exchange failures that say nothing about the target's behaviour: no response came at all. */
-const TRANSIENT = new Set(['reset', 'timeout', 'refused']);
-
 /**
- * Did the rule end in error only because an exchange got no response (a reset, a timeout, a refused
- * connection)? Such a rule is run again; a fail never is (docs/design.md §2: a fail is a verdict).
+ * Did the rule end in error only because an exchange got no answer from the implementation (a reset,
+ * a timeout, a refused connection, a gateway's 502–504)? `executeRule` says so from the error that
+ * ended the rule, not from whichever exchange failed last. Such a rule is run again; a fail never is
+ * (docs/design.md §2: a fail is a verdict).
  */
 export function transient(result: RuleResult): boolean {
-  if (result.verdict !== 'error' || result.error_kind !== 'exchange') return false;
-  const last = [...result.transcript].reverse().find((e) => e.error);
-  return last?.error !== undefined && TRANSIENT.has(last.error.kind);
+  return result.verdict === 'error' && result.error_kind === 'exchange' && result.transient === true;
 }
 
 /**

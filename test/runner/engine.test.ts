@@ -81,20 +81,21 @@ describe('verdicts: fail is the implementation, error is the exchange or a preco
     const report = await runThrough(
       async (req, forward) =>
         req.path.endsWith('/process/')
-          ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'busy' }
+          ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'busy' }
           : forward(),
       { selection: { rules: ['migration.process.creates-account', 'migration.process.status-completed'] } },
     );
+    // 500 is the spec's "unexpected error" (§7.2): a judgement (a 502–504 would leave it not judged).
     expect(rule(report, 'migration.process.creates-account').verdict).toBe('fail');
     const dependent = rule(report, 'migration.process.status-completed');
     expect([dependent.verdict, dependent.error_kind]).toEqual(['error', 'precondition']);
     // The setup chain found the process step refused: the dependent rule names that one cause.
     expect(dependent.cause).toBe('setup.import');
     expect(dependent.reason).toMatch(
-      /precondition: process \(import\) the staged account: refused before any rule ran \(POST .*\/process\/ answered 503\)/,
+      /precondition: process \(import\) the staged account: refused before any rule ran \(POST .*\/process\/ answered 500\)/,
     );
     expect(report.causes.find((c) => c.id === 'setup.import')).toMatchObject({
-      status: 503,
+      status: 500,
       rules: ['migration.process.status-completed'],
     });
   });

@@ -8,6 +8,11 @@ import { runConformance } from '../../app/conformance.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
 import { transient } from '../../core/engine/run.js';
 import type { RuleResult } from '../../core/engine/result.js';
+import { executeRule } from '../../core/engine/execute.js';
+import { NotJudged, RuleFailure } from '../../core/engine/failures.js';
+import type { Rule } from '../../core/engine/rule.js';
+import { type Exchange, ExchangeError } from '../../core/http/exchange.js';
+import { Redactor } from '../../core/http/redact.js';
 import { DEFAULT_API_KEY, DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
@@ -58,25 +63,77 @@ async function startResetting(target: string, every: number, perConnection = 5) 
   return { url: front.url, resets: () => resets, close: front.close };
 }
 
-const errored = (kind: string | undefined, errorKind: 'exchange' | 'timeout' = 'exchange') =>
-  ({
-    verdict: 'error',
-    error_kind: errorKind,
-    reason: 'x',
-    transcript: kind
-      ? [{ seq: 1, request: { method: 'POST', url: '/', headers: {} }, error: { kind, message: 'm' }, duration_ms: 1 }]
-      : [],
-  }) as unknown as RuleResult;
+/** The result executeRule makes of a rule whose check ends as `check` does, over `transcript`. */
+async function endingOf(check: () => never, transcript: Exchange[] = []): Promise<RuleResult> {
+  const rule: Rule = {
+    id: 'x.rule',
+    spec: '§4.2',
+    level: 'MUST',
+    title: 't',
+    endpoints: [],
+    check: async () => check(),
+  };
+  return executeRule(
+    rule,
+    async () => check(),
+    () => transcript,
+    new AbortController().signal,
+    5_000,
+    new Redactor([]),
+  );
+}
+
+const answered = (status: number): Exchange => ({
+  seq: 1,
+  request: { method: 'POST', url: '/v1/data-import/notes/create/', headers: {} },
+  response: { status, headers: {}, bytes: 0, body: '' },
+  duration_ms: 1,
+});
 
 describe('which results are transient', () => {
-  it('an exchange that got no response (reset, timeout, refused) is; a fail, a starved call or a broken body is not', () => {
-    expect(transient(errored('reset'))).toBe(true);
-    expect(transient(errored('timeout'))).toBe(true);
-    expect(transient(errored('refused'))).toBe(true);
-    expect(transient(errored('too_large'))).toBe(false);
-    expect(transient(errored(undefined))).toBe(false); // e.g. a body that is not JSON: the target answered
-    expect(transient(errored('reset', 'timeout'))).toBe(false); // the rule's own time limit, or a starved call
-    expect(transient({ ...errored('reset'), verdict: 'fail' } as unknown as RuleResult)).toBe(false);
+  it('an exchange that got no answer (reset, timeout, refused) is, from the error that ended the rule', async () => {
+    for (const kind of ['reset', 'timeout', 'refused'] as const)
+      expect(
+        transient(
+          await endingOf(() => {
+            throw new ExchangeError(kind, 'm');
+          }),
+        ),
+      ).toBe(true);
+  });
+
+  it("a body that is not JSON, a too large one, a starved call or the rule's time limit is not: the target answered", async () => {
+    for (const kind of ['not_json', 'too_large', 'other'] as const)
+      expect(
+        transient(
+          await endingOf(() => {
+            throw new ExchangeError(kind, 'm');
+          }),
+        ),
+      ).toBe(false);
+    expect(
+      transient(
+        await endingOf(() => {
+          throw new NotJudged('429 after the budget');
+        }),
+      ),
+    ).toBe(false);
+  });
+
+  it('a failure on a 502–504 answer is not judged and transient; on any other status it stays a fail, never run again', async () => {
+    const failing = () => {
+      throw new RuleFailure({ message: 'expected 201, got it not', exchange_seq: 1 });
+    };
+    for (const status of [502, 503, 504]) {
+      const result = await endingOf(failing, [answered(status)]);
+      expect(result).toMatchObject({ verdict: 'error', error_kind: 'exchange', transient: true });
+      expect(result.reason).toMatch(new RegExp(`answered ${status} instead of the implementation`));
+    }
+    for (const status of [400, 500, 501]) {
+      const result = await endingOf(failing, [answered(status)]);
+      expect(result.verdict).toBe('fail');
+      expect(transient(result)).toBe(false);
+    }
   });
 });
 
