@@ -589,7 +589,7 @@ export const migrationFaults: FaultDefinition[] = [
             )
               stamped.set(
                 keyOf2(process.supplier, process.externalAccountNumber),
-                new Date(env.now()).toISOString().slice(0, 19) + 'Z',
+                `${new Date(env.now()).toISOString().slice(0, 19)}Z`,
               );
             return r;
           },

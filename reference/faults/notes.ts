@@ -245,7 +245,7 @@ export const noteFaults: FaultDefinition[] = [
     },
     {
       around: {
-        createNotes: async (req, env, next) => {
+        createNotes: async (req, _env, next) => {
           const r = await next(req);
           const b = body<NotesBody>(req.body);
           if (!isValidationError(r) || !Array.isArray(b.notes)) return r;
