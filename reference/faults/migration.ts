@@ -586,11 +586,13 @@ export const migrationFaults: FaultDefinition[] = [
               !process.account &&
               supplier &&
               supplier.status !== 'Ongoing'
-            )
-              stamped.set(
-                keyOf2(process.supplier, process.externalAccountNumber),
-                `${new Date(env.now()).toISOString().slice(0, 19)}Z`,
-              );
+            ) {
+              // Each rolled-back attempt leaves its own start time, one second after the last at least.
+              const k = keyOf2(process.supplier, process.externalAccountNumber);
+              const last = stamped.get(k);
+              const at = Math.max(env.now().getTime(), last ? Date.parse(last) + 1000 : 0);
+              stamped.set(k, `${new Date(at).toISOString().slice(0, 19)}Z`);
+            }
             return r;
           },
           allAccountImportProcesses: async (req, _env, next) => {
