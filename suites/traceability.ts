@@ -61,6 +61,7 @@ export const STATEMENTS: Statement[] = [
       'conventions.boolean.*',
       'errors.attr.zero-based-nested',
       'properties.account.single-defect-refused',
+      'refused.validation.*',
     ],
   },
   {
@@ -107,6 +108,8 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.refuses-update-paused-supplier',
       'migration.process.refuses-paused-supplier',
       'migration.process.dry-run-checks-paused-supplier',
+      'refused.stage.paused-*',
+      'refused.process.paused-*',
     ],
   },
   {
@@ -116,6 +119,8 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.refuses-complete-supplier',
       'migration.process.refuses-complete-supplier',
       'migration.process.dry-run-checks-complete-supplier',
+      'refused.stage.complete-*',
+      'refused.process.complete-*',
     ],
   },
   {
@@ -384,6 +389,8 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run-imported-numbers',
       'races.process.one-account',
       'stateful.state-machine',
+      'refused.stage.already-imported',
+      'refused.process.already-imported*',
     ],
   },
   {
@@ -455,6 +462,8 @@ export const STATEMENTS: Statement[] = [
       'migration.process.refuses-unknown-team',
       'migration.process.refuses-not-staged',
       'migration.process.dry-run-checks-team',
+      'refused.process.not-staged*',
+      'refused.process.unknown-team*',
     ],
   },
   {
@@ -467,6 +476,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run-no-trace',
       'migration.process.dry-run-not-listed-as-imported',
       'stateful.state-machine',
+      'refused.process.*-dry-run',
     ],
     unobservable:
       'That the creation really runs is seen only through its checks: a dry run that would fail (unknown team, Paused or Complete supplier) must not get the answer of one that would succeed. The dry-run message\'s wording and body are not shown, so "would succeed" is recognised only by comparison.',
@@ -485,7 +495,11 @@ export const STATEMENTS: Statement[] = [
     quote: ['4. When a concurrency limit is enabled and exceeded, the response is 429.'],
     rules: ['limits.concurrency.429-then-retry', 'races.process.one-account'],
   },
-  { section: '4.1', quote: ['Failures of staging (400) arise when:'], rules: ['migration.stage.refuses-*'] },
+  {
+    section: '4.1',
+    quote: ['Failures of staging (400) arise when:'],
+    rules: ['migration.stage.refuses-*', 'refused.stage.*'],
+  },
   {
     section: '4.2',
     quote: ['All request bodies carry the supplier code and the external account number'],
@@ -527,7 +541,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['1. The account must be imported, not merely staged.'],
-    rules: ['notes.404.staged-only', 'stateful.state-machine'],
+    rules: ['notes.404.staged-only', 'stateful.state-machine', 'refused.unknown-account.createNotes'],
   },
   {
     section: '4.2',
@@ -547,7 +561,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['5. A wrong supplier code or external number gives 404.'],
-    rules: ['notes.404.wrong-supplier', 'notes.404.wrong-supplier-existing', 'notes.404.wrong-number'],
+    rules: [
+      'notes.404.wrong-supplier',
+      'notes.404.wrong-supplier-existing',
+      'notes.404.wrong-number',
+      'refused.unknown-account.createNotes',
+    ],
   },
   {
     section: '4.2',
@@ -753,6 +772,9 @@ export const STATEMENTS: Statement[] = [
       'payments.*.persistent-trouble',
       'errors.body.shape',
       'errors.bad-input.no-5xx.*',
+      'refused.validation.*',
+      'refused.stage.*',
+      'refused.process.already-imported*',
     ],
   },
   {
@@ -763,7 +785,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '7.2',
     quote: ['| 404 | account not found'],
-    rules: ['notes.404.*', 'status.404-without-process', 'errors.404.*'],
+    rules: ['notes.404.*', 'status.404-without-process', 'errors.404.*', 'refused.unknown-account.*'],
   },
   { section: '7.2', quote: ['| 429 | process endpoint'], rules: ['limits.concurrency.429-then-retry'] },
   {
