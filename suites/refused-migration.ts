@@ -8,15 +8,16 @@
  * only once) the request that would now succeed is answered as a first request.
  *
  * The dry run that would succeed is `migration.process.dry-run-no-trace`; the 401 refusals are
- * `auth.refused-has-no-effect.*`; the §8 429 is left out: §4.1 process rule 4 says "The request is
- * retried after other accounts finish" without saying by whom, so a service that queues the refused
- * request and creates the account later reads it legally (docs/freedoms.md).
+ * `auth.refused-has-no-effect.*`. The §8 429 (`refused.process.over-limit`) is SHOULD: §4.1 process
+ * rule 4 says "The request is retried after other accounts finish" without saying by whom, so a
+ * service that queues the refused request and creates the account itself reads it otherwise.
  */
 import type { RuleContext } from '../core/engine/context.js';
 import type { AccountPayload } from '../core/spec/index.js';
 import { type Need, TO_IMPORT } from '../core/engine/needs.js';
 import { type AccountKey, oracle, type Probe, probeOf } from '../core/engine/observe.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import type { HttpResponse } from '../core/http/client.js';
 
 /** The account a refusal is about, and what a request that may succeed afterwards would be. */
 interface Setup {
@@ -209,4 +210,63 @@ const processRules: RuleInput[] = processRefusals.flatMap((r) =>
   ),
 );
 
-export default defineRules('refused', [...stageRules, ...processRules], { tags: ['refused', 'migration'] });
+/** §8: a burst above the limit, sent unpaced (the rule needs the limit, so its process calls are raw). */
+const overLimit: RuleInput = {
+  id: 'refused.process.over-limit',
+  spec: '§8, §4.1 process rule 4, §7.2 (429)',
+  level: 'SHOULD',
+  why: '§4.1 process rule 4 says the request "is retried after other accounts finish" without saying by whom: a service that queues a refused request and creates the account itself reads it otherwise. That the 429 leaves the account as it was is the reading in which the client retries (the one limits.concurrency.429-then-retry takes).',
+  title:
+    'A process request refused with 429 above the enabled concurrency limit leaves the account as it was, and processing it again creates it',
+  needs: [...TO_IMPORT, 'concurrencyLimit'],
+  endpoints: ['processAccount'],
+  async check(ctx) {
+    const burst = ctx.preconditions.concurrencyLimit * 3 + 2;
+    const accounts = await Promise.all(Array.from({ length: burst }, () => ctx.given.staged()));
+    const o = oracle(ctx);
+    const before = await Promise.all(accounts.map((a, i) => o.observe(a, `of account ${i} before the burst`)));
+    const answers: HttpResponse[] = await Promise.all(
+      accounts.map((a) =>
+        ctx.api.call('processAccount', {
+          body: {
+            external_account_number: a.ext,
+            import_supplier_code: a.supplier,
+            operations_team_name: ctx.preconditions.operationsTeam,
+          },
+          pacing: 'raw',
+          step: 'burst of process requests',
+        }),
+      ),
+    );
+    const limited = accounts.map((_, i) => i).filter((i) => answers[i].status === 429);
+    if (!limited.length) {
+      ctx.observe(`no 429 in a burst of ${burst} (judged by limits.concurrency.429-then-retry); nothing to judge here`);
+      return;
+    }
+    // Every answer is in: the refused requests must have left their accounts as they were.
+    for (const i of limited)
+      await o.expectUnchanged(
+        before[i],
+        `of account ${i} after its 429`,
+        'a process request refused with 429 must change nothing',
+      );
+    for (const i of limited)
+      await o.assertState(
+        {
+          why: 'refused with 429',
+          probes: [
+            probeOf('processAccount', {
+              body: {
+                external_account_number: accounts[i].ext,
+                import_supplier_code: accounts[i].supplier,
+                operations_team_name: ctx.preconditions.operationsTeam,
+              },
+            }),
+          ],
+        },
+        `account ${i}`,
+      );
+  },
+};
+
+export default defineRules('refused', [...stageRules, ...processRules, overLimit], { tags: ['refused', 'migration'] });

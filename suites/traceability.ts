@@ -493,7 +493,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.1',
     quote: ['4. When a concurrency limit is enabled and exceeded, the response is 429.'],
-    rules: ['limits.concurrency.429-then-retry', 'races.process.one-account'],
+    rules: ['limits.concurrency.429-then-retry', 'races.process.one-account', 'refused.process.over-limit'],
   },
   {
     section: '4.1',
@@ -787,7 +787,11 @@ export const STATEMENTS: Statement[] = [
     quote: ['| 404 | account not found'],
     rules: ['notes.404.*', 'status.404-without-process', 'errors.404.*', 'refused.unknown-account.*'],
   },
-  { section: '7.2', quote: ['| 429 | process endpoint'], rules: ['limits.concurrency.429-then-retry'] },
+  {
+    section: '7.2',
+    quote: ['| 429 | process endpoint'],
+    rules: ['limits.concurrency.429-then-retry', 'refused.process.over-limit'],
+  },
   {
     section: '7.2',
     quote: ['| 500 | unexpected error;'],
