@@ -224,7 +224,7 @@ const overLimit: RuleInput = {
     const burst = ctx.preconditions.concurrencyLimit * 3 + 2;
     const accounts = await Promise.all(Array.from({ length: burst }, () => ctx.given.staged()));
     const o = oracle(ctx);
-    const before = await Promise.all(accounts.map((a, i) => o.observe(a, `of account ${i} before the burst`)));
+    const before = await o.observeMany(accounts, 'before the burst');
     const answers: HttpResponse[] = await Promise.all(
       accounts.map((a) =>
         ctx.api.call('processAccount', {
@@ -244,12 +244,11 @@ const overLimit: RuleInput = {
       return;
     }
     // Every answer is in: the refused requests must have left their accounts as they were.
-    for (const i of limited)
-      await o.expectUnchanged(
-        before[i],
-        `of account ${i} after its 429`,
-        'a process request refused with 429 must change nothing',
-      );
+    await o.expectAllUnchanged(
+      limited.map((i) => before[i]),
+      'after the burst',
+      'a process request refused with 429 must change nothing',
+    );
     for (const i of limited)
       await o.assertState(
         {

@@ -188,34 +188,54 @@ export async function snapshot(
   when: string,
   options: { importedListing?: boolean } = {},
 ): Promise<Snapshot> {
-  const st = await status(ctx, account.supplier, account.ext, `status ${when}`);
-  // A read that breaks says nothing about the rule reading it (the status and listing rules judge it).
-  if (st.status !== 200 && st.status !== 404)
-    throw new NotJudged(`the status ${when} answered ${st.status}; the account's state could not be read`);
-  const body = st.status === 200 ? ctx.expect.body(st, model.AccountTransferStatus, `status ${when}`) : undefined;
-  const all = await readListing(ctx, 'all', account.supplier, `all listing ${when}`);
-  readable(all, when);
-  const pending = await readListing(ctx, 'pending', account.supplier, `pending listing ${when}`);
-  readable(pending, when);
-  const imported = options.importedListing
-    ? await readListing(ctx, 'imported', account.supplier, `imported listing ${when}`)
-    : undefined;
-  return {
-    account,
-    status: {
-      code: st.status,
-      ...(body ? { import_status: body.status, service_account_number: body.service_account_number } : {}),
-    },
-    all: stable(recordsFor(all.items, account.ext)),
-    pending: stable(recordsFor(pending.items, account.ext)),
-    ...(imported ? { imported: listingShows(imported, account.ext) } : {}),
-    reads: {
-      status: st,
-      all: all.pages.at(-1) ?? all.first,
-      pending: pending.pages.at(-1) ?? pending.first,
-      ...(imported ? { imported: imported.pages.find((p) => p.text.includes(account.ext)) ?? imported.first } : {}),
-    },
-  };
+  return (await snapshots(ctx, [account], when, options))[0];
+}
+
+/** The snapshots of several accounts, each listing read once per supplier (a burst's accounts share them). */
+export async function snapshots(
+  ctx: RuleContext,
+  accounts: readonly AccountKey[],
+  when: string,
+  options: { importedListing?: boolean } = {},
+): Promise<Snapshot[]> {
+  const listings = new Map<string, { all: ListingRead; pending: ListingRead; imported?: ListingRead }>();
+  for (const supplier of new Set(accounts.map((a) => a.supplier))) {
+    const all = await readListing(ctx, 'all', supplier, `all listing ${when}`);
+    readable(all, when);
+    const pending = await readListing(ctx, 'pending', supplier, `pending listing ${when}`);
+    readable(pending, when);
+    const imported = options.importedListing
+      ? await readListing(ctx, 'imported', supplier, `imported listing ${when}`)
+      : undefined;
+    listings.set(supplier, { all, pending, imported });
+  }
+  const result: Snapshot[] = [];
+  for (const account of accounts) {
+    const st = await status(ctx, account.supplier, account.ext, `status ${when}`);
+    // A read that breaks says nothing about the rule reading it (the status and listing rules judge it).
+    if (st.status !== 200 && st.status !== 404)
+      throw new NotJudged(`the status ${when} answered ${st.status}; the account's state could not be read`);
+    const body = st.status === 200 ? ctx.expect.body(st, model.AccountTransferStatus, `status ${when}`) : undefined;
+    const { all, pending, imported } = listings.get(account.supplier)!;
+    const pageOf = (read: ListingRead) => read.pages.find((p) => p.text.includes(account.ext)) ?? read.first;
+    result.push({
+      account,
+      status: {
+        code: st.status,
+        ...(body ? { import_status: body.status, service_account_number: body.service_account_number } : {}),
+      },
+      all: stable(recordsFor(all.items, account.ext)),
+      pending: stable(recordsFor(pending.items, account.ext)),
+      ...(imported ? { imported: listingShows(imported, account.ext) } : {}),
+      reads: {
+        status: st,
+        all: pageOf(all),
+        pending: pageOf(pending),
+        ...(imported ? { imported: pageOf(imported) } : {}),
+      },
+    });
+  }
+  return result;
 }
 
 /** A listing that did not answer 200 cannot be read: not judged (the listing rules judge it). */
@@ -387,6 +407,20 @@ export class Oracle {
   /** The observable state of `account` now (no request here changes anything). */
   observe(account: AccountKey, when: string, options: { importedListing?: boolean } = {}): Promise<Snapshot> {
     return snapshot(this.ctx, account, when, options);
+  }
+
+  /** The observable states of several accounts now, each listing read once per supplier. */
+  observeMany(accounts: readonly AccountKey[], when: string): Promise<Snapshot[]> {
+    return snapshots(this.ctx, accounts, when);
+  }
+
+  /** The states of several accounts are still exactly what they were. */
+  async expectAllUnchanged(before: readonly Snapshot[], when: string, why: string): Promise<void> {
+    const after = await this.observeMany(
+      before.map((b) => b.account),
+      when,
+    );
+    after.forEach((a, i) => expectSnapshot(this.ctx, a, before[i], why));
   }
 
   /** The state of `before.account` is still exactly `before`. */
