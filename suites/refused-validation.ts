@@ -99,7 +99,8 @@ const perEndpoint: Rule[] = judged.map((e) => ({
       body: invalid.payload,
       step: `send it with ${invalid.defect.description}`,
     });
-    ctx.expect.status(res, 400, `a request with ${invalid.defect.description} (§7.2: 400 validation error)`);
+    // Refused is what this rule stands on; the status and the §7.1 body are judged by conventions.* and errors.*.
+    ctx.expect.refused(res, `a request with ${invalid.defect.description} (§7.2: 400 validation error)`);
     const probe =
       e.id === 'validateAccount'
         ? probeOf('stageAccount', { body: valid.body })
