@@ -19,7 +19,8 @@ import { type EndpointId, model } from '../core/spec/index.js';
 import { DEFECTS, type DefectKind, everyDefect, type Invalid, TYPE_DEFECTS } from '../generators/index.js';
 import { billingDocuments } from './billing.js';
 import { defect } from './conventions.js';
-import { accountKey, observeAccount, transaction } from './support.js';
+import { oracle } from '../core/engine/observe.js';
+import { accountKey, transaction } from './support.js';
 
 // Types of every request field (issue 20 item 5) ------------------------------------------------
 
@@ -295,11 +296,8 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
   const prepared = await t.prepare(ctx);
   const cases = onePerField(everyDefect(t.schema, prepared.body, kinds, UNTYPED));
   const watch = prepared.account;
-  const before = watch
-    ? await observeAccount(ctx, watch.supplier, watch.ext, 'before the wrong-typed requests', {
-        importedListing: false,
-      })
-    : undefined;
+  const judge = oracle(ctx);
+  const before = watch ? await judge.observe(watch, 'before the wrong-typed requests') : undefined;
   for (const invalid of cases) {
     const key = KEY_FIELDS.has(invalid.attr);
     const res = await ctx.api.call(t.endpoint, {
@@ -309,17 +307,12 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
     // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.
     ctx.expect.status(res, key ? [400, 404] : 400, `${t.what} with ${invalid.defect.description}`);
   }
-  if (watch && before) {
-    const after = await observeAccount(ctx, watch.supplier, watch.ext, 'after the wrong-typed requests', {
-      importedListing: false,
-    });
-    ctx.expect.equal(
-      after.state,
-      before.state,
-      'what the interface shows of the account after refused requests',
-      after.res,
+  if (before)
+    await judge.expectUnchanged(
+      before,
+      'after the wrong-typed requests',
+      'a refused request leaves what the interface shows of the account as it was',
     );
-  }
   await prepared.probe();
   const kindsSent = [...new Set(cases.map((c) => c.defect.kind))];
   ctx.observe(

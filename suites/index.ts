@@ -17,6 +17,9 @@ import notes from './notes.js';
 import payments from './payments.js';
 import properties from './properties.js';
 import races from './races.js';
+import refusedAccount from './refused-account.js';
+import refusedMigration from './refused-migration.js';
+import refusedValidation from './refused-validation.js';
 import stateful from './stateful.js';
 import statements from './statements.js';
 import status from './status.js';
@@ -41,6 +44,7 @@ export const suites: Record<string, Rule[]> = {
   properties,
   stateful,
   races,
+  refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();

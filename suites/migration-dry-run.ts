@@ -14,7 +14,8 @@ import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
-import { accountKey, errorsOf, listingShows, observeAccount, readListing, status } from './support.js';
+import { oracle } from '../core/engine/observe.js';
+import { accountKey, errorsOf, listingShows, readListing, status } from './support.js';
 
 /** A response with the account's own identifiers replaced, so answers about two accounts compare. */
 function shape(res: HttpResponse, names: Record<string, string>): string {
@@ -101,16 +102,11 @@ export default defineRules(
       ],
       async check(ctx) {
         const a = await ctx.given.staged();
-        const before = await observeAccount(ctx, a.supplier, a.ext, 'before the dry run', { importedListing: false });
+        const o = oracle(ctx);
+        const before = await o.observe(a, 'before the dry run');
         const dry = await ctx.given.process(a.supplier, a.ext, { dry_run: true }, 'a dry run that would succeed');
         ctx.expect.status(dry, 400, 'a dry run that would succeed (§4.1 process rule 2)');
-        const after = await observeAccount(ctx, a.supplier, a.ext, 'after the dry run', { importedListing: false });
-        ctx.expect.equal(
-          after.state,
-          before.state,
-          'what the interface shows of the account after a dry run (rolled back)',
-          after.res,
-        );
+        await o.expectUnchanged(before, 'after the dry run', 'a dry run is rolled back (§4.1 process rule 2)');
         // §4.2 notes rule 1: "The account must be imported, not merely staged" — 404 (§7.2).
         const note = ctx.preconditions.payloads.item('notes', 'notes', ctx.ids);
         ctx.expect.status(

@@ -7,8 +7,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import type { CallOptions } from '../core/engine/api.js';
 import type { StagedAccount } from '../core/engine/given.js';
 import type { HttpResponse } from '../core/http/client.js';
-import { type EndpointId, model } from '../core/spec/index.js';
-import { NotJudged } from '../core/engine/failures.js';
+import type { EndpointId } from '../core/spec/index.js';
 
 /** A date inside any open statement period of a freshly imported account: today. */
 export const today = () => new Date().toISOString().slice(0, 10);
@@ -111,137 +110,93 @@ export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptio
   }
 }
 
+export type Scope = 'fresh' | 'staged' | 'imported' | 'none';
+
+/**
+ * Which account the request is about, read from the request itself: validate and stage take a new
+ * account, process a staged one, every other request naming an `external_account_number` an imported
+ * one; a request naming none (the business endpoints) is about no account.
+ */
+export function scopeOf(endpoint: EndpointId, body: unknown): Scope {
+  if (endpoint === 'validateAccount' || endpoint === 'stageAccount') return 'fresh';
+  if (endpoint === 'processAccount') return 'staged';
+  return body && typeof body === 'object' && 'external_account_number' in body ? 'imported' : 'none';
+}
+
+/** The request of `endpoint`, valid, about `ext` of `supplier` (or about nothing, for the business endpoints). */
+export function requestAbout(ctx: RuleContext, endpoint: EndpointId, account: SubjectAccount | undefined): CallOptions {
+  const sample = sampleRequest(ctx, endpoint);
+  if (!account) return sample;
+  if (endpoint === 'validateAccount' || endpoint === 'stageAccount') return { body: account.payload };
+  if (endpoint === 'createHistoricalBillingDocuments') {
+    const ledgers = (account.payload.ledgers ?? []) as { ledger_code?: string }[];
+    return {
+      body: ctx.preconditions.payloads.billingDocuments(
+        ctx.ids,
+        { import_supplier: account.supplier, external_account_number: account.ext },
+        ledgers[0]?.ledger_code ?? ctx.ids.other('L'),
+        'PERIOD_BASED',
+      ),
+    };
+  }
+  const body = { ...(sample.body as Record<string, unknown>) };
+  if ('import_supplier' in body) body.import_supplier = account.supplier;
+  if ('import_supplier_code' in body) body.import_supplier_code = account.supplier;
+  body.external_account_number = account.ext;
+  return { ...sample, body };
+}
+
+/** The account a request is about, with the payload it was staged with (for its ledgers). */
+export interface SubjectAccount {
+  supplier: string;
+  ext: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * The account a valid request of `endpoint` is about, set up as the request needs it (a new one for
+ * validate and stage, a staged one for process, an imported one for §4.2), and the request itself.
+ */
+export async function subjectFor(
+  ctx: RuleContext,
+  endpoint: EndpointId,
+): Promise<{ scope: Scope; account?: SubjectAccount; request: CallOptions }> {
+  const scope = scopeOf(endpoint, sampleRequest(ctx, endpoint).body);
+  let account: SubjectAccount | undefined;
+  if (scope === 'fresh') {
+    const payload = ctx.given.account();
+    account = { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
+  } else if (scope === 'staged' || scope === 'imported') {
+    const a = scope === 'staged' ? await ctx.given.staged() : await ctx.given.imported();
+    account = { supplier: a.supplier, ext: a.ext, payload: a.payload };
+  }
+  return { scope, account, request: requestAbout(ctx, endpoint, account) };
+}
+
+/** The once-per-ledger probe needs a ledger the account was imported with (a template may have none). */
+export const ledgerless = (endpoint: EndpointId, account: SubjectAccount | undefined) =>
+  endpoint === 'createHistoricalBillingDocuments' && !((account?.payload.ledgers ?? []) as unknown[]).length;
+
 /** The configured upstream instruction (§2.7), or the template's own fields when none is configured. */
 function vendorInstruction(ctx: RuleContext): Record<string, string> {
   const pi = ctx.preconditions.config.payment_instruction;
   return pi ? { vendor: pi.vendor, reference: pi.references.valid[0], type: pi.type } : {};
 }
 
-export interface ProcessRecord {
-  external_account_number: string;
-  service_account_number: string | null;
-  account_created_at: string | null;
-}
-
-export type Listing = 'all' | 'pending' | 'imported';
-const listingEndpoint: Record<Listing, EndpointId> = {
-  all: 'allAccountImportProcesses',
-  pending: 'pendingAccountImportProcesses',
-  imported: 'importedAccountImportProcesses',
-};
-
-export function listing(ctx: RuleContext, which: Listing, supplier: string, step?: string): Promise<HttpResponse> {
-  return ctx.api.call(listingEndpoint[which], { params: { import_supplier_code: supplier }, step });
-}
-
-/** Most pages of one listing a rule reads; a longer listing leaves the rule not judged. */
-export const MAX_LISTING_PAGES = 100;
-
-/** Every page of a listing, read by `readListing`. */
-export interface ListingRead {
-  /** The first page: its status and shape are what the documented listings are judged by. */
-  first: HttpResponse;
-  /** Every page read, the first included. */
-  pages: HttpResponse[];
-  /** The items of every page, in order: the array itself, or each page's `results`. */
-  items: unknown[];
-}
-
-/** The page after `body`, when it is a page object (`{count, next, previous, results}`) with a `next` link. */
-function nextLink(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const next = (body as { next?: unknown }).next;
-  return typeof next === 'string' && next !== '' ? next : undefined;
-}
-
-/**
- * Where a `next` link leads, as a path under the target's base URL. A relative link is resolved
- * against the page that gave it; an absolute one is followed on the target whatever host it names
- * (behind a gateway the service may name itself otherwise), and the token never leaves the target
- * (docs/design.md §6). Only paths of the interface (`/v1/data-import/…`) are followed.
- */
-function nextPath(link: string, page: HttpResponse): string | undefined {
-  const here = new URL(page.exchange.request.url, 'http://target.invalid');
-  let url: URL;
-  try {
-    url = new URL(link, here);
-  } catch {
-    return undefined;
-  }
-  const at = url.pathname.indexOf('/v1/data-import/');
-  return at < 0 ? undefined : `${url.pathname.slice(at)}${url.search}`;
-}
-
-/**
- * Reads a listing whole. §4.3 documents the all and pending listings as arrays and does not show
- * the imported listing's body, which may be paginated (`{count, next, previous, results}`): a page
- * object with a `next` link (relative or absolute) is followed, at most `MAX_LISTING_PAGES` pages.
- * Rules look for records in `items` (or in every page), never in the first page alone.
- */
-export async function readListing(
-  ctx: RuleContext,
-  which: Listing,
-  supplier: string,
-  step?: string,
-): Promise<ListingRead> {
-  const first = await listing(ctx, which, supplier, step);
-  const pages = [first];
-  const items: unknown[] = [];
-  const seen = new Set([nextPath('', first)]);
-  for (let page = first; ; ) {
-    if (page.status !== 200 || !page.isJson) break;
-    const body = page.json();
-    const results = Array.isArray(body) ? body : (body as { results?: unknown } | null)?.results;
-    if (Array.isArray(results)) items.push(...results);
-    else if (body !== null && body !== undefined) items.push(body);
-    const link = nextLink(body);
-    if (link === undefined) break;
-    const path = nextPath(link, page);
-    if (path === undefined || seen.has(path))
-      throw new NotJudged(
-        `the ${which} listing's next link ${JSON.stringify(link)} leads ${path === undefined ? 'outside the interface' : 'back to a page already read'}; the listing cannot be read whole`,
-      );
-    if (pages.length >= MAX_LISTING_PAGES)
-      throw new NotJudged(`the ${which} listing has more than ${MAX_LISTING_PAGES} pages; it was not read whole`);
-    seen.add(path);
-    page = await ctx.api.request('GET', path, { step: step ? `${step}, page ${pages.length + 1}` : undefined });
-    pages.push(page);
-    if (page.status !== 200 || !page.isJson)
-      throw new NotJudged(
-        `page ${pages.length} of the ${which} listing answered ${page.status}; it was not read whole`,
-      );
-  }
-  return { first, pages, items };
-}
-
-/** Whether any page of a listing names `ext` (for the imported listing, whose body is not shown). */
-export const listingShows = (read: ListingRead, ext: string) => read.pages.some((p) => p.text.includes(ext));
-
-/** The records of a documented listing (all, pending) that are about `ext`. */
-export function recordsFor(body: unknown, ext: string): ProcessRecord[] {
-  return Array.isArray(body)
-    ? (body as ProcessRecord[]).filter((r) => r && typeof r === 'object' && r.external_account_number === ext)
-    : [];
-}
-
-/** Whether `value` appears anywhere in a JSON value: for the imported listing, whose body is not shown. */
-export function mentions(body: unknown, value: string): boolean {
-  // A walk with its own stack: a hostile answer may nest 100k levels deep.
-  const pending = [body];
-  while (pending.length) {
-    const node = pending.pop();
-    if (node === value) return true;
-    if (node && typeof node === 'object') for (const child of Object.values(node)) pending.push(child);
-  }
-  return false;
-}
-
-export function status(ctx: RuleContext, supplier: string, ext: string, step?: string): Promise<HttpResponse> {
-  return ctx.api.call('accountTransferStatus', {
-    params: { import_supplier_code: supplier, external_account_number: ext },
-    step,
-  });
-}
+// The listing readers and the observation of an account moved down to the engine's oracle
+// (core/engine/observe.ts), where every rule that changes state can reach them.
+export {
+  type ListingRead,
+  type Listing,
+  type ProcessRecord,
+  listing,
+  listingShows,
+  MAX_LISTING_PAGES,
+  mentions,
+  readListing,
+  recordsFor,
+  status,
+} from '../core/engine/observe.js';
 
 export interface ValidationOutcome {
   status: number;
@@ -255,45 +210,6 @@ export function errorsOf(res: HttpResponse): ValidationOutcome {
   const body = res.isJson ? (res.json() as { errors?: unknown }) : undefined;
   const items = Array.isArray(body?.errors) ? (body.errors as { attr?: unknown; code?: unknown }[]) : [];
   return { status: res.status, attrs: items.map((e) => String(e?.attr)), codes: items.map((e) => String(e?.code)) };
-}
-
-/**
- * What the interface lets a client read about one account (§4.3, §2.9), documented fields only: the
- * status endpoint's code and fields, the account's records in the all and pending listings, and
- * (with `importedListing`) whether any page of the imported listing names it — that listing's body
- * is not shown, so a rule that asserts it is SHOULD.
- */
-export async function observeAccount(
-  ctx: RuleContext,
-  supplier: string,
-  ext: string,
-  when: string,
-  options: { importedListing: boolean },
-) {
-  const st = await status(ctx, supplier, ext, `status ${when}`);
-  // §4.3: 200 with the documented body, or 404 when no import process exists.
-  ctx.expect.status(st, [200, 404], `status ${when}`);
-  const stBody = st.status === 200 ? ctx.expect.body(st, model.AccountTransferStatus, `status ${when}`) : undefined;
-  const record = (r: ProcessRecord) => ({
-    external_account_number: r.external_account_number,
-    service_account_number: r.service_account_number,
-    account_created_at: r.account_created_at,
-  });
-  const all = await readListing(ctx, 'all', supplier, `all listing ${when}`);
-  const pending = await readListing(ctx, 'pending', supplier, `pending listing ${when}`);
-  const imported = options.importedListing
-    ? listingShows(await readListing(ctx, 'imported', supplier, `imported listing ${when}`), ext)
-    : undefined;
-  return {
-    state: {
-      status: st.status,
-      ...(stBody ? { import_status: stBody.status, service_account_number: stBody.service_account_number } : {}),
-      all: recordsFor(all.items, ext).map(record),
-      pending: recordsFor(pending.items, ext).map(record),
-      ...(imported === undefined ? {} : { imported_listing_shows_it: imported }),
-    },
-    res: st,
-  };
 }
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;

@@ -62,6 +62,7 @@ export const STATEMENTS: Statement[] = [
       'errors.attr.zero-based-nested',
       'conventions.types.*',
       'properties.account.single-defect-refused',
+      'refused.validation.*',
     ],
   },
   {
@@ -108,6 +109,8 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.refuses-update-paused-supplier',
       'migration.process.refuses-paused-supplier',
       'migration.process.dry-run-checks-paused-supplier',
+      'refused.stage.paused-*',
+      'refused.process.paused-*',
     ],
   },
   {
@@ -117,6 +120,8 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.refuses-complete-supplier',
       'migration.process.refuses-complete-supplier',
       'migration.process.dry-run-checks-complete-supplier',
+      'refused.stage.complete-*',
+      'refused.process.complete-*',
     ],
   },
   {
@@ -389,6 +394,8 @@ export const STATEMENTS: Statement[] = [
       'races.process.one-account',
       'stateful.state-machine',
       'races.stage.during-process',
+      'refused.stage.already-imported',
+      'refused.process.already-imported*',
     ],
   },
   {
@@ -460,6 +467,8 @@ export const STATEMENTS: Statement[] = [
       'migration.process.refuses-unknown-team',
       'migration.process.refuses-not-staged',
       'migration.process.dry-run-checks-team',
+      'refused.process.not-staged*',
+      'refused.process.unknown-team*',
     ],
   },
   {
@@ -473,6 +482,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run-not-listed-as-imported',
       'stateful.state-machine',
       'races.process.dry-run-during-process',
+      'refused.process.*-dry-run',
     ],
     unobservable:
       'That the creation really runs is seen only through its checks: a dry run that would fail (unknown team, Paused or Complete supplier) must not get the answer of one that would succeed. The dry-run message\'s wording and body are not shown, so "would succeed" is recognised only by comparison.',
@@ -489,9 +499,13 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.1',
     quote: ['4. When a concurrency limit is enabled and exceeded, the response is 429.'],
-    rules: ['limits.concurrency.429-then-retry', 'races.process.one-account'],
+    rules: ['limits.concurrency.429-then-retry', 'races.process.one-account', 'refused.process.over-limit'],
   },
-  { section: '4.1', quote: ['Failures of staging (400) arise when:'], rules: ['migration.stage.refuses-*'] },
+  {
+    section: '4.1',
+    quote: ['Failures of staging (400) arise when:'],
+    rules: ['migration.stage.refuses-*', 'refused.stage.*'],
+  },
   {
     section: '4.2',
     quote: ['All request bodies carry the supplier code and the external account number'],
@@ -533,7 +547,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['1. The account must be imported, not merely staged.'],
-    rules: ['notes.404.staged-only', 'stateful.state-machine'],
+    rules: ['notes.404.staged-only', 'stateful.state-machine', 'refused.unknown-account.createNotes'],
   },
   {
     section: '4.2',
@@ -559,7 +573,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['5. A wrong supplier code or external number gives 404.'],
-    rules: ['notes.404.wrong-supplier', 'notes.404.wrong-supplier-existing', 'notes.404.wrong-number'],
+    rules: [
+      'notes.404.wrong-supplier',
+      'notes.404.wrong-supplier-existing',
+      'notes.404.wrong-number',
+      'refused.unknown-account.createNotes',
+    ],
   },
   {
     section: '4.2',
@@ -766,6 +785,9 @@ export const STATEMENTS: Statement[] = [
       'errors.body.shape',
       'errors.bad-input.no-5xx.*',
       'conventions.types.*',
+      'refused.validation.*',
+      'refused.stage.*',
+      'refused.process.already-imported*',
     ],
   },
   {
@@ -776,9 +798,13 @@ export const STATEMENTS: Statement[] = [
   {
     section: '7.2',
     quote: ['| 404 | account not found'],
-    rules: ['notes.404.*', 'status.404-without-process', 'errors.404.*'],
+    rules: ['notes.404.*', 'status.404-without-process', 'errors.404.*', 'refused.unknown-account.*'],
   },
-  { section: '7.2', quote: ['| 429 | process endpoint'], rules: ['limits.concurrency.429-then-retry'] },
+  {
+    section: '7.2',
+    quote: ['| 429 | process endpoint'],
+    rules: ['limits.concurrency.429-then-retry', 'refused.process.over-limit'],
+  },
   {
     section: '7.2',
     quote: ['| 500 | unexpected error;'],

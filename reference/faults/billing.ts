@@ -121,4 +121,46 @@ export const billingFaults: FaultDefinition[] = [
     },
     rewrite('createHistoricalBillingDocuments', (r) => (r.status === 201 ? reply(201, { imported: true }) : r)),
   ),
+  {
+    id: 'billing.ledger-billed-by-refused-request',
+    spec: '§7.2 (404: account not found), §4.2 historical billing documents (usable once per ledger), §8',
+    subtle: true,
+    description:
+      'Historical billing documents sent for an account that is staged but not imported are refused 404, yet the ledger is marked billed when the account is created.',
+    create() {
+      const kept = new Map<string, string[]>();
+      const key = (supplier: unknown, ext: unknown) => JSON.stringify([supplier, ext]);
+      return {
+        around: {
+          createHistoricalBillingDocuments: async (req, env, next) => {
+            const r = await next(req);
+            const b = body<DocsBody>(req.body);
+            const process = env.store.process(b.import_supplier, b.external_account_number);
+            if (r.status === 404 && process && !process.account && typeof b.ledger_code === 'string') {
+              const k = key(b.import_supplier, b.external_account_number);
+              kept.set(k, [...(kept.get(k) ?? []), b.ledger_code]);
+            }
+            return r;
+          },
+          processAccount: async (req, env, next) => {
+            const r = await next(req);
+            const b = body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
+            const k = key(b.import_supplier_code, b.external_account_number);
+            const account = env.store.importedAccount(
+              String(b.import_supplier_code),
+              String(b.external_account_number),
+            );
+            if (r.status === 201 && account && kept.has(k)) {
+              for (const code of kept.get(k) ?? []) {
+                const ledger = account.ledgers.get(code);
+                if (ledger) ledger.hasFinalizedBillingDocument = true;
+              }
+              kept.delete(k);
+            }
+            return r;
+          },
+        },
+      };
+    },
+  },
 ];

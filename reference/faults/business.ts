@@ -1,6 +1,6 @@
 /** Faults of §4.4 businesses and their contracts. */
 import { reply } from '../reply.js';
-import { body, clone, fault, mapAttrs, rewrite } from './helpers.js';
+import { body, clone, fault, isValidationError, mapAttrs, rewrite } from './helpers.js';
 import type { FaultDefinition } from './types.js';
 
 type BusinessBody = {
@@ -79,5 +79,53 @@ export const businessFaults: FaultDefinition[] = [
       description: 'Validation errors of a business leave out the business. part of the path.',
     },
     rewrite('createBusiness', (r) => mapAttrs(r, (a) => a.replace(/^business\./, ''))),
+  ),
+  fault(
+    {
+      id: 'business.created-on-400',
+      spec: '§7.2 (400: validation error), §4.4, §2.8',
+      subtle: true,
+      description:
+        'A business request refused 400 for an invalid field still creates the business (written before the payload was validated).',
+    },
+    {
+      around: {
+        createBusiness: async (req, env, next) => {
+          const r = await next(req);
+          if (!isValidationError(r)) return r;
+          const b = body<{
+            import_supplier_code?: unknown;
+            external_business_identifier?: unknown;
+            business?: unknown;
+          }>(req.body);
+          const details = body<{
+            company_name?: unknown;
+            company_number?: unknown;
+            business_type?: unknown;
+            business_contracts?: unknown;
+          }>(b.business && typeof b.business === 'object' ? b.business : {});
+          const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+          if (text(b.import_supplier_code) === undefined || text(b.external_business_identifier) === undefined)
+            return r;
+          const contracts = Array.isArray(details.business_contracts) ? details.business_contracts : [];
+          const identifiers = contracts
+            .map((c) => text(body<{ identifier?: unknown }>(c).identifier))
+            .filter((id): id is string => id !== undefined && !env.store.contracts.has(id));
+          const business = {
+            id: env.choices.businessId(env.store.businesses.length + 1),
+            supplier: text(b.import_supplier_code)!,
+            externalIdentifier: text(b.external_business_identifier)!,
+            name: text(details.company_name),
+            number: text(details.company_number),
+            type: text(details.business_type),
+            contractIdentifiers: identifiers,
+            paymentInstructions: [],
+          };
+          env.store.businesses.push(business);
+          for (const id of identifiers) env.store.contracts.set(id, business);
+          return r;
+        },
+      },
+    },
   ),
 ];

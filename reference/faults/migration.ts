@@ -520,6 +520,96 @@ export const migrationFaults: FaultDefinition[] = [
       },
     }),
   ),
+  {
+    id: 'migration.stage.skipped-listed-on-400',
+    spec: '§3 (account not … skipped), §4.1 failures of staging (400), §4.3 all listing',
+    subtle: true,
+    description:
+      'Staging an account marked to be skipped answers 400, but each refused staging leaves one more import-process record in the all listing (a record per attempt).',
+    create() {
+      const listed = new Map<string, string[]>();
+      return {
+        around: {
+          stageAccount: async (req, env, next) => {
+            const r = await next(req);
+            const b = body<{ import_supplier?: unknown; external_account_number?: unknown }>(req.body);
+            if (
+              r.status === 400 &&
+              typeof b.import_supplier === 'string' &&
+              typeof b.external_account_number === 'string' &&
+              env.store.isSkipped(b.import_supplier, b.external_account_number)
+            )
+              listed.set(b.import_supplier, [...(listed.get(b.import_supplier) ?? []), b.external_account_number]);
+            return r;
+          },
+          allAccountImportProcesses: async (req, _env, next) => {
+            const r = await next(req);
+            const extra = listed.get(req.params.import_supplier_code) ?? [];
+            if (r.status !== 200 || !Array.isArray(r.body) || !extra.length) return r;
+            return reply(200, [
+              ...r.body,
+              ...extra.map((ext) => ({
+                external_account_number: ext,
+                service_account_number: null,
+                account_created_at: null,
+              })),
+            ]);
+          },
+        },
+      };
+    },
+  },
+  {
+    id: 'migration.process.refused-dry-run-stamps-created-at',
+    spec: '§4.1 process rule 2 (rolled back), §2.2, §4.3 all listing',
+    subtle: true,
+    description:
+      "A dry run refused for a Paused or Complete supplier's staged account is not fully rolled back: the all listing then shows an account_created_at for it.",
+    create() {
+      const stamped = new Map<string, string>();
+      const keyOf2 = (supplier: unknown, ext: unknown) => JSON.stringify([supplier, ext]);
+      return {
+        around: {
+          processAccount: async (req, env, next) => {
+            const r = await next(req);
+            const b = body<ProcessBody>(req.body);
+            const process =
+              typeof b.import_supplier_code === 'string' && typeof b.external_account_number === 'string'
+                ? env.store.process(b.import_supplier_code, b.external_account_number)
+                : undefined;
+            const supplier = process && env.store.suppliers.get(process.supplier);
+            if (
+              b.dry_run === true &&
+              r.status >= 400 &&
+              r.status < 500 &&
+              process &&
+              !process.account &&
+              supplier &&
+              supplier.status !== 'Ongoing'
+            ) {
+              // Each rolled-back attempt leaves its own start time, one second after the last at least.
+              const k = keyOf2(process.supplier, process.externalAccountNumber);
+              const last = stamped.get(k);
+              const at = Math.max(env.now().getTime(), last ? Date.parse(last) + 1000 : 0);
+              stamped.set(k, `${new Date(at).toISOString().slice(0, 19)}Z`);
+            }
+            return r;
+          },
+          allAccountImportProcesses: async (req, _env, next) => {
+            const r = await next(req);
+            if (r.status !== 200 || !Array.isArray(r.body) || !stamped.size) return r;
+            return reply(
+              200,
+              (r.body as { external_account_number?: string; account_created_at?: unknown }[]).map((record) => {
+                const at = stamped.get(keyOf2(req.params.import_supplier_code, record.external_account_number));
+                return at ? { ...record, account_created_at: at } : record;
+              }),
+            );
+          },
+        },
+      };
+    },
+  },
 ];
 
 /**

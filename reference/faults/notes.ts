@@ -2,7 +2,7 @@
 import { reply } from '../reply.js';
 import type { StoredNote } from '../store.js';
 import { validationError } from '../validation.js';
-import { alter, body, clone, fault, rewrite } from './helpers.js';
+import { alter, body, clone, fault, isValidationError, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 type NotesBody = {
@@ -234,5 +234,32 @@ export const noteFaults: FaultDefinition[] = [
           )
         : r,
     ),
+  ),
+  fault(
+    {
+      id: 'notes.valid-notes-stored-on-400',
+      spec: '§7.2 (400: validation error), §7.1',
+      subtle: true,
+      description:
+        "A notes request refused 400 for one note's invalid field still stores the request's valid notes (each note is validated and stored in turn).",
+    },
+    {
+      around: {
+        createNotes: async (req, _env, next) => {
+          const r = await next(req);
+          const b = body<NotesBody>(req.body);
+          if (!isValidationError(r) || !Array.isArray(b.notes)) return r;
+          const invalid = new Set(
+            r.body.errors
+              .map((e) => /^notes\.(\d+)(\.|$)/.exec(e.attr)?.[1])
+              .filter((i) => i !== undefined)
+              .map(Number),
+          );
+          const valid = b.notes.filter((_, i) => !invalid.has(i));
+          if (invalid.size && valid.length) await next({ ...req, body: { ...clone(b), notes: clone(valid) } });
+          return r;
+        },
+      },
+    },
   ),
 ];

@@ -1,0 +1,94 @@
+/**
+ * "Refused means nothing happened" for the 404 of §7.2 ("account not found"): one MUST rule per §4.2
+ * endpoint of the spec model whose effect the oracle can see (notes, transactions, historical billing
+ * documents: `probeOf` in core/engine/observe.ts). Another moment than the refusal itself is looked
+ * at: what a refused request leaves behind shows when the account comes to exist.
+ *
+ * 1. The request, valid in every other respect, names an account that does not exist (never staged):
+ *    it is refused (§7.2: 404 account not found; the status itself is judged by `errors.404.*`), and
+ *    nothing shows: no status, no listing record.
+ * 2. The account is staged, and the request sent again: for notes it is refused (§4.2 notes rule 1:
+ *    "The account must be imported, not merely staged"); for the other endpoints refusing it is a
+ *    reading (`errors.404.staged-only`, SHOULD), so when they take it the rule stops there. Refused,
+ *    it leaves the account as staging left it.
+ * 3. The account is processed (201), and the same request is answered as a first request: neither
+ *    refusal stored anything to be applied later.
+ */
+import { NotJudged } from '../core/engine/failures.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { oracle, probeOf } from '../core/engine/observe.js';
+import { defineRules, type Rule } from '../core/engine/rule.js';
+import { model } from '../core/spec/index.js';
+import { ledgerless, requestAbout, sampleRequest, scopeOf } from './support.js';
+
+/** §4.2: "All request bodies carry the supplier code and the external account number". */
+const namesAccount = (body: unknown) =>
+  !!body && typeof body === 'object' && 'shape' in body && 'external_account_number' in (body.shape as object);
+
+const judged = Object.values(model.endpoints).filter(
+  (e) => e.method === 'POST' && probeOf(e.id, { body: {} }) !== undefined,
+);
+
+const perEndpoint: Rule[] = judged
+  .filter(
+    (e) => e.id !== 'validateAccount' && e.id !== 'stageAccount' && e.id !== 'processAccount' && namesAccount(e.body),
+  )
+  .map((e) => ({
+    id: `refused.unknown-account.${e.id}`,
+    spec: '§7.2 (404: account not found), §4.2 notes rules 1 and 5, §3',
+    level: 'MUST',
+    title: `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`,
+    needs: TO_IMPORT,
+    endpoints: [e.id],
+    tags: ['refused', 'errors'],
+    async check(ctx) {
+      const payload = ctx.given.account();
+      const account = { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
+      if (scopeOf(e.id, sampleRequest(ctx, e.id).body) !== 'imported')
+        throw new Error(`internal: ${e.id} is not about an imported account`);
+      const request = requestAbout(ctx, e.id, account);
+      const o = oracle(ctx);
+
+      const none = await o.observe(account, 'before anything was sent');
+      const unknown = await ctx.api.call(e.id, { ...request, step: 'the request, for an account that does not exist' });
+      ctx.expect.refused(unknown, 'a request for an account that does not exist (§7.2: 404 account not found)');
+      await o.expectUnchanged(
+        none,
+        'after the refused request',
+        'a request refused for an unknown account must create nothing (§7.2)',
+      );
+
+      await ctx.given.staged(payload);
+      const staged = await o.observe(account, 'once staged');
+      const early = await ctx.api.call(e.id, {
+        ...request,
+        step: 'the request, for the account staged but not imported',
+      });
+      if (e.id === 'createNotes')
+        ctx.expect.status(early, 404, 'notes for a staged account (§4.2 notes rule 1: the account must be imported)');
+      else if (early.status < 400 || early.status >= 500) {
+        ctx.observe(
+          `${e.id} for a staged-only account answered ${early.status}: taken, not refused; nothing more to judge`,
+        );
+        return;
+      }
+      await o.expectUnchanged(
+        staged,
+        'after the refused request',
+        'a request refused for a staged account must change nothing (§7.2)',
+      );
+
+      const created = await ctx.given.process(account.supplier, account.ext, {}, 'process the account');
+      if (created.status !== 201)
+        throw new NotJudged(`processing the staged account answered ${created.status}, not 201; the probe cannot run`);
+      await o.assertState(
+        {
+          why: 'refused requests store nothing',
+          probes: [ledgerless(e.id, account) ? undefined : probeOf(e.id, request)],
+        },
+        'once imported',
+      );
+    },
+  }));
+
+export default defineRules('refused', perEndpoint);

@@ -1,0 +1,47 @@
+/**
+ * Issue 20 item 6: a rule family that probes one endpoint mirrors one fault. Each family that judges
+ * what a request does to the state (the refusals, the races, the echoes, the dedup rules) reaches at
+ * least two state-changing endpoints, and the refusal families (suites/refused-*.ts,
+ * suites/auth-refused.ts) are generated from the spec model: every POST endpoint the oracle can
+ * judge has its rule, so a new endpoint gets one for free.
+ */
+import { describe, expect, it } from 'vitest';
+import { probeOf } from '../../core/engine/observe.js';
+import { model } from '../../core/spec/index.js';
+import { allRules } from '../../suites/index.js';
+
+const POST = new Set(
+  Object.values(model.endpoints)
+    .filter((e) => e.method === 'POST')
+    .map((e) => e.id as string),
+);
+
+const FAMILIES: [family: string, member: (id: string) => boolean][] = [
+  ['401 refused has no effect', (id) => id.startsWith('auth.refused-has-no-effect.')],
+  ['400 validation refused has no effect', (id) => id.startsWith('refused.validation.')],
+  ['404 unknown account refused has no effect', (id) => id.startsWith('refused.unknown-account.')],
+  ['staging and process refused have no effect', (id) => /^refused\.(stage|process)\./.test(id)],
+  ['races', (id) => id.startsWith('races.')],
+  ['echo fidelity', (id) => id.endsWith('.echo-fidelity')],
+  ['dedup', (id) => /(^|\.)dedup(\.|$)/.test(id)],
+];
+
+describe('each rule family reaches at least two state-changing endpoints', () => {
+  it.each(FAMILIES)('%s', (_family, member) => {
+    const rules = allRules.filter((r) => member(r.id));
+    expect(rules.length).toBeGreaterThan(0);
+    const endpoints = new Set(rules.flatMap((r) => r.endpoints).filter((e) => POST.has(e)));
+    expect([...endpoints].length, [...endpoints].join(', ')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the refusal families are generated from the model: every POST endpoint the oracle can judge has its rule', () => {
+    const ids = new Set(allRules.map((r) => r.id));
+    for (const e of Object.values(model.endpoints).filter((x) => x.method === 'POST')) {
+      expect(ids.has(`auth.refused-has-no-effect.${e.id}`), e.id).toBe(true);
+      if (probeOf(e.id, { body: {} }) !== undefined)
+        expect(ids.has(`refused.validation.${e.id}`), `refused.validation.${e.id}`).toBe(true);
+    }
+    const accountEndpoints = ['createNotes', 'createTransactions', 'createHistoricalBillingDocuments'];
+    for (const e of accountEndpoints) expect(ids.has(`refused.unknown-account.${e}`), e).toBe(true);
+  });
+});

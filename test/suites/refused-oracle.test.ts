@@ -1,0 +1,76 @@
+/**
+ * Issue 20 items 2 and 6: each new "refused means nothing happened" family (suites/refused-*.ts,
+ * judged by the oracle of core/engine/observe.ts) fails on a fault placed where no rule looked
+ * before — another endpoint, another moment (once the account exists), another read (the all
+ * listing) — and no older rule catches that fault: the whole suite runs against it and exactly the
+ * named rules fail, at MUST. Each family's faults sit on at least two endpoints.
+ */
+import { describe, expect, it } from 'vitest';
+import { runAgainstReference } from '../../app/against-reference.js';
+import { runTask } from '../../app/mutation/task.js';
+import { faultById } from '../../reference/faults/catalogue.js';
+
+const CASES: { family: string; fault: string; caughtBy: string[] }[] = [
+  {
+    family: 'refused.validation.*',
+    fault: 'notes.valid-notes-stored-on-400',
+    caughtBy: ['refused.validation.createNotes'],
+  },
+  { family: 'refused.validation.*', fault: 'business.created-on-400', caughtBy: ['refused.validation.createBusiness'] },
+  {
+    family: 'refused.unknown-account.*',
+    fault: 'transactions.kept-for-staged-account',
+    caughtBy: ['refused.unknown-account.createTransactions'],
+  },
+  {
+    family: 'refused.unknown-account.*',
+    fault: 'billing.ledger-billed-by-refused-request',
+    caughtBy: ['refused.unknown-account.createHistoricalBillingDocuments'],
+  },
+  { family: 'refused.stage.*', fault: 'migration.stage.skipped-listed-on-400', caughtBy: ['refused.stage.skipped'] },
+  {
+    family: 'refused.process.*',
+    fault: 'migration.process.refused-dry-run-stamps-created-at',
+    // The real-process rules see it too when a dry-run rule runs between their two reads (the fixture
+    // account is shared); the dry-run rules see it always.
+    caughtBy: ['refused.process.paused-supplier-dry-run', 'refused.process.complete-supplier-dry-run'],
+  },
+];
+
+describe('the refused.* families catch faults the older rules miss', () => {
+  it('each family has faults on at least two endpoints, and every fault is in the catalogue', () => {
+    const byFamily = new Map<string, Set<string>>();
+    for (const c of CASES) {
+      expect(faultById(c.fault), c.fault).toBeDefined();
+      const family =
+        c.family.startsWith('refused.stage') || c.family.startsWith('refused.process') ? 'migration' : c.family;
+      const set = byFamily.get(family) ?? new Set<string>();
+      for (const id of c.caughtBy) set.add(id.split('.').slice(0, 3).join('.'));
+      byFamily.set(family, set);
+    }
+    for (const [family, rules] of byFamily) expect(rules.size, family).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([...new Set(CASES.map((c) => c.family))])('%s passes on the faithful server', async (family) => {
+    const faithful = await runTask({ kind: 'faithful' }, { seed: 20, numRuns: 5, selection: { rules: [family] } });
+    expect(faithful.failed).toEqual([]);
+    expect(faithful.errored).toEqual([]);
+  });
+
+  for (const c of CASES) {
+    it(`${c.fault} is caught at MUST by ${c.caughtBy.join(', ')}, and by no older rule`, async () => {
+      const { report } = await runAgainstReference({ fault: c.fault }, { seed: 20, numRuns: 5 });
+      const failed = report.rules.filter((r) => r.verdict === 'fail');
+      const ids = failed.map((r) => r.id);
+      for (const id of c.caughtBy) expect(ids, id).toContain(id);
+      // Every rule that fails is one of the new family's (the older rules alone would miss the fault);
+      // conventions.types.*, built beside them for the same issue, also refuses one field at a time.
+      expect(
+        ids.filter((id) => !id.startsWith('refused.') && !id.startsWith('conventions.types.')),
+        'older rules failing',
+      ).toEqual([]);
+      expect(failed.every((r) => r.level === 'MUST')).toBe(true);
+      expect(report.rules.filter((r) => r.verdict === 'error').map((r) => r.id)).toEqual([]);
+    });
+  }
+});
