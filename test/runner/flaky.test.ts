@@ -164,7 +164,11 @@ describe('a target that resets one connection in 50', () => {
   afterAll(() => server.close());
 
   it('is conformant: the rules a reset broke are run again, and those that pass are listed as flaky', async () => {
-    const { report, resets } = await runBehindChaos(server, undefined);
+    // With 1 connection in 50 reset and a connection closed every 5 requests, a rule of 40 requests is
+    // hit with p ≈ 0.15 per attempt, so some rule of the ~250 is now and then hit twice in a row: the
+    // default single re-run is not enough for so lossy a network, and the README says to raise
+    // --retries there. With 3 re-runs such a rule is lost with p⁴ ≈ 0.0005.
+    const { report, resets } = await runBehindChaos(server, undefined, 3);
     expect(resets).toBeGreaterThan(2);
     const bad = report.rules.filter((r) => r.level === 'MUST' && (r.verdict === 'fail' || r.verdict === 'error'));
     expect(bad.map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
@@ -173,7 +177,8 @@ describe('a target that resets one connection in 50', () => {
     expect(flaky.length).toBeGreaterThan(0);
     expect(report.summary.flaky).toEqual(flaky.map((r) => r.id));
     for (const r of flaky) {
-      expect(r.attempts).toBe(2);
+      expect(r.attempts).toBeGreaterThanOrEqual(2);
+      expect(r.attempts).toBeLessThanOrEqual(4);
       expect(r.flaky).toMatch(/^first run not judged: .*(reset|socket|closed)/i);
     }
   }, 300_000);
