@@ -286,7 +286,7 @@ function ruleRunner(
         });
         const ids = new Ids(registry);
         const given = new Given(api, ids, preconditions, contractPath, signal, options.processRetryBudgetMs, setup);
-        const property = { numRuns, seed, path: options.replayPath };
+        const property = { numRuns, seed, path: options.replayPath, concurrency: settings.concurrency };
         const parts = { rule, api, given, ids, preconditions, property, contractPath, signal, tokenMutation };
         await rule.check(createContext(parts, state));
       },
