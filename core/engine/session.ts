@@ -294,6 +294,7 @@ function ruleRunner(
       runSignal,
       ruleTimeout,
       redactor,
+      options.fullTranscripts,
     );
     // Progress events carry the result too (console, library callers): redacted like the report.
     return redactDeep(result, redactor);
