@@ -34,19 +34,20 @@ export function readable(value: unknown): unknown {
 }
 
 /**
- * One generated case exactly as `fc.check(property, { seed })` generates its `index`-th case: fast-check
- * replays a case from its path (`"7"` is the eighth), and a replay of the first segment alone is the
- * case as the full run made it (the runner draws case n from the n-th jump of the seeded generator).
+ * Cases `start` to `start + count - 1` exactly as `fc.check(property, { seed })` generates them:
+ * fast-check replays from a path (`"7"` is the eighth case), and a path of one segment goes on with
+ * the cases after it, each drawn as the full run draws it (case n from the n-th jump of the seeded
+ * generator). One call per batch: reaching case n costs n jumps.
  */
-function caseAt<T>(arbitrary: fc.Arbitrary<T>, seed: number, index: number): T {
-  let value: T | undefined;
+function casesFrom<T>(arbitrary: fc.Arbitrary<T>, seed: number, start: number, count: number): T[] {
+  const values: T[] = [];
   fc.check(
     fc.property(arbitrary, (v) => {
-      value = v;
+      values.push(v);
     }),
-    { seed, path: String(index), numRuns: 1 },
+    { seed, path: String(start), numRuns: count },
   );
-  return value as T;
+  return values;
 }
 
 /** The exchange broke, a setup step was refused, a call was starved: no case can be judged. */
@@ -73,6 +74,8 @@ export async function checkProperty<T>(
   const deadline = Date.now() + timeLimitMs;
   const width = Math.max(1, Math.min(ctx.property.concurrency ?? 1, numRuns));
   let next = 0;
+  // Generated a batch at a time, handed out in order.
+  let generated: { from: number; values: T[] } = { from: 0, values: [] };
   let passed = 0;
   let interrupted = false;
   // What the workers found: the lowest failing case, and the lowest case whose exchange broke.
@@ -85,7 +88,9 @@ export async function checkProperty<T>(
         return;
       }
       const index = next++;
-      const value = caseAt(arbitrary, seed, index);
+      if (index >= generated.from + generated.values.length)
+        generated = { from: index, values: casesFrom(arbitrary, seed, index, Math.min(width, numRuns - index)) };
+      const value = generated.values[index - generated.from];
       try {
         await predicate(value);
         passed++;
