@@ -1,15 +1,16 @@
 /**
  * `npm run bench`: the runner's speed against its targets, measured (never asserted in tests).
  * - the full default run (every rule, default num-runs) against the embedded server, start to exit;
- * - the same against a reference server that adds 20 ms to every response;
+ * - the same against a reference server that adds 20 ms, and 100 ms, to every response;
+ * - the nightly scale: `--num-runs 400` against the embedded server, start to exit, and its peak RSS;
  * - the runner's own CPU time per request and its peak memory (server in another process);
- * - `conformance --help`;
+ * - `node_modules/.bin/conformance --help`, and what `npx conformance --help` costs on top;
  * - the reference server answering 60,000 notes in one request, and other clients meanwhile;
  * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second.
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,11 @@ import { runConformance } from '../app/conformance.js';
 import { proxyOverhead } from './proxy.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
+/** The repository (dist/bench/ is two levels below it): its own node_modules/.bin/conformance. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'node_modules', '.bin', 'conformance');
+/** Cases per property at the nightly scale (issue #21). */
+const NIGHTLY_RUNS = 400;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
 function run(args: string[], cwd: string): Promise<{ ms: number; code: number | null; stdout: string }> {
@@ -30,6 +36,59 @@ function run(args: string[], cwd: string): Promise<{ ms: number; code: number | 
     child.stdout.on('data', (d) => (stdout += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ ms: performance.now() - started, code, stdout }));
+  });
+}
+
+/** Start to exit of any command (`npx`, the bin script): wall time only. */
+function timeCommand(command: string, args: string[], cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(performance.now() - started)
+        : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
+    );
+  });
+}
+
+/**
+ * The nightly scale: the CLI with `--num-runs 400` against its embedded server, start to exit, and
+ * its peak resident memory, the kernel's high-water mark (VmHWM, read from /proc while it runs:
+ * Linux only, otherwise not measured).
+ */
+function nightly(cwd: string): Promise<{ ms: number; peakMb?: number; code: number | null; requests: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [CLI, '--reporter', 'json', '--seed', '1', '--num-runs', String(NIGHTLY_RUNS), '--report-dir', 'nightly'],
+      { cwd, stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } },
+    );
+    const status = `/proc/${child.pid}/status`;
+    let peakKb: number | undefined;
+    const sample = () => {
+      try {
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(status, 'utf8'))?.[1]);
+        if (kb) peakKb = Math.max(peakKb ?? 0, kb);
+      } catch {
+        // not Linux, or the process has just ended
+      }
+    };
+    const sampler = existsSync(status) ? setInterval(sample, 20) : undefined;
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      const ms = performance.now() - started;
+      let requests = 0;
+      try {
+        requests = JSON.parse(readFileSync(join(cwd, 'nightly', 'report.json'), 'utf8')).http.requests;
+      } catch {
+        // no report: the exit code says why
+      }
+      resolve({ ms, code, requests, ...(peakKb ? { peakMb: peakKb / 1024 } : {}) });
+    });
   });
 }
 
@@ -170,9 +229,17 @@ async function main() {
 
   const latency: number[] = [];
   for (let i = 0; i < REPEATS; i++) latency.push((await onFreshServer(20)).wall);
+  const slow: number[] = [];
+  for (let i = 0; i < REPEATS; i++) slow.push((await onFreshServer(100)).wall);
 
+  const scale = await nightly(dir);
+  if (scale.code !== 0) throw new Error(`the --num-runs ${NIGHTLY_RUNS} run exited ${scale.code}`);
+
+  // As a user's project runs it: the bin script npm links, and npx, which finds that same script.
   const help: number[] = [];
-  for (let i = 0; i < 10; i++) help.push((await run(['--help'], dir)).ms);
+  for (let i = 0; i < 10; i++) help.push(await timeCommand(BIN, ['--help'], ROOT));
+  const npx: number[] = [];
+  for (let i = 0; i < 5; i++) npx.push(await timeCommand('npx', ['conformance', '--help'], ROOT));
 
   const bulk = await bulkNotes(REPEATS);
 
@@ -193,8 +260,26 @@ async function main() {
       '< 20 s',
       median(latency) < 20000,
     ],
-    ["runner's own CPU per request", `${perRequest.toFixed(3)} ms`, '< 0.3 ms', perRequest < 0.3],
-    ['conformance --help', `${median(help).toFixed(0)} ms`, '< 300 ms', median(help) < 300],
+    [
+      'full run with 100 ms added latency per response',
+      `${(median(slow) / 1000).toFixed(2)} s`,
+      '< 10 s',
+      median(slow) < 10000,
+    ],
+    [
+      `--num-runs ${NIGHTLY_RUNS} (embedded server), start to exit`,
+      `${(scale.ms / 1000).toFixed(2)} s`,
+      '< 25 s',
+      scale.ms < 25000,
+    ],
+    [
+      `--num-runs ${NIGHTLY_RUNS}: peak RSS`,
+      scale.peakMb === undefined ? 'not measured (no /proc)' : `${scale.peakMb.toFixed(0)} MB`,
+      '< 200 MB',
+      scale.peakMb === undefined || scale.peakMb < 200,
+    ],
+    ["runner's own CPU per request (warm)", `${perRequest.toFixed(3)} ms`, '< 0.5 ms', perRequest < 0.5],
+    ['node_modules/.bin/conformance --help', `${median(help).toFixed(0)} ms`, '< 300 ms', median(help) < 300],
     [
       `reference server: 60,000 notes in one ${(bulk.bytes / 1e6).toFixed(2)} MB request`,
       `${bulk.ms.toFixed(0)} ms`,
@@ -220,6 +305,7 @@ async function main() {
       relay.perSecond >= 2000,
     ],
   ] as const;
+  const npxCost = median(npx) - median(help);
   const md = [
     `# Benchmark (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, median of ${REPEATS} runs; --help of 10)`,
     '',
@@ -230,6 +316,8 @@ async function main() {
     `${rules} rules, ${requests} requests in the default run (${(requests / (median(full) / 1000)).toFixed(0)} requests/s start to exit); ` +
       `in-process run: ${measured.report.http.requests} requests in ${(measured.wall / 1000).toFixed(2)} s (${(measured.report.http.requests / (measured.wall / 1000)).toFixed(0)} requests/s), ` +
       `runner CPU ${measured.cpuMs.toFixed(0)} ms, peak RSS ${measured.peakMb.toFixed(0)} MB.`,
+    `\`npx conformance --help\`: ${median(npx).toFixed(0)} ms, so \`npx\` itself adds ${npxCost.toFixed(0)} ms to any command (no target: it is npm's).` +
+      ` --num-runs ${NIGHTLY_RUNS}: ${scale.requests} requests.`,
   ].join('\n');
   console.log(md);
   const out = process.env.BENCH_DIR ?? 'conformance-report';
@@ -237,7 +325,7 @@ async function main() {
   writeFileSync(join(out, 'bench.md'), `${md}\n`);
   writeFileSync(
     join(out, 'bench.json'),
-    `${JSON.stringify({ fullMs: full, latencyMs: latency, helpMs: help, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther }, null, 2)}\n`,
+    `${JSON.stringify({ fullMs: full, latencyMs: latency, latency100Ms: slow, nightlyMs: scale.ms, nightlyPeakMb: scale.peakMb, nightlyRequests: scale.requests, helpMs: help, npxHelpMs: npx, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther }, null, 2)}\n`,
   );
   if (rows.some((r) => !r[3])) process.exitCode = 1;
 }

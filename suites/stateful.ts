@@ -1,9 +1,11 @@
 /**
  * Model-based testing of §3 (docs/design.md §7): fast-check generates sequences of commands — validate,
  * stage (valid or not), process (for real, as a dry run, with an unknown team), status, the
- * listings, notes and transactions — on three fresh accounts, and after every command the real
- * responses must match a model of the state table: status codes, statuses, account numbers,
- * listing membership, note and transaction dedup.
+ * listings, notes and transactions — on fresh accounts (SLOTS of them per sequence), and after every
+ * command the real responses must match a model of the state table: status codes, statuses, account
+ * numbers, listing membership, note and transaction dedup. Each sequence stands on accounts of its own, so
+ * `--concurrency` sequences run at once (core/engine/property.ts): against a slow target the rule
+ * takes as long as its longest sequences, not their sum; shrinking a failure stays sequential.
  */
 import fc from 'fast-check';
 import type { RuleContext } from '../core/engine/context.js';

@@ -9,6 +9,7 @@ import { RuleState } from './context.js';
 import { NotImplemented, NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
 import type { Ending, Failure, RuleResult } from './result.js';
 import { type Rule, declaredFacts } from './rule.js';
+import { reportTranscript } from './transcripts.js';
 
 /** Exchange errors where no answer came at all: the rule's re-run may see one (core/engine/run.ts). */
 const NO_ANSWER: ReadonlySet<string> = new Set(['reset', 'timeout', 'refused']);
@@ -37,16 +38,29 @@ export async function executeRule(
   runSignal: AbortSignal,
   timeoutMs: number,
   redactor: Redactor,
+  fullTranscripts = false,
 ): Promise<RuleResult> {
   const state = new RuleState();
   const started = performance.now();
+  // The transcript is trimmed to what the report keeps as the result is made (transcripts.ts), so the
+  // run holds no more of it than the report shows; --full-transcripts keeps every exchange.
+  const kept = (ending: Ending) => {
+    const failureSeq = ending.verdict === 'fail' ? ending.failure.exchange_seq : undefined;
+    const { transcript: trimmed, omitted } = reportTranscript(
+      transcript(),
+      ending.verdict,
+      failureSeq,
+      fullTranscripts,
+    );
+    return { transcript: trimmed, ...(omitted ? { transcript_omitted: omitted } : {}) };
+  };
   const finish = (ending: Ending): RuleResult => ({
     ...declaredFacts(rule),
     ...(ending.reason === undefined ? ending : { ...ending, reason: redactor.text(ending.reason) }),
     observations: state.observations.map((o) => redactor.text(o)),
     ...(state.counterexample ? { counterexample: state.counterexample } : {}),
     duration_ms: Math.round(performance.now() - started),
-    transcript: transcript(),
+    ...kept(ending),
   });
 
   // The rule's own signal: aborted when it times out or the run stops, so its requests end too.

@@ -1,6 +1,6 @@
 /**
- * Runs a fast-check property inside a rule: `num_runs` cases from the run's seed, or exactly one
- * case with `--path`. A failing property reports its shrunk counterexample with the seed and path
+ * Runs a fast-check property inside a rule: `num_runs` cases from the run's seed, several at once
+ * (docs/design.md §7; `--concurrency` of them), or exactly one case with `--path`. A failing property reports its shrunk counterexample with the seed and path
  * that replay it. When the exchange itself breaks (or a setup step cannot be established), every
  * later case fails at once with the same error, so shrinking cannot turn a broken target into
  * minutes of timeouts — and the verdict stays an error, never a failure. A property cut off by its
@@ -33,11 +33,165 @@ export function readable(value: unknown): unknown {
   return { steps: (ran.length ? ran : wrappers).map((w) => String(w.cmd)) };
 }
 
+/**
+ * Cases `start` to `start + count - 1` exactly as `fc.check(property, { seed })` generates them:
+ * fast-check replays from a path (`"7"` is the eighth case), and a path of one segment goes on with
+ * the cases after it, each drawn as the full run draws it (case n from the n-th jump of the seeded
+ * generator). One call per batch: reaching case n costs n jumps.
+ */
+function casesFrom<T>(arbitrary: fc.Arbitrary<T>, seed: number, start: number, count: number): T[] {
+  const values: T[] = [];
+  fc.check(
+    fc.property(arbitrary, (v) => {
+      values.push(v);
+    }),
+    { seed, path: String(start), numRuns: count },
+  );
+  return values;
+}
+
+/** The exchange broke, a setup step was refused, a call was starved: no case can be judged. */
+const isBroken = (error: unknown): error is Error =>
+  error instanceof ExchangeError ||
+  error instanceof PreconditionError ||
+  error instanceof NotJudged ||
+  error instanceof NotImplemented;
+
+/**
+ * Runs `num_runs` cases, `ctx.property.concurrency` of them at once (each case makes its own
+ * identifiers, so cases never share an account), then shrinks the first failing case one case at a
+ * time. The verdict, the counterexample, its seed, path and shrinks are the ones a sequential
+ * `fc.check` with the same seed gives: cases are handed out in fast-check's order, no case after a
+ * known failure is started, every case before it finishes, and the lowest failing case is replayed
+ * by its path (`--path <index>`), which is where fast-check itself starts shrinking. `--path` runs
+ * exactly as fast-check replays it, one case at a time. Predicates must not use `fc.pre`.
+ */
 export async function checkProperty<T>(
   ctx: RuleContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
   timeLimitMs = TIME_LIMIT_MS,
+): Promise<void> {
+  const { numRuns, seed, path } = ctx.property;
+  if (path) return replay(ctx, arbitrary, predicate, timeLimitMs);
+  const deadline = Date.now() + timeLimitMs;
+  const width = Math.max(1, Math.min(ctx.property.concurrency ?? 1, numRuns));
+  let next = 0;
+  // Generated a batch at a time, handed out in order.
+  let generated: { from: number; values: T[] } = { from: 0, values: [] };
+  let passed = 0;
+  let interrupted = false;
+  // What the workers found: the lowest failing case, and the lowest case whose exchange broke.
+  const seen: { failure?: { index: number; value: T; error: unknown }; broken?: { index: number; error: Error } } = {};
+  const worker = async () => {
+    for (;;) {
+      if (seen.broken || next >= numRuns || (seen.failure && next > seen.failure.index)) return;
+      if (Date.now() >= deadline) {
+        interrupted = true;
+        return;
+      }
+      const index = next++;
+      if (index >= generated.from + generated.values.length)
+        generated = { from: index, values: casesFrom(arbitrary, seed, index, Math.min(width, numRuns - index)) };
+      const value = generated.values[index - generated.from];
+      try {
+        await predicate(value);
+        passed++;
+      } catch (error) {
+        if (fc.PreconditionFailure.isFailure(error))
+          throw new Error('checkProperty runs its cases concurrently and does not support fc.pre');
+        if (isBroken(error)) {
+          if (index < lowest(seen.broken)) seen.broken = { index, error };
+        } else if (index < lowest(seen.failure)) seen.failure = { index, value, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  const { failure, broken } = seen;
+  const limit = limitText(timeLimitMs);
+  // A broken exchange before the first failing case: a sequential run would have met it first.
+  if (broken && (!failure || broken.index < failure.index)) {
+    ctx.observe(`${broken.index + 1} of ${numRuns} generated case(s) ran`);
+    throw broken.error;
+  }
+  if (!failure) {
+    ctx.observe(
+      `${passed} of ${numRuns} generated case(s) ran${interrupted ? ` before the ${limit} time limit cut the property off` : ''}`,
+    );
+    if (passed < numRuns)
+      throw new NotJudged(
+        `only ${passed} of the ${numRuns} cases asked for ran within the property's ${limit} time limit, and they passed`,
+      );
+    return;
+  }
+  // Shrinking, one case at a time, from the first failing case as fast-check replays it.
+  let shrinkBroken = undefined as Error | undefined;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (shrinkBroken) throw shrinkBroken;
+    try {
+      await predicate(value);
+    } catch (error) {
+      if (isBroken(error)) shrinkBroken = error;
+      throw error;
+    }
+  });
+  const left = deadline - Date.now();
+  const shrunk =
+    left > 0
+      ? await fc.check(property, {
+          seed,
+          numRuns: 1,
+          path: String(failure.index),
+          interruptAfterTimeLimit: left,
+          markInterruptAsFailure: false,
+        })
+      : undefined;
+  const cut = left <= 0 || shrunk?.interrupted;
+  ctx.observe(
+    `${failure.index + 1} of ${numRuns} generated case(s) ran${cut ? ` before the ${limit} time limit cut the property off` : ''}`,
+  );
+  if (shrinkBroken) throw shrinkBroken;
+  const reproduced = shrunk?.failed === true && shrunk.counterexample !== null;
+  if (!reproduced)
+    ctx.observe(
+      `case ${failure.index} did not fail again when replayed to shrink it${cut ? ' (out of time)' : ''}: it is reported as it first failed`,
+    );
+  const found = reproduced
+    ? {
+        value: shrunk.counterexample[0],
+        path: shrunk.counterexamplePath ?? String(failure.index),
+        shrinks: shrunk.numShrinks,
+        error: shrunk.errorInstance,
+      }
+    : { value: failure.value, path: String(failure.index), shrinks: 0, error: failure.error };
+  report(ctx, seed, found);
+}
+
+const lowest = (found: { index: number } | undefined) => found?.index ?? Number.POSITIVE_INFINITY;
+
+const limitText = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
+
+/** Records the counterexample and throws the failure with where to replay it. */
+function report(
+  ctx: RuleContext,
+  seed: number,
+  found: { value: unknown; path: string; shrinks: number; error: unknown },
+): never {
+  const value = readable(found.value);
+  const { path, shrinks, error } = found;
+  ctx.counterexample({ seed, path, value, shrinks });
+  const where = `counterexample (seed ${seed}, path ${path}, ${shrinks} shrinks): ${short(value)}`;
+  if (error instanceof RuleFailure)
+    throw new RuleFailure({ ...error.detail, message: `${error.detail.message} — ${where}` });
+  throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** `--path`: the case it names, and shrinking from it, exactly as fast-check replays them. */
+async function replay<T>(
+  ctx: RuleContext,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  timeLimitMs: number,
 ): Promise<void> {
   let broken: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
@@ -45,15 +199,8 @@ export async function checkProperty<T>(
     try {
       await predicate(value);
     } catch (error) {
-      // A broken exchange, a refused setup step, a call starved of the rate limit or an endpoint not
-      // implemented: no case can be judged.
-      if (
-        error instanceof ExchangeError ||
-        error instanceof PreconditionError ||
-        error instanceof NotJudged ||
-        error instanceof NotImplemented
-      )
-        broken = error;
+      // A broken exchange, a refused setup step, a call starved of the rate limit or an endpoint not implemented: no case can be judged.
+      if (isBroken(error)) broken = error;
       throw error;
     }
   });
@@ -61,13 +208,13 @@ export async function checkProperty<T>(
   const result = await fc.check(property, {
     seed,
     numRuns,
-    ...(path ? { path } : {}),
+    path,
     interruptAfterTimeLimit: timeLimitMs,
     markInterruptAsFailure: false,
   });
   // A replay (--path) runs exactly the one case it names.
-  const asked = path ? 1 : numRuns;
-  const limit = timeLimitMs >= 1000 ? `${Math.round(timeLimitMs / 1000)} s` : `${timeLimitMs} ms`;
+  const asked = 1;
+  const limit = limitText(timeLimitMs);
   ctx.observe(
     `${result.numRuns} of ${asked} generated case(s) ran${result.interrupted ? ` before the ${limit} time limit cut the property off` : ''}`,
   );
@@ -78,12 +225,11 @@ export async function checkProperty<T>(
       );
     return;
   }
-  const error = result.errorInstance;
-  const value = readable(result.counterexample?.[0]);
   if (broken) throw broken;
-  ctx.counterexample({ seed: result.seed, path: result.counterexamplePath ?? '', value, shrinks: result.numShrinks });
-  const where = `counterexample (seed ${result.seed}, path ${result.counterexamplePath}, ${result.numShrinks} shrinks): ${short(value)}`;
-  if (error instanceof RuleFailure)
-    throw new RuleFailure({ ...error.detail, message: `${error.detail.message} — ${where}` });
-  throw error instanceof Error ? error : new Error(String(error));
+  report(ctx, result.seed, {
+    value: result.counterexample?.[0],
+    path: result.counterexamplePath ?? '',
+    shrinks: result.numShrinks,
+    error: result.errorInstance,
+  });
 }

@@ -91,6 +91,8 @@ export interface PropertySettings {
   seed: number;
   /** Replays one case (`--path`), as printed with a counterexample. */
   path?: string;
+  /** Cases run at once (the run's `--concurrency`; 1 when not given): each case makes its own identifiers. */
+  concurrency?: number;
 }
 
 export interface RuleContext {

@@ -302,7 +302,7 @@ function ruleRunner(
         });
         const ids = new Ids(registry);
         const given = new Given(api, ids, preconditions, contractPath, signal, options.processRetryBudgetMs, setup);
-        const property = { numRuns, seed, path: options.replayPath };
+        const property = { numRuns, seed, path: options.replayPath, concurrency: settings.concurrency };
         const parts = { rule, api, given, ids, preconditions, property, contractPath, signal, tokenMutation };
         await rule.check(createContext(parts, state));
       },
@@ -310,6 +310,7 @@ function ruleRunner(
       runSignal,
       ruleTimeout,
       redactor,
+      options.fullTranscripts,
     );
     // Progress events carry the result too (console, library callers): redacted like the report.
     return redactDeep(result, redactor);

@@ -29,8 +29,9 @@ export interface HttpRequest {
 export class Transcript {
   readonly exchanges: Exchange[] = [];
   step?: string;
-  record(exchange: Omit<Exchange, 'seq' | 'step'>): Exchange {
-    const full: Exchange = { seq: this.exchanges.length + 1, ...(this.step ? { step: this.step } : {}), ...exchange };
+  /** Records an exchange, labelled with its own step (requests of one rule may be in flight at once) or the transcript's. */
+  record({ step = this.step, ...exchange }: Omit<Exchange, 'seq'>): Exchange {
+    const full: Exchange = { seq: this.exchanges.length + 1, ...(step ? { step } : {}), ...exchange };
     this.exchanges.push(full);
     return full;
   }
@@ -183,8 +184,8 @@ export class HttpClient {
       ...this.options.transport?.headers,
       ...req.headers,
     };
-    const previousStep = transcript.step;
-    if (req.step) transcript.step = req.step;
+    // The label is the request's own: several requests of a rule may be in flight at once.
+    const step = req.step ?? transcript.step;
     const recordedRequest = {
       method: req.method,
       url: redactor.text(path),
@@ -224,6 +225,7 @@ export class HttpClient {
       const responseHeaders = flattenHeaders(res.headers);
       const redactedText = redactor.text(text);
       const exchange = transcript.record({
+        step,
         request: recordedRequest,
         response: {
           status: res.statusCode,
@@ -252,6 +254,7 @@ export class HttpClient {
       const message =
         kind === 'timeout' ? `no complete response within ${timeoutMs} ms` : redactor.value(describeError(error));
       const failed = transcript.record({
+        step,
         request: recordedRequest,
         error: { kind, message },
         duration_ms: performance.now() - started,
@@ -266,8 +269,6 @@ export class HttpClient {
           duration_ms: failed.duration_ms,
         });
       throw new ExchangeError(kind, `${req.method} ${redactor.text(path)}: ${message}`);
-    } finally {
-      transcript.step = previousStep;
     }
   }
 

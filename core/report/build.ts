@@ -326,7 +326,11 @@ export function buildReport(input: RunRecord): Report {
 function stoppedAnswering(input: RunRecord): Report['stopped_answering'] {
   const { silence } = input;
   if (!silence || input.aborted) return undefined;
-  const silent = new Set(silence.exchanges);
+  // Transcripts are trimmed copies by now (core/engine/transcripts.ts): an exchange is known by its
+  // request and the error it got, which the trimming keeps.
+  const key = (x: { request: { method: string; url: string }; error?: { kind: string; message: string } }) =>
+    `${x.request.method} ${x.request.url} ${x.error?.kind} ${x.error?.message}`;
+  const silent = new Set(silence.exchanges.map(key));
   const request = (r: { method: string; url: string; n: number; at: Date }) => ({
     method: r.method,
     url: r.url,
@@ -338,7 +342,7 @@ function stoppedAnswering(input: RunRecord): Report['stopped_answering'] {
     first_unanswered: { ...request(silence.firstUnanswered), error: silence.firstUnanswered.error },
     unanswered_requests: silence.unanswered,
     rules: input.results
-      .filter((r) => r.verdict === 'error' && r.transcript.some((x) => silent.has(x)))
+      .filter((r) => r.verdict === 'error' && r.transcript.some((x) => x.error && silent.has(key(x))))
       .map((r) => r.id),
   };
 }

@@ -167,11 +167,14 @@ describe('no false failures: each rule of issue 12 passes the legal choice that 
       allRules.filter((r) => r.id.startsWith('migration.process.') || c.rules.includes(r.id)).map((r) => r.id),
     );
     expect(verdicts(report)).toEqual(expected);
-    // The retries honoured Retry-After: 429s were answered to process calls of rules other than §8's.
+    // The limit was met (the §8 rule provokes it). The runner keeps its other process calls within the
+    // configured limit, so another rule meets a 429 only when its call overlaps the §8 rule's burst, a
+    // matter of timing (property cases now run at once and end sooner): when one does, its retry
+    // honoured Retry-After.
+    expect(report.http.rate_limited?.processAccount?.answered ?? 0, 'the limit was met').toBeGreaterThan(0);
     const limited = report.rules.filter(
       (r) => r.id !== 'limits.concurrency.429-then-retry' && r.transcript.some((e) => e.response?.status === 429),
     );
-    expect(limited.length, 'some rule met the limit and retried').toBeGreaterThan(0);
     for (const r of limited) {
       const seqs = r.transcript.filter((e) => e.request.url.includes('/process/'));
       const retried = seqs.findIndex((e) => e.response?.status === 429);
