@@ -1,7 +1,7 @@
 /** Faults of §4.2 historical billing documents. */
 import { reply } from '../reply.js';
 import { validationError } from '../validation.js';
-import { body, fault, rewrite } from './helpers.js';
+import { body, fault, keptUntilImport, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 type DocsBody = {
@@ -127,40 +127,16 @@ export const billingFaults: FaultDefinition[] = [
     subtle: true,
     description:
       'Historical billing documents sent for an account that is staged but not imported are refused 404, yet the ledger is marked billed when the account is created.',
-    create() {
-      const kept = new Map<string, string[]>();
-      const key = (supplier: unknown, ext: unknown) => JSON.stringify([supplier, ext]);
-      return {
-        around: {
-          createHistoricalBillingDocuments: async (req, env, next) => {
-            const r = await next(req);
-            const b = body<DocsBody>(req.body);
-            const process = env.store.process(b.import_supplier, b.external_account_number);
-            if (r.status === 404 && process && !process.account && typeof b.ledger_code === 'string') {
-              const k = key(b.import_supplier, b.external_account_number);
-              kept.set(k, [...(kept.get(k) ?? []), b.ledger_code]);
-            }
-            return r;
-          },
-          processAccount: async (req, env, next) => {
-            const r = await next(req);
-            const b = body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
-            const k = key(b.import_supplier_code, b.external_account_number);
-            const account = env.store.importedAccount(
-              String(b.import_supplier_code),
-              String(b.external_account_number),
-            );
-            if (r.status === 201 && account && kept.has(k)) {
-              for (const code of kept.get(k) ?? []) {
-                const ledger = account.ledgers.get(code);
-                if (ledger) ledger.hasFinalizedBillingDocument = true;
-              }
-              kept.delete(k);
-            }
-            return r;
-          },
+    create: () =>
+      keptUntilImport<string>(
+        'createHistoricalBillingDocuments',
+        (b) => (typeof b.ledger_code === 'string' ? [b.ledger_code] : undefined),
+        (account, codes) => {
+          for (const code of codes) {
+            const ledger = account.ledgers.get(code);
+            if (ledger) ledger.hasFinalizedBillingDocument = true;
+          }
         },
-      };
-    },
+      ),
   },
 ];

@@ -51,3 +51,49 @@ export function mapStrings(value: unknown, fn: (s: string, key: string) => strin
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, fn, k)]));
   return value;
 }
+
+type Account = NonNullable<ReturnType<ServerEnv['store']['importedAccount']>>;
+
+/**
+ * A request refused 404 because its account is staged but not imported, whose data the server keeps
+ * anyway and applies when the account is created (§7.2 404, §4.2 "added to an imported account"):
+ * `kept` picks what to keep from such a request, `apply` writes it into the new account.
+ */
+export function keptUntilImport<T>(
+  endpoint: EndpointId,
+  kept: (body: Record<string, unknown>) => T[] | undefined,
+  apply: (account: Account, items: T[]) => void,
+): FaultBehaviour {
+  const waiting = new Map<string, T[]>();
+  const key = (supplier: unknown, ext: unknown) => JSON.stringify([supplier, ext]);
+  return {
+    around: {
+      [endpoint]: async (
+        req: HandlerRequest,
+        env: ServerEnv,
+        next: (req: HandlerRequest) => Reply | Promise<Reply>,
+      ) => {
+        const r = await next(req);
+        const b = body(req.body);
+        const process = env.store.process(b.import_supplier as string, b.external_account_number as string);
+        const items = r.status === 404 && process && !process.account ? kept(b) : undefined;
+        if (items) {
+          const k = key(b.import_supplier, b.external_account_number);
+          waiting.set(k, [...(waiting.get(k) ?? []), ...items]);
+        }
+        return r;
+      },
+      processAccount: async (req, env, next) => {
+        const r = await next(req);
+        const b = body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
+        const k = key(b.import_supplier_code, b.external_account_number);
+        const account = env.store.importedAccount(String(b.import_supplier_code), String(b.external_account_number));
+        if (r.status === 201 && account && waiting.has(k)) {
+          apply(account, waiting.get(k) ?? []);
+          waiting.delete(k);
+        }
+        return r;
+      },
+    },
+  };
+}

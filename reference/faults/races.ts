@@ -23,6 +23,29 @@ const accountKeyOf = (k: AccountKey) => ({
   external_account_number: k.external_account_number,
 });
 
+/**
+ * The notes duplicate check of a non-atomic implementation: the account's notes are read, the wait
+ * passes, and the faithful handler then checks against the notes as they were before the wait (those
+ * written meanwhile are hidden from it, and put back after).
+ */
+async function checkNotesBeforeTheWait(
+  env: { store: { importedAccount(supplier: string, ext: string): Account | undefined } },
+  key: AccountKey,
+  write: () => Reply | Promise<Reply>,
+): Promise<Reply> {
+  const account = () => env.store.importedAccount(key.import_supplier ?? '', key.external_account_number ?? '');
+  const seen = account()?.notes.length;
+  await delay(CHECK_TO_WRITE_MS);
+  const a = account();
+  if (!a || seen === undefined) return write();
+  const later = a.notes.splice(seen);
+  try {
+    return await write();
+  } finally {
+    a.notes.splice(seen, 0, ...later);
+  }
+}
+
 export const raceFaults: FaultDefinition[] = [
   fault(
     {
@@ -64,19 +87,7 @@ export const raceFaults: FaultDefinition[] = [
       around: {
         createNotes: async (req, env, next) => {
           const b = body<AccountKey>(req.body);
-          const account = (): Account | undefined =>
-            env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '');
-          const seen = account()?.notes.length;
-          await delay(CHECK_TO_WRITE_MS);
-          const a = account();
-          if (!a || seen === undefined) return next(req);
-          // The duplicate check runs against the notes as they were before the wait.
-          const later = a.notes.splice(seen);
-          try {
-            return await next(req);
-          } finally {
-            a.notes.splice(seen, 0, ...later);
-          }
+          return checkNotesBeforeTheWait(env, b, () => next(req));
         },
       },
     },
@@ -297,18 +308,7 @@ export const raceFaults: FaultDefinition[] = [
           const b = body<AccountKey & { notes?: unknown }>(req.body);
           const notes = Array.isArray(b.notes) ? b.notes : [];
           if (!notes.length || notes.some((n) => n && typeof n === 'object' && 'created_at' in n)) return next(req);
-          const account = (): Account | undefined =>
-            env.store.importedAccount(b.import_supplier ?? '', b.external_account_number ?? '');
-          const seen = account()?.notes.length;
-          await delay(CHECK_TO_WRITE_MS);
-          const a = account();
-          if (!a || seen === undefined) return next(req);
-          const later = a.notes.splice(seen);
-          try {
-            return await next(req);
-          } finally {
-            a.notes.splice(seen, 0, ...later);
-          }
+          return checkNotesBeforeTheWait(env, b, () => next(req));
         },
       },
     },

@@ -2,7 +2,7 @@
 import { openStatementPeriodStart } from '../handlers/migration.js';
 import { reply } from '../reply.js';
 import { validationError } from '../validation.js';
-import { alter, body, fault, rewrite } from './helpers.js';
+import { alter, body, fault, keptUntilImport, rewrite } from './helpers.js';
 import type { FaultDefinition } from './types.js';
 
 type TxBody = {
@@ -249,42 +249,17 @@ export const transactionFaults: FaultDefinition[] = [
     subtle: true,
     description:
       'Transactions sent for an account that is staged but not imported are refused 404, yet kept and added when the account is created.',
-    create() {
-      const kept = new Map<string, TxBody['transactions']>();
-      const key = (supplier: unknown, ext: unknown) => JSON.stringify([supplier, ext]);
-      return {
-        around: {
-          createTransactions: async (req, env, next) => {
-            const r = await next(req);
-            const b = body<TxBody>(req.body);
-            const process = env.store.process(b.import_supplier, b.external_account_number);
-            if (r.status === 404 && process && !process.account && Array.isArray(b.transactions))
-              kept.set(key(b.import_supplier, b.external_account_number), [
-                ...(kept.get(key(b.import_supplier, b.external_account_number)) ?? []),
-                ...structuredClone(b.transactions),
-              ]);
-            return r;
-          },
-          processAccount: async (req, env, next) => {
-            const r = await next(req);
-            const b = body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
-            const k = key(b.import_supplier_code, b.external_account_number);
-            const account = env.store.importedAccount(
-              String(b.import_supplier_code),
-              String(b.external_account_number),
-            );
-            if (r.status === 201 && account && kept.has(k)) {
-              for (const tx of kept.get(k) ?? [])
-                if (typeof tx?.transaction_id === 'string') {
-                  account.transactions.push(tx as (typeof account.transactions)[number]);
-                  account.transactionIds.add(tx.transaction_id);
-                }
-              kept.delete(k);
+    create: () =>
+      keptUntilImport<TxBody['transactions'][number]>(
+        'createTransactions',
+        (b) => (Array.isArray(b.transactions) ? structuredClone(b.transactions as TxBody['transactions']) : undefined),
+        (account, transactions) => {
+          for (const tx of transactions)
+            if (typeof tx?.transaction_id === 'string') {
+              account.transactions.push(tx as (typeof account.transactions)[number]);
+              account.transactionIds.add(tx.transaction_id);
             }
-            return r;
-          },
         },
-      };
-    },
+      ),
   },
 ];

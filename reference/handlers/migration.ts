@@ -7,7 +7,16 @@ import { delay, formatDate, formatDateTime, nextDay } from '../clock.js';
 import { reply, type Reply } from '../reply.js';
 import type { Account, ImportProcess, StoredLedger } from '../store.js';
 import { ACCOUNT_FAILED_VALIDATION, type ErrorItem, type Validated, validationError } from '../validation.js';
-import { type Handler, type ServerEnv, checkBody, fieldError, isReply, parseBody, valueAt } from './shared.js';
+import {
+  type Handler,
+  type ServerEnv,
+  checkBody,
+  documentPathsOf,
+  fieldError,
+  isReply,
+  parseBody,
+  valueAt,
+} from './shared.js';
 import { dotPath } from '../../core/spec/paths.js';
 
 /**
@@ -198,7 +207,7 @@ function buildAccount(process: ImportProcess, env: ServerEnv): Account {
     notes: (payload.notes ?? []).map((n) => ({
       body: n.body ?? null,
       createdAt: n.created_at ?? now,
-      documentPaths: (n.document_paths ?? []).map((d) => d.document_path ?? ''),
+      documentPaths: documentPathsOf(n.document_paths),
       isPinned: n.is_pinned ?? false,
     })),
     transactionIds,

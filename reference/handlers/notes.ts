@@ -2,7 +2,15 @@
 import { strictModel } from '../../core/spec/index.js';
 import { formatDateTime, yieldToOthers } from '../clock.js';
 import type { StoredNote } from '../store.js';
-import { type Handler, accountLookedUpFirst, importedAccountOr404, isReply, parseBody, reply } from './shared.js';
+import {
+  type Handler,
+  accountLookedUpFirst,
+  documentPathsOf,
+  importedAccountOr404,
+  isReply,
+  parseBody,
+  reply,
+} from './shared.js';
 
 type IncomingNote = {
   body?: string;
@@ -72,13 +80,7 @@ function remember(index: NoteIndex, note: StoredNote): void {
 /** The first note of the account that rule 2 calls the same, found by key instead of by a scan. */
 function findSameNote(index: NoteIndex, note: IncomingNote): StoredNote | undefined {
   const body = note.body ?? null;
-  const group = index.groups.get(
-    noteKey(
-      body,
-      (note.document_paths ?? []).map((d) => d.document_path ?? ''),
-      index.bodyless,
-    ),
-  );
+  const group = index.groups.get(noteKey(body, documentPathsOf(note.document_paths), index.bodyless));
   if (!group) return undefined;
   return note.created_at === undefined ? group.first : group.byCreatedAt.get(note.created_at);
 }
@@ -113,7 +115,7 @@ export const createNotes: Handler = async (req, env) => {
     const stored: StoredNote = {
       body: note.body ?? null,
       createdAt: note.created_at ?? now,
-      documentPaths: (note.document_paths ?? []).map((d) => d.document_path ?? ''),
+      documentPaths: documentPathsOf(note.document_paths),
       isPinned: note.is_pinned ?? false,
     };
     account.notes.push(stored);

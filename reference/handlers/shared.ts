@@ -182,3 +182,16 @@ export function checkWithVendor(
 }
 
 export { reply };
+
+/**
+ * A note's document paths as stored. Validation guarantees their shape, but a server made lenient
+ * from outside (an ignored validation issue) lets any JSON through, and the handler must still not
+ * answer 500 for it: that would be a second defect beside the one made on purpose.
+ */
+export function documentPathsOf(paths: unknown): string[] {
+  if (!Array.isArray(paths)) return [];
+  return paths.map((d) => {
+    const path = d && typeof d === 'object' ? (d as { document_path?: unknown }).document_path : undefined;
+    return typeof path === 'string' ? path : '';
+  });
+}
