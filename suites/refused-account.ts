@@ -35,7 +35,12 @@ const perEndpoint: Rule[] = judged
   )
   .map((e) => ({
     id: `refused.unknown-account.${e.id}`,
-    spec: '§7.2 (404: account not found), §4.2 notes rules 1 and 5, §3',
+    // §4.2 states "must be imported, not merely staged" and "wrong … external number gives 404" for
+    // notes; for the other endpoints the section's own heading, data added to an imported account.
+    spec:
+      e.id === 'createNotes'
+        ? '§7.2 (404: account not found), §4.2 notes rules 1 and 5, §3'
+        : '§7.2 (404: account not found), §4.2 (data added to an imported account), §3',
     level: 'MUST',
     title: `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`,
     needs: TO_IMPORT,
