@@ -7,9 +7,11 @@
  * its validation rules"); it is answered 400, and afterwards the account shows exactly what it
  * showed before and the valid request is answered as a first request.
  *
- * A request with several items carries the defect in a later item (notes: the second of two), so a
- * server that stores the valid items of a refused request is seen: the whole request is answered
- * 400 (§7.2), with no per-item result (§4.2 shows those for the 201 only), so none of it is taken.
+ * A batch of independent items (notes, transactions) is sent with one item, the one the defect is in:
+ * storing invalid data while answering 400 breaks what §2.1 and §7.2 state. Whether the *valid* items
+ * of a refused batch may be kept is not stated (the whole request is answered 400, and per-item
+ * results exist only for the 201, §4.2), so `refused.validation.valid-items-not-kept.*` judges that
+ * reading at SHOULD: the defect in the second of two items, and neither taken.
  * The defect never sits on the account's keys or on what deduplicates (a note's body and created_at,
  * a transaction_id): the probe must be the same request, valid.
  *
@@ -27,7 +29,7 @@ import { oracle, probeOf } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { NotJudged } from '../core/engine/failures.js';
 import { type EndpointId, model } from '../core/spec/index.js';
-import { ledgerless, subjectFor } from './support.js';
+import { ledgerless, subjectFor, transaction } from './support.js';
 
 /** The keys that name the account or business a request is about: never the defect's place. */
 const KEYS = new Set([
@@ -37,35 +39,42 @@ const KEYS = new Set([
   'external_business_identifier',
 ]);
 
-/** Where the defect may go in a request of `endpoint`. */
-function allowedAt(endpoint: EndpointId, attr: string): boolean {
+/** The list of independent items of a batch endpoint: where a valid sibling of the invalid item can ride along. */
+const BATCHES: Partial<Record<EndpointId, 'notes' | 'transactions'>> = {
+  createNotes: 'notes',
+  createTransactions: 'transactions',
+};
+
+/** Where the defect may go in a request of `endpoint` whose item `item` of a batch carries it. */
+function allowedAt(endpoint: EndpointId, attr: string, item: number): boolean {
   const [head] = attr.split('.');
   if (KEYS.has(head)) return false;
-  // The second note carries it; the first stays valid and must not be stored (§4.2 notes rule 2 probes it).
-  if (endpoint === 'createNotes') return /^notes\.1(\.|$)/.test(attr) && !/^notes\.1\.(body|created_at)$/.test(attr);
-  if (endpoint === 'createTransactions') return !/^transactions\.\d+\.transaction_id$/.test(attr);
-  return true;
+  const list = BATCHES[endpoint];
+  if (!list) return true;
+  if (!new RegExp(`^${list}\\.${item}(\\.|$)`).test(attr)) return false;
+  // What deduplicates stays valid: the probe is the same request, valid (§4.2 notes rule 2, transactions).
+  return endpoint === 'createNotes'
+    ? !new RegExp(`^notes\\.${item}\\.(body|created_at)$`).test(attr)
+    : !new RegExp(`^transactions\\.${item}\\.transaction_id$`).test(attr);
 }
 
-/** The valid request the rule breaks: for notes, two notes, so one valid note rides along with the invalid one. */
-function validRequest(ctx: RuleContext, endpoint: EndpointId, request: CallOptions): CallOptions {
+/** The valid request the rule breaks: a batch holds `items` items (the last is the one broken). */
+function validRequest(ctx: RuleContext, endpoint: EndpointId, request: CallOptions, items: number): CallOptions {
   const body = { ...(request.body as Record<string, unknown>) };
   if (endpoint === 'createNotes')
-    body.notes = [
-      ctx.preconditions.payloads.item('notes', 'notes', ctx.ids),
-      ctx.preconditions.payloads.item('notes', 'notes', ctx.ids),
-    ];
+    body.notes = Array.from({ length: items }, () => ctx.preconditions.payloads.item('notes', 'notes', ctx.ids));
+  if (endpoint === 'createTransactions') body.transactions = Array.from({ length: items }, () => transaction(ctx));
   // §4.1: dry_run is a documented boolean; sent false, it is a field the defect can break.
   if (endpoint === 'processAccount') body.dry_run = false;
   return { ...request, body };
 }
 
 /** One invalid request, seeded by the run: a MUST defect of generators/defects.ts at an allowed place. */
-function invalidRequest(ctx: RuleContext, endpoint: EndpointId, valid: CallOptions): Invalid {
+function invalidRequest(ctx: RuleContext, endpoint: EndpointId, valid: CallOptions, item: number): Invalid {
   const schema = model.endpoints[endpoint].body;
   if (!schema) throw new NotJudged(`${endpoint} has no request body in the spec model`);
   const arbitrary = invalidFrom(fc.constant(valid.body as object), schema, defectKinds('MUST')).filter((i) =>
-    allowedAt(endpoint, i.attr),
+    allowedAt(endpoint, i.attr, item),
   );
   try {
     return fc.sample(arbitrary, { seed: ctx.property.seed, numRuns: 1 })[0];
@@ -80,6 +89,40 @@ const judged = Object.values(model.endpoints).filter(
   (e) => e.method === 'POST' && (e.id === 'validateAccount' || probeOf(e.id, { body: {} }) !== undefined),
 );
 
+/**
+ * Sends the valid request of `endpoint` with one MUST defect in batch item `items - 1` (any field
+ * elsewhere), expects it refused, and the account to show what it showed before, the valid request
+ * then answered as a first request.
+ */
+async function refusedChangesNothing(ctx: RuleContext, endpoint: EndpointId, items: number): Promise<void> {
+  const subject = await subjectFor(ctx, endpoint);
+  const valid = validRequest(ctx, endpoint, subject.request, items);
+  const invalid = invalidRequest(ctx, endpoint, valid, items - 1);
+  const o = oracle(ctx);
+  const before = subject.account && (await o.observe(subject.account, 'before the invalid request'));
+  const res = await ctx.api.call(endpoint, {
+    ...valid,
+    body: invalid.payload,
+    step: `send it with ${invalid.defect.description}`,
+  });
+  // Refused is what this rule stands on; the status and the §7.1 body are judged by conventions.* and errors.*.
+  ctx.expect.refused(res, `a request with ${invalid.defect.description} (§7.2: 400 validation error)`);
+  const probe =
+    endpoint === 'validateAccount'
+      ? probeOf('stageAccount', { body: valid.body })
+      : ledgerless(endpoint, subject.account)
+        ? undefined
+        : probeOf(endpoint, valid);
+  await o.assertState(
+    {
+      expected: before,
+      why: `a request refused with 400 (${invalid.defect.kind} at ${invalid.attr}) must change nothing (§7.2)`,
+      probes: [probe],
+    },
+    'after the refused request',
+  );
+}
+
 const perEndpoint: Rule[] = judged.map((e) => ({
   id: `refused.validation.${e.id}`,
   spec: '§7.2 (400: validation error on any endpoint), §7.1, §2.1',
@@ -88,34 +131,19 @@ const perEndpoint: Rule[] = judged.map((e) => ({
   needs: TO_IMPORT,
   endpoints: [e.id],
   tags: ['refused', 'validation'],
-  async check(ctx) {
-    const subject = await subjectFor(ctx, e.id);
-    const valid = validRequest(ctx, e.id, subject.request);
-    const invalid = invalidRequest(ctx, e.id, valid);
-    const o = oracle(ctx);
-    const before = subject.account && (await o.observe(subject.account, 'before the invalid request'));
-    const res = await ctx.api.call(e.id, {
-      ...valid,
-      body: invalid.payload,
-      step: `send it with ${invalid.defect.description}`,
-    });
-    // Refused is what this rule stands on; the status and the §7.1 body are judged by conventions.* and errors.*.
-    ctx.expect.refused(res, `a request with ${invalid.defect.description} (§7.2: 400 validation error)`);
-    const probe =
-      e.id === 'validateAccount'
-        ? probeOf('stageAccount', { body: valid.body })
-        : ledgerless(e.id, subject.account)
-          ? undefined
-          : probeOf(e.id, valid);
-    await o.assertState(
-      {
-        expected: before,
-        why: `a request refused with 400 (${invalid.defect.kind} at ${invalid.attr}) must change nothing (§7.2)`,
-        probes: [probe],
-      },
-      'after the refused request',
-    );
-  },
+  check: (ctx) => refusedChangesNothing(ctx, e.id, 1),
 }));
 
-export default defineRules('refused', perEndpoint);
+const validItemsNotKept: Rule[] = (Object.keys(BATCHES) as EndpointId[]).map((endpoint) => ({
+  id: `refused.validation.valid-items-not-kept.${endpoint}`,
+  spec: '§7.2 (400: validation error on any endpoint), §4.2',
+  level: 'SHOULD',
+  why: 'the whole request is answered 400 and per-item results exist only for the 201 (§4.2), so a client cannot tell which items were kept; but the spec does not state that the valid items of a refused request are not',
+  title: `${model.endpoints[endpoint].path} refused with 400 for its second item keeps neither item`,
+  needs: TO_IMPORT,
+  endpoints: [endpoint],
+  tags: ['refused', 'validation'],
+  check: (ctx) => refusedChangesNothing(ctx, endpoint, 2),
+}));
+
+export default defineRules('refused', [...perEndpoint, ...validItemsNotKept]);

@@ -242,6 +242,8 @@ export const noteFaults: FaultDefinition[] = [
       subtle: true,
       description:
         "A notes request refused 400 for one note's invalid field still stores the request's valid notes (each note is validated and stored in turn).",
+      level: 'SHOULD',
+      why: '§7.2 answers 400 for the request, and per-note statuses exist only for the 201, but the spec does not state that the valid notes of a refused request are not kept: a strong reading, judged by refused.validation.valid-items-not-kept.*',
     },
     {
       around: {
