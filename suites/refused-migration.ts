@@ -181,7 +181,7 @@ const processRules: RuleInput[] = processRefusals.flatMap((r) =>
       id: `refused.process.${r.id}${dry ? '-dry-run' : ''}`,
       spec: `${r.spec}${dry ? ', §4.1 process rule 2 (the full creation runs and is rolled back)' : ''}`,
       level: 'MUST',
-      title: `${r.title}${dry ? ' as a dry run' : ''} is refused and leaves the observable state as it was${dry ? '' : ''}`,
+      title: `${r.title}${dry ? ' as a dry run' : ''} is refused and leaves the observable state as it was`,
       needs: r.needs,
       endpoints: ['processAccount'],
       async check(ctx) {

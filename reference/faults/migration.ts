@@ -289,13 +289,15 @@ export const migrationFaults: FaultDefinition[] = [
       r.status === 400 && body(r.body).code === 'dry_run' ? reply(201, { service_account_number: 'A-DRYRUN00' }) : r,
     ),
   ),
-  {
-    id: 'migration.process.dry-run-hides-account',
-    spec: '§3 (dry run: staged, nothing created), §4.3',
-    subtle: true,
-    description: 'After a dry run the account is missing from the pending and all listings, though it is still staged.',
-    create: () => {
-      const dryRun = new Set<string>();
+  dryRunTrace(
+    {
+      id: 'migration.process.dry-run-hides-account',
+      spec: '§3 (dry run: staged, nothing created), §4.3',
+      subtle: true,
+      description:
+        'After a dry run the account is missing from the pending and all listings, though it is still staged.',
+    },
+    (dryRun) => {
       const hide: Around = async (req, _env, next) => {
         const r = await next(req);
         return r.status === 200 && Array.isArray(r.body)
@@ -311,21 +313,9 @@ export const migrationFaults: FaultDefinition[] = [
             }
           : r;
       };
-      return {
-        around: {
-          processAccount: async (req, _env, next) => {
-            const r = await next(req);
-            const k = processKey(req);
-            if (body(req.body).dry_run === true && r.status === 400 && body(r.body).code === 'dry_run')
-              dryRun.add(keyOf(k.import_supplier_code, k.external_account_number));
-            return r;
-          },
-          pendingAccountImportProcesses: hide,
-          allAccountImportProcesses: hide,
-        },
-      };
+      return { pendingAccountImportProcesses: hide, allAccountImportProcesses: hide };
     },
-  },
+  ),
   fault(
     {
       id: 'migration.process.already-imported-without-numbers',
