@@ -193,7 +193,8 @@ export class HttpClient {
       ...(payload !== undefined ? clip(redactor.text(payload)) : {}),
     };
     if (this.limiter) await this.limiter.take();
-    const number = ++this.stats.requests;
+    this.stats.requests++;
+    // One number per request, the answers log's: the HAR and the stopped-answering record agree on it.
     const n = this.answers.send();
     const started = performance.now();
     const startedAt = new Date();
@@ -201,7 +202,7 @@ export class HttpClient {
     const observed = (exchange: Omit<Exchange, 'seq' | 'step'>) => {
       try {
         observe?.(
-          { seq: number, ...(transcript.step ? { step: transcript.step } : {}), ...exchange },
+          { seq: n, ...(transcript.step ? { step: transcript.step } : {}), ...exchange },
           startedAt,
           this.origin,
         );
