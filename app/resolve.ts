@@ -174,7 +174,10 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       fixtures: c.fixtures ?? {},
       payloads: loadPayloadTemplates(c.payloads ?? {}, file ? dirname(file) : cwd),
       contractPath: account.business_contract_identifier_path,
-      concurrency: int(flags.concurrency, 'concurrency', 1, 256) ?? run.concurrency,
+      concurrency:
+        flags.concurrency?.trim() === 'auto'
+          ? 'auto'
+          : (int(flags.concurrency, 'concurrency', 1, 256) ?? run.concurrency),
       seed: int(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? run.seed,
       numRuns: int(flags['num-runs'], 'num-runs', 1, 100_000) ?? run.num_runs,
       timeoutMs: int(flags.timeout, 'timeout', 100, 600_000) ?? run.timeout_ms,

@@ -274,7 +274,7 @@ export class ConsoleReporter {
     const { counts, total } = report.summary;
     lines.push('');
     lines.push(
-      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests`)}`,
+      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests${widthNote(report)}`)}`,
     );
     lines.push(this.verdictLine(report));
     const { coverage } = report;
@@ -483,4 +483,13 @@ export class ConsoleReporter {
     }
     return out;
   }
+}
+
+/** What the automatic width did, when it did anything (core/engine/width.ts). */
+function widthNote(report: Report): string {
+  const auto = report.run.concurrency_auto;
+  if (!auto) return '';
+  const latency = auto.median_latency_ms === undefined ? '' : `, answers in ~${auto.median_latency_ms} ms`;
+  if (auto.backed_off) return `; the target asked to slow down: back to 8 rules at once${latency}`;
+  return report.run.concurrency > 8 ? `; up to ${report.run.concurrency} rules at once${latency}` : '';
 }

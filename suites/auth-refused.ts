@@ -14,6 +14,7 @@ import { oracle, probeOf } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { model } from '../core/spec/index.js';
 import { ledgerless, subjectFor } from './support.js';
+import { eachProbe } from '../core/engine/probes.js';
 
 /** The two refusals of §5.3: no token, and a token the service never issued. */
 const refusedCredentials = (): { what: string; auth: 'none' | { authorization: string } }[] => [
@@ -35,10 +36,15 @@ const perEndpoint: Rule[] = postEndpoints.map((e) => ({
     const { account, request } = await subjectFor(ctx, e.id);
     const o = oracle(ctx);
     const before = account && (await o.observe(account, 'before the refused requests'));
-    for (const { what, auth } of refusedCredentials()) {
-      const res = await ctx.api.call(e.id, { ...request, auth, step: `send ${what}` });
-      ctx.expect.status(res, 401, what);
-    }
+    await eachProbe(
+      ctx,
+      refusedCredentials(),
+      async ({ what, auth }) => {
+        const res = await ctx.api.call(e.id, { ...request, auth, step: `send ${what}` });
+        ctx.expect.status(res, 401, what);
+      },
+      ({ what }) => `the request with ${what}`,
+    );
     // Then the oracle: the account shows what it showed before, and the same request with the token
     // is answered as a first request (the probe, last: it changes state).
     await o.assertState(

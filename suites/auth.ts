@@ -7,6 +7,7 @@ import { defineRules, type Rule } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { model } from '../core/spec/index.js';
 import { listing, listingShows, readListing, sampleRequest, status } from './support.js';
+import { eachProbe } from '../core/engine/probes.js';
 
 const endpoints = Object.values(model.endpoints);
 
@@ -26,10 +27,15 @@ const perEndpoint: Rule[] = endpoints.map((e) => ({
   endpoints: [e.id],
   tags: ['auth'],
   async check(ctx) {
-    for (const { what, auth } of badCredentials()) {
-      const res = await ctx.api.call(e.id, { ...sampleRequest(ctx, e.id), auth, step: `send ${what}` });
-      ctx.expect.status(res, 401, `with ${what}`);
-    }
+    await eachProbe(
+      ctx,
+      badCredentials(),
+      async ({ what, auth }) => {
+        const res = await ctx.api.call(e.id, { ...sampleRequest(ctx, e.id), auth, step: `send ${what}` });
+        ctx.expect.status(res, 401, `with ${what}`);
+      },
+      ({ what }) => `the request with ${what}`,
+    );
   },
 }));
 
@@ -130,20 +136,25 @@ export default defineRules('auth', [
     endpoints: endpoints.map((e) => e.id),
     tags: ['auth'],
     async check(ctx) {
-      for (const e of endpoints) {
-        for (const scheme of ['Bearer', 'Basic', 'JWT', '']) {
+      const probes = endpoints.flatMap((e) => ['Bearer', 'Basic', 'JWT', ''].map((scheme) => ({ e, scheme })));
+      const under = (scheme: string) => (scheme ? `the ${scheme} scheme` : 'no scheme');
+      await eachProbe(
+        ctx,
+        probes,
+        async ({ e, scheme }) => {
           const res = await ctx.api.call(e.id, {
             ...sampleRequest(ctx, e.id),
             auth: { scheme },
-            step: `${e.id} with the token under ${scheme ? `the ${scheme} scheme` : 'no scheme'}`,
+            step: `${e.id} with the token under ${under(scheme)}`,
           });
           ctx.expect.status(
             res,
             401,
             `${e.method} ${e.path} with ${scheme ? `"${scheme} <token>"` : 'the bare token'}`,
           );
-        }
-      }
+        },
+        ({ e, scheme }) => `${e.id} with the token under ${under(scheme)}`,
+      );
     },
   },
 ]);

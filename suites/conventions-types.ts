@@ -21,6 +21,7 @@ import { billingDocuments } from './billing.js';
 import { defect } from './conventions.js';
 import { oracle } from '../core/engine/observe.js';
 import { accountKey, transaction } from './support.js';
+import { eachProbe } from '../core/engine/probes.js';
 
 // Types of every request field (issue 20 item 5) ------------------------------------------------
 
@@ -298,15 +299,20 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
   const watch = prepared.account;
   const judge = oracle(ctx);
   const before = watch ? await judge.observe(watch, 'before the wrong-typed requests') : undefined;
-  for (const invalid of cases) {
-    const key = KEY_FIELDS.has(invalid.attr);
-    const res = await ctx.api.call(t.endpoint, {
-      body: invalid.payload,
-      step: `${t.what} with ${invalid.defect.description}`,
-    });
-    // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.
-    ctx.expect.status(res, key ? [400, 404] : 400, `${t.what} with ${invalid.defect.description}`);
-  }
+  await eachProbe(
+    ctx,
+    cases,
+    async (invalid) => {
+      const key = KEY_FIELDS.has(invalid.attr);
+      const res = await ctx.api.call(t.endpoint, {
+        body: invalid.payload,
+        step: `${t.what} with ${invalid.defect.description}`,
+      });
+      // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.
+      ctx.expect.status(res, key ? [400, 404] : 400, `${t.what} with ${invalid.defect.description}`);
+    },
+    (invalid) => `${t.what} with ${invalid.defect.description}`,
+  );
   if (before)
     await judge.expectUnchanged(
       before,

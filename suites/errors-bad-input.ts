@@ -13,6 +13,7 @@ import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { type EndpointId, model } from '../core/spec/index.js';
 import { accountKey, sampleRequest } from './support.js';
+import { eachProbe } from '../core/engine/probes.js';
 
 const POST_ENDPOINTS = Object.values(model.endpoints)
   .filter((e) => e.method === 'POST')
@@ -93,15 +94,20 @@ const perPost: RuleInput[] = POST_ENDPOINTS.map((endpoint) => ({
   endpoints: [endpoint],
   async check(ctx: RuleContext) {
     const valid = await validRequest(ctx, endpoint);
-    for (const { what, body, rawBody } of bodies(valid)) {
-      const res = await ctx.api.call(
-        endpoint,
-        rawBody !== undefined
-          ? { rawBody, headers: { 'content-type': 'application/json' }, step: what }
-          : { body, step: what },
-      );
-      noServerError(ctx, res, `${endpoint} with ${what}`);
-    }
+    await eachProbe(
+      ctx,
+      bodies(valid),
+      async ({ what, body, rawBody }) => {
+        const res = await ctx.api.call(
+          endpoint,
+          rawBody !== undefined
+            ? { rawBody, headers: { 'content-type': 'application/json' }, step: what }
+            : { body, step: what },
+        );
+        noServerError(ctx, res, `${endpoint} with ${what}`);
+      },
+      ({ what }) => `${endpoint} with ${what}`,
+    );
   },
 }));
 
@@ -112,15 +118,21 @@ const perGet: RuleInput = {
   title: 'The status and listing endpoints never answer odd supplier codes or account numbers with a 5xx',
   endpoints: GET_ENDPOINTS,
   async check(ctx: RuleContext) {
-    for (const endpoint of GET_ENDPOINTS) {
-      for (const odd of ['no such supplier ñ ✓', '..', '%', "' OR 1=1 --", 'x'.repeat(300)]) {
-        const res = await ctx.api.call(endpoint, {
-          params: { import_supplier_code: odd, external_account_number: odd },
-          step: `${endpoint} for ${JSON.stringify(odd.slice(0, 20))}`,
+    const odds = ['no such supplier ñ ✓', '..', '%', "' OR 1=1 --", 'x'.repeat(300)];
+    const probes = GET_ENDPOINTS.flatMap((endpoint) => odds.map((odd) => ({ endpoint, odd })));
+    const what = ({ endpoint, odd }: (typeof probes)[number]) => `${endpoint} for ${JSON.stringify(odd.slice(0, 20))}`;
+    await eachProbe(
+      ctx,
+      probes,
+      async (probe) => {
+        const res = await ctx.api.call(probe.endpoint, {
+          params: { import_supplier_code: probe.odd, external_account_number: probe.odd },
+          step: what(probe),
         });
-        noServerError(ctx, res, `${endpoint} for ${JSON.stringify(odd.slice(0, 20))}`);
-      }
-    }
+        noServerError(ctx, res, what(probe));
+      },
+      what,
+    );
   },
 };
 

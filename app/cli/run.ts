@@ -32,7 +32,10 @@ Running:
   --seed N                  seed of the generated data; a run is reproducible from it
   --path P                  replay one property case (with --seed), as printed with a counterexample
   --num-runs N              cases per property rule (default 25; nightly: 1000)
-  --concurrency N           rules run at the same time (default 8)
+  --concurrency N|auto      rules run at the same time (default auto: 8, and up to 32 while the
+                            target answers slowly, so about as many requests per second as 8 rules
+                            send to a target answering in 25 ms; back to 8 once it answers a 429
+                            the run must wait out, or a 503). A number fixes it
   --timeout MS              per-request timeout (default 10000)
   --rate-limit RPS          at most this many requests per second to the target. A 429 on any
                             endpoint is waited out as its Retry-After asks (else a backoff) and

@@ -122,7 +122,12 @@ export const AccountConfig = z.strictObject({
 });
 
 export const RunConfig = z.strictObject({
-  concurrency: z.int().min(1).max(256).default(8).describe('Rules run at the same time.'),
+  concurrency: z
+    .union([z.int().min(1).max(256), z.literal('auto')])
+    .default('auto')
+    .describe(
+      'Rules run at the same time: a number, or "auto" (8, up to 32 while the target answers slowly, back to 8 once it answers 429 or 503).',
+    ),
   seed: z.int().optional().describe('fast-check seed; a run is reproducible from it (random when unset).'),
   num_runs: z.int().min(1).max(100_000).default(25).describe('Cases per property rule.'),
   timeout_ms: z.int().min(100).max(600_000).default(10_000).describe('Per-request timeout.'),

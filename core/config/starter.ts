@@ -98,7 +98,7 @@ account:
   business_contract_identifier_path: business.business_contract_identifier
 
 run:
-  concurrency: 8                              # rules at the same time
+  concurrency: auto                           # rules at the same time: auto (8, up to 32 for a slow target) or a number
   # seed: 1234                                # fast-check seed; a run is reproducible from it
   num_runs: 25                                # cases per property (nightly: 1000)
   timeout_ms: 10000                           # per request

@@ -17,6 +17,8 @@ export class RuleState {
   readonly observations: string[] = [];
   private dropped = 0;
   counterexample?: Counterexample;
+  /** Why part of the rule (a generated case) was run again after the implementation did not answer. */
+  flaky?: string;
 
   /** Keeps one observation, bounded: a target answering megabytes of extra fields cannot flood the report. */
   observe(note: string): void {
@@ -31,7 +33,7 @@ export class RuleState {
 }
 
 export function createContext(
-  parts: Omit<RuleContext, 'expect' | 'observe' | 'skip' | 'counterexample'>,
+  parts: Omit<RuleContext, 'expect' | 'observe' | 'skip' | 'counterexample' | 'flaky'>,
   state: RuleState,
 ): RuleContext {
   return {
@@ -43,6 +45,10 @@ export function createContext(
     },
     counterexample: (example) => {
       state.counterexample = example;
+    },
+    flaky: (why) => {
+      state.flaky ??= why;
+      state.observe(why);
     },
   };
 }

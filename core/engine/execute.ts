@@ -10,22 +10,7 @@ import { NotImplemented, NotJudged, PreconditionError, RuleFailure, SkipRule } f
 import type { Ending, Failure, RuleResult } from './result.js';
 import { type Rule, declaredFacts } from './rule.js';
 import { reportTranscript } from './transcripts.js';
-
-/** Exchange errors where no answer came at all: the rule's re-run may see one (core/engine/run.ts). */
-const NO_ANSWER: ReadonlySet<string> = new Set(['reset', 'timeout', 'refused']);
-
-/** Statuses a gateway answers for a service it could not reach (or a service unavailable for now). */
-const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
-
-/** "POST /v1/… answered 503" when the exchange a failure is about got a gateway's answer. */
-function gatewayAnswer(transcript: readonly Exchange[], seq: number | undefined): string | undefined {
-  if (seq === undefined) return undefined;
-  const exchange = transcript.find((e) => e.seq === seq);
-  const status = exchange?.response?.status;
-  return exchange && status !== undefined && GATEWAY_STATUSES.has(status)
-    ? `${exchange.request.method} ${exchange.request.url} answered ${status}`
-    : undefined;
-}
+import { gatewayAnswer, noAnswer } from './transient.js';
 
 /** The result of a rule that made no request: skipped for a missing need, out of time, or --bail. */
 export const notRun = (rule: Rule, ending: Ending): RuleResult =>
@@ -104,7 +89,7 @@ export async function executeRule(
         reason: `the rule did not finish within ${Math.round(timeoutMs / 1000)} s`,
       });
     }
-    return finish({ verdict: 'pass' });
+    return finish(state.flaky ? { verdict: 'pass', flaky: state.flaky } : { verdict: 'pass' });
   } catch (error) {
     if (error instanceof RuleFailure) {
       // Only what the failure knows: report.json leaves out what is undefined, and so does the result.
@@ -142,7 +127,7 @@ export async function executeRule(
         verdict: 'error',
         error_kind: 'exchange',
         reason: error.message,
-        ...(NO_ANSWER.has(error.kind) ? { transient: true as const } : {}),
+        ...(noAnswer(error) ? { transient: true as const } : {}),
       });
     if (signal.aborted)
       return finish({

@@ -198,20 +198,31 @@ export async function snapshots(
   when: string,
   options: { importedListing?: boolean } = {},
 ): Promise<Snapshot[]> {
+  // The reads are independent and change nothing: they go out at once (a slow target pays one round
+  // trip per page, not one per read), and are judged in a fixed order so a broken one reads the same.
+  const suppliers = [...new Set(accounts.map((a) => a.supplier))];
+  const reads = await settledInOrder([
+    ...suppliers.flatMap((supplier) => [
+      readListing(ctx, 'all', supplier, `all listing ${when}`),
+      readListing(ctx, 'pending', supplier, `pending listing ${when}`),
+      options.importedListing
+        ? readListing(ctx, 'imported', supplier, `imported listing ${when}`)
+        : Promise.resolve(undefined),
+    ]),
+  ]);
   const listings = new Map<string, { all: ListingRead; pending: ListingRead; imported?: ListingRead }>();
-  for (const supplier of new Set(accounts.map((a) => a.supplier))) {
-    const all = await readListing(ctx, 'all', supplier, `all listing ${when}`);
+  suppliers.forEach((supplier, i) => {
+    const [all, pending, imported] = reads.slice(i * 3, i * 3 + 3) as [ListingRead, ListingRead, ListingRead?];
     readable(all, when);
-    const pending = await readListing(ctx, 'pending', supplier, `pending listing ${when}`);
     readable(pending, when);
-    const imported = options.importedListing
-      ? await readListing(ctx, 'imported', supplier, `imported listing ${when}`)
-      : undefined;
     listings.set(supplier, { all, pending, imported });
-  }
+  });
+  const statuses = await settledInOrder(
+    accounts.map((account) => status(ctx, account.supplier, account.ext, `status ${when}`)),
+  );
   const result: Snapshot[] = [];
-  for (const account of accounts) {
-    const st = await status(ctx, account.supplier, account.ext, `status ${when}`);
+  for (const [i, account] of accounts.entries()) {
+    const st = statuses[i];
     // A read that breaks says nothing about the rule reading it (the status and listing rules judge it).
     if (st.status !== 200 && st.status !== 404)
       throw new NotJudged(`the status ${when} answered ${st.status}; the account's state could not be read`);
@@ -236,6 +247,15 @@ export async function snapshots(
     });
   }
   return result;
+}
+
+/** Waits for every read, then gives their values or throws the error of the first (in order) that broke. */
+async function settledInOrder<T>(reads: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(reads);
+  return settled.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
 }
 
 /** A listing that did not answer 200 cannot be read: not judged (the listing rules judge it). */

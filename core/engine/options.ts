@@ -8,9 +8,11 @@ import type { Counterexample, RuleResult } from './result.js';
 import type { Rule } from './rule.js';
 import type { Selection } from './select.js';
 import type { Setup, SetupDeadline } from './setup.js';
+import type { Concurrency } from './width.js';
 
 export const RUN_DEFAULTS = {
-  concurrency: 8,
+  /** Rules at once: 8, more while the target answers slowly (width.ts). */
+  concurrency: 'auto' as Concurrency,
   /** Runs again of a rule that ended in error because an exchange got no response. */
   retries: 1,
   numRuns: 25,
@@ -26,7 +28,8 @@ export type RunEvent =
   | { type: 'rule'; result: RuleResult; done: number; total: number };
 
 export interface RunOptions extends TargetOptions {
-  concurrency?: number;
+  /** Rules at once: a number, or "auto" (the default: 8, up to 32 against a slow target; width.ts). */
+  concurrency?: Concurrency;
   seed?: number;
   numRuns?: number;
   timeoutMs?: number;

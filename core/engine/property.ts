@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import type { RuleContext } from './context.js';
 import { NotImplemented, NotJudged, PreconditionError, RuleFailure } from './failures.js';
 import { ExchangeError } from '../http/exchange.js';
+import { inPlace } from './probes.js';
 
 /** Bounds a property's wall time, shrinking included; the best counterexample so far is kept. */
 const TIME_LIMIT_MS = 120_000;
@@ -58,6 +59,22 @@ const isBroken = (error: unknown): error is Error =>
   error instanceof NotImplemented;
 
 /**
+ * The predicate, run again (on a fresh copy of the value: a case makes fresh identifiers each time it
+ * runs) up to `--retries` times while it ends because the implementation did not answer
+ * (transient.ts). A case, not the whole property, is what a blip costs: a property makes hundreds of
+ * requests, so a re-run of all of them would meet a blip again as often as the first run did. The
+ * rule is then reported as flaky if it passes.
+ */
+function retrying<T>(ctx: RuleContext, predicate: (value: T) => Promise<void>) {
+  return (value: T, label: string): Promise<void> => {
+    // The first run uses fast-check's own value: a command sequence marks on it the commands that
+    // ran, which shrinking and the readable counterexample read. A re-run gets a fresh copy.
+    let runs = 0;
+    return inPlace(ctx, () => predicate(runs++ ? fc.cloneIfNeeded(value) : value), `${label} run again`);
+  };
+}
+
+/**
  * Runs `num_runs` cases, `ctx.property.concurrency` of them at once (each case makes its own
  * identifiers, so cases never share an account), then shrinks the first failing case one case at a
  * time. The verdict, the counterexample, its seed, path and shrinks are the ones a sequential
@@ -73,7 +90,8 @@ export async function checkProperty<T>(
   timeLimitMs = TIME_LIMIT_MS,
 ): Promise<void> {
   const { numRuns, seed, path } = ctx.property;
-  if (path) return replay(ctx, arbitrary, predicate, timeLimitMs);
+  const attempt = retrying(ctx, predicate);
+  if (path) return replay(ctx, arbitrary, attempt, timeLimitMs);
   const deadline = Date.now() + timeLimitMs;
   const width = Math.max(1, Math.min(ctx.property.concurrency ?? 1, numRuns));
   let next = 0;
@@ -95,7 +113,7 @@ export async function checkProperty<T>(
         generated = { from: index, values: casesFrom(arbitrary, seed, index, Math.min(width, numRuns - index)) };
       const value = generated.values[index - generated.from];
       try {
-        await predicate(value);
+        await attempt(value, `case ${index}`);
         passed++;
       } catch (error) {
         if (fc.PreconditionFailure.isFailure(error))
@@ -129,7 +147,7 @@ export async function checkProperty<T>(
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (shrinkBroken) throw shrinkBroken;
     try {
-      await predicate(value);
+      await attempt(value, 'a shrunk case');
     } catch (error) {
       if (isBroken(error)) shrinkBroken = error;
       throw error;
@@ -190,14 +208,14 @@ function report(
 async function replay<T>(
   ctx: RuleContext,
   arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
+  attempt: (value: T, label: string) => Promise<void>,
   timeLimitMs: number,
 ): Promise<void> {
   let broken: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (broken) throw broken;
     try {
-      await predicate(value);
+      await attempt(value, 'the replayed case');
     } catch (error) {
       // A broken exchange, a refused setup step, a call starved of the rate limit or an endpoint not implemented: no case can be judged.
       if (isBroken(error)) broken = error;

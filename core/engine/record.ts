@@ -19,7 +19,10 @@ export interface RunRecord {
     id: string;
     seed: number;
     numRuns: number;
+    /** Rules at once: the fixed width, or with auto the most the run had. */
     concurrency: number;
+    /** Set when the width followed the target (width.ts): whether it went back to its base, and the latency it saw. */
+    concurrencyAuto?: { backedOff: boolean; medianLatencyMs?: number };
     timeoutMs: number;
     strict: boolean;
     startedAt: Date;

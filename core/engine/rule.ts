@@ -95,6 +95,16 @@ export interface PropertySettings {
   concurrency?: number;
 }
 
+/**
+ * How a part of a rule (a generated case, one probe) that ended because the implementation did not
+ * answer is tried again in place: how often (the run's `--retries`) and how to tell such an ending
+ * (transient.ts, over the rule's transcript).
+ */
+export interface RetrySettings {
+  times: number;
+  cause(error: unknown): string | undefined;
+}
+
 export interface RuleContext {
   readonly rule: Rule;
   /** Calls of the interface, recorded in the rule's transcript. */
@@ -107,6 +117,7 @@ export interface RuleContext {
   readonly preconditions: Preconditions;
   readonly expect: Expect;
   readonly property: PropertySettings;
+  readonly retry: RetrySettings;
   /** Where the configuration puts business.business_contract_identifier (§2.3: not shown). */
   readonly contractPath: string;
   /** Aborted when the rule times out or the run stops. */
@@ -123,4 +134,9 @@ export interface RuleContext {
   skip(message: string, key?: string): never;
   /** Records a property's counterexample (the failure itself is thrown separately). */
   counterexample(example: Counterexample): void;
+  /**
+   * Records that part of the rule was run again because the implementation did not answer (a
+   * generated case, property.ts): a pass is then reported as flaky, with the first such reason.
+   */
+  flaky(why: string): void;
 }

@@ -18,12 +18,13 @@ export { UnreachableError, type WithRecord } from './session.js';
 
 /**
  * The order rules are started in (results keep the suite order). Property and model-based rules
- * make tens of requests one after another; started last, they alone would set the length of the
- * run against a slow target, so they start first and the short rules fill the other workers.
+ * make tens of requests one after another, and the §8 rules wait out the service's processing
+ * between their bursts; started last, either alone would set the length of the run against a slow
+ * target, so they start first and the short rules fill the other places.
  */
 function longestFirst(rules: readonly Rule[]): number[] {
-  const indices = rules.map((_, i) => i);
-  return [...indices.filter((i) => rules[i].property), ...indices.filter((i) => !rules[i].property)];
+  const weight = (rule: Rule) => (rule.property ? 2 : rule.needs?.includes('concurrencyLimit') ? 1 : 0);
+  return rules.map((_, i) => i).sort((a, b) => weight(rules[b]) - weight(rules[a]) || a - b);
 }
 
 /** Aims `candidates` (narrowed by the selection) at one implementation and returns the run's record. */
@@ -46,7 +47,6 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     options.onEvent?.({ type: 'start', total: rules.length, runId: session.runId, seed: session.seed });
     options.onEvent?.({ type: 'setup', setup: session.setup });
     const order = longestFirst(rules);
-    let next = 0;
     let expired: string | undefined;
     const deadline = limit
       ? setTimeout(
@@ -57,36 +57,40 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
           Math.max(0, limit.at - Date.now()),
         )
       : undefined;
-    const worker = async () => {
-      while (next < order.length) {
-        const index = order[next++];
-        const rule = rules[index];
-        const ran = expired
-          ? notRun(rule, {
-              verdict: 'error',
-              error_kind: 'timeout',
-              reason: `not judged: ${expired} before the rule started`,
-            })
-          : bailed
-            ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
-            : await runWithRetries(session, rule, options.retries ?? RUN_DEFAULTS.retries, () => !expired && !bailed);
-        // Only a failing or errored result carries the command that replays it.
-        const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
-        results[index] = result;
-        if (
-          options.bail &&
-          isFailing(result.verdict) &&
-          rule.level === 'MUST' &&
-          !excuse(options.baseline, rule.id, result.reason)
-        )
-          bailed = true;
-        options.onEvent?.({ type: 'rule', result, done: ++done, total: rules.length });
-      }
+    const runOne = async (index: number) => {
+      const rule = rules[index];
+      const ran = expired
+        ? notRun(rule, {
+            verdict: 'error',
+            error_kind: 'timeout',
+            reason: `not judged: ${expired} before the rule started`,
+          })
+        : bailed
+          ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
+          : await runWithRetries(session, rule, options.retries ?? RUN_DEFAULTS.retries, () => !expired && !bailed);
+      // Only a failing or errored result carries the command that replays it.
+      const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
+      results[index] = result;
+      if (
+        options.bail &&
+        isFailing(result.verdict) &&
+        rule.level === 'MUST' &&
+        !excuse(options.baseline, rule.id, result.reason)
+      )
+        bailed = true;
+      options.onEvent?.({ type: 'rule', result, done: ++done, total: rules.length });
     };
+    // Rules start in `order` while fewer than the width run; the width may change as the run goes
+    // (width.ts), so it is asked again each time a rule ends.
+    const running = new Set<Promise<void>>();
     try {
-      await Promise.all(
-        Array.from({ length: Math.min(options.concurrency ?? RUN_DEFAULTS.concurrency, rules.length) }, worker),
-      );
+      for (const index of order) {
+        while (running.size >= session.width.current()) await Promise.race(running);
+        const started = runOne(index).finally(() => running.delete(started));
+        running.add(started);
+        session.width.started(running.size);
+      }
+      await Promise.all(running);
     } finally {
       clearTimeout(deadline);
     }

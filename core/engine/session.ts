@@ -30,6 +30,9 @@ import type { Counterexample, RuleResult } from './result.js';
 import type { Rule } from './rule.js';
 import type { Setup } from './setup.js';
 import { establishSetup } from './setup-chain.js';
+import { transientCause } from './transient.js';
+import { PROPERTY_KEEP_WHOLE, brief } from './transcripts.js';
+import { type Concurrency, RuleWidth, baseWidth, widest } from './width.js';
 
 export { UnreachableError };
 export type { Counterexample };
@@ -49,6 +52,8 @@ export interface Session {
   replay(result: RuleResult): string;
   /** What the setup chain established or found refused, before any rule. */
   readonly setup: Setup;
+  /** How many rules the run may have at once: fixed, or following the target (width.ts). */
+  readonly width: RuleWidth;
   /** Stops the run: rules still running end at once as not judged, with `reason`. */
   stop(reason: string): void;
   /** The record of the rules run so far, with the facts of the run around them. */
@@ -58,7 +63,10 @@ export interface Session {
 
 /** The run's settings with every default filled in. */
 interface Settings {
-  concurrency: number;
+  /** Rules at once (`--concurrency`): a number, or "auto" (width.ts). */
+  concurrency: Concurrency;
+  /** Cases of a property at once, and the width pacing messages name: the fixed width or the auto base. */
+  caseWidth: number;
   timeoutMs: number;
   numRuns: number;
   seed: number;
@@ -69,6 +77,7 @@ interface Settings {
 function settingsOf(options: RunOptions): Settings {
   return {
     concurrency: options.concurrency ?? RUN_DEFAULTS.concurrency,
+    caseWidth: baseWidth(options.concurrency ?? RUN_DEFAULTS.concurrency),
     timeoutMs: options.timeoutMs ?? RUN_DEFAULTS.timeoutMs,
     numRuns: options.numRuns ?? RUN_DEFAULTS.numRuns,
     seed: options.seed ?? randomInt(2 ** 31),
@@ -87,7 +96,7 @@ function connectTo(options: RunOptions, settings: Settings): Promise<Connection>
     payloads: options.payloads,
     contractPath: options.contractPath,
     timeoutMs: settings.timeoutMs,
-    connections: Math.max(2, settings.concurrency * 2),
+    connections: Math.max(2, widest(settings.concurrency) * 2),
     rateLimit: options.rateLimit,
     transport: options.transport,
     redactor: options.redactor,
@@ -95,9 +104,16 @@ function connectTo(options: RunOptions, settings: Settings): Promise<Connection>
   });
 }
 
+const medianOf = (connection: Connection) => {
+  const median = connection.http.latency.median();
+  return median === undefined ? undefined : Math.round(median);
+};
+
 /** The run's record as it stands: redacted as it is made, so no secret of the run reaches output. */
 class Recorder {
   private readonly startedAt = new Date();
+  /** Set once rules may run: the record names the width the run had (the most rules at once, when auto). */
+  width?: RuleWidth;
   setup?: Setup;
   readonly setupExchanges: Exchange[] = [];
   /** The endpoints found not implemented, by the setup chain and the rules (not-implemented.ts). */
@@ -124,7 +140,14 @@ class Recorder {
             id: settings.runId,
             seed: settings.seed,
             numRuns: settings.numRuns,
-            concurrency: settings.concurrency,
+            // Auto: the most rules the run had at once (width.ts), 8 when none ran yet.
+            concurrency:
+              settings.concurrency === 'auto'
+                ? Math.max(this.width?.peak ?? 0, baseWidth('auto'))
+                : settings.concurrency,
+            ...(settings.concurrency === 'auto'
+              ? { concurrencyAuto: { backedOff: this.width?.pushback ?? false, medianLatencyMs: medianOf(connection) } }
+              : {}),
             timeoutMs: settings.timeoutMs,
             strict: options.strict ?? false,
             startedAt: this.startedAt,
@@ -246,7 +269,7 @@ function pacingOf(connection: Connection, options: RunOptions, settings: Setting
     random: seededRandom(settings.seed + (rule ? hashOf(rule.id) : 0)),
     ...(options.processRetryBudgetMs !== undefined ? { processBudgetMs: options.processRetryBudgetMs } : {}),
     ...(rule?.needs?.includes('concurrencyLimit') ? { deliberate: ['processAccount'] as const } : {}),
-    concurrency: settings.concurrency,
+    concurrency: settings.caseWidth,
     ...(typeof limit === 'number' ? { concurrencyLimit: limit } : {}),
   };
 }
@@ -288,7 +311,9 @@ function ruleRunner(
         reason: `needs ${missing.describe}: set ${missing.key}`,
         skip_key: missing.key,
       });
-    const transcript = new Transcript();
+    const transcript = new Transcript(
+      rule.property && !options.fullTranscripts ? { keep: PROPERTY_KEEP_WHOLE, brief } : undefined,
+    );
     const ruleTimeout = ruleTimeoutOf(timeoutMs) * (rule.property ? Math.max(1, numRuns / 10) : 1);
     const ruleDeadline = Date.now() + ruleTimeout;
     const result = await executeRule(
@@ -302,8 +327,17 @@ function ruleRunner(
         });
         const ids = new Ids(registry);
         const given = new Given(api, ids, preconditions, contractPath, signal, options.processRetryBudgetMs, setup);
-        const property = { numRuns, seed, path: options.replayPath, concurrency: settings.concurrency };
-        const parts = { rule, api, given, ids, preconditions, property, contractPath, signal, tokenMutation };
+        const property = {
+          numRuns,
+          seed,
+          path: options.replayPath,
+          concurrency: settings.caseWidth,
+        };
+        const retry = {
+          times: options.retries ?? RUN_DEFAULTS.retries,
+          cause: (error: unknown) => transientCause(error, transcript.exchanges),
+        };
+        const parts = { rule, api, given, ids, preconditions, property, retry, contractPath, signal, tokenMutation };
         await rule.check(createContext(parts, state));
       },
       () => transcript.exchanges,
@@ -338,7 +372,14 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const tokens = await authenticate(connection, recorder);
     const setup = await setUp(connection, tokens, registry, recorder, options, settings, runAbort.signal);
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
+    const width = new RuleWidth(settings.concurrency, {
+      latency: connection.http.latency,
+      rateLimited: connection.http.pacing.counts,
+      expected429: typeof limit === 'number' ? ['processAccount'] : [],
+    });
+    recorder.width = width;
     return {
+      width,
       baseUrl,
       embedded: connection.embedded,
       runId: settings.runId,

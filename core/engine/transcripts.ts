@@ -13,6 +13,13 @@ import type { Exchange } from '../http/exchange.js';
 import { type Verdict, isFailing } from './verdict.js';
 
 export const REPORT_BODY_LIMIT = 2 * 1024;
+/**
+ * Exchanges a property rule keeps whole while it runs (the client's Transcript compaction): a
+ * property makes thousands at nightly scale, and its report keeps the last few and the one its
+ * failure is about — which comes from the last case run, the shrunk one.
+ */
+export const PROPERTY_KEEP_WHOLE = 64;
+
 /** Bodies of the other exchanges a failing rule keeps in full. */
 const CONTEXT_BODY_LIMIT = 1024;
 /** Exchanges of a failing rule kept in full besides the one its failure is about. */
@@ -41,7 +48,7 @@ function cut(
 }
 
 /** One line's worth: no headers, no bodies. */
-function brief(x: Exchange): Exchange {
+export function brief(x: Exchange): Exchange {
   return {
     seq: x.seq,
     ...(x.step ? { step: x.step } : {}),

@@ -4,6 +4,7 @@
  * the configured base URL), an optional request rate limit, and every exchange recorded redacted.
  */
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { LatencyGauge } from './latency.js';
 import { AnswerLog } from './answers.js';
 import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
 import { Pacing, type RateLimitCount } from './pacing.js';
@@ -26,13 +27,35 @@ export interface HttpRequest {
 }
 
 /** Collects the exchanges of one rule. */
+/**
+ * How a long transcript is kept small while its rule runs: all but the last `keep` exchanges are
+ * replaced by `brief` (one line each, what a report keeps of them anyway), except those that broke.
+ */
+export interface Compaction {
+  keep: number;
+  brief(exchange: Exchange): Exchange;
+}
+
 export class Transcript {
   readonly exchanges: Exchange[] = [];
   step?: string;
+  /** Exchanges before this index are already brief (or broke). */
+  private compacted = 0;
+
+  constructor(private readonly compaction?: Compaction) {}
+
   /** Records an exchange, labelled with its own step (requests of one rule may be in flight at once) or the transcript's. */
   record({ step = this.step, ...exchange }: Omit<Exchange, 'seq'>): Exchange {
     const full: Exchange = { seq: this.exchanges.length + 1, ...(step ? { step } : {}), ...exchange };
     this.exchanges.push(full);
+    const c = this.compaction;
+    // Compacted a batch at a time, so each exchange is looked at once.
+    if (c && this.exchanges.length - this.compacted > 2 * c.keep) {
+      const until = this.exchanges.length - c.keep;
+      for (let i = this.compacted; i < until; i++)
+        if (!this.exchanges[i].error) this.exchanges[i] = c.brief(this.exchanges[i]);
+      this.compacted = until;
+    }
     return full;
   }
 }
@@ -127,6 +150,8 @@ export class HttpClient {
   readonly stats: HttpStats = { requests: 0, failures: 0, rate_limited: this.pacing.counts, resent_after_reset: 0 };
   /** Which requests got an answer: names the point where a target stopped answering (answers.ts). */
   readonly answers = new AnswerLog();
+  /** How long the target takes to answer lately (latency.ts): the runner's automatic width reads it. */
+  readonly latency = new LatencyGauge();
 
   constructor(private readonly options: HttpClientOptions) {
     const url = new URL(options.baseUrl);
@@ -237,6 +262,7 @@ export class HttpClient {
         duration_ms: performance.now() - started,
       });
       this.answers.answered(n, recordedRequest);
+      this.latency.record(exchange.duration_ms, res.statusCode);
       if (observe)
         observed({
           request: { ...recordedRequest, ...(payload !== undefined ? { body: redactor.text(payload) } : {}) },

@@ -294,6 +294,16 @@ export function buildReport(input: RunRecord): Report {
       seed: run.seed,
       num_runs: run.numRuns,
       concurrency: run.concurrency,
+      ...(run.concurrencyAuto
+        ? {
+            concurrency_auto: {
+              backed_off: run.concurrencyAuto.backedOff,
+              ...(run.concurrencyAuto.medianLatencyMs !== undefined
+                ? { median_latency_ms: run.concurrencyAuto.medianLatencyMs }
+                : {}),
+            },
+          }
+        : {}),
       timeout_ms: run.timeoutMs,
       strict: run.strict,
       started_at: run.startedAt.toISOString(),

@@ -57,7 +57,16 @@ export const ReportSchema = z.object({
     id: z.string(),
     seed: z.number(),
     num_runs: z.int(),
-    concurrency: z.int(),
+    concurrency: z.int().describe('rules at once: the fixed --concurrency, or with auto the most the run had'),
+    concurrency_auto: z
+      .object({
+        backed_off: z
+          .boolean()
+          .describe('the target answered a 429 the run had to wait out, or a 503: the width went back to 8'),
+        median_latency_ms: z.number().optional().describe('median answer time of the last exchanges'),
+      })
+      .optional()
+      .describe('set when --concurrency is auto: 8 rules at once, up to 32 while the target answers slowly'),
     timeout_ms: z.int(),
     strict: z.boolean(),
     started_at: z.string(),

@@ -19,6 +19,7 @@ describe('property counterexamples', () => {
     let recorded: Counterexample | undefined;
     const ctx = {
       property: { numRuns: 50, seed: 42 },
+      retry: { times: 0, cause: () => undefined },
       counterexample: (c: Counterexample) => (recorded = c),
       observe: () => undefined,
     } as unknown as RuleContext;

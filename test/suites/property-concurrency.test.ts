@@ -17,6 +17,7 @@ function context(numRuns: number, concurrency: number, path?: string) {
   const found: { counterexample?: Counterexample } = {};
   const ctx = {
     property: { numRuns, seed: SEED, concurrency, ...(path ? { path } : {}) },
+    retry: { times: 0, cause: () => undefined },
     observe: (note: string) => void notes.push(note),
     counterexample: (c: Counterexample) => (found.counterexample = c),
   } as unknown as RuleContext;

@@ -24,6 +24,7 @@ const rule: Rule = {
 function context(numRuns: number, notes: string[]): RuleContext {
   return {
     property: { numRuns, seed: 1 },
+    retry: { times: 0, cause: () => undefined },
     observe: (note: string) => void notes.push(note),
     counterexample: () => undefined,
   } as unknown as RuleContext;
