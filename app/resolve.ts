@@ -72,6 +72,14 @@ function int(value: string | undefined, flag: string, min: number, max: number):
   return n;
 }
 
+/** --concurrency: a whole number of rules at once, or "auto" (core/engine/width.ts). */
+function concurrencyOf(value: string | undefined): number | 'auto' | undefined {
+  if (value?.trim() === 'auto') return 'auto';
+  if (value !== undefined && !/^-?\d+$/.test(value.trim()))
+    throw new ConfigError(`--concurrency must be a whole number or "auto", got "${value}".`);
+  return int(value, 'concurrency', 1, 256);
+}
+
 function url(value: string, where: string): string {
   try {
     const u = new URL(value);
@@ -174,10 +182,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       fixtures: c.fixtures ?? {},
       payloads: loadPayloadTemplates(c.payloads ?? {}, file ? dirname(file) : cwd),
       contractPath: account.business_contract_identifier_path,
-      concurrency:
-        flags.concurrency?.trim() === 'auto'
-          ? 'auto'
-          : (int(flags.concurrency, 'concurrency', 1, 256) ?? run.concurrency),
+      concurrency: concurrencyOf(flags.concurrency) ?? run.concurrency,
       seed: int(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? run.seed,
       numRuns: int(flags['num-runs'], 'num-runs', 1, 100_000) ?? run.num_runs,
       timeoutMs: int(flags.timeout, 'timeout', 100, 600_000) ?? run.timeout_ms,

@@ -123,7 +123,9 @@ export const AccountConfig = z.strictObject({
 
 export const RunConfig = z.strictObject({
   concurrency: z
-    .union([z.int().min(1).max(256), z.literal('auto')])
+    .union([z.int().min(1).max(256), z.literal('auto')], {
+      error: 'expected a whole number from 1 to 256, or "auto"',
+    })
     .default('auto')
     .describe(
       'Rules run at the same time: a number, or "auto" (8, up to 32 while the target answers slowly, back to 8 once it answers 429 or 503).',

@@ -29,7 +29,9 @@ describe('conformance.config.yaml', () => {
     expect(problems('run:\n  concurency: 4\n')).toMatch(
       /run\.concurency: unknown key \(did you mean "concurrency"\?\)/,
     );
-    expect(problems('run:\n  concurrency: many\n')).toMatch(/run\.concurrency: .*number/i);
+    expect(problems('run:\n  concurrency: many\n')).toMatch(
+      /run\.concurrency: expected a whole number from 1 to 256, or "auto"/i,
+    );
     expect(problems('fixtures:\n  import_suppliers:\n    ongoing: ""\n')).toMatch(
       /fixtures\.import_suppliers\.ongoing: must not be empty/,
     );
@@ -103,7 +105,7 @@ describe('resolving a run: flags > environment > config file > defaults', () => 
     const r = resolveRun({}, dirWith(), {});
     expect(r.options.baseUrl).toBeUndefined();
     expect([r.options.concurrency, r.options.numRuns, r.options.timeoutMs, r.options.idPrefix]).toEqual([
-      8,
+      'auto',
       25,
       10_000,
       'cf',
@@ -151,8 +153,14 @@ describe('resolving a run: flags > environment > config file > defaults', () => 
     ]);
   });
 
+  it('takes --concurrency auto, and run.concurrency: auto or a number from the file', () => {
+    expect(resolveRun({ concurrency: 'auto' } as never, dirWith(), {}).options.concurrency).toBe('auto');
+    expect(resolveRun({ concurrency: '12' } as never, dirWith(), {}).options.concurrency).toBe(12);
+    expect(resolveRun({}, dirWith('run:\n  concurrency: auto\n'), {}).options.concurrency).toBe('auto');
+  });
+
   it.each([
-    [{ concurrency: 'many' }, /--concurrency must be a whole number/],
+    [{ concurrency: 'many' }, /--concurrency must be a whole number or "auto", got "many"/],
     [{ concurrency: '0' }, /--concurrency must be between 1 and 256/],
     [{ timeout: '5' }, /--timeout must be between 100/],
     [{ level: ['MAYBE'] }, /--level must be MUST, SHOULD or INFO/],

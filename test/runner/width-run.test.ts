@@ -35,8 +35,8 @@ const run = async (url: string, concurrency?: number) =>
   });
 
 describe('rules at once against a slow target', () => {
-  it('auto: more than 8 rules at once when every answer takes 60 ms, said in the report', async () => {
-    const { url } = await slowServer(60);
+  it('auto: more than 8 rules at once when every answer takes 100 ms, said in the report', async () => {
+    const { url } = await slowServer(100);
     const report = await run(url);
     expect(
       report.summary.exit_code,
@@ -48,11 +48,11 @@ describe('rules at once against a slow target', () => {
     expect(report.run.concurrency).toBeGreaterThan(8);
     expect(report.run.concurrency).toBeLessThanOrEqual(32);
     expect(report.run.concurrency_auto?.backed_off).toBe(false);
-    expect(report.run.concurrency_auto?.median_latency_ms).toBeGreaterThanOrEqual(60);
+    expect(report.run.concurrency_auto?.median_latency_ms).toBeGreaterThanOrEqual(100);
   }, 120_000);
 
   it('a --concurrency given is kept, and the report has no auto record', async () => {
-    const { url } = await slowServer(60);
+    const { url } = await slowServer(100);
     const report = await run(url, 8);
     expect(report.summary.exit_code).toBe(0);
     expect(report.run.concurrency).toBe(8);
@@ -64,6 +64,6 @@ describe('rules at once against a slow target', () => {
     const report = await run(url);
     expect(report.summary.exit_code).toBe(0);
     expect(report.run.concurrency_auto?.backed_off).toBe(true);
-    expect(Object.values(report.http.rate_limited).some((c) => c.absorbed > 0)).toBe(true);
+    expect(Object.values(report.http.rate_limited ?? {}).some((c) => c.absorbed > 0)).toBe(true);
   }, 120_000);
 });
