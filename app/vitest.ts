@@ -80,9 +80,9 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
         async (context) => {
           if (!session) throw new Error('the conformance session did not open (see the beforeAll error)');
           const result = await runWithRetries(session, rule, options.retries ?? RUN_DEFAULTS.retries, () => true);
-          if (result.attempts !== undefined)
+          if (result.attempts !== undefined || result.flaky !== undefined)
             context.task.meta.conformance = {
-              attempts: result.attempts,
+              attempts: result.attempts ?? 1,
               ...(result.flaky ? { flaky: result.flaky } : {}),
             };
           if (result.flaky) await context.annotate(`flaky: ${result.flaky}`, 'warning');

@@ -385,6 +385,15 @@ export const FREEDOMS: Freedom[] = [
     toleratedBy: ['auth.token-scheme.accepted'],
   },
   {
+    spec: '§3',
+    freedom:
+      'A re-stage while the account is being processed (IN_PROGRESS: the state table shows no transition for it)',
+    faithful: 'refused like a process request in progress (400); the account is created from the first payload',
+    variant:
+      'refused alike; another reading answers 200 and still creates the account from the first payload (recorded by the rule, not failed)',
+    toleratedBy: ['races.stage.during-process'],
+  },
+  {
     spec: '§5',
     freedom: 'Token lifetime and refresh',
     faithful: 'unlimited unless the operator sets a lifetime',

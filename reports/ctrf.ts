@@ -47,8 +47,12 @@ function test(rule: RuleResult, suite: string, baseUrl: string) {
     ...(msg ? { message: msg } : {}),
     ...(failing ? { trace: failureText(rule, baseUrl) } : {}),
     rawStatus: rule.verdict,
-    // CTRF's own fields for a test that passed only when run again (--retries).
-    ...(rule.attempts ? { retries: rule.attempts - 1, flaky: rule.verdict === 'pass' } : {}),
+    // CTRF's own fields for a test run again (--retries), and one that passed only so: run again
+    // whole (attempts), or with a probe or generated case tried again in place (flaky alone).
+    ...(rule.attempts ? { retries: rule.attempts - 1 } : {}),
+    ...(rule.attempts || rule.flaky !== undefined
+      ? { flaky: rule.verdict === 'pass' && rule.flaky !== undefined }
+      : {}),
     suite: [suite],
     tags: rule.tags,
     labels: {

@@ -128,6 +128,25 @@ describe('renderCtrf', () => {
     expect(t.extra!.expected_failure).toEqual({ comment: 'TICKET-17: dedup ignores created_at until release 2.4' });
   });
 
+  it('marks flaky a rule run again whole, and one with a part tried again in place', () => {
+    const base = conformantReport();
+    const [first, second, third] = base.rules;
+    const rules = [
+      { ...first, attempts: 2, flaky: 'first run not judged: socket hang up' },
+      { ...second, flaky: 'case 3 run again after it was not judged: socket hang up' },
+      third,
+    ];
+    const tests = (renderCtrf({ ...base, rules } as typeof base) as Ctrf).results.tests as (CtrfTest & {
+      flaky?: boolean;
+      retries?: number;
+    })[];
+    const byId = (id: string) => tests.find((t) => t.testId === id)!;
+    expect([byId(first.id).flaky, byId(first.id).retries]).toEqual([true, 1]);
+    expect([byId(second.id).flaky, byId(second.id).retries]).toEqual([true, undefined]);
+    expect([byId(third.id).flaky, byId(third.id).retries]).toEqual([undefined, undefined]);
+    expect(byId(second.id).extra?.flaky_first_run).toMatch(/^case 3 run again/);
+  });
+
   it('names the run, seed and target', () => {
     expect(doc.reportFormat).toBe('CTRF');
     expect(doc.runId).toBe('k3x9q2');
