@@ -99,29 +99,24 @@ function nightly(cwd: string): Promise<{ ms: number; peakMb?: number; code: numb
 }
 
 /**
- * What the target's §8 limit alone costs at `latencyMs`: the process calls that take one of its
- * slots (all but the 429s the §8 rules provoke), each held for a round trip and the processing, at
- * most `limit` at once. No run that keeps to the limit can be shorter.
+ * What the target's §8 limit alone costs at `latencyMs`: each account created (a 201 of the process
+ * endpoint) held one of its slots for a round trip and the processing, at most `limit` at once. No
+ * run that keeps to the limit can be shorter (the refused calls that also hold a slot come on top).
  */
 function s8Floor(
   report:
-    | {
-        coverage?: {
-          endpoints: { endpoint: string; requests: number; statuses: { status: number; observed: number }[] }[];
-        };
-      }
+    | { coverage?: { endpoints: { endpoint: string; statuses: { status: number; observed: number }[] }[] } }
     | undefined,
   latencyMs: number,
 ) {
   const process = report?.coverage?.endpoints.find((e) => e.endpoint === 'processAccount');
   if (!process) return { ms: 0, text: 'process calls not counted' };
-  const refused = process.statuses.find((x) => x.status === 429)?.observed ?? 0;
-  const calls = process.requests - refused;
+  const created = process.statuses.find((x) => x.status === 201)?.observed ?? 0;
   const { concurrencyLimit, processingDelayMs } = EMBEDDED_LIMIT;
-  const ms = (calls * (latencyMs + processingDelayMs)) / concurrencyLimit;
+  const ms = (created * (latencyMs + processingDelayMs)) / concurrencyLimit;
   return {
     ms,
-    text: `the §8 limit of ${concurrencyLimit} alone needs ≥ ${(ms / 1000).toFixed(1)} s: ${calls} process calls × ${latencyMs + processingDelayMs} ms ÷ ${concurrencyLimit}`,
+    text: `the §8 limit of ${concurrencyLimit} alone needs ≥ ${(ms / 1000).toFixed(1)} s: ${created} accounts created × ${latencyMs + processingDelayMs} ms ÷ ${concurrencyLimit}`,
   };
 }
 

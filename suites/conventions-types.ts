@@ -306,6 +306,7 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
       const key = KEY_FIELDS.has(invalid.attr);
       const res = await ctx.api.call(t.endpoint, {
         body: invalid.payload,
+        defective: true,
         step: `${t.what} with ${invalid.defect.description}`,
       });
       // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.

@@ -103,6 +103,7 @@ async function refusedChangesNothing(ctx: RuleContext, endpoint: EndpointId, ite
   const res = await ctx.api.call(endpoint, {
     ...valid,
     body: invalid.payload,
+    defective: true,
     step: `send it with ${invalid.defect.description}`,
   });
   // Refused is what this rule stands on; the status and the §7.1 body are judged by conventions.* and errors.*.

@@ -32,6 +32,12 @@ export interface CallOptions {
    * rule sees the 429 (a §8 rule provoking it on purpose).
    */
   pacing?: 'paced' | 'raw';
+  /**
+   * The body has a defect a conforming server refuses before it processes anything (§7.2: 400 on
+   * any endpoint): such a call takes no §8 slot, like a call without the run's token (§5.3). Were
+   * it counted against the limit anyway, its 429 is still waited out.
+   */
+  defective?: boolean;
 }
 
 /**
@@ -127,7 +133,10 @@ export class Api {
     raw: boolean,
   ): Promise<PacedResponse> {
     const { signal } = this.pacing;
-    const slots = raw ? undefined : this.http.pacing.semaphore(endpoint);
+    // The §8 limit bounds accounts processed at once: a call that cannot start processing (no valid
+    // token, a defective body) takes no slot, so it does not hold up the calls that do.
+    const processes = !options.defective && (options.auth === undefined || options.auth === 'token');
+    const slots = raw || !processes ? undefined : this.http.pacing.semaphore(endpoint);
     const started = Date.now();
     const until = Math.min(
       this.pacing.until?.at ?? Number.POSITIVE_INFINITY,
