@@ -20,6 +20,7 @@ export { selectRules, type Selection } from '../core/engine/select.js';
 export { NEEDS, type Need } from '../core/engine/needs.js';
 export { allRules, suites } from '../suites/index.js';
 export { ReportSchema, type Report, type RuleResult } from '../core/report/schema.js';
+export { CoverageSchema, type Coverage } from '../core/report/coverage.js';
 export { mergeReports } from '../core/report/merge.js';
 export { writeReports, REPORT_FILES } from '../reports/index.js';
 export { loadFixture, fixtureCatalogue } from '../core/spec/fixtures.js';

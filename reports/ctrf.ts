@@ -35,6 +35,8 @@ function test(rule: RuleResult, suite: string, baseUrl: string) {
     ...(rule.counterexample ? { counterexample: rule.counterexample } : {}),
     ...(rule.replay ? { replay: rule.replay } : {}),
     ...(rule.skip_key ? { skip_key: rule.skip_key } : {}),
+    // The shared cause a skip stands on, e.g. not-implemented.createNotes (report.json's causes).
+    ...(rule.cause ? { cause: rule.cause } : {}),
     ...(rule.error_kind ? { error_kind: rule.error_kind } : {}),
     ...(rule.observations.length ? { observations: rule.observations } : {}),
     ...(rule.flaky !== undefined ? { flaky_first_run: rule.flaky } : {}),

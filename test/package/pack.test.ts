@@ -123,7 +123,8 @@ describe('the packed package, installed into an empty directory', () => {
       const server = await reference.startReferenceServer();
       const report = await lib.runConformance({ baseUrl: server.url, auth: { token: reference.DEFAULT_TOKEN }, fixtures: { import_suppliers: { ongoing: 'SUPPLIER_ONGOING' }, operations_team: 'Migrations' }, selection: { rules: ['notes.*'] }, allowSkip: ['notes.404.wrong-supplier-existing'] });
       await server.close();
-      console.log(JSON.stringify({ rules: lib.allRules.length, endpoints: Object.keys(spec.model.endpoints).length, generators: Object.keys(generators).length, conformant: report.summary.conformant, version: lib.version() }));
+      const coverage = lib.CoverageSchema.safeParse(report.coverage).success && lib.ReportSchema.safeParse(report).success;
+      console.log(JSON.stringify({ rules: lib.allRules.length, endpoints: Object.keys(spec.model.endpoints).length, generators: Object.keys(generators).length, conformant: report.summary.conformant, version: lib.version(), coverage }));
     `;
     const out = JSON.parse(
       execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -132,7 +133,7 @@ describe('the packed package, installed into an empty directory', () => {
         timeout: 60_000,
       }),
     );
-    expect(out).toMatchObject({ endpoints: 16, conformant: true, version: VERSION });
+    expect(out).toMatchObject({ endpoints: 16, conformant: true, version: VERSION, coverage: true });
     expect(out.rules).toBeGreaterThan(100);
     expect(out.generators).toBeGreaterThan(0);
   });

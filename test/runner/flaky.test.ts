@@ -4,7 +4,7 @@
  * marked flaky, listed and counted; a fail is never run again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../../app/conformance.js';
+import { type RunOptions, runConformance } from '../../app/conformance.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
 import { transient } from '../../core/engine/run.js';
 import type { RuleResult } from '../../core/engine/result.js';
@@ -16,7 +16,7 @@ import { Redactor } from '../../core/http/redact.js';
 import { DEFAULT_API_KEY, DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
-import { startChaos } from '../helpers/chaos.js';
+import { type Behaviour, type Seen, startChaos } from '../helpers/chaos.js';
 import { listen } from '../helpers/listen.js';
 
 /**
@@ -156,6 +156,24 @@ async function runBehindChaos(server: ReferenceServer, rules: string[] | undefin
   }
 }
 
+/** One selection of rules against `url` with the run's token and the embedded fixtures. */
+async function runRules(url: string, rules: string[], extra: Partial<RunOptions> = {}) {
+  return runConformance({
+    baseUrl: url,
+    auth: { token: DEFAULT_TOKEN },
+    fixtures: await embeddedFixtures(),
+    selection: { rules },
+    ...extra,
+  });
+}
+
+/** Resets the third validate request that passes (a probe of errors.bad-input.no-5xx.validateAccount). */
+function resetThirdValidate(): (req: Seen) => Behaviour | undefined {
+  let posts = 0;
+  return (req) =>
+    req.method === 'POST' && req.path.includes('validate-account') && ++posts === 3 ? 'reset' : undefined;
+}
+
 describe('a target that resets one connection in 50', () => {
   let server: ReferenceServer;
   beforeAll(async () => {
@@ -193,12 +211,7 @@ describe('a target that resets one connection in 50', () => {
       return 'reset';
     });
     try {
-      const report = await runConformance({
-        baseUrl: chaos.url,
-        auth: { token: DEFAULT_TOKEN },
-        fixtures: await embeddedFixtures(),
-        selection: { rules: ['migration.process.status-completed'] },
-      });
+      const report = await runRules(chaos.url, ['migration.process.status-completed']);
       expect(reset).toBe(true);
       expect(report.rules[0].verdict, report.rules[0].reason).toBe('pass');
       expect(report.rules[0].flaky).toBeUndefined();
@@ -209,17 +222,9 @@ describe('a target that resets one connection in 50', () => {
   });
 
   it('a probe whose request got no answer is sent again in place: one request more, not the whole rule', async () => {
-    let posts = 0;
-    const chaos = await startChaos(server.url, (req) =>
-      req.method === 'POST' && req.path.includes('validate-account') && ++posts === 3 ? 'reset' : undefined,
-    );
+    const chaos = await startChaos(server.url, resetThirdValidate());
     try {
-      const report = await runConformance({
-        baseUrl: chaos.url,
-        auth: { token: DEFAULT_TOKEN },
-        fixtures: await embeddedFixtures(),
-        selection: { rules: ['errors.bad-input.no-5xx.validateAccount'] },
-      });
+      const report = await runRules(chaos.url, ['errors.bad-input.no-5xx.validateAccount']);
       const [rule] = report.rules;
       expect(rule.verdict, rule.reason).toBe('pass');
       expect(rule.attempts).toBeUndefined();
@@ -229,13 +234,7 @@ describe('a target that resets one connection in 50', () => {
       expect(report.summary.flaky).toEqual([rule.id]);
       // Every probe once, the reset one twice: nothing else was sent again.
       const probes = chaos.seen.filter((x) => x.method === 'POST' && x.path.includes('validate-account')).length;
-      const again = await runConformance({
-        baseUrl: server.url,
-        auth: { token: DEFAULT_TOKEN },
-        fixtures: await embeddedFixtures(),
-        selection: { rules: ['errors.bad-input.no-5xx.validateAccount'] },
-        fullTranscripts: true,
-      });
+      const again = await runRules(server.url, ['errors.bad-input.no-5xx.validateAccount'], { fullTranscripts: true });
       const clean = again.rules[0].transcript.filter((x) => x.request.url.includes('validate-account')).length;
       expect(probes).toBe(clean + 1);
     } finally {
@@ -251,14 +250,7 @@ describe('a target that resets one connection in 50', () => {
       return 'reset';
     });
     try {
-      const report = await runConformance({
-        baseUrl: chaos.url,
-        auth: { token: DEFAULT_TOKEN },
-        fixtures: await embeddedFixtures(),
-        numRuns: 5,
-        seed: 4,
-        selection: { rules: ['properties.notes.dedup'] },
-      });
+      const report = await runRules(chaos.url, ['properties.notes.dedup'], { numRuns: 5, seed: 4 });
       const [rule] = report.rules;
       expect(reset).toBe(true);
       expect(rule.verdict, rule.reason).toBe('pass');
@@ -271,18 +263,9 @@ describe('a target that resets one connection in 50', () => {
   });
 
   it('a probe that fails is not sent again, and a part that broke is not tried again with --retries 0', async () => {
-    let posts = 0;
-    const chaos = await startChaos(server.url, (req) =>
-      req.method === 'POST' && req.path.includes('validate-account') && ++posts === 3 ? 'reset' : undefined,
-    );
+    const chaos = await startChaos(server.url, resetThirdValidate());
     try {
-      const report = await runConformance({
-        baseUrl: chaos.url,
-        auth: { token: DEFAULT_TOKEN },
-        fixtures: await embeddedFixtures(),
-        retries: 0,
-        selection: { rules: ['errors.bad-input.no-5xx.validateAccount'] },
-      });
+      const report = await runRules(chaos.url, ['errors.bad-input.no-5xx.validateAccount'], { retries: 0 });
       const [rule] = report.rules;
       expect(rule.verdict).toBe('error');
       expect(rule.flaky).toBeUndefined();
@@ -295,11 +278,7 @@ describe('a target that resets one connection in 50', () => {
       faults: ['errors.transactions-500-on-non-list'],
     });
     try {
-      const report = await runConformance({
-        baseUrl: faulty.url,
-        auth: { token: DEFAULT_TOKEN },
-        fixtures: await embeddedFixtures(),
-        selection: { rules: ['errors.bad-input.no-5xx.createTransactions'] },
+      const report = await runRules(faulty.url, ['errors.bad-input.no-5xx.createTransactions'], {
         fullTranscripts: true,
       });
       const [rule] = report.rules;
