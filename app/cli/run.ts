@@ -41,10 +41,11 @@ Running:
                             endpoint is waited out as its Retry-After asks (else a backoff) and
                             the request sent again; with fixtures.concurrency_limit set, the run
                             never has more process calls in flight than that limit
-  --retries N               run a rule again (fresh identifiers) when it ended in error because an
-                            exchange got no response (reset, timeout) or a gateway's 502-504;
-                            default 1, 0 turns it off.
-                            A rule that passes only then is reported as flaky; a fail never reruns
+  --retries N               what got no answer (a reset, a timeout, a gateway's 502-504) is tried
+                            again up to N times (default 1, 0 turns it off), the smallest piece that
+                            can be: one probe of the 401, bad-input and field-type rules, one
+                            generated case (fresh accounts), else the whole rule (fresh identifiers).
+                            A rule that passes only so is reported as flaky; a fail is never retried
   --max-time S              overall deadline in seconds (run.max_time_s): rules not finished by
                             then are reported as not judged (error); the reports are still written
   --id-prefix P             prefix of every identifier the run creates (default cf)

@@ -145,7 +145,7 @@ export const RunConfig = z.strictObject({
     .max(5)
     .default(1)
     .describe(
-      'Runs again (with fresh identifiers) of a rule that ended in error because an exchange got no response (reset, timeout); a rule that passes on a later run is reported as flaky. 0 turns it off; a fail is never run again.',
+      "How often what got no answer (a reset, a timeout, a gateway's 502-504) is tried again: one probe, one generated case, else the whole rule with fresh identifiers. A rule that passes only so is reported as flaky. 0 turns it off; a fail is never tried again.",
     ),
   max_time_s: z
     .number()
