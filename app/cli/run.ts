@@ -66,8 +66,9 @@ Reports:
                             exchanges with bodies cut at 2 KB; passing rules one line each)
   --verbose                 print every rule as it finishes, and each failure in full (reason, replay
                             command, the failing exchange as curl) instead of one line per failure
-  --har FILE                also write every exchange of the run as HAR 1.2 (report.har), redacted
-                            like the reports, written as exchanges complete (also when the run fails
+  --har FILE                also write every exchange of the run as HAR 1.2 (report.har), the
+                            token request of an API-key run included, redacted like the reports,
+                            written as exchanges complete (also when the run fails
                             or --max-time cuts it); opens in browser devtools and API clients
   --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
                             not judged, with its seed (unless --seed), against the target given now;

@@ -5,7 +5,14 @@
  */
 import { Agent, type Dispatcher, request } from 'undici';
 import { capText, showControls } from '../http/bounds.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, classify, readWithin } from '../http/client.js';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type ExchangeObserver,
+  classify,
+  flattenHeaders,
+  readWithin,
+} from '../http/client.js';
+import { type Exchange, clip } from '../http/exchange.js';
 import { getAtPath } from '../spec/paths.js';
 import type { Redactor } from '../http/redact.js';
 
@@ -41,8 +48,12 @@ export async function obtainServiceToken(
   auth: AuthSettings,
   timeoutMs: number,
   redactor: Redactor,
-  /** The run's way to the target (proxy, TLS trust) and the extra headers it sends everywhere. */
-  via: { dispatcher?: Dispatcher; headers?: Record<string, string> } = {},
+  /**
+   * The run's way to the target (proxy, TLS trust), the extra headers it sends everywhere, and who
+   * sees the exchange once it is over (a HAR file, the coverage), redacted: the key and the token
+   * obtained never reach it.
+   */
+  via: { dispatcher?: Dispatcher; headers?: Record<string, string>; onExchange?: ExchangeObserver } = {},
   maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
 ): Promise<string> {
   if (!auth.apiKey) throw new AuthError('No API key configured (auth.api_key or CONFORMANCE_API_KEY).');
@@ -63,39 +74,79 @@ export async function obtainServiceToken(
       });
   const dispatcher = via.dispatcher ?? own!;
   const started = performance.now();
+  const startedAt = new Date();
+  const headers = { ...via.headers, 'content-type': 'application/json', accept: 'application/json' };
+  const payload = JSON.stringify({
+    query: auth.mutation,
+    variables: { apiKey: auth.apiKey },
+    operationName: 'ObtainServiceToken',
+  });
+  // Told once the answer is read and any token in it registered with the redactor.
+  const observe = (outcome: Pick<Exchange, 'response' | 'error'>) => {
+    try {
+      via.onExchange?.(
+        {
+          seq: 0,
+          step: 'ObtainServiceToken (§5.1)',
+          request: {
+            method: 'POST',
+            url: redactor.text(url),
+            headers: redactor.headers(headers),
+            ...clip(redactor.text(payload)),
+          },
+          ...outcome,
+          duration_ms: performance.now() - started,
+        },
+        startedAt,
+        new URL(url).origin,
+      );
+    } catch {
+      // The observer's own trouble is its to report; it never breaks authentication.
+    }
+  };
+  let responseHeaders: Record<string, string> = {};
   try {
     const res = await request(url, {
       method: 'POST',
-      headers: { ...via.headers, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        query: auth.mutation,
-        variables: { apiKey: auth.apiKey },
-        operationName: 'ObtainServiceToken',
-      }),
+      headers,
+      body: payload,
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
     status = res.statusCode;
+    responseHeaders = flattenHeaders(res.headers);
     text = await readWithin(res.body, timeoutMs, started);
   } catch (error) {
-    throw new AuthError(
-      `Could not obtain a token from ${where}: ${whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor)}`,
-    );
+    const why = whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor);
+    observe({ error: { kind: noAnswerKind(error), message: why } });
+    throw new AuthError(`Could not obtain a token from ${where}: ${why}`);
   } finally {
     void own?.destroy();
   }
+  const answered = () =>
+    observe({
+      response: {
+        status,
+        headers: redactor.headers(responseHeaders),
+        ...clip(redactor.text(text)),
+        bytes: Buffer.byteLength(text),
+      },
+    });
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
+    answered();
     throw new AuthError(`${where} answered ${status} with a body that is not JSON.`);
   }
   const token = getAtPath(body, auth.tokenPath);
   if (typeof token === 'string' && token.length > 0) {
     // Registered before anything else can print it: every token obtained, the first and each renewal.
     redactor.add(token);
+    answered();
     return token;
   }
+  answered();
   const errors = (body as { errors?: { message?: unknown }[] } | null)?.errors;
   const reason =
     Array.isArray(errors) && errors.length
@@ -117,11 +168,15 @@ function graphqlErrors(errors: unknown[]): string {
   return `${shown.join('; ')}${more > 0 ? `; and ${more} more error${more === 1 ? '' : 's'}` : ''}`;
 }
 
+/** The exchange error kind of a failed request (a deadline of our own is a timeout). */
+function noAnswerKind(error: unknown) {
+  const name = (error as { name?: string }).name;
+  return name === 'TimeoutError' || name === 'AbortError' ? ('timeout' as const) : classify(error);
+}
+
 /** Why no answer came, in words (never an error code alone, never a secret). */
 function whyNoAnswer(error: unknown, timeoutMs: number, maxResponseBytes: number, redactor: Redactor): string {
-  const aborted =
-    (error as { name?: string }).name === 'TimeoutError' || (error as { name?: string }).name === 'AbortError';
-  const kind = aborted ? 'timeout' : classify(error);
+  const kind = noAnswerKind(error);
   if (kind === 'timeout') return `no complete answer within ${timeoutMs} ms (--timeout / run.timeout_ms)`;
   if (kind === 'too_large') return `the answer is larger than ${Math.round(maxResponseBytes / 1024 / 1024)} MiB`;
   if (kind === 'refused') return 'the connection was refused';

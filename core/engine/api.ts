@@ -9,6 +9,7 @@ import { seededRandom, sleep, waitAfter429 } from '../http/pacing.js';
 import { type EndpointId, endpointPath, model } from '../spec/index.js';
 import { NotJudged } from './failures.js';
 import { type NotImplementedLog, answersNotImplemented, supplierOf } from './not-implemented.js';
+import { labelOfTry } from './probes.js';
 
 /**
  * `token` (default): `Authorization: Token <token>`; `none`: no Authorization header;
@@ -212,7 +213,7 @@ export class Api {
           headers,
           body: options.body,
           rawBody: options.rawBody,
-          step: options.step,
+          step: labelOfTry(options.step ?? this.transcript.step),
         },
         this.transcript,
       );

@@ -207,6 +207,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
               obtainServiceToken(baseUrl, auth, options.timeoutMs, redactor, {
                 dispatcher: mutationDispatcher,
                 headers: transport?.headers,
+                onExchange: options.onExchange,
               })
           : undefined;
         const tokens = (connection.tokens = new TokenSource(auth.token ?? (await obtain!()), obtain));

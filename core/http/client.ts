@@ -327,7 +327,7 @@ export async function readWithin(
   }
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers))
     if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;

@@ -223,6 +223,7 @@ describe('a target that resets one connection in 50', () => {
 
   it('a probe whose request got no answer is sent again in place: one request more, not the whole rule', async () => {
     const chaos = await startChaos(server.url, resetThirdValidate());
+    const chaosAgain = await startChaos(server.url, resetThirdValidate());
     try {
       const report = await runRules(chaos.url, ['errors.bad-input.no-5xx.validateAccount']);
       const [rule] = report.rules;
@@ -235,10 +236,20 @@ describe('a target that resets one connection in 50', () => {
       // Every probe once, the reset one twice: nothing else was sent again.
       const probes = chaos.seen.filter((x) => x.method === 'POST' && x.path.includes('validate-account')).length;
       const again = await runRules(server.url, ['errors.bad-input.no-5xx.validateAccount'], { fullTranscripts: true });
+      // The transcript says which request was the second try.
+      const tried = (
+        await runRules(chaosAgain.url, ['errors.bad-input.no-5xx.validateAccount'], { fullTranscripts: true })
+      ).rules[0].transcript;
+      const second = tried.filter((x) => /\(try 2, after no answer\)$/.test(x.step ?? ''));
+      expect(second).toHaveLength(1);
+      expect(tried.filter((x) => x.error).map((x) => `${x.step} (try 2, after no answer)`)).toEqual(
+        second.map((x) => x.step),
+      );
       const clean = again.rules[0].transcript.filter((x) => x.request.url.includes('validate-account')).length;
       expect(probes).toBe(clean + 1);
     } finally {
       await chaos.close();
+      await chaosAgain.close();
     }
   });
 
@@ -250,13 +261,19 @@ describe('a target that resets one connection in 50', () => {
       return 'reset';
     });
     try {
-      const report = await runRules(chaos.url, ['properties.notes.dedup'], { numRuns: 5, seed: 4 });
+      const report = await runRules(chaos.url, ['properties.notes.dedup'], {
+        numRuns: 5,
+        seed: 4,
+        fullTranscripts: true,
+      });
       const [rule] = report.rules;
       expect(reset).toBe(true);
       expect(rule.verdict, rule.reason).toBe('pass');
       expect(rule.attempts).toBeUndefined();
       expect(rule.flaky).toMatch(/^case \d+ run again after it was not judged: .*(reset|socket|closed)/i);
       expect(rule.observations.join('\n')).toMatch(/5 of 5 generated case\(s\) ran/);
+      // The case's requests of its second try say so; the first try's stay as they were.
+      expect(rule.transcript.some((x) => /\(try 2, after no answer\)$/.test(x.step ?? ''))).toBe(true);
     } finally {
       await chaos.close();
     }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromHar } from '../../app/traffic/har.js';
 import { Redactor } from '../../core/http/redact.js';
-import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
+import { DEFAULT_API_KEY, DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
 
@@ -81,6 +81,33 @@ describe('conformance --har', () => {
     expect(traffic.rules.filter((r: { verdict: string }) => r.verdict === 'fail')).toEqual([]);
     // The same coverage, from the run's own counting and from the HAR file.
     expect(traffic.coverage).toEqual(report.coverage);
+  });
+
+  it('holds the §5.1 token exchange of a run with an API key, first, without the key or the token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'har-run-'));
+    writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(server.url, `  api_key: ${DEFAULT_API_KEY}`));
+    const res = await runCli(['--har', 'run.har', '--reporter', 'json', '--rule', 'status.*'], { cwd: dir });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const report = JSON.parse(read(dir, 'conformance-report/report.json'));
+    const text = read(dir, 'run.har');
+    const entries = JSON.parse(text).log.entries;
+    // The rules' requests, and the mutation that obtained the token before them.
+    expect(entries.length).toBe(report.http.requests + 1);
+    const [first] = entries;
+    expect(first.request.method).toBe('POST');
+    expect(first.request.url).toBe(`${server.url}/v1/graphql/`);
+    expect(first.request.postData.text).toMatch(/ObtainServiceToken/);
+    expect(first.response.status).toBe(200);
+    expect(first.response.content.text).toMatch(/obtainServiceToken/);
+    // Neither the key nor any token the server issued (the run's among them), in any spelling.
+    const issued = [...server.store.tokens].filter(([, t]) => t.issued).map(([token]) => token);
+    expect(issued.length).toBeGreaterThan(0);
+    for (const secret of [DEFAULT_API_KEY, DEFAULT_TOKEN, ...issued])
+      expect(new Redactor([secret]).text(text)).toBe(text);
+    // Counted by the coverage as a request to no endpoint of §4.
+    expect(report.coverage.exchanges).toBe(report.http.requests + 1);
+    expect(report.coverage.unrouted).toBeGreaterThanOrEqual(1);
   });
 
   it('is written, and a valid HAR, when the run fails and when --max-time cuts it', async () => {
