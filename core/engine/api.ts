@@ -9,7 +9,7 @@ import { seededRandom, sleep, waitAfter429 } from '../http/pacing.js';
 import { type EndpointId, endpointPath, model } from '../spec/index.js';
 import { NotJudged } from './failures.js';
 import { type NotImplementedLog, answersNotImplemented, supplierOf } from './not-implemented.js';
-import { labelOfTry } from './probes.js';
+import { labelOfTry } from './tries.js';
 
 /**
  * `token` (default): `Authorization: Token <token>`; `none`: no Authorization header;

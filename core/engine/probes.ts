@@ -5,20 +5,8 @@
  * implementation did not answer it (transient.ts), so that one reset costs one request, not the
  * whole rule.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RuleContext } from './rule.js';
-
-/** Which try of an in-place retry the requests being sent belong to (1: the first, unmarked). */
-const tryNumber = new AsyncLocalStorage<number>();
-
-/**
- * A request's transcript label, marked when it is sent by a later try of inPlace: the transcript
- * then shows which requests were sent again, not the same label twice.
- */
-export function labelOfTry(step: string | undefined): string | undefined {
-  const n = tryNumber.getStore();
-  return n && n > 1 ? `${step ?? 'request'} (try ${n}, after no answer)` : step;
-}
+import { inTry } from './tries.js';
 
 /** Probes of one rule in flight at once. */
 export const PROBE_WIDTH = 4;
@@ -32,7 +20,7 @@ export const PROBE_WIDTH = 4;
 export async function inPlace(ctx: RuleContext, part: () => Promise<void>, again: string): Promise<void> {
   for (let tries = 0; ; tries++) {
     try {
-      return await (tries ? tryNumber.run(tries + 1, part) : part());
+      return await (tries ? inTry(tries + 1, part) : part());
     } catch (error) {
       const why = ctx.retry.cause(error);
       if (!why || tries >= ctx.retry.times || ctx.signal.aborted) throw error;
