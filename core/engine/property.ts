@@ -75,6 +75,30 @@ function retrying<T>(ctx: RuleContext, predicate: (value: T) => Promise<void>) {
 }
 
 /**
+ * A fast-check property over `attempt` that fails every case at once, with the same error, after a
+ * case broke (a broken exchange, a refused setup step, a call starved of the rate limit, an endpoint
+ * not implemented): no case can be judged then, and shrinking must not turn a broken target into
+ * minutes of timeouts. `broken()` is that error, if a case broke.
+ */
+function haltingOnBroken<T>(
+  arbitrary: fc.Arbitrary<T>,
+  attempt: (value: T, label: string) => Promise<void>,
+  label: string,
+) {
+  let broken: Error | undefined;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (broken) throw broken;
+    try {
+      await attempt(value, label);
+    } catch (error) {
+      if (isBroken(error)) broken = error;
+      throw error;
+    }
+  });
+  return { property, broken: () => broken };
+}
+
+/**
  * Runs `num_runs` cases, `ctx.property.concurrency` of them at once (each case makes its own
  * identifiers, so cases never share an account), then shrinks the first failing case one case at a
  * time. The verdict, the counterexample, its seed, path and shrinks are the ones a sequential
@@ -143,16 +167,7 @@ export async function checkProperty<T>(
     return;
   }
   // Shrinking, one case at a time, from the first failing case as fast-check replays it.
-  let shrinkBroken = undefined as Error | undefined;
-  const property = fc.asyncProperty(arbitrary, async (value) => {
-    if (shrinkBroken) throw shrinkBroken;
-    try {
-      await attempt(value, 'a shrunk case');
-    } catch (error) {
-      if (isBroken(error)) shrinkBroken = error;
-      throw error;
-    }
-  });
+  const { property, broken: shrinkBroken } = haltingOnBroken(arbitrary, attempt, 'a shrunk case');
   const left = deadline - Date.now();
   const shrunk =
     left > 0
@@ -168,7 +183,8 @@ export async function checkProperty<T>(
   ctx.observe(
     `${failure.index + 1} of ${numRuns} generated case(s) ran${cut ? ` before the ${limit} time limit cut the property off` : ''}`,
   );
-  if (shrinkBroken) throw shrinkBroken;
+  const brokenWhileShrinking = shrinkBroken();
+  if (brokenWhileShrinking) throw brokenWhileShrinking;
   const reproduced = shrunk?.failed === true && shrunk.counterexample !== null;
   if (!reproduced)
     ctx.observe(
@@ -211,17 +227,7 @@ async function replay<T>(
   attempt: (value: T, label: string) => Promise<void>,
   timeLimitMs: number,
 ): Promise<void> {
-  let broken: Error | undefined;
-  const property = fc.asyncProperty(arbitrary, async (value) => {
-    if (broken) throw broken;
-    try {
-      await attempt(value, 'the replayed case');
-    } catch (error) {
-      // A broken exchange, a refused setup step, a call starved of the rate limit or an endpoint not implemented: no case can be judged.
-      if (isBroken(error)) broken = error;
-      throw error;
-    }
-  });
+  const { property, broken } = haltingOnBroken(arbitrary, attempt, 'the replayed case');
   const { numRuns, seed, path } = ctx.property;
   const result = await fc.check(property, {
     seed,
@@ -243,7 +249,8 @@ async function replay<T>(
       );
     return;
   }
-  if (broken) throw broken;
+  const brokenCase = broken();
+  if (brokenCase) throw brokenCase;
   report(ctx, result.seed, {
     value: result.counterexample?.[0],
     path: result.counterexamplePath ?? '',

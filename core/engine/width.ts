@@ -62,10 +62,6 @@ export class RuleWidth {
     this.busy = target.busy ?? (() => busyness.read());
   }
 
-  get auto(): boolean {
-    return this.concurrency === 'auto';
-  }
-
   /** The rules the run may have at once now. */
   current(): number {
     if (this.concurrency !== 'auto') return this.concurrency;
