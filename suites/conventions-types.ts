@@ -21,7 +21,7 @@ import { billingDocuments } from './billing.js';
 import { defect } from './conventions.js';
 import { oracle } from '../core/engine/observe.js';
 import { accountKey, transaction } from './support.js';
-import { eachProbe } from '../core/engine/probes.js';
+import { PROBE_WIDTH, eachProbe } from '../core/engine/probes.js';
 
 // Types of every request field (issue 20 item 5) ------------------------------------------------
 
@@ -313,6 +313,10 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
       ctx.expect.status(res, key ? [400, 404] : 400, `${t.what} with ${invalid.defect.description}`);
     },
     (invalid) => `${t.what} with ${invalid.defect.description}`,
+    // Process requests for one account go one at a time: an implementation may mark the account
+    // in progress before it validates (§3 does not say), and answer a request beside another one
+    // "in progress" rather than 400 — a reading, not a fault, that only concurrency would surface.
+    t.endpoint === 'processAccount' ? 1 : PROBE_WIDTH,
   );
   if (before)
     await judge.expectUnchanged(

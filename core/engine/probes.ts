@@ -30,12 +30,16 @@ export async function inPlace(ctx: RuleContext, part: () => Promise<void>, again
 }
 
 /**
- * Runs `part` for each item, PROBE_WIDTH at a time. What it throws does not depend on which answer
+ * Runs `part` for each item, `width` (PROBE_WIDTH) at a time. What it throws does not depend on which answer
  * came first: no item after a known failure is started, every item before it finishes, and the
  * error of the first failing item (in the items' order) is the one thrown — as a sequential loop
  * would. For parts whose requests may change state: nothing is sent twice.
  */
-export async function atOnce<T>(items: readonly T[], part: (item: T) => Promise<void>): Promise<void> {
+export async function atOnce<T>(
+  items: readonly T[],
+  part: (item: T) => Promise<void>,
+  width = PROBE_WIDTH,
+): Promise<void> {
   let next = 0;
   let first: { index: number; error: unknown } | undefined;
   const worker = async () => {
@@ -48,7 +52,7 @@ export async function atOnce<T>(items: readonly T[], part: (item: T) => Promise<
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PROBE_WIDTH, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
   if (first) throw first.error;
 }
 
@@ -63,6 +67,7 @@ export function eachProbe<T>(
   items: readonly T[],
   probe: (item: T) => Promise<void>,
   label: (item: T) => string,
+  width = PROBE_WIDTH,
 ): Promise<void> {
-  return atOnce(items, (item) => inPlace(ctx, () => probe(item), `${label(item)} sent again`));
+  return atOnce(items, (item) => inPlace(ctx, () => probe(item), `${label(item)} sent again`), width);
 }

@@ -36,6 +36,24 @@ describe('probes sent a few at a time', () => {
     expect(done.sort((a, b) => a - b)).toEqual([...Array(13).keys()]);
   });
 
+  it('one at a time when asked: a width of 1 is a loop', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const order: number[] = [];
+    await atOnce(
+      [0, 1, 2, 3, 4],
+      async (i) => {
+        most = Math.max(most, ++inFlight);
+        await wait(2);
+        inFlight--;
+        order.push(i);
+      },
+      1,
+    );
+    expect(most).toBe(1);
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it('throws the failure of the first failing item, even when a later one fails first', async () => {
     const started: number[] = [];
     const run = atOnce([0, 1, 2, 3, 4, 5, 6, 7, 8], async (i) => {
