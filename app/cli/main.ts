@@ -40,11 +40,11 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   },
   proxy: {
     summary: 'relay traffic to an implementation and judge every exchange (client and server)',
-    load: async () => (await import('./traffic.js')).proxyCommand,
+    load: async () => (await import('./proxy.js')).proxyCommand,
   },
   'check-traffic': {
     summary: 'judge recorded traffic (a HAR file) against the spec',
-    load: async () => (await import('./traffic.js')).checkTrafficCommand,
+    load: async () => (await import('./check-traffic.js')).checkTrafficCommand,
   },
   faults: {
     summary: "list the reference server's fault catalogue",
