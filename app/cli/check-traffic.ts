@@ -17,18 +17,30 @@ and the documented request fields sent. Exits 1 when a MUST check failed, else 0
 
 Options:
   --report-dir DIR   where to write the reports (default conformance-report)
-  --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)`;
+  --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)
+  --secret-header N  another header whose values are secrets (repeatable; e.g. X-Gateway-Key)
+
+Secrets in the file never reach a report or the console: Authorization, Proxy-Authorization,
+Cookie, Set-Cookie and X-API-Key values (and --secret-header ones), the organisation API key of
+the ObtainServiceToken mutation (variables or query text) and the token it issues.`;
 
 async function checkTraffic(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, reportOptions, 'check-traffic', true);
+  const { values, positionals } = parseCommandLine(
+    argv,
+    { ...reportOptions, 'secret-header': { type: 'string', multiple: true } },
+    'check-traffic',
+    true,
+  );
   if (positionals.length !== 1) throw new UsageError('Name one HAR file to check.', 'check-traffic');
   const formats = await formatsOf(values.reporter, 'check-traffic');
-  const [{ fromHar, HarError }, { TrafficJudge }, { trafficReport }, { Redactor }] = await Promise.all([
-    import('../traffic/har.js'),
-    import('../traffic/checks.js'),
-    import('../traffic/report.js'),
-    import('../../core/http/redact.js'),
-  ]);
+  const [{ fromHar, HarError }, { TrafficJudge }, { trafficReport }, { Redactor }, { TrafficSecrets }] =
+    await Promise.all([
+      import('../traffic/har.js'),
+      import('../traffic/checks.js'),
+      import('../traffic/report.js'),
+      import('../../core/http/redact.js'),
+      import('../traffic/secrets.js'),
+    ]);
   let text: string;
   try {
     text = readFileSync(positionals[0], 'utf8');
@@ -43,15 +55,17 @@ async function checkTraffic(argv: string[]): Promise<number> {
     throw error;
   }
   const judge = new TrafficJudge();
-  // Tokens the file carries are secrets like a run's: they never reach a report.
-  const redactor = new Redactor(
-    parsed.exchanges.map((e) => e.request.headers.authorization?.replace(/^\S+\s+/, '')).filter(Boolean),
-  );
-  for (const exchange of parsed.exchanges) judge.observe(exchange);
-  const times = parsed.exchanges.map((e) => e.startedAt?.getTime() ?? 0).filter((t) => t > 0);
+  // The secrets the file carries (credential headers, the §5.1 key and token) are learned from all of
+  // it before anything is judged or written: a token issued late in the file is redacted everywhere.
+  const redactor = new Redactor();
+  const secrets = new TrafficSecrets(redactor, values['secret-header']);
+  for (const exchange of parsed.exchanges) secrets.learn(exchange);
+  const exchanges = parsed.exchanges.map((e) => secrets.keep(e));
+  for (const exchange of exchanges) judge.observe(exchange);
+  const times = exchanges.map((e) => e.startedAt?.getTime() ?? 0).filter((t) => t > 0);
   const report = trafficReport(
     judge,
-    parsed.exchanges,
+    exchanges,
     {
       label: positionals[0],
       startedAt: new Date(times.length ? Math.min(...times) : Date.now()),

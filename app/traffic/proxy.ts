@@ -12,21 +12,10 @@ import { Redactor } from '../../core/http/redact.js';
 import { CoverageCounter } from '../../core/report/coverage.js';
 import type { Report } from '../../core/report/schema.js';
 import { type Finding, TrafficJudge } from './checks.js';
+import { endToEnd, type ForwardingPolicy, forwardingPolicy, type Refusal, refusal, upstreamUrl } from './forwarding.js';
 import { type TimedExchange, toHar } from './har.js';
 import { trafficReport } from './report.js';
-
-/** Headers that belong to one connection, not to the exchange (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'host',
-  'content-length',
-]);
+import { TrafficSecrets } from './secrets.js';
 
 export interface TrafficProxyOptions {
   /** The implementation the traffic goes to. */
@@ -37,14 +26,24 @@ export interface TrafficProxyOptions {
   /** Largest body relayed and judged, either way (default 16 MiB); larger ones are refused with 413. */
   maxBodyBytes?: number;
   timeoutMs?: number;
+  /** Host names besides the proxy's own addresses that a request's Host header may name. */
+  allowHosts?: readonly string[];
+  /** Header names whose values are secrets, beyond Authorization, Cookie, X-API-Key and the like. */
+  secretHeaders?: readonly string[];
   /** Called for each finding as it is made (the CLI prints them live). */
   onFinding?: (finding: Finding, exchange: TimedExchange) => void;
+  /** Called for each request refused without being forwarded (another host, an absolute URL, CONNECT). */
+  onRefusal?: (refused: Refusal, method: string) => void;
 }
 
 export interface TrafficProxy {
   url: string;
   readonly judge: TrafficJudge;
   readonly exchanges: readonly TimedExchange[];
+  /** The redactor every output of the session passes through (it learns the session's secrets). */
+  readonly redactor: Redactor;
+  /** Requests refused without being forwarded. */
+  readonly refused: number;
   /** The session so far as a report (redacted). */
   report(): Report;
   /** The session so far as HAR 1.2 (redacted). */
@@ -76,34 +75,34 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too larg
   });
 }
 
-/** Secrets a session shows in passing: tokens in Authorization headers, API keys in GraphQL variables. */
-function secretsIn(headers: Record<string, string>, body: string | undefined): string[] {
-  const found: string[] = [];
-  const auth = headers.authorization;
-  if (auth) found.push(auth.replace(/^\S+\s+/, ''));
-  if (body?.includes('"variables"')) {
-    try {
-      const variables = (JSON.parse(body) as { variables?: Record<string, unknown> }).variables ?? {};
-      for (const [name, value] of Object.entries(variables))
-        if (typeof value === 'string' && /key|token|secret|password/i.test(name)) found.push(value);
-    } catch {
-      // Not JSON: nothing to learn from it.
-    }
-  }
-  return found;
-}
-
 export async function startTrafficProxy(options: TrafficProxyOptions): Promise<TrafficProxy> {
-  const target = new URL(options.target);
+  const host = options.host ?? '127.0.0.1';
+  const policy: ForwardingPolicy = forwardingPolicy(options.target, host, options.allowHosts);
   const max = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const judge = new TrafficJudge();
   const coverage = new CoverageCounter();
   const exchanges: TimedExchange[] = [];
   const redactor = new Redactor();
+  const secrets = new TrafficSecrets(redactor, options.secretHeaders);
+  let refused = 0;
   const startedAt = new Date();
   let seq = 0;
 
+  const refuse = (res: ServerResponse, why: Refusal, method: string) => {
+    refused++;
+    options.onRefusal?.(why, method);
+    res
+      .writeHead(why.status, { 'content-type': 'application/json', connection: 'close' })
+      .end(JSON.stringify({ detail: why.detail, code: why.code }));
+  };
+
   const relay = async (req: IncomingMessage, res: ServerResponse) => {
+    // Refused before its body is read or anything is recorded: it is no exchange with the target.
+    const why = refusal(req.method ?? 'GET', req.url ?? '', req.headers.host, policy);
+    if (why) {
+      req.resume();
+      return refuse(res, why, req.method ?? 'GET');
+    }
     const started = new Date();
     const t0 = performance.now();
     const body = await readBody(req, max);
@@ -120,7 +119,6 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
       },
       duration_ms: 0,
     };
-    for (const s of secretsIn(headers, exchange.request.body)) redactor.add(s);
     try {
       if (body === 'too large') {
         res
@@ -129,20 +127,16 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
         exchange.error = { kind: 'too_large', message: `request body over ${max} bytes` };
         return;
       }
-      const forward = Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
-      const upstream = await undiciRequest(new URL(path, target), {
+      const upstream = await undiciRequest(upstreamUrl(policy, path)!, {
         method: exchange.request.method as never,
-        headers: forward,
+        headers: endToEnd(headers),
         body: body.length ? body : undefined,
         headersTimeout: options.timeoutMs ?? 60_000,
         bodyTimeout: options.timeoutMs ?? 60_000,
       });
       const answer = Buffer.from(await upstream.body.arrayBuffer());
       const answerHeaders = flat(upstream.headers);
-      res.writeHead(
-        upstream.statusCode,
-        Object.fromEntries(Object.entries(answerHeaders).filter(([k]) => !HOP_BY_HOP.has(k))),
-      );
+      res.writeHead(upstream.statusCode, endToEnd(answerHeaders));
       res.end(answer);
       exchange.response = {
         status: upstream.statusCode,
@@ -160,41 +154,51 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
       else res.destroy();
     } finally {
       exchange.duration_ms = performance.now() - t0;
-      exchanges.push(exchange);
-      coverage.observe(exchange);
-      for (const finding of judge.observe(exchange)) options.onFinding?.(finding, exchange);
+      // What is kept and judged has its credentials redacted, and the session's redactor has learned
+      // every secret the exchange carried before any of it can be printed or written.
+      const kept = secrets.keep(exchange);
+      exchanges.push(kept);
+      coverage.observe(kept);
+      for (const finding of judge.observe(kept)) options.onFinding?.(finding, kept);
     }
   };
 
   const server: Server = createServer((req, res) => {
     relay(req, res).catch(() => res.destroy());
   });
+  // CONNECT never reaches the request handler: without this, node drops the connection unanswered.
+  server.on('connect', (req: IncomingMessage, socket) => {
+    const why = refusal('CONNECT', req.url ?? '', req.headers.host, policy)!;
+    refused++;
+    options.onRefusal?.(why, 'CONNECT');
+    const body = JSON.stringify({ detail: why.detail, code: why.code });
+    socket.end(
+      `HTTP/1.1 ${why.status} Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
-  const label = `proxy to ${redactor.text(target.origin)}`;
+  const label = `proxy to ${policy.origin}${policy.basePath}`;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     judge,
     exchanges,
+    redactor,
+    get refused() {
+      return refused;
+    },
     report: () =>
       trafficReport(
         judge,
         exchanges,
-        { label, startedAt, finishedAt: new Date(), origin: target.origin },
+        { label, startedAt, finishedAt: new Date(), origin: `${policy.origin}${policy.basePath}` },
         redactor,
         coverage.result(),
       ),
-    har: () =>
-      redactor.text(
-        toHar(
-          exchanges.map((e) => ({ ...e, request: { ...e.request, headers: redactor.headers(e.request.headers) } })),
-          target.origin,
-        ),
-      ),
+    har: () => redactor.text(toHar(exchanges, `${policy.origin}${policy.basePath}`)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

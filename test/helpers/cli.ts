@@ -57,11 +57,11 @@ export function runCli(
   });
 }
 
-/** Starts a long-running command and resolves with the child and its first stdout line. */
+/** Starts a long-running command and resolves with the child, its first stdout line and its stderr so far. */
 export function startCli(
   args: string[],
   timeoutMs = CLI_WAIT_MS,
-): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string }> {
+): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } });
     let buffer = '';
@@ -77,7 +77,7 @@ export function startCli(
       const newline = buffer.indexOf('\n');
       if (newline >= 0) {
         clearTimeout(timer);
-        resolve({ child, firstLine: buffer.slice(0, newline) });
+        resolve({ child, firstLine: buffer.slice(0, newline), stderr: () => stderr });
       }
     });
     child.on('error', reject);

@@ -1,0 +1,218 @@
+/**
+ * Finds registered secrets in a text, in any spelling a report, a JSON body or a URL may carry them,
+ * in one pass whose cost does not grow with the number of secrets: the secrets form one trie of
+ * characters, and at each position of the text the characters that may be spelled there are decoded
+ * (as written; a JSON `\uXXXX` escape behind any number of backslashes, since a body quoted again in
+ * report.json doubles them; `\"` and `\/`; percent-encoded UTF-8 in either case; `+` for a space;
+ * an HTML entity) and followed down the trie. A proxy that has seen a thousand tokens scans each
+ * text as fast as one that has seen one (a single expression of every spelling of every secret had
+ * to be rebuilt on each new secret, and matched in time proportional to their number).
+ */
+
+interface Node {
+  readonly next: Map<string, Node>;
+  /** A secret ends here. */
+  end: boolean;
+}
+
+const newNode = (): Node => ({ next: new Map(), end: false });
+
+/** The named entities HTML and XML writers use for the characters they escape. */
+const ENTITIES: ReadonlyArray<readonly [entity: string, char: string]> = [
+  ['&amp;', '&'],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+  ['&quot;', '"'],
+  ['&#34;', '"'],
+  ['&#x22;', '"'],
+  ['&#39;', "'"],
+  ['&#x27;', "'"],
+  ['&apos;', "'"],
+];
+
+const BACKSLASH = 0x5c;
+
+function hexValue(text: string, at: number, digits: number): number {
+  if (at + digits > text.length) return -1;
+  let value = 0;
+  for (let i = at; i < at + digits; i++) {
+    const c = text.charCodeAt(i);
+    const d =
+      c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+    if (d < 0) return -1;
+    value = value * 16 + d;
+  }
+  return value;
+}
+
+const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
+const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
+
+export class SecretMatcher {
+  private readonly root = newNode();
+  /** Code units a match can begin with: a text position starting with any other is passed over at once. */
+  private readonly starts = new Uint8Array(0x10000);
+  private count = 0;
+  /** The backslash run last measured (texts quoted again are long runs of them: measured once each). */
+  private runStart = -1;
+  private runEnd = -1;
+  private runText = '';
+  /** What `spelled` found: character, end, character, end… (reused: this runs for every candidate position). */
+  private readonly spellings: (string | number)[] = [];
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Registers a secret, character by character (a character is a code point). */
+  add(secret: string): void {
+    let node = this.root;
+    for (const char of secret) {
+      let next = node.next.get(char);
+      if (!next) node.next.set(char, (next = newNode()));
+      node = next;
+    }
+    if (node.end || node === this.root) return;
+    node.end = true;
+    this.count++;
+    const first = [...secret][0];
+    this.starts[first.charCodeAt(0)] = 1;
+    this.starts[BACKSLASH] = 1; // \uXXXX
+    this.starts[0x25] = 1; // %XX
+    if (first === ' ') this.starts[0x2b] = 1; // +
+    if (ENTITIES.some(([, c]) => c === first)) this.starts[0x26] = 1; // &
+  }
+
+  /** The first secret at or after `from`: its start and end (the longest there), or undefined. */
+  find(text: string, from = 0): [start: number, end: number] | undefined {
+    if (this.count === 0) return undefined;
+    for (let p = from; p < text.length; p++) {
+      if (this.starts[text.charCodeAt(p)] === 0) continue;
+      const end = this.longestAt(text, p);
+      if (end > p) return [p, end];
+    }
+    return undefined;
+  }
+
+  /** `text` with every secret replaced by `mask`. */
+  replace(text: string, mask: string): string {
+    let match = this.find(text);
+    if (!match) return text;
+    let out = '';
+    let last = 0;
+    while (match) {
+      out += text.slice(last, match[0]) + mask;
+      last = match[1];
+      match = this.find(text, last);
+    }
+    return out + text.slice(last);
+  }
+
+  /** The end of the longest secret spelled from `start`, or -1. */
+  private longestAt(text: string, start: number): number {
+    // Most text spells characters only as written: walk down the trie directly until a character
+    // that may begin another spelling, and search every spelling only from there.
+    let node = this.root;
+    let at = start;
+    let best = -1;
+    for (;;) {
+      const unit = text.charCodeAt(at);
+      if (unit === BACKSLASH || unit === 0x25 || unit === 0x2b || unit === 0x26 || isHigh(unit)) break;
+      const next = at < text.length ? node.next.get(text[at]) : undefined;
+      if (!next) return best;
+      node = next;
+      at++;
+      if (node.end) best = at;
+    }
+    const nodes: Node[] = [node];
+    const ends: number[] = [at];
+    while (nodes.length) {
+      const here = nodes.pop()!;
+      const from = ends.pop()!;
+      if (here.end && from > best) best = from;
+      if (here.next.size === 0) continue;
+      this.spellings.length = 0;
+      this.spelled(text, from);
+      for (let i = 0; i < this.spellings.length; i += 2) {
+        const next = here.next.get(this.spellings[i] as string);
+        if (next) {
+          nodes.push(next);
+          ends.push(this.spellings[i + 1] as number);
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Each character that may be spelled at `at`, with where its spelling ends. */
+  private spelled(text: string, at: number): void {
+    const visit = this.visit;
+    if (at >= text.length) return;
+    const unit = text.charCodeAt(at);
+    // As written (a surrogate pair is one character).
+    if (isHigh(unit) && isLow(text.charCodeAt(at + 1))) visit(text.slice(at, at + 2), at + 2);
+    else visit(text[at], at + 1);
+    if (unit === BACKSLASH) this.escaped(text, at);
+    else if (unit === 0x25) this.percentEncoded(text, at);
+    else if (unit === 0x2b) visit(' ', at + 1);
+    else if (unit === 0x26)
+      for (const [entity, char] of ENTITIES) if (text.startsWith(entity, at)) visit(char, at + entity.length);
+  }
+
+  private readonly visit = (char: string, end: number): void => {
+    this.spellings.push(char, end);
+  };
+
+  private backslashRunEnd(text: string, at: number): number {
+    if (text !== this.runText || at < this.runStart || at >= this.runEnd) {
+      let end = at;
+      while (text.charCodeAt(end) === BACKSLASH) end++;
+      this.runText = text;
+      this.runStart = at;
+      this.runEnd = end;
+    }
+    return this.runEnd;
+  }
+
+  /** After one or more backslashes: `\uXXXX` (a pair of them for an astral character), `\"`, `\/`, `\\`. */
+  private escaped(text: string, at: number): void {
+    const visit = this.visit;
+    const end = this.backslashRunEnd(text, at);
+    if (end - at >= 2) {
+      visit('\\', at + 2);
+      if (end - at > 2) visit('\\', end);
+    }
+    const next = text[end];
+    if (next === '"' || next === '/') visit(next, end + 1);
+    if (next !== 'u') return;
+    const unit = hexValue(text, end + 1, 4);
+    if (unit < 0) return;
+    if (isHigh(unit) && text.charCodeAt(end + 5) === BACKSLASH) {
+      const lowEnd = this.backslashRunEnd(text, end + 5);
+      const low = text[lowEnd] === 'u' ? hexValue(text, lowEnd + 1, 4) : -1;
+      if (isLow(low)) {
+        visit(String.fromCharCode(unit, low), lowEnd + 5);
+        return;
+      }
+    }
+    visit(String.fromCharCode(unit), end + 5);
+  }
+
+  /** `%XX` bytes of one UTF-8 character, hex digits in either case. */
+  private percentEncoded(text: string, at: number): void {
+    const visit = this.visit;
+    const lead = hexValue(text, at + 1, 2);
+    if (lead < 0) return;
+    const length = lead < 0x80 ? 1 : lead >= 0xf0 && lead < 0xf8 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+    if (length === 0) return;
+    let point = length === 1 ? lead : lead & (0xff >> (length + 1));
+    for (let i = 1; i < length; i++) {
+      const at3 = at + 3 * i;
+      const byte = text.charCodeAt(at3) === 0x25 ? hexValue(text, at3 + 1, 2) : -1;
+      if (byte < 0x80 || byte > 0xbf) return;
+      point = (point << 6) | (byte & 0x3f);
+    }
+    if (point > 0x10ffff) return;
+    visit(String.fromCodePoint(point), at + 3 * length);
+  }
+}
