@@ -277,33 +277,41 @@ async function run(argv: string[]): Promise<number> {
         );
       }
     }
-    let report: Awaited<ReturnType<typeof runConformance>>;
+    // SIGINT / SIGTERM: the first ends the run, reported as interrupted; the second exits at once.
+    const interruption = (await import('./interrupt.js')).onInterrupt(warn, () => har?.close());
     try {
-      report = await runConformance({
-        ...resolved.options,
-        ...(rerun
-          ? {
-              seed: values.seed !== undefined ? resolved.options.seed : rerun.seed,
-              selection: { rules: rerun.rules.map((r) => r.id) },
-            }
-          : {}),
-        baseline,
-        replayCommand,
-        onEvent: consoleOut?.onEvent,
-        redactor,
-        ...(har ? { onExchange: (exchange, startedAt, origin) => har.add({ ...exchange, startedAt }, origin) } : {}),
-      });
+      let report: Awaited<ReturnType<typeof runConformance>>;
+      try {
+        report = await runConformance({
+          ...resolved.options,
+          ...(rerun
+            ? {
+                seed: values.seed !== undefined ? resolved.options.seed : rerun.seed,
+                selection: { rules: rerun.rules.map((r) => r.id) },
+              }
+            : {}),
+          baseline,
+          replayCommand,
+          interrupt: interruption.signal,
+          onEvent: consoleOut?.onEvent,
+          redactor,
+          ...(har ? { onExchange: (exchange, startedAt, origin) => har.add({ ...exchange, startedAt }, origin) } : {}),
+        });
+      } finally {
+        const failure = har?.close();
+        if (failure)
+          warn(`conformance: --har: ${har?.file} stopped recording after ${har?.entries} exchanges: ${failure}`);
+        else if (har) console.log(`HAR: ${har.file} (${har.entries} exchanges)`);
+      }
+      if (rerun) for (const line of (await import('./rerun.js')).rerunLines(rerun, report)) console.log(line);
+      const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env, (text) =>
+        redactor.text(text),
+      );
+      consoleOut?.summary(report, written);
+      return report.summary.exit_code;
     } finally {
-      const failure = har?.close();
-      if (failure) warn(`conformance: --har: ${har?.file} is incomplete: ${failure}`);
-      else if (har) console.log(`HAR: ${har.file} (${har.entries} exchanges)`);
+      interruption.dispose();
     }
-    if (rerun) for (const line of (await import('./rerun.js')).rerunLines(rerun, report)) console.log(line);
-    const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env, (text) =>
-      redactor.text(text),
-    );
-    consoleOut?.summary(report, written);
-    return report.summary.exit_code;
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message, 'run');
     if (error instanceof UnreachableError || error instanceof AuthError) {
