@@ -47,7 +47,9 @@ Running:
                             generated case (fresh accounts), else the whole rule (fresh identifiers).
                             A rule that passes only so is reported as flaky; a fail is never retried
   --max-time S              overall deadline in seconds (run.max_time_s): rules not finished by
-                            then are reported as not judged (error); the reports are still written
+                            then are reported as not judged (error); the reports are still written.
+                            SIGINT or SIGTERM ends the run the same way, reported as Interrupted
+                            (exit 130); a second signal exits at once
   --id-prefix P             prefix of every identifier the run creates (default cf)
   --bail                    stop after the first MUST failure
   --strict                  SHOULD failures fail the run too
@@ -68,8 +70,9 @@ Reports:
                             command, the failing exchange as curl) instead of one line per failure
   --har FILE                also write every exchange of the run as HAR 1.2 (report.har), the
                             token request of an API-key run included, redacted like the reports,
-                            written as exchanges complete (also when the run fails
-                            or --max-time cuts it); opens in browser devtools and API clients
+                            written as exchanges complete and a valid HAR after each (also when the
+                            run fails, --max-time or a signal cuts it); a symlink at FILE is
+                            replaced, never written through; opens in browser devtools and API clients
   --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
                             not judged, with its seed (unless --seed), against the target given now;
                             prints FIXED / STILL FAILING / STILL NOT JUDGED per rule, then the reports.
@@ -87,7 +90,8 @@ Exit codes: 0 conformant: every selected MUST rule judged, none failed;
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
 4 incomplete: no MUST rule failed, but MUST rules were skipped for missing configuration (the run names
   the keys; --allow-skip accepts skips deliberately), or endpoints were not implemented (one cause
-  each; --partial accepts them).`;
+  each; --partial accepts them);
+130 interrupted by SIGINT or SIGTERM: rules not finished are not judged, the reports say so.`;
 
 export const runOptions = {
   'base-url': { type: 'string' },

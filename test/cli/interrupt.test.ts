@@ -17,9 +17,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../app/conformance.js';
 import { EXIT } from '../../core/engine/verdict.js';
+import { mergeReports } from '../../core/report/merge.js';
+import { runVerdict } from '../../core/report/verdict-line.js';
 import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { CLI } from '../helpers/cli.js';
+import { conformantReport } from '../helpers/sample-report.js';
 import { fullConfig } from '../helpers/config.js';
 import { until } from '../helpers/until.js';
 
@@ -139,5 +143,44 @@ describe('--har onto a symlink', () => {
     expect(readFileSync(elsewhere, 'utf8')).toBe('not a HAR\n');
     const report = JSON.parse(read(dir, 'conformance-report/report.json'));
     expect(JSON.parse(read(dir, 'run.har')).log.entries).toHaveLength(report.http.requests);
+  });
+});
+
+describe('RunOptions.interrupt (the library)', () => {
+  it('a run interrupted before its rules judges none, says so, and an interrupted shard leaves the merged run interrupted', async () => {
+    server.store.settings.responseDelayMs = 0;
+    const controller = new AbortController();
+    const report = await runConformance({
+      baseUrl: server.url,
+      auth: { token: DEFAULT_TOKEN },
+      selection: { rules: ['status.*'] },
+      interrupt: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'start') controller.abort('SIGTERM');
+      },
+    });
+    expect(report.interrupted).toEqual({
+      signal: 'SIGTERM',
+      reason: 'the run was interrupted (SIGTERM)',
+      not_judged: report.rules.length,
+    });
+    for (const rule of report.rules)
+      expect(rule).toMatchObject({
+        verdict: 'error',
+        error_kind: 'interrupted',
+        reason: 'not judged: the run was interrupted (SIGTERM) before the rule started',
+      });
+    expect(report.summary.exit_code).toBe(EXIT.INTERRUPTED);
+    expect(runVerdict(report)).toMatchObject({ state: 'interrupted', title: 'Interrupted' });
+
+    // The other shard conformant, with rules of its own.
+    const other = conformantReport();
+    const shard = { ...other, rules: other.rules.filter((r) => !report.rules.some((i) => i.id === r.id)) };
+    const merged = mergeReports([
+      { file: 'a/report.json', report: shard },
+      { file: 'b/report.json', report: { ...report, target: conformantReport().target } },
+    ]);
+    expect(merged.interrupted?.signal).toBe('SIGTERM');
+    expect(merged.summary).toMatchObject({ exit_code: EXIT.INTERRUPTED, conformant: false });
   });
 });
