@@ -299,6 +299,7 @@ export class ConsoleReporter {
       'not conformant': c.red.bold,
       incomplete: c.yellow.bold,
       aborted: c.red.bold,
+      interrupted: c.yellow.bold,
     }[verdict.state];
     const should =
       verdict.state === 'conformant' && report.summary.should_failures && !report.run.strict
@@ -379,6 +380,14 @@ export class ConsoleReporter {
       lines.push(
         `  ${this.mark('error')} ${c.bold(`The target stopped answering after ${shown(at(silent.last_answered))}`)} (exchange ${silent.last_answered.exchange}, ${silent.last_answered.at.slice(11, 19)} UTC); first request with no answer: ${shown(at(silent.first_unanswered))} (exchange ${silent.first_unanswered.exchange}, ${silent.first_unanswered.error}) — ${counted(stopped)} not judged because of it, ${plural(silent.unanswered_requests, 'request')} with no answer`,
       );
+    }
+    // An interruption leaves many rules not judged for one reason of the run's own: said once.
+    if (report.interrupted) {
+      const cut = take((r) => r.error_kind === 'interrupted');
+      if (cut.length)
+        lines.push(
+          `  ${this.mark('error')} ${c.bold(`The run was interrupted (${shown(report.interrupted.signal)})`)} — ${counted(cut)} not judged because of it; run again to judge them`,
+        );
     }
     if (this.options.verbose) {
       const causes = new Map((report.causes ?? []).map((cause) => [cause.id, cause]));

@@ -48,7 +48,7 @@ const table = (head: string[], rows: (string | number)[][], align = head.map((_,
 const countCells = (c: CountsT) => [c.pass, c.fail, c.error, c.skip];
 const COUNT_HEADS = ['Pass', 'Fail', 'Error', 'Skip'];
 
-const ICON = { conformant: '✅', 'not conformant': '❌', incomplete: '⚠️', aborted: '❌' } as const;
+const ICON = { conformant: '✅', 'not conformant': '❌', incomplete: '⚠️', aborted: '❌', interrupted: '⏹️' } as const;
 
 function title(report: Report): string {
   const verdict = runVerdict(report);

@@ -47,7 +47,9 @@ Running:
                             generated case (fresh accounts), else the whole rule (fresh identifiers).
                             A rule that passes only so is reported as flaky; a fail is never retried
   --max-time S              overall deadline in seconds (run.max_time_s): rules not finished by
-                            then are reported as not judged (error); the reports are still written
+                            then are reported as not judged (error); the reports are still written.
+                            SIGINT or SIGTERM ends the run the same way, reported as Interrupted
+                            (exit 130); a second signal exits at once
   --id-prefix P             prefix of every identifier the run creates (default cf)
   --bail                    stop after the first MUST failure
   --strict                  SHOULD failures fail the run too
@@ -68,8 +70,9 @@ Reports:
                             command, the failing exchange as curl) instead of one line per failure
   --har FILE                also write every exchange of the run as HAR 1.2 (report.har), the
                             token request of an API-key run included, redacted like the reports,
-                            written as exchanges complete (also when the run fails
-                            or --max-time cuts it); opens in browser devtools and API clients
+                            written as exchanges complete and a valid HAR after each (also when the
+                            run fails, --max-time or a signal cuts it); a symlink at FILE is
+                            replaced, never written through; opens in browser devtools and API clients
   --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
                             not judged, with its seed (unless --seed), against the target given now;
                             prints FIXED / STILL FAILING / STILL NOT JUDGED per rule, then the reports.
@@ -87,7 +90,8 @@ Exit codes: 0 conformant: every selected MUST rule judged, none failed;
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
 4 incomplete: no MUST rule failed, but MUST rules were skipped for missing configuration (the run names
   the keys; --allow-skip accepts skips deliberately), or endpoints were not implemented (one cause
-  each; --partial accepts them).`;
+  each; --partial accepts them);
+130 interrupted by SIGINT or SIGTERM: rules not finished are not judged, the reports say so.`;
 
 export const runOptions = {
   'base-url': { type: 'string' },
@@ -277,33 +281,41 @@ async function run(argv: string[]): Promise<number> {
         );
       }
     }
-    let report: Awaited<ReturnType<typeof runConformance>>;
+    // SIGINT / SIGTERM: the first ends the run, reported as interrupted; the second exits at once.
+    const interruption = (await import('./interrupt.js')).onInterrupt(warn, () => har?.close());
     try {
-      report = await runConformance({
-        ...resolved.options,
-        ...(rerun
-          ? {
-              seed: values.seed !== undefined ? resolved.options.seed : rerun.seed,
-              selection: { rules: rerun.rules.map((r) => r.id) },
-            }
-          : {}),
-        baseline,
-        replayCommand,
-        onEvent: consoleOut?.onEvent,
-        redactor,
-        ...(har ? { onExchange: (exchange, startedAt, origin) => har.add({ ...exchange, startedAt }, origin) } : {}),
-      });
+      let report: Awaited<ReturnType<typeof runConformance>>;
+      try {
+        report = await runConformance({
+          ...resolved.options,
+          ...(rerun
+            ? {
+                seed: values.seed !== undefined ? resolved.options.seed : rerun.seed,
+                selection: { rules: rerun.rules.map((r) => r.id) },
+              }
+            : {}),
+          baseline,
+          replayCommand,
+          interrupt: interruption.signal,
+          onEvent: consoleOut?.onEvent,
+          redactor,
+          ...(har ? { onExchange: (exchange, startedAt, origin) => har.add({ ...exchange, startedAt }, origin) } : {}),
+        });
+      } finally {
+        const failure = har?.close();
+        if (failure)
+          warn(`conformance: --har: ${har?.file} stopped recording after ${har?.entries} exchanges: ${failure}`);
+        else if (har) console.log(`HAR: ${har.file} (${har.entries} exchanges)`);
+      }
+      if (rerun) for (const line of (await import('./rerun.js')).rerunLines(rerun, report)) console.log(line);
+      const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env, (text) =>
+        redactor.text(text),
+      );
+      consoleOut?.summary(report, written);
+      return report.summary.exit_code;
     } finally {
-      const failure = har?.close();
-      if (failure) warn(`conformance: --har: ${har?.file} is incomplete: ${failure}`);
-      else if (har) console.log(`HAR: ${har.file} (${har.entries} exchanges)`);
+      interruption.dispose();
     }
-    if (rerun) for (const line of (await import('./rerun.js')).rerunLines(rerun, report)) console.log(line);
-    const written = await writeReports(report, resolved.report.dir, resolved.report.formats, env, (text) =>
-      redactor.text(text),
-    );
-    consoleOut?.summary(report, written);
-    return report.summary.exit_code;
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message, 'run');
     if (error instanceof UnreachableError || error instanceof AuthError) {

@@ -3,7 +3,8 @@
  * session or a run written so that browser devtools and API clients open them, and HAR files from
  * devtools, mitmproxy or Charles read back as exchanges to judge.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { Exchange } from '../../core/http/exchange.js';
 import { packageVersion } from '../../core/spec/package-root.js';
 
@@ -104,24 +105,45 @@ export function toHar(exchanges: readonly TimedExchange[], origin: string): stri
   return `${JSON.stringify({ log: { version: '1.2', creator: creator(), entries } }, null, 2)}\n`;
 }
 
+/** What ends the document: written after every entry, so the file is a whole HAR whenever it is read. */
+const TRAILER = '\n]}}\n';
+
 /**
- * A HAR file written as exchanges complete, so a run of any length keeps none of them in memory:
- * the document's head when opened, one entry per exchange, the closing brackets on `close()`. Each
- * entry passes through `redact` (the run's redactor, the last pass every report gets too) before it
- * is written. A write that fails (a full disk) stops the recording and is reported by `close()`,
- * never by the run's rules.
+ * A HAR file written as exchanges complete, so a run of any length keeps none of them in memory.
+ * The file is a complete HAR document after every entry, whenever the process is cut (a signal, a
+ * kill): each entry is written over the closing brackets, with the closing brackets after it, in
+ * one positional write. It is made like the reports (reports/index.ts): a new file beside the
+ * target, renamed into place when opened, so whatever stood at the name (a symlink someone planted)
+ * is replaced, never followed; the entries then go through the open descriptor. Each entry passes
+ * through `redact` (the run's redactor, the last pass every report gets too) before it is written.
+ * A write that fails (a full disk) stops the recording and is reported by `close()`, never by the
+ * run's rules; the entries written before it still form a whole document.
  */
 export class HarWriter {
   private fd: number | undefined;
   private count = 0;
   private failure: string | undefined;
+  /** Where the closing brackets start: the next entry is written here. */
+  private end: number;
 
   constructor(
     readonly file: string,
     private readonly redact: (text: string) => string = (t) => t,
   ) {
-    this.fd = openSync(file, 'w');
-    this.write(`{"log":{"version":"1.2","creator":${JSON.stringify(creator())},"entries":[\n`);
+    const head = `{"log":{"version":"1.2","creator":${JSON.stringify(creator())},"entries":[`;
+    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    // `wx`: the temporary name must not exist yet, so it cannot be a link either.
+    const fd = openSync(temporary, 'wx', 0o644);
+    try {
+      writeSync(fd, `${head}${TRAILER}`);
+      renameSync(temporary, file);
+    } catch (error) {
+      closeSync(fd);
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+    this.fd = fd;
+    this.end = Buffer.byteLength(head);
   }
 
   /** Entries written so far. */
@@ -131,16 +153,31 @@ export class HarWriter {
 
   /** Writes one exchange; `origin` makes its URL absolute. */
   add(exchange: TimedExchange, origin: string): void {
-    if (this.fd === undefined) return;
+    if (this.fd === undefined || this.failure !== undefined) return;
     const entry = this.redact(JSON.stringify(harEntry(exchange, origin)));
-    this.write(`${this.count ? ',\n' : ''}${entry}`);
-    if (this.failure === undefined) this.count++;
+    const text = Buffer.from(`${this.count ? ',' : ''}\n${entry}${TRAILER}`);
+    try {
+      let done = 0;
+      while (done < text.length) done += writeSync(this.fd, text, done, text.length - done, this.end + done);
+    } catch (error) {
+      this.failure = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      // Part of the entry may have gone over the closing brackets: put them back where they were
+      // (bytes the file already had, so a full disk allows it) and cut what followed.
+      try {
+        writeSync(this.fd, TRAILER, this.end);
+        ftruncateSync(this.fd, this.end + TRAILER.length);
+      } catch {
+        // Nothing more to do: close() reports the failure.
+      }
+      return;
+    }
+    this.end += text.length - TRAILER.length;
+    this.count++;
   }
 
-  /** Ends the document; returns why the recording stopped early, if it did. */
+  /** Closes the file (already a whole document); returns why the recording stopped early, if it did. */
   close(): string | undefined {
     if (this.fd !== undefined) {
-      this.write('\n]}}\n');
       try {
         closeSync(this.fd);
       } catch (error) {
@@ -149,15 +186,6 @@ export class HarWriter {
       this.fd = undefined;
     }
     return this.failure;
-  }
-
-  private write(text: string): void {
-    if (this.fd === undefined || this.failure !== undefined) return;
-    try {
-      writeSync(this.fd, text);
-    } catch (error) {
-      this.failure = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
-    }
   }
 }
 

@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { ExchangeError, type Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
 import { RuleState } from './context.js';
+import { RunInterrupted } from './interrupt.js';
 import { NotImplemented, NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
 import type { Ending, Failure, RuleResult } from './result.js';
 import { type Rule, declaredFacts } from './rule.js';
@@ -79,7 +80,11 @@ export async function executeRule(
     if (result === 'stopped') {
       controller.abort(runSignal.reason);
       const why = runSignal.reason instanceof Error ? runSignal.reason.message : 'the run was stopped';
-      return finish({ verdict: 'error', error_kind: 'timeout', reason: `not judged: ${why} before the rule finished` });
+      return finish({
+        verdict: 'error',
+        error_kind: runSignal.reason instanceof RunInterrupted ? 'interrupted' : 'timeout',
+        reason: `not judged: ${why} before the rule finished`,
+      });
     }
     if (result === 'timeout') {
       controller.abort(new Error('rule timeout'));

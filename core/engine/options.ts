@@ -54,6 +54,13 @@ export interface RunOptions extends TargetOptions {
    * reported as not judged (error) with the reason; the report is still complete.
    */
   maxTimeMs?: number;
+  /**
+   * Ends the run early when aborted (the CLI aborts it on SIGINT or SIGTERM), its reason what
+   * interrupted the run (a signal's name, or a RunInterrupted): no rule starts after it, rules still
+   * running end at once as not judged (their requests are aborted), and the record says the run was
+   * interrupted (exit code 130).
+   */
+  interrupt?: AbortSignal;
   /** Set by the runner from maxTimeMs: when the setup chain must be done by. */
   deadline?: SetupDeadline;
   /**

@@ -44,6 +44,8 @@ export interface RunRecord {
   /** The endpoints the target answered as not implemented (501, 405, an undocumented 404), first answer each. */
   notImplemented?: NotImplementedEntry[];
   baseline?: Baseline;
+  /** Set when the caller interrupted the run (RunOptions.interrupt): by what, and in words. */
+  interrupted?: { by: string; reason: string };
   /** Why no rule could run (unreachable target, refused credentials): exit code 3. */
   aborted?: string;
   created: CreatedIdentifiers;

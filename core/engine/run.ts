@@ -5,6 +5,7 @@
 import { ConfigError } from '../config/errors.js';
 import { excuse } from './baseline.js';
 import { notRun } from './execute.js';
+import { type RunInterrupted, interruptionOf } from './interrupt.js';
 import { RUN_DEFAULTS, type RunOptions } from './options.js';
 import type { RunRecord } from './record.js';
 import type { RuleResult } from './result.js';
@@ -15,6 +16,7 @@ import { isFailing } from './verdict.js';
 
 export { RUN_DEFAULTS, type RunEvent, type RunOptions } from './options.js';
 export { UnreachableError, type WithRecord } from './session.js';
+export { RunInterrupted } from './interrupt.js';
 
 /**
  * The order rules are started in (results keep the suite order). Property and model-based rules
@@ -48,6 +50,14 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     options.onEvent?.({ type: 'setup', setup: session.setup });
     const order = longestFirst(rules);
     let expired: string | undefined;
+    // An interruption (SIGINT, SIGTERM): the session stops the rules running (session.ts); no rule starts after it.
+    let interrupted: RunInterrupted | undefined;
+    const interrupt = options.interrupt;
+    const onInterrupt = () => {
+      interrupted ??= interruptionOf(interrupt!);
+    };
+    if (interrupt?.aborted) onInterrupt();
+    else interrupt?.addEventListener('abort', onInterrupt, { once: true });
     const deadline = limit
       ? setTimeout(
           () => {
@@ -59,15 +69,26 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
       : undefined;
     const runOne = async (index: number) => {
       const rule = rules[index];
-      const ran = expired
+      const ran = interrupted
         ? notRun(rule, {
             verdict: 'error',
-            error_kind: 'timeout',
-            reason: `not judged: ${expired} before the rule started`,
+            error_kind: 'interrupted',
+            reason: `not judged: ${interrupted.message} before the rule started`,
           })
-        : bailed
-          ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
-          : await runWithRetries(session, rule, options.retries ?? RUN_DEFAULTS.retries, () => !expired && !bailed);
+        : expired
+          ? notRun(rule, {
+              verdict: 'error',
+              error_kind: 'timeout',
+              reason: `not judged: ${expired} before the rule started`,
+            })
+          : bailed
+            ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
+            : await runWithRetries(
+                session,
+                rule,
+                options.retries ?? RUN_DEFAULTS.retries,
+                () => !expired && !bailed && !interrupted,
+              );
       // Only a failing or errored result carries the command that replays it.
       const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
       results[index] = result;
@@ -93,8 +114,12 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
       await Promise.all(running);
     } finally {
       clearTimeout(deadline);
+      interrupt?.removeEventListener('abort', onInterrupt);
     }
-    return session.record(results, { bailed });
+    return session.record(results, {
+      bailed,
+      ...(interrupted ? { interrupted: { by: interrupted.by, reason: interrupted.message } } : {}),
+    });
   } finally {
     await session.close();
   }

@@ -22,6 +22,7 @@ import { createContext } from './context.js';
 import { executeRule, notRun } from './execute.js';
 import { Given } from './given.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
+import { interruptionOf } from './interrupt.js';
 import { missingNeed } from './needs.js';
 import { NotImplementedLog } from './not-implemented.js';
 import { RUN_DEFAULTS, type RunOptions } from './options.js';
@@ -57,7 +58,10 @@ export interface Session {
   /** Stops the run: rules still running end at once as not judged, with `reason`. */
   stop(reason: string): void;
   /** The record of the rules run so far, with the facts of the run around them. */
-  record(results: RunRecord['results'], extra?: { bailed?: boolean }): RunRecord;
+  record(
+    results: RunRecord['results'],
+    extra?: { bailed?: boolean; interrupted?: RunRecord['interrupted'] },
+  ): RunRecord;
   close(): Promise<void>;
 }
 
@@ -129,7 +133,10 @@ class Recorder {
     this.notImplemented = new NotImplementedLog(Object.values(suppliers ?? {}).filter((c) => typeof c === 'string'));
   }
 
-  record(results: RunRecord['results'], extra: { bailed?: boolean; aborted?: string } = {}): RunRecord {
+  record(
+    results: RunRecord['results'],
+    extra: { bailed?: boolean; aborted?: string; interrupted?: RunRecord['interrupted'] } = {},
+  ): RunRecord {
     const { connection, options, settings } = this;
     const silence = connection.http.answers.silence();
     return {
@@ -169,6 +176,7 @@ class Recorder {
           fullTranscripts: options.fullTranscripts,
           baseline: options.baseline,
           ...(extra.aborted ? { aborted: extra.aborted } : {}),
+          ...(extra.interrupted ? { interrupted: extra.interrupted } : {}),
           created: this.registry.created,
           http: {
             ...connection.http.stats,
@@ -365,6 +373,11 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const recorder = new Recorder(connection, registry, options, settings);
     const runAbort = new AbortController();
     setMaxListeners(1000, runAbort.signal); // each running rule listens for the run being stopped
+    // An interruption (SIGINT, SIGTERM) ends the setup chain's requests too, and every rule running.
+    const interrupt = options.interrupt;
+    const interrupted = () => runAbort.abort(interruptionOf(interrupt!));
+    if (interrupt?.aborted) interrupted();
+    else interrupt?.addEventListener('abort', interrupted, { once: true });
 
     // The §8 limit, when the operator gave it, bounds the run's own process calls (core/http/pacing.ts).
     const limit = connection.preconditions.config.concurrency_limit;
@@ -389,7 +402,10 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       replay: (result) => connection.redactor.text(replay(result.id, settings.seed, result.counterexample)),
       stop: (reason) => runAbort.abort(new Error(reason)),
       record: (results, extra) => recorder.record(results, extra),
-      close: connection.close,
+      close: () => {
+        interrupt?.removeEventListener('abort', interrupted);
+        return connection.close();
+      },
     };
   } catch (error) {
     await connection.close();

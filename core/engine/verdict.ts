@@ -24,8 +24,11 @@ export type JudgingLevel = Exclude<Level, 'INFO'>;
 export const VERDICTS = ['pass', 'fail', 'skip', 'error'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** Why an errored rule could not be judged. */
-export const ERROR_KINDS = ['exchange', 'precondition', 'timeout', 'internal'] as const;
+/**
+ * Why an errored rule could not be judged; `interrupted`: the run was interrupted (SIGINT, SIGTERM)
+ * before the rule started or finished.
+ */
+export const ERROR_KINDS = ['exchange', 'precondition', 'timeout', 'internal', 'interrupted'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** A verdict that counts against the implementation (or leaves a rule unjudged for a reason the target gave). */
@@ -40,7 +43,9 @@ export const counts = (level: Level, strict: boolean): boolean => level === 'MUS
 /**
  * Exit codes of a run, documented in --help and the README. INCOMPLETE: no rule that counts failed,
  * but some that count were not judged (skipped for a missing fixture, or for an endpoint not
- * implemented) and not accepted as skips (--allow-skip, --partial).
+ * implemented) and not accepted as skips (--allow-skip, --partial). INTERRUPTED: a SIGINT or SIGTERM
+ * ended the run early (128 + SIGINT's number, as shells report a command Ctrl-C ended), whatever
+ * the rules judged before it said; one code for both signals, so a CI job tests one number.
  */
 export const EXIT = {
   OK: 0,
@@ -48,6 +53,7 @@ export const EXIT = {
   USAGE: 2,
   UNREACHABLE: 3,
   INCOMPLETE: 4,
+  INTERRUPTED: 130,
 } as const;
 
 /**

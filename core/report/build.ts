@@ -56,6 +56,7 @@ export function summarize(
   strict: boolean,
   aborted: boolean,
   recordedNotImplemented: readonly string[] = [],
+  interrupted = false,
 ): Pick<Report, 'summary' | 'sections' | 'capabilities'> {
   const notImplemented = notImplementedEndpoints(rules, recordedNotImplemented);
   const counts = zero();
@@ -80,8 +81,9 @@ export function summarize(
     rules.some((r) => r.verdict === 'skip' && r.cause === notImplementedCauseId(id) && !r.skip_accepted),
   );
   const failed = mustFailures > 0 || (strict && shouldFailures > 0);
-  const incomplete = !failed && !aborted && (unjudged.length > 0 || missing.length > 0);
-  const conformant = !failed && !aborted && !incomplete;
+  // An interrupted run is never conformant nor merely incomplete: it says so, with its own exit code.
+  const incomplete = !failed && !aborted && !interrupted && (unjudged.length > 0 || missing.length > 0);
+  const conformant = !failed && !aborted && !interrupted && !incomplete;
 
   const sectionCounts = new Map<string, CountsT>();
   for (const r of rules) {
@@ -143,7 +145,15 @@ export function summarize(
         ),
       ],
       not_implemented: notImplemented,
-      exit_code: aborted ? EXIT.UNREACHABLE : failed ? EXIT.MUST_FAILURES : incomplete ? EXIT.INCOMPLETE : EXIT.OK,
+      exit_code: aborted
+        ? EXIT.UNREACHABLE
+        : interrupted
+          ? EXIT.INTERRUPTED
+          : failed
+            ? EXIT.MUST_FAILURES
+            : incomplete
+              ? EXIT.INCOMPLETE
+              : EXIT.OK,
     },
     sections,
     capabilities,
@@ -274,6 +284,7 @@ export function buildReport(input: RunRecord): Report {
     input.run.strict,
     !!input.aborted,
     (input.notImplemented ?? []).map((e) => e.endpoint),
+    !!input.interrupted && !input.aborted,
   );
 
   const baseline = input.baseline && {
@@ -317,6 +328,15 @@ export function buildReport(input: RunRecord): Report {
     target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
     summary,
     ...(input.aborted ? { aborted: { reason: input.aborted } } : {}),
+    ...(input.interrupted && !input.aborted
+      ? {
+          interrupted: {
+            signal: input.interrupted.by,
+            reason: input.interrupted.reason,
+            not_judged: rules.filter((r) => r.error_kind === 'interrupted').length,
+          },
+        }
+      : {}),
     ...(input.setup ? { setup: { steps: input.setup.steps, transcript: input.setup.transcript } } : {}),
     causes,
     sections,

@@ -45,6 +45,8 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const all = reports.map((r) => r.report);
   const strict = all.some((r) => r.run.strict);
   const aborted = all.every((r) => r.aborted);
+  // One shard interrupted leaves the merged run interrupted: its rules were not all judged.
+  const interrupted = all.find((r) => r.interrupted)?.interrupted;
   const started = Math.min(...all.map((r) => Date.parse(r.run.started_at)));
   const finished = Math.max(...all.map((r) => Date.parse(r.run.finished_at)));
   const baselines = all.flatMap((r) => (r.baseline ? [r.baseline] : []));
@@ -68,9 +70,17 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       selection,
       bailed: all.some((r) => r.run.bailed),
     },
-    ...summarize(rules, strict, aborted),
+    ...summarize(rules, strict, aborted, [], !!interrupted && !aborted),
     causes: [...causes.values()],
     ...(aborted ? { aborted: first.report.aborted } : { aborted: undefined }),
+    ...(interrupted && !aborted
+      ? {
+          interrupted: {
+            ...interrupted,
+            not_judged: rules.filter((r) => r.error_kind === 'interrupted').length,
+          },
+        }
+      : { interrupted: undefined }),
     rules,
     ...(baselines.length
       ? {

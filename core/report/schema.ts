@@ -127,6 +127,16 @@ export const ReportSchema = z.object({
     .describe(
       'set when no rule could run: the target was unreachable or refused the credentials (exit code 3); rules then holds one run.preflight entry',
     ),
+  interrupted: z
+    .object({
+      signal: z.string().describe('what interrupted the run: SIGINT or SIGTERM (or the words of a library caller)'),
+      reason: z.string().describe('in words, as the rules it left not judged say it'),
+      not_judged: z.int().describe('rules the interruption left not judged (error_kind interrupted)'),
+    })
+    .optional()
+    .describe(
+      'set when a signal (SIGINT, SIGTERM) ended the run early: rules not finished by then are not judged (error_kind interrupted), the verdict is Interrupted and the exit code 130, whatever the rules judged before it said',
+    ),
   setup: SetupSchema.optional().describe(
     'the setup chain established once before the rules: stage, process, business, contract link',
   ),

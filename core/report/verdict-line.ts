@@ -1,15 +1,15 @@
 /**
  * The run's verdict in words, the same in every report: conformant, not conformant (with failures
- * counted as failures and unjudged rules as unjudged), incomplete, or aborted.
+ * counted as failures and unjudged rules as unjudged), incomplete, aborted, or interrupted.
  */
 import { type JudgingLevel, isFailing } from '../engine/verdict.js';
 import type { Report } from './schema.js';
 
-export type RunState = 'conformant' | 'not conformant' | 'incomplete' | 'aborted';
+export type RunState = 'conformant' | 'not conformant' | 'incomplete' | 'aborted' | 'interrupted';
 
 export interface RunVerdict {
   state: RunState;
-  /** "Conformant" (or "Conformant for what is implemented"), "Not conformant", "Incomplete", "Aborted". */
+  /** "Conformant" (or "Conformant for what is implemented"), "Not conformant", "Incomplete", "Aborted", "Interrupted". */
   title: string;
   /** What the title rests on, e.g. "3 MUST failures and 1 MUST rule not judged (error)". */
   detail: string;
@@ -29,6 +29,7 @@ const names = (ids: readonly string[]) =>
 export function runVerdict(report: Report): RunVerdict {
   const { summary, run } = report;
   if (report.aborted) return { state: 'aborted', title: 'Aborted', detail: `no rule ran: ${report.aborted.reason}` };
+  if (report.interrupted) return { state: 'interrupted', title: 'Interrupted', detail: interruptedDetail(report) };
   const counted = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
   const describe = (level: JudgingLevel) => {
     const mine = counted.filter((r) => r.level === level);
@@ -103,4 +104,18 @@ export function runVerdict(report: Report): RunVerdict {
       ),
     };
   return { state: 'conformant', title: 'Conformant', detail: notes(scope, accepted) };
+}
+
+/**
+ * An interrupted run judges nothing as a whole: what it says is how far it got, and the failures
+ * found before the interruption (a fail is a verdict, whenever it was found).
+ */
+function interruptedDetail(report: Report): string {
+  const { interrupted, rules } = report;
+  const notJudged = interrupted?.not_judged ?? 0;
+  const failures = rules.filter((r) => r.verdict === 'fail' && r.level === 'MUST' && !r.expected_failure).length;
+  return [
+    `${interrupted?.reason ?? 'the run was interrupted'}: ${rules.length - notJudged} of ${plural(rules.length, 'rule')} ran, ${notJudged} not judged`,
+    ...(failures ? [`${plural(failures, 'MUST failure')} among those that ran`] : []),
+  ].join('; ');
 }

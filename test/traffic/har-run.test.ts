@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromHar } from '../../app/traffic/har.js';
+import { HarWriter, fromHar } from '../../app/traffic/har.js';
 import { Redactor } from '../../core/http/redact.js';
 import { DEFAULT_API_KEY, DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -129,5 +129,34 @@ describe('conformance --har', () => {
     const res = await runCli(['--har', join(dir, 'no-such-dir', 'run.har'), '--reporter', 'json'], { cwd: dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/--har: cannot write .*run\.har \(ENOENT\)/);
+  });
+});
+
+describe('HarWriter', () => {
+  it('leaves a whole HAR document on disk after every entry, not only after close()', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'har-writer-')), 'live.har');
+    const har = new HarWriter(file);
+    expect(JSON.parse(readFileSync(file, 'utf8')).log.entries).toEqual([]);
+    for (let n = 1; n <= 3; n++) {
+      har.add(
+        {
+          seq: n,
+          request: { method: 'GET', url: `/v1/data-import/x/${n}/`, headers: {} },
+          response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"é":"ü"}', bytes: 13 },
+          duration_ms: 1,
+          startedAt: new Date(n * 1000),
+        },
+        'http://127.0.0.1:1',
+      );
+      // Read as a process cut here would leave it: every entry so far, and nothing after them.
+      const entries = JSON.parse(readFileSync(file, 'utf8')).log.entries;
+      expect(entries.map((e: { request: { url: string } }) => e.request.url)).toEqual(
+        Array.from({ length: n }, (_, i) => `http://127.0.0.1:1/v1/data-import/x/${i + 1}/`),
+      );
+      expect(entries[n - 1].response.content.text).toBe('{"é":"ü"}');
+    }
+    expect(har.close()).toBeUndefined();
+    expect(har.entries).toBe(3);
+    expect(fromHar(readFileSync(file, 'utf8')).exchanges).toHaveLength(3);
   });
 });
