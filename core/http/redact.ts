@@ -77,11 +77,19 @@ export class Redactor {
   /** Header values: secret-bearing headers keep only their scheme word. */
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
+    const isSecret = (name: string) => this.named.has(name.toLowerCase());
+    // Most header sets carry no secret outside the secret-bearing headers: one look decides for all.
+    const clean = !this.leaks(
+      Object.entries(headers)
+        .filter(([name]) => !isSecret(name))
+        .map(([, value]) => value)
+        .join('\n'),
+    );
     for (const [name, value] of Object.entries(headers)) {
-      if (this.named.has(name.toLowerCase())) {
+      if (isSecret(name)) {
         const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
         out[name] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
-      } else out[name] = this.text(value);
+      } else out[name] = clean ? withoutUrlCredentials(value) : this.text(value);
     }
     return out;
   }

@@ -50,7 +50,10 @@ const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
 
 export class SecretMatcher {
   private readonly root = newNode();
-  /** Code units a match can begin with: a text position starting with any other is passed over at once. */
+  /**
+   * Code units a match can begin with: 2 where a secret's first character is written so, 1 where
+   * only an escape of one begins; a text position starting with any other is passed over at once.
+   */
   private readonly starts = new Uint8Array(0x10000);
   private count = 0;
   /** The backslash run last measured (texts quoted again are long runs of them: measured once each). */
@@ -76,18 +79,22 @@ export class SecretMatcher {
     node.end = true;
     this.count++;
     const first = [...secret][0];
-    this.starts[first.charCodeAt(0)] = 1;
-    this.starts[BACKSLASH] = 1; // \uXXXX
-    this.starts[0x25] = 1; // %XX
-    if (first === ' ') this.starts[0x2b] = 1; // +
-    if (ENTITIES.some(([, c]) => c === first)) this.starts[0x26] = 1; // &
+    this.starts[first.charCodeAt(0)] = 2;
+    if (this.starts[BACKSLASH] === 0) this.starts[BACKSLASH] = 1; // \uXXXX
+    if (this.starts[0x25] === 0) this.starts[0x25] = 1; // %XX
+    if (first === ' ' && this.starts[0x2b] === 0) this.starts[0x2b] = 1; // +
+    if (ENTITIES.some(([, c]) => c === first) && this.starts[0x26] === 0) this.starts[0x26] = 1; // &
   }
 
   /** The first secret at or after `from`: its start and end (the longest there), or undefined. */
   find(text: string, from = 0): [start: number, end: number] | undefined {
     if (this.count === 0) return undefined;
     for (let p = from; p < text.length; p++) {
-      if (this.starts[text.charCodeAt(p)] === 0) continue;
+      const unit = text.charCodeAt(p);
+      if (this.starts[unit] === 0) continue;
+      // JSON quoted again is full of `\"`, and URLs of `%XX`: only an escape that can spell a
+      // secret's first character is worth following.
+      if (unit === BACKSLASH && this.starts[BACKSLASH] === 1 && !this.escapeMayStart(text, p)) continue;
       const end = this.longestAt(text, p);
       if (end > p) return [p, end];
     }
@@ -157,6 +164,14 @@ export class SecretMatcher {
     else if (unit === 0x2b) visit(' ', at + 1);
     else if (unit === 0x26)
       for (const [entity, char] of ENTITIES) if (text.startsWith(entity, at)) visit(char, at + entity.length);
+  }
+
+  /** Whether the backslashes at `at` escape a character (`\uXXXX`, `\"`, `\/`) that may begin a secret. */
+  private escapeMayStart(text: string, at: number): boolean {
+    const end = this.backslashRunEnd(text, at);
+    const next = text.charCodeAt(end);
+    if (next === 0x75) return hexValue(text, end + 1, 4) >= 0;
+    return this.starts[next] === 2 && (next === 0x22 || next === 0x2f);
   }
 
   private readonly visit = (char: string, end: number): void => {

@@ -35,3 +35,57 @@ describe('Redactor', () => {
     });
   });
 });
+
+describe('Redactor spellings and scale', () => {
+  const u = (s: string) =>
+    [...s]
+      .flatMap((c) => [...Array(c.length).keys()].map((i) => c.charCodeAt(i)))
+      .map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`)
+      .join('');
+
+  it.each([
+    ['non-ASCII and astral characters, as written', 'tök€n-😀-9', (s: string) => s],
+    ['non-ASCII and astral characters, \\u-escaped (a surrogate pair for the astral one)', 'tök€n-😀-9', u],
+    ['non-ASCII and astral characters, percent-encoded UTF-8', 'tök€n-😀-9', encodeURIComponent],
+    [
+      'non-ASCII and astral characters, JSON-quoted twice',
+      'tök€n-😀-9',
+      (s: string) => JSON.stringify(JSON.stringify(u(s))),
+    ],
+    [
+      'HTML entities',
+      'a&b<c>"d\'e',
+      (s: string) =>
+        s
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;')
+          .replace(/"/g, '&quot;')
+          .replace(/'/g, '&#39;'),
+    ],
+    ['a space written as +', 'two words 77', (s: string) => s.replace(/ /g, '+')],
+    ['JSON-escaped quote and slash', 'q"u/o', (s: string) => JSON.stringify(s).slice(1, -1).replace(/\//g, '\\/')],
+  ])('finds a secret with %s', (_what, secret, spell) => {
+    const spelled = spell(secret);
+    const r = new Redactor([secret]);
+    expect(r.leaks(`x ${spelled} y`)).toBe(true);
+    expect(r.text(`x ${spelled} y`)).not.toContain(spelled);
+    expect(r.leaks(r.text(`x ${spelled} y`))).toBe(false);
+  });
+
+  it('finds each of a thousand secrets, the longest where one is the prefix of another', () => {
+    const secrets = Array.from({ length: 1000 }, (_, i) => `tok-${i.toString(36)}-${'k'.repeat(i % 7)}`);
+    const r = new Redactor([...secrets, 'prefix-1234', 'prefix-12345678']);
+    for (const s of secrets) expect(r.text(`[${s}]`), s).toBe(`[${REDACTED}]`);
+    expect(r.text('prefix-12345678 prefix-1234 prefix-12')).toBe(`${REDACTED} ${REDACTED} prefix-12`);
+    expect(r.text('no secret here, only \\"quotes\\" and %41 and &amp;')).toBe(
+      'no secret here, only \\"quotes\\" and %41 and &amp;',
+    );
+  });
+
+  it('learns header names whose values are secrets', () => {
+    const r = new Redactor();
+    r.secretHeader('X-Gateway-Key');
+    expect(r.headers({ 'x-gateway-key': 'gw-1234', accept: 'x' })).toEqual({ 'x-gateway-key': REDACTED, accept: 'x' });
+  });
+});
