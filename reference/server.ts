@@ -13,7 +13,7 @@ import { type Choices, faithfulChoices } from './choices.js';
 import type { ActiveFaults } from './faults/active.js';
 import { createFaults } from './faults/catalogue.js';
 import { delay, yieldToOthers } from './clock.js';
-import type { EndpointId } from '../core/spec/index.js';
+import { type EndpointId, model } from '../core/spec/index.js';
 import { type StorageLimits, storageRefusal } from './limits.js';
 import type { ServerEnv } from './handlers/shared.js';
 import { OPERATOR_KEY_HEADER } from './operator.js';
@@ -313,26 +313,12 @@ async function handle(
   return env.choices.present ? env.choices.present(answer, route.endpoint) : answer;
 }
 
-/** Endpoints that keep what they are sent; validate and process keep nothing new (process builds on the staged payload). */
-const STORING: ReadonlySet<EndpointId> = new Set<EndpointId>([
-  'stageAccount',
-  'createNotes',
-  'createAgreements',
-  'createSupplyPoints',
-  'createTransactions',
-  'createHistoricalBillingDocuments',
-  'createHistoricalStatements',
-  'createPaymentInstruction',
-  'createBusiness',
-  'createBusinessPaymentInstruction',
-]);
-
 /**
  * Storage for a request that keeps its body (limits.ts), claimed before the handler runs so that
  * simultaneous requests cannot pass a cap together; undefined when the request stores nothing.
  */
 function claimStorage(store: ReferenceStore, endpoint: EndpointId | undefined, body: unknown) {
-  if (endpoint === undefined || !STORING.has(endpoint) || typeof body !== 'object' || body === null) return undefined;
+  if (endpoint === undefined || !model.endpoints[endpoint].stores || typeof body !== 'object' || body === null) return undefined;
   const fields = body as {
     import_supplier?: unknown;
     import_supplier_code?: unknown;

@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { oracle, probeOf } from '../core/engine/observe.js';
+import { probeOf } from '../core/engine/drivers.js';
+import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { model } from '../core/spec/index.js';
 import { ledgerless, subjectFor } from './support.js';

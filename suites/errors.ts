@@ -5,7 +5,8 @@ import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { type EndpointId, model } from '../core/spec/index.js';
 import { sameDefectsAsValidate } from './attrs.js';
-import { accountKey, sampleRequest } from './support.js';
+import { DRIVERS } from '../core/engine/drivers.js';
+import { accountKey, sampleRequest, scopeOf } from './support.js';
 
 /** An account with three defects at nested, non-zero indexes (and the same account without them). */
 function accountWithThreeDefects(ctx: RuleContext) {
@@ -26,14 +27,15 @@ function accountWithThreeDefects(ctx: RuleContext) {
   return { account, paths, defects: { valid, values } };
 }
 
-const POST_IMPORT: EndpointId[] = [
-  'createTransactions',
-  'createHistoricalBillingDocuments',
-  'createHistoricalStatements',
-  'createPaymentInstruction',
-  'createAgreements',
-  'createSupplyPoints',
-];
+/**
+ * The endpoints about an imported account whose own 404 the spec does not document (notes states
+ * it, and notes.* judge it at MUST): "account not found" gives 404 by the §7.2 table alone.
+ */
+const POST_IMPORT: EndpointId[] = Object.values(model.endpoints)
+  .filter((e) => scopeOf(e.id) === 'imported' && !e.responses.some((r) => r.status === 404))
+  .map((e) => e.id)
+  // Those whose payload the spec shows first; then those that stand on a configured template.
+  .sort((a, b) => Number(!!DRIVERS[a].sampleNeeds) - Number(!!DRIVERS[b].sampleNeeds));
 
 export default defineRules(
   'errors',
@@ -198,16 +200,9 @@ export default defineRules(
         level: 'SHOULD',
         why: 'The spec states the 404 for the notes endpoint; for the other endpoints "account not found" gives 404 by the status code table.',
         title: `${model.endpoints[endpoint].path} answers 404 for an account that does not exist`,
-        // The agreements and supply-points payloads are "not shown" (§4.2): without the configured one the
-        // request could be refused for its shape before the account is looked up, which is legal.
-        needs: [
-          'ongoingSupplier',
-          ...(endpoint === 'createAgreements'
-            ? (['agreementsPayload'] as const)
-            : endpoint === 'createSupplyPoints'
-              ? (['supplyPointsPayload'] as const)
-              : []),
-        ],
+        // A payload the spec does not show (agreements, supply points) comes from its template: without
+        // it the request could be refused for its shape before the account is looked up, which is legal.
+        needs: ['ongoingSupplier', ...(DRIVERS[endpoint].sampleNeeds ?? [])],
         endpoints: [endpoint],
         async check(ctx) {
           const res = await ctx.api.call(endpoint, {

@@ -15,7 +15,8 @@
 import type { RuleContext } from '../core/engine/context.js';
 import type { AccountPayload } from '../core/spec/index.js';
 import { type Need, TO_IMPORT } from '../core/engine/needs.js';
-import { type AccountKey, oracle, type Probe, probeOf } from '../core/engine/observe.js';
+import { probeOf } from '../core/engine/drivers.js';
+import { type AccountKey, oracle, type Probe } from '../core/engine/observe.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { atOnce } from '../core/engine/probes.js';

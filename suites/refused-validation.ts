@@ -25,11 +25,12 @@ import { defectKinds, invalidFrom, type Invalid } from '../generators/index.js';
 import type { CallOptions } from '../core/engine/api.js';
 import type { RuleContext } from '../core/engine/context.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { oracle, probeOf } from '../core/engine/observe.js';
+import { DRIVERS, observable, probeOf } from '../core/engine/drivers.js';
+import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { NotJudged } from '../core/engine/failures.js';
 import { type EndpointId, model } from '../core/spec/index.js';
-import { ledgerless, subjectFor, transaction } from './support.js';
+import { ledgerless, subjectFor } from './support.js';
 
 /** The keys that name the account or business a request is about: never the defect's place. */
 const KEYS = new Set([
@@ -39,31 +40,26 @@ const KEYS = new Set([
   'external_business_identifier',
 ]);
 
-/** The list of independent items of a batch endpoint: where a valid sibling of the invalid item can ride along. */
-const BATCHES: Partial<Record<EndpointId, 'notes' | 'transactions'>> = {
-  createNotes: 'notes',
-  createTransactions: 'transactions',
-};
+/** The batch endpoints (the model's `items`): where a valid sibling of the invalid item can ride along. */
+const BATCHES = Object.values(model.endpoints).filter((e) => e.items);
 
 /** Where the defect may go in a request of `endpoint` whose item `item` of a batch carries it. */
 function allowedAt(endpoint: EndpointId, attr: string, item: number): boolean {
   const [head] = attr.split('.');
   if (KEYS.has(head)) return false;
-  const list = BATCHES[endpoint];
-  if (!list) return true;
-  if (!new RegExp(`^${list}\\.${item}(\\.|$)`).test(attr)) return false;
+  const items = model.endpoints[endpoint].items;
+  if (!items) return true;
+  if (!attr.startsWith(`${items.list}.${item}.`) && attr !== `${items.list}.${item}`) return false;
   // What deduplicates stays valid: the probe is the same request, valid (§4.2 notes rule 2, transactions).
-  return endpoint === 'createNotes'
-    ? !new RegExp(`^notes\\.${item}\\.(body|created_at)$`).test(attr)
-    : !new RegExp(`^transactions\\.${item}\\.transaction_id$`).test(attr);
+  return !items.dedup.some((field) => attr === `${items.list}.${item}.${field}`);
 }
 
 /** The valid request the rule breaks: a batch holds `items` items (the last is the one broken). */
 function validRequest(ctx: RuleContext, endpoint: EndpointId, request: CallOptions, items: number): CallOptions {
   const body = { ...(request.body as Record<string, unknown>) };
-  if (endpoint === 'createNotes')
-    body.notes = Array.from({ length: items }, () => ctx.preconditions.payloads.item('notes', 'notes', ctx.ids));
-  if (endpoint === 'createTransactions') body.transactions = Array.from({ length: items }, () => transaction(ctx));
+  const batch = model.endpoints[endpoint].items;
+  const item = DRIVERS[endpoint].item;
+  if (batch && item) body[batch.list] = Array.from({ length: items }, () => item(ctx));
   // §4.1: dry_run is a documented boolean; sent false, it is a field the defect can break.
   if (endpoint === 'processAccount') body.dry_run = false;
   return { ...request, body };
@@ -86,7 +82,7 @@ function invalidRequest(ctx: RuleContext, endpoint: EndpointId, valid: CallOptio
 }
 
 const judged = Object.values(model.endpoints).filter(
-  (e) => e.method === 'POST' && (e.id === 'validateAccount' || probeOf(e.id, { body: {} }) !== undefined),
+  (e) => e.method === 'POST' && (e.id === 'validateAccount' || observable(e.id)),
 );
 
 /**
@@ -135,7 +131,7 @@ const perEndpoint: Rule[] = judged.map((e) => ({
   check: (ctx) => refusedChangesNothing(ctx, e.id, 1),
 }));
 
-const validItemsNotKept: Rule[] = (Object.keys(BATCHES) as EndpointId[]).map((endpoint) => ({
+const validItemsNotKept: Rule[] = BATCHES.map(({ id: endpoint }) => ({
   id: `refused.validation.valid-items-not-kept.${endpoint}`,
   spec: '§7.2 (400: validation error on any endpoint), §4.2',
   level: 'SHOULD',

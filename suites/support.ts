@@ -1,127 +1,16 @@
 /**
  * What several suites share: a valid request for every endpoint (so a rule can vary exactly one
- * thing, such as the token), and the reads of status and listings.
+ * thing, such as the token) about an account set up as it needs, and the reads of status and listings.
  */
-import { fillTemplate } from '../core/engine/templates.js';
+import { type Scope, accountKey, sampleRequest, scopeOf, today, transaction } from '../core/engine/drivers.js';
 import type { RuleContext } from '../core/engine/context.js';
 import type { CallOptions } from '../core/engine/api.js';
 import type { StagedAccount } from '../core/engine/given.js';
 import type { HttpResponse } from '../core/http/client.js';
 import type { EndpointId } from '../core/spec/index.js';
 
-/** A date inside any open statement period of a freshly imported account: today. */
-export const today = () => new Date().toISOString().slice(0, 10);
-
-/**
- * A transaction to add to a freshly imported account: the CHARGE of the transactions template (or
- * its first), with a fresh id, dated today (inside any open statement period), `extra` applied.
- */
-export function transaction(ctx: RuleContext, extra: Record<string, unknown> = {}) {
-  const template = ctx.preconditions.payloads.item<Record<string, unknown>>(
-    'transactions',
-    'transactions',
-    ctx.ids,
-    { transaction_date: today(), ...extra },
-    (t) => t.type === 'CHARGE',
-  );
-  return template as { transaction_id: string; transaction_date: string; type: string } & Record<string, unknown>;
-}
-
 /** The account a §4.2 request adds to: its supplier and the supplier's own account number. */
 export type AccountRef = Pick<StagedAccount, 'supplier' | 'ext'>;
-
-export const accountKey = (supplier: string, ext: string) => ({
-  import_supplier: supplier,
-  external_account_number: ext,
-});
-
-/**
- * A request for `endpoint` that is valid in every respect except that it names an account or a
- * business that does not exist (one with a fresh namespaced identifier). Used where a rule varies
- * one other thing — the token (§5), the method, the path.
- */
-export function sampleRequest(ctx: RuleContext, endpoint: EndpointId): CallOptions {
-  const supplier = ctx.preconditions.config.import_suppliers?.ongoing ?? 'SUPPLIER';
-  const ext = ctx.ids.externalAccountNumber();
-  const key = accountKey(supplier, ext);
-  const params = { import_supplier_code: supplier, external_account_number: ext };
-  switch (endpoint) {
-    case 'validateAccount':
-    case 'stageAccount':
-      return { body: ctx.given.account(supplier) };
-    case 'processAccount':
-      return {
-        body: {
-          external_account_number: ext,
-          import_supplier_code: supplier,
-          operations_team_name: ctx.preconditions.config.operations_team ?? 'team',
-        },
-      };
-    case 'createNotes':
-      return { body: { ...key, notes: [ctx.preconditions.payloads.item('notes', 'notes', ctx.ids)] } };
-    case 'createAgreements':
-      return {
-        body: ctx.preconditions.payloads.configured('agreements')
-          ? fillTemplate(ctx.preconditions.agreementsPayload, {
-              ...key,
-              supply_point_identifier: ctx.ids.supplyPointIdentifier(),
-            })
-          : key,
-      };
-    case 'createSupplyPoints':
-      return {
-        body: ctx.preconditions.payloads.configured('supply_points')
-          ? fillTemplate(ctx.preconditions.supplyPointsPayload, {
-              ...key,
-              new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
-            })
-          : key,
-      };
-    case 'createTransactions':
-      return { body: { ...key, transactions: [transaction(ctx)] } };
-    case 'createHistoricalBillingDocuments':
-      return {
-        body: ctx.preconditions.payloads.request('historical_billing_documents', ctx.ids, {
-          ...key,
-          ledger_code: ctx.ids.other('L'),
-        }),
-      };
-    case 'createHistoricalStatements':
-      return { body: ctx.preconditions.payloads.request('historical_statements', ctx.ids, key) };
-    case 'createPaymentInstruction':
-      return {
-        body: ctx.preconditions.payloads.request('payment_instruction', ctx.ids, { ...key, ...vendorInstruction(ctx) }),
-      };
-    case 'createBusiness':
-      return { body: ctx.given.businessPayload(1, supplier) };
-    case 'createBusinessPaymentInstruction':
-      return {
-        body: ctx.preconditions.payloads.request('business_payment_instruction', ctx.ids, {
-          import_supplier_code: supplier,
-          external_business_identifier: ctx.ids.businessIdentifier(),
-          ...vendorInstruction(ctx),
-        }),
-      };
-    case 'accountTransferStatus':
-    case 'allAccountImportProcesses':
-    case 'pendingAccountImportProcesses':
-    case 'importedAccountImportProcesses':
-      return { params };
-  }
-}
-
-export type Scope = 'fresh' | 'staged' | 'imported' | 'none';
-
-/**
- * Which account the request is about, read from the request itself: validate and stage take a new
- * account, process a staged one, every other request naming an `external_account_number` an imported
- * one; a request naming none (the business endpoints) is about no account.
- */
-export function scopeOf(endpoint: EndpointId, body: unknown): Scope {
-  if (endpoint === 'validateAccount' || endpoint === 'stageAccount') return 'fresh';
-  if (endpoint === 'processAccount') return 'staged';
-  return body && typeof body === 'object' && 'external_account_number' in body ? 'imported' : 'none';
-}
 
 /** The request of `endpoint`, valid, about `ext` of `supplier` (or about nothing, for the business endpoints). */
 export function requestAbout(ctx: RuleContext, endpoint: EndpointId, account: SubjectAccount | undefined): CallOptions {
@@ -161,7 +50,7 @@ export async function subjectFor(
   ctx: RuleContext,
   endpoint: EndpointId,
 ): Promise<{ scope: Scope; account?: SubjectAccount; request: CallOptions }> {
-  const scope = scopeOf(endpoint, sampleRequest(ctx, endpoint).body);
+  const scope = scopeOf(endpoint);
   let account: SubjectAccount | undefined;
   if (scope === 'fresh') {
     const payload = ctx.given.account();
@@ -177,11 +66,8 @@ export async function subjectFor(
 export const ledgerless = (endpoint: EndpointId, account: SubjectAccount | undefined) =>
   endpoint === 'createHistoricalBillingDocuments' && !((account?.payload.ledgers ?? []) as unknown[]).length;
 
-/** The configured upstream instruction (§2.7), or the template's own fields when none is configured. */
-function vendorInstruction(ctx: RuleContext): Record<string, string> {
-  const pi = ctx.preconditions.config.payment_instruction;
-  return pi ? { vendor: pi.vendor, reference: pi.references.valid[0], type: pi.type } : {};
-}
+// A valid request per endpoint, and what it is about, are the endpoint's driver's (core/engine/drivers.ts).
+export { type Scope, accountKey, sampleRequest, scopeOf, today, transaction };
 
 // The listing readers and the observation of an account moved down to the engine's oracle
 // (core/engine/observe.ts), where every rule that changes state can reach them.

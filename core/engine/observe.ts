@@ -16,7 +16,6 @@
  */
 import type { HttpResponse } from '../http/client.js';
 import { type EndpointId, model } from '../spec/index.js';
-import type { CallOptions } from './api.js';
 import { NotJudged } from './failures.js';
 import type { RuleContext } from './rule.js';
 
@@ -301,114 +300,7 @@ export interface Probe {
   run(ctx: RuleContext): Promise<void>;
 }
 
-type Body = Record<string, unknown>;
-const bodyOf = (request: CallOptions): Body => (request.body ?? {}) as Body;
-
-/** Every item of a §4.2 result list has `first` as its status, one item per item sent. */
-function everyItem(ctx: RuleContext, res: HttpResponse, statuses: string[], sent: number, first: string, why: string) {
-  ctx.expect.equal(
-    statuses,
-    Array.from({ length: sent }, () => first),
-    why,
-    res,
-  );
-}
-
-/**
- * The probe a valid request of `endpoint` offers: the same request, answered as a first request.
- * Endpoints that offer none (agreements, supply points, statements, payment instructions: nothing
- * the interface shows tells a first request from a repeated one) are judged by the snapshot alone.
- */
-export function probeOf(endpoint: EndpointId, request: CallOptions): Probe | undefined {
-  const step = 'probe: the request again, valid, as the last step';
-  const body = bodyOf(request);
-  switch (endpoint) {
-    case 'stageAccount':
-      return {
-        what: 'staging answers 201, a first staging (§3)',
-        run: async (ctx) =>
-          ctx.expect.status(
-            await ctx.api.call('stageAccount', { ...request, step }),
-            201,
-            'the account is staged for the first time now (§3 none → staged)',
-          ),
-      };
-    case 'processAccount':
-      return {
-        what: 'process answers 201, the account created now (§3)',
-        run: async (ctx) => {
-          const { dry_run: _dry, external_account_number, import_supplier_code, ...extra } = body;
-          const res = await ctx.given.process(
-            String(import_supplier_code),
-            String(external_account_number),
-            extra,
-            step,
-          );
-          ctx.expect.status(
-            res,
-            201,
-            'the account is created now (§3 staged → imported), so nothing before created it',
-          );
-        },
-      };
-    case 'createNotes':
-      return {
-        what: 'every note is created now (§4.2 notes rule 2)',
-        run: async (ctx) => {
-          const res = await ctx.api.call('createNotes', { ...request, step });
-          ctx.expect.status(res, 201);
-          const results = ctx.expect.body(res, model.NotesResponse, 'notes response');
-          everyItem(
-            ctx,
-            res,
-            results.map((r) => r.status),
-            (body.notes as unknown[]).length,
-            'NOTE_CREATION_SUCCESS',
-            'every note is created now, so none was stored before (§4.2 notes rule 2)',
-          );
-        },
-      };
-    case 'createTransactions':
-      return {
-        what: 'every transaction is added now (§4.2 transactions)',
-        run: async (ctx) => {
-          const res = await ctx.api.call('createTransactions', { ...request, step });
-          ctx.expect.status(res, 201);
-          const results = ctx.expect.body(res, model.TransactionsResponse, 'transactions response').results;
-          everyItem(
-            ctx,
-            res,
-            results.map((r) => r.status),
-            (body.transactions as unknown[]).length,
-            'TRANSACTION_ADDED_TO_ACCOUNT',
-            'every transaction is added now, so none was added before (§4.2 transactions: TRANSACTION_ALREADY_EXISTS means added earlier)',
-          );
-        },
-      };
-    case 'createHistoricalBillingDocuments':
-      return {
-        what: 'the ledger takes its historical billing documents now (§4.2 once per ledger, §8)',
-        run: async (ctx) =>
-          ctx.expect.status(
-            await ctx.api.call('createHistoricalBillingDocuments', { ...request, step }),
-            201,
-            'the ledger still takes its historical billing documents once (§4.2, §8), so nothing before billed it',
-          ),
-      };
-    case 'createBusiness':
-      return {
-        what: 'the business is created now (§4.4, §2.8 unique)',
-        run: async (ctx) =>
-          ctx.expect.status(
-            await ctx.api.call('createBusiness', { ...request, step }),
-            201,
-            'the business is created now (§4.4), so nothing before created it (§2.8: a business is unique)',
-          ),
-      };
-    default:
-      return undefined;
-  }
-}
+// The probe each endpoint offers is its driver's (core/engine/drivers.ts).
 
 /** What a rule did to an account, as the oracle judges it: the state it must show, and the probes that end the rule. */
 export interface StateModel {

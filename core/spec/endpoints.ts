@@ -33,9 +33,26 @@ export interface DocumentedResponse {
   body: z.ZodType | 'empty' | 'not shown';
 }
 
+/**
+ * A batch: a list of independent items in one request (§4.2 notes and transactions), each with its
+ * own result in the 201, and the fields that tell an item already stored from a new one.
+ */
+export interface BatchItems {
+  list: 'notes' | 'transactions';
+  /** §4.2 notes rule 2: body and, when given, created_at; transactions: the transaction_id. */
+  dedup: readonly string[];
+}
+
 export interface EndpointSpec {
   id: EndpointId;
   method: 'GET' | 'POST';
+  /**
+   * Whether a successful request keeps what it is sent (§1, §4): staging and every "create". Validate
+   * keeps nothing, process builds the account from what was staged, and reads keep nothing.
+   */
+  stores: boolean;
+  /** The independent items the request carries, when it is a batch. */
+  items?: BatchItems;
   /** Path template under `{base_url}`, with `{name}` path parameters. */
   path: string;
   spec: string;
@@ -89,6 +106,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'validateAccount',
       method: 'POST',
+      stores: false,
       path: '/v1/data-import/validate-account/',
       spec: '§4.1',
       title: 'Validate an account payload',
@@ -102,6 +120,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'stageAccount',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/account-import-process/create-or-update/',
       spec: '§4.1, §3',
       title: 'Stage (create or update) an account payload',
@@ -121,6 +140,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'processAccount',
       method: 'POST',
+      stores: false,
       path: '/v1/data-import/account-import-process/process/',
       spec: '§4.1, §3',
       title: 'Process staged data into a live account',
@@ -146,6 +166,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createNotes',
       method: 'POST',
+      stores: true,
+      items: { list: 'notes', dedup: ['body', 'created_at'] },
       path: '/v1/data-import/notes/create/',
       spec: '§4.2 notes',
       title: 'Add notes to an imported account',
@@ -160,6 +182,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createAgreements',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/agreements/create/',
       spec: '§4.2',
       title: 'Add agreements to existing supply points',
@@ -173,6 +196,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createSupplyPoints',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/supply-points/create/',
       spec: '§4.2',
       title: 'Add supply points to an account',
@@ -186,6 +210,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createTransactions',
       method: 'POST',
+      stores: true,
+      items: { list: 'transactions', dedup: ['transaction_id'] },
       path: '/v1/data-import/transactions/create/',
       spec: '§4.2 transactions',
       title: 'Add financial transactions to an account',
@@ -210,6 +236,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createHistoricalBillingDocuments',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/historical-billing-documents/create/',
       spec: '§4.2, §8',
       title: 'Import historical billing documents for a ledger (once per ledger)',
@@ -228,6 +255,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createHistoricalStatements',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/historical-statements/create/',
       spec: '§4.2',
       title: 'Import historical statements',
@@ -252,6 +280,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createPaymentInstruction',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/payment-instruction/create/',
       spec: '§2.7, §4.2',
       title: 'Add a payment instruction to an account',
@@ -270,6 +299,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'accountTransferStatus',
       method: 'GET',
+      stores: false,
       path: '/v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/',
       spec: '§4.3',
       title: 'Import status of an account',
@@ -288,6 +318,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'allAccountImportProcesses',
       method: 'GET',
+      stores: false,
       path: '/v1/data-import/all-account-import-processes/{import_supplier_code}/',
       spec: '§4.3',
       title: 'All account import processes of a supplier, pending and created',
@@ -300,6 +331,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'pendingAccountImportProcesses',
       method: 'GET',
+      stores: false,
       path: '/v1/data-import/pending-account-import-processes/{import_supplier_code}/',
       spec: '§4.3',
       title: 'Pending account import processes of a supplier',
@@ -317,6 +349,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'importedAccountImportProcesses',
       method: 'GET',
+      stores: false,
       path: '/v1/data-import/imported-account-import-processes/{import_supplier_code}/',
       spec: '§4.3',
       title: 'Imported account import processes of a supplier',
@@ -329,6 +362,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createBusiness',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/business/',
       spec: '§4.4, §2.8',
       title: 'Create a business with all its contracts',
@@ -342,6 +376,7 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     {
       id: 'createBusinessPaymentInstruction',
       method: 'POST',
+      stores: true,
       path: '/v1/data-import/business-payment-instruction/create/',
       spec: '§2.7, §4.4',
       title: 'Add a payment instruction to a business',

@@ -6,7 +6,7 @@
  * judge has its rule, so a new endpoint gets one for free.
  */
 import { describe, expect, it } from 'vitest';
-import { probeOf } from '../../core/engine/observe.js';
+import { probeOf } from '../../core/engine/drivers.js';
 import { model } from '../../core/spec/index.js';
 import { allRules } from '../../suites/index.js';
 
