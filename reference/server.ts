@@ -318,7 +318,8 @@ async function handle(
  * simultaneous requests cannot pass a cap together; undefined when the request stores nothing.
  */
 function claimStorage(store: ReferenceStore, endpoint: EndpointId | undefined, body: unknown) {
-  if (endpoint === undefined || !model.endpoints[endpoint].stores || typeof body !== 'object' || body === null) return undefined;
+  if (endpoint === undefined || !model.endpoints[endpoint].stores || typeof body !== 'object' || body === null)
+    return undefined;
   const fields = body as {
     import_supplier?: unknown;
     import_supplier_code?: unknown;
