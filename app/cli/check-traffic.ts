@@ -48,14 +48,21 @@ async function checkTraffic(argv: string[]): Promise<number> {
     parsed.exchanges.map((e) => e.request.headers.authorization?.replace(/^\S+\s+/, '')).filter(Boolean),
   );
   for (const exchange of parsed.exchanges) judge.observe(exchange);
-  const times = parsed.exchanges.map((e) => e.startedAt?.getTime() ?? 0).filter((t) => t > 0);
+  // A loop, not Math.min(...times): a HAR of 100k entries would overflow the stack as arguments.
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const e of parsed.exchanges) {
+    const t = e.startedAt?.getTime() ?? 0;
+    if (t > 0) [first, last] = [Math.min(first, t), Math.max(last, t)];
+  }
+  const now = Date.now();
   const report = trafficReport(
     judge,
     parsed.exchanges,
     {
       label: positionals[0],
-      startedAt: new Date(times.length ? Math.min(...times) : Date.now()),
-      finishedAt: new Date(times.length ? Math.max(...times) : Date.now()),
+      startedAt: new Date(Number.isFinite(first) ? first : now),
+      finishedAt: new Date(Number.isFinite(last) ? last : now),
     },
     redactor,
   );

@@ -61,7 +61,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
 };
 
 async function mainHelp(): Promise<string> {
-  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const width = Object.keys(commands).reduce((w, name) => Math.max(w, name.length), 0);
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   const { RUN_HELP } = await import('./run.js');
   return [

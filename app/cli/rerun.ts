@@ -86,7 +86,7 @@ const WAS: Record<string, string> = { fail: 'failed', error: 'error, not judged'
 /** The lines printed before the reports: one per rule, then the unknown ones, then the tally. */
 export function rerunLines(rerun: Rerun, report: Report): string[] {
   const outcomes = rerunOutcomes(rerun, report);
-  const width = Math.max(...outcomes.map((o) => o.outcome.length), 0);
+  const width = outcomes.reduce((w, o) => Math.max(w, o.outcome.length), 0);
   const tally = new Map<string, number>();
   for (const o of outcomes) tally.set(o.outcome, (tally.get(o.outcome) ?? 0) + 1);
   return [

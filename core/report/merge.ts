@@ -45,8 +45,8 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const all = reports.map((r) => r.report);
   const strict = all.some((r) => r.run.strict);
   const aborted = all.every((r) => r.aborted);
-  const started = Math.min(...all.map((r) => Date.parse(r.run.started_at)));
-  const finished = Math.max(...all.map((r) => Date.parse(r.run.finished_at)));
+  const started = all.reduce((t, r) => Math.min(t, Date.parse(r.run.started_at)), Number.POSITIVE_INFINITY);
+  const finished = all.reduce((t, r) => Math.max(t, Date.parse(r.run.finished_at)), Number.NEGATIVE_INFINITY);
   const baselines = all.flatMap((r) => (r.baseline ? [r.baseline] : []));
   const { shard: _shard, ...selection } = first.report.run.selection;
 
