@@ -1,8 +1,20 @@
 /** `conformance check-traffic`: conformance of recorded traffic (a HAR file). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { shown } from '../../reports/terminal.js';
 import { formatsOf, publish, reportOptions } from './traffic-reports.js';
 import type { Command } from './usage.js';
 import { UsageError, parseCommandLine } from './usage.js';
+
+/** The largest HAR file read: parsing one takes several times its size in memory. */
+export const MAX_HAR_BYTES = 256 * 1024 * 1024;
+
+const statOf = (file: string) => {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+};
 
 const checkHelp = `Usage: conformance check-traffic FILE.har [options]
 
@@ -15,6 +27,11 @@ they are against (tag client or server). Every report has the traffic's status a
 coverage: per endpoint, documented statuses observed and never observed, undocumented statuses,
 and the documented request fields sent. Exits 1 when a MUST check failed, else 0.
 
+The file is checked before anything is judged: a file over 256 MiB, not JSON, or with a field the
+exchanges are built from missing or of the wrong type is a usage error (exit 2) that names the
+field (log.entries[3].request.headers: expected an array). A response whose status is not an HTTP
+status (an integer of 100-599) is recorded as malformed: an exchange with an error, not a response.
+
 Options:
   --report-dir DIR   where to write the reports (default conformance-report)
   --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)`;
@@ -24,28 +41,36 @@ async function checkTraffic(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('Name one HAR file to check.', 'check-traffic');
   const formats = await formatsOf(values.reporter, 'check-traffic');
   const [{ fromHar, HarError }, { TrafficJudge }, { trafficReport }, { Redactor }] = await Promise.all([
-    import('../traffic/har.js'),
+    import('../traffic/har-read.js'),
     import('../traffic/checks.js'),
     import('../traffic/report.js'),
     import('../../core/http/redact.js'),
   ]);
+  const file = positionals[0];
+  const size = statOf(file)?.size ?? 0;
+  if (size > MAX_HAR_BYTES)
+    throw new UsageError(
+      `${shown(file)}: ${size} bytes, more than check-traffic reads (${MAX_HAR_BYTES / 1024 / 1024} MiB); split the recording.`,
+      'check-traffic',
+    );
   let text: string;
   try {
-    text = readFileSync(positionals[0], 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${positionals[0]}: ${(error as NodeJS.ErrnoException).code}`, 'check-traffic');
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`cannot read ${shown(file)}: ${shown(why)}`, 'check-traffic');
   }
   let parsed: ReturnType<typeof fromHar>;
   try {
     parsed = fromHar(text);
   } catch (error) {
-    if (error instanceof HarError) throw new UsageError(`${positionals[0]}: ${error.message}`, 'check-traffic');
+    if (error instanceof HarError) throw new UsageError(`${shown(file)}: ${shown(error.message)}`, 'check-traffic');
     throw error;
   }
   const judge = new TrafficJudge();
   // Tokens the file carries are secrets like a run's: they never reach a report.
   const redactor = new Redactor(
-    parsed.exchanges.map((e) => e.request.headers.authorization?.replace(/^\S+\s+/, '')).filter(Boolean),
+    new Set(parsed.exchanges.map((e) => e.request.headers.authorization?.replace(/^\S+\s+/, ''))),
   );
   for (const exchange of parsed.exchanges) judge.observe(exchange);
   // A loop, not Math.min(...times): a HAR of 100k entries would overflow the stack as arguments.
@@ -60,7 +85,7 @@ async function checkTraffic(argv: string[]): Promise<number> {
     judge,
     parsed.exchanges,
     {
-      label: positionals[0],
+      label: file,
       startedAt: new Date(Number.isFinite(first) ? first : now),
       finishedAt: new Date(Number.isFinite(last) ? last : now),
     },

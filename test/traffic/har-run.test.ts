@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromHar } from '../../app/traffic/har.js';
+import { fromHar } from '../../app/traffic/har-read.js';
 import { Redactor } from '../../core/http/redact.js';
 import { DEFAULT_API_KEY, DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { runCli } from '../helpers/cli.js';
