@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runAgainstReference } from '../app/against-reference.js';
+import { MAX_REPORT_RULES } from '../app/cli/report-input.js';
 import type { Reply } from '../reference/reply.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
@@ -55,7 +56,7 @@ export function syntheticHar(n: number, origin = 'http://127.0.0.1:9'): string {
   return `{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[\n${entries.join(',\n')}\n]}}\n`;
 }
 
-/** Start to exit of the CLI, with its peak RSS (GNU time's maxresident, when /usr/bin/time is there). */
+/** Start to exit of the CLI. */
 function timed(args: string[], cwd: string): Promise<{ ms: number; code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -111,17 +112,32 @@ export async function crowdedListingRun(records = 130_000) {
   return { ms, records, mb: JSON.stringify(crowd).length / 1e6, judged, rules: rules.length };
 }
 
-/** A report.json of `rules` passing rules (ids `bench.<shard>.<i>`), valid for merge-reports. */
-export function syntheticReport(template: Record<string, unknown>, shard: number, rules: number): string {
+/** A report.json to copy rules from: check-traffic's report of a small HAR. */
+async function templateReport(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-template-'));
+  try {
+    writeFileSync(join(dir, 't.har'), syntheticHar(3));
+    const r = await timed(['check-traffic', 't.har', '--reporter', 'json', '--report-dir', 'out'], dir);
+    if (r.code !== 0) throw new Error(`check-traffic of the template exited ${r.code}: ${r.stderr.slice(0, 500)}`);
+    return JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A report.json of `rules` passing rules (ids `bench.s<shard>.<i>`), each naming a section of its own. */
+function syntheticReport(template: Record<string, unknown>, shard: number, rules: number): string {
   const [rule] = template.rules as Record<string, unknown>[];
   const out: string[] = [];
-  for (let i = 0; i < rules; i++) out.push(JSON.stringify({ ...rule, id: `bench.s${shard}.${i}` }));
-  const { rules: _r, ...rest } = template;
+  for (let i = 0; i < rules; i++)
+    out.push(JSON.stringify({ ...rule, id: `bench.s${shard}.${i}`, sections: [`§s${shard}x${i}`] }));
+  const { rules: _rules, ...rest } = template;
   return `${JSON.stringify(rest).slice(0, -1)},"rules":[${out.join(',')}]}`;
 }
 
-/** `merge-reports` of `shards` reports of `perShard` rules each, every report format. */
-export async function mergeAtScale(template: Record<string, unknown>, shards = 2, perShard = 100_000) {
+/** `merge-reports` of `shards` reports at the per-input rule limit, every report format. */
+export async function mergeAtScale(shards = 2, perShard = MAX_REPORT_RULES) {
+  const template = await templateReport();
   const dir = mkdtempSync(join(tmpdir(), 'bench-merge-'));
   try {
     const files = [];
@@ -131,18 +147,40 @@ export async function mergeAtScale(template: Record<string, unknown>, shards = 2
       files.push(file);
     }
     const r = await timed(['merge-reports', ...files, '--report-dir', 'out'], dir);
-    if (r.code !== 0 && r.code !== 1) throw new Error(`merge-reports exited ${r.code}: ${r.stderr.slice(0, 500)}`);
+    if (r.code !== 0) throw new Error(`merge-reports exited ${r.code}: ${r.stderr.slice(0, 500)}`);
     return { ms: r.ms, rules: shards * perShard };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** The rows `npm run bench` adds for these: [what, value, target, met]. */
+export async function offlineRows(): Promise<[string, string, string, boolean][]> {
   const har = await checkTrafficAtScale();
-  console.log(`check-traffic, ${har.entries} entries (${har.mb.toFixed(1)} MB): ${(har.ms / 1000).toFixed(2)} s`);
   const listing = await crowdedListingRun();
-  console.log(
-    `listing rules against a ${listing.records}-record listing (${listing.mb.toFixed(1)} MB): ${listing.judged}/${listing.rules} judged in ${(listing.ms / 1000).toFixed(2)} s`,
-  );
+  const merge = await mergeAtScale();
+  return [
+    [
+      `check-traffic: ${har.entries.toLocaleString('en')}-entry HAR (${har.mb.toFixed(0)} MB) judged, all reports`,
+      `${(har.ms / 1000).toFixed(2)} s`,
+      '< 20 s',
+      har.ms < 20_000,
+    ],
+    [
+      `listing rules against a ${listing.records.toLocaleString('en')}-record listing (${listing.mb.toFixed(1)} MB)`,
+      `${listing.judged}/${listing.rules} judged in ${(listing.ms / 1000).toFixed(2)} s`,
+      'all judged, < 10 s',
+      listing.judged === listing.rules && listing.ms < 10_000,
+    ],
+    [
+      `merge-reports: ${merge.rules.toLocaleString('en')} rules (2 inputs at the limit, a section each), all reports`,
+      `${(merge.ms / 1000).toFixed(2)} s`,
+      '< 20 s',
+      merge.ms < 20_000,
+    ],
+  ];
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  for (const [what, value, target, met] of await offlineRows())
+    console.log(`${what}: ${value} (target ${target}${met ? '' : ', NOT MET'})`);
