@@ -6,7 +6,9 @@
  * - the runner's own CPU time per request and its peak memory (server in another process);
  * - `node_modules/.bin/conformance --help`, and what `npx conformance --help` costs on top;
  * - the reference server answering 60,000 notes in one request, and other clients meanwhile;
- * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second.
+ * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second;
+ * - check-traffic on a 200k-entry HAR, the listing rules against a 130k-record listing, and
+ *   merge-reports at its per-input rule limit (bench/offline.ts).
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
@@ -18,6 +20,7 @@ import { request } from 'undici';
 import { DEFAULT_TOKEN } from '../reference/index.js';
 import { EMBEDDED_LIMIT, embeddedFixtures, embeddedPayloads } from '../app/embedded.js';
 import { runConformance } from '../app/conformance.js';
+import { offlineRows } from './offline.js';
 import { proxyOverhead } from './proxy.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
@@ -286,6 +289,9 @@ async function main() {
   const proxyTarget = await serve(0);
   const relay = await proxyOverhead(proxyTarget.url).finally(() => proxyTarget.stop());
 
+  // Offline commands and the runner at hostile sizes (bench/offline.ts).
+  const offline = await offlineRows();
+
   const perRequest = measured.cpuMs / measured.report.http.requests;
   const rows = [
     [
@@ -344,6 +350,8 @@ async function main() {
       '≥ 2,000',
       relay.perSecond >= 2000,
     ],
+    // Offline commands and the runner at hostile sizes (bench/offline.ts).
+    ...offline,
   ] as const;
   const npxCost = median(npx) - median(help);
   const md = [

@@ -177,7 +177,7 @@ export class ConsoleReporter {
     // Floored like every report: 99.6 % of rules passing is not 100 %.
     const pct = (score: number | null) => (score === null ? '   —' : `${Math.floor(score * 100)}%`.padStart(4));
     if (this.options.verbose) lines.push(c.bold('By spec section'));
-    else lines.push(...this.sectionScores(report));
+    else for (const line of this.sectionScores(report)) lines.push(line);
     for (const s of this.options.verbose ? report.sections : []) {
       const { pass, fail, skip, error } = s.counts;
       const score = s.score === null ? c.gray(pct(null)) : s.score === 1 ? c.green(pct(s.score)) : c.red(pct(s.score));
@@ -193,7 +193,10 @@ export class ConsoleReporter {
     }
 
     const failing = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
-    if (failing.length) lines.push('', ...this.failures(report, failing, written));
+    if (failing.length) {
+      lines.push('');
+      for (const line of this.failures(report, failing, written)) lines.push(line);
+    }
     const expected = report.rules.filter((r) => r.expected_failure);
     if (expected.length) {
       lines.push('', c.bold(`Expected failures, excused by ${report.baseline?.file} (${expected.length})`));
@@ -220,12 +223,7 @@ export class ConsoleReporter {
       );
     } else if (report.baseline && unexpected.length) {
       lines.push('', c.bold('To accept these failures, add to the baseline:'));
-      for (const r of unexpected)
-        lines.push(
-          ...baselineEntryFor(r.id)
-            .split('\n')
-            .map((l) => `  ${l}`),
-        );
+      for (const r of unexpected) for (const l of baselineEntryFor(r.id).split('\n')) lines.push(`  ${l}`);
     }
 
     const skipped = report.rules.filter((r) => r.verdict === 'skip');
@@ -396,13 +394,13 @@ export class ConsoleReporter {
         if (!left.has(r)) continue;
         const cause = r.cause ? causes.get(r.cause) : undefined;
         if (!cause) {
-          lines.push(...this.describe(r, report.target.base_url));
+          for (const line of this.describe(r, report.target.base_url)) lines.push(line);
           continue;
         }
         if (grouped.has(cause.id)) continue;
         grouped.add(cause.id);
         const stopped = failing.filter((f) => f.cause === cause.id && left.has(f));
-        lines.push(...this.describeCause(cause).map((l) => `  ${l}`));
+        for (const l of this.describeCause(cause)) lines.push(`  ${l}`);
         lines.push(
           c.gray(
             `      ${counted(stopped)} not judged because of it: ${listOf(

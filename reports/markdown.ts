@@ -37,7 +37,7 @@ function text(value: string, max = MAX_REASON): string {
 function code(value: string, { max = MAX_REPLAY, cell = false } = {}): string {
   const shown = line(value, max);
   const content = cell ? shown.replace(/\|/g, '\\|') : shown;
-  const fence = '`'.repeat(Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const fence = '`'.repeat([...content.matchAll(/`+/g)].reduce((n, m) => Math.max(n, m[0].length), 0) + 1);
   const pad = content.startsWith('`') || content.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${content}${pad}${fence}`;
 }

@@ -37,7 +37,7 @@ function newest(path) {
 }
 
 const built = newest(STAMP);
-const changed = Math.max(...SOURCES.map((s) => newest(join(root, s))));
+const changed = SOURCES.reduce((top, s) => Math.max(top, newest(join(root, s))), 0);
 if (built === 0 || changed > built) {
   execFileSync(
     process.execPath,

@@ -228,7 +228,7 @@ export default defineRules(
           const statuses: string[] = [];
           for (const r of responses) {
             ctx.expect.status(r, 201, `round ${n}: a notes request`);
-            statuses.push(...ctx.expect.body(r, model.NotesResponse, 'notes response').map((x) => x.status));
+            for (const x of ctx.expect.body(r, model.NotesResponse, 'notes response')) statuses.push(x.status);
           }
           const created = statuses.filter((s) => s === 'NOTE_CREATION_SUCCESS').length;
           ctx.expect.equal(
@@ -376,9 +376,8 @@ export default defineRules(
           const statuses: string[] = [];
           for (const r of responses) {
             ctx.expect.status(r, 201, `round ${n}: a transactions request`);
-            statuses.push(
-              ...ctx.expect.body(r, model.TransactionsResponse, 'transactions response').results.map((x) => x.status),
-            );
+            for (const x of ctx.expect.body(r, model.TransactionsResponse, 'transactions response').results)
+              statuses.push(x.status);
           }
           ctx.expect.equal(
             statuses.filter((s) => s === 'TRANSACTION_ADDED_TO_ACCOUNT').length,
@@ -609,7 +608,7 @@ export default defineRules(
           const statuses: string[] = [];
           for (const r of responses) {
             ctx.expect.status(r, 201, `round ${n}: a notes request`);
-            statuses.push(...ctx.expect.body(r, model.NotesResponse, 'notes response').map((x) => x.status));
+            for (const x of ctx.expect.body(r, model.NotesResponse, 'notes response')) statuses.push(x.status);
           }
           ctx.expect.equal(
             statuses.filter((s) => s === 'NOTE_CREATION_SUCCESS').length,

@@ -1,8 +1,20 @@
 /** `conformance check-traffic`: conformance of recorded traffic (a HAR file). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { shown } from '../../reports/terminal.js';
 import { formatsOf, publish, reportOptions } from './traffic-reports.js';
 import type { Command } from './usage.js';
 import { UsageError, parseCommandLine } from './usage.js';
+
+/** The largest HAR file read: parsing one takes several times its size in memory. */
+export const MAX_HAR_BYTES = 256 * 1024 * 1024;
+
+const statOf = (file: string) => {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+};
 
 const checkHelp = `Usage: conformance check-traffic FILE.har [options]
 
@@ -14,6 +26,11 @@ bodies), and the §3 state table and the §4.2 note dedup over the sequence, per
 they are against (tag client or server). Every report has the traffic's status and field
 coverage: per endpoint, documented statuses observed and never observed, undocumented statuses,
 and the documented request fields sent. Exits 1 when a MUST check failed, else 0.
+
+The file is checked before anything is judged: a file over 256 MiB, not JSON, or with a field the
+exchanges are built from missing or of the wrong type is a usage error (exit 2) that names the
+field (log.entries[3].request.headers: expected an array). A response whose status is not an HTTP
+status (an integer of 100-599) is recorded as malformed: an exchange with an error, not a response.
 
 Options:
   --report-dir DIR   where to write the reports (default conformance-report)
@@ -35,23 +52,31 @@ async function checkTraffic(argv: string[]): Promise<number> {
   const formats = await formatsOf(values.reporter, 'check-traffic');
   const [{ fromHar, HarError }, { TrafficJudge }, { trafficReport }, { Redactor }, { TrafficSecrets }] =
     await Promise.all([
-      import('../traffic/har.js'),
+      import('../traffic/har-read.js'),
       import('../traffic/checks.js'),
       import('../traffic/report.js'),
       import('../../core/http/redact.js'),
       import('../traffic/secrets.js'),
     ]);
+  const file = positionals[0];
+  const size = statOf(file)?.size ?? 0;
+  if (size > MAX_HAR_BYTES)
+    throw new UsageError(
+      `${shown(file)}: ${size} bytes, more than check-traffic reads (${MAX_HAR_BYTES / 1024 / 1024} MiB); split the recording.`,
+      'check-traffic',
+    );
   let text: string;
   try {
-    text = readFileSync(positionals[0], 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${positionals[0]}: ${(error as NodeJS.ErrnoException).code}`, 'check-traffic');
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`cannot read ${shown(file)}: ${shown(why)}`, 'check-traffic');
   }
   let parsed: ReturnType<typeof fromHar>;
   try {
     parsed = fromHar(text);
   } catch (error) {
-    if (error instanceof HarError) throw new UsageError(`${positionals[0]}: ${error.message}`, 'check-traffic');
+    if (error instanceof HarError) throw new UsageError(`${shown(file)}: ${shown(error.message)}`, 'check-traffic');
     throw error;
   }
   const judge = new TrafficJudge();
@@ -62,14 +87,21 @@ async function checkTraffic(argv: string[]): Promise<number> {
   for (const exchange of parsed.exchanges) secrets.learn(exchange);
   const exchanges = parsed.exchanges.map((e) => secrets.keep(e));
   for (const exchange of exchanges) judge.observe(exchange);
-  const times = exchanges.map((e) => e.startedAt?.getTime() ?? 0).filter((t) => t > 0);
+  // A loop, not Math.min(...times): a HAR of 100k entries would overflow the stack as arguments.
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const e of exchanges) {
+    const t = e.startedAt?.getTime() ?? 0;
+    if (t > 0) [first, last] = [Math.min(first, t), Math.max(last, t)];
+  }
+  const now = Date.now();
   const report = trafficReport(
     judge,
     exchanges,
     {
-      label: positionals[0],
-      startedAt: new Date(times.length ? Math.min(...times) : Date.now()),
-      finishedAt: new Date(times.length ? Math.max(...times) : Date.now()),
+      label: file,
+      startedAt: new Date(Number.isFinite(first) ? first : now),
+      finishedAt: new Date(Number.isFinite(last) ? last : now),
     },
     redactor,
   );

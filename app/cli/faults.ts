@@ -28,7 +28,7 @@ async function run(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  const width = Math.max(...FAULTS.map((f) => f.id.length));
+  const width = FAULTS.reduce((w, f) => Math.max(w, f.id.length), 0);
   for (const f of FAULTS) {
     const level = f.level === 'SHOULD' ? `  (SHOULD level: ${f.why ?? 'breaks a reading'})` : '';
     console.log(

@@ -3,7 +3,9 @@
  * `conformance`: the command-line entry. Subcommands load lazily so that `--help` and `list` stay
  * fast and the reference server's code is only loaded when it is needed.
  */
+import { capText } from '../../core/http/bounds.js';
 import { packageVersion } from '../../core/spec/package-root.js';
+import { shown, terminalSafe } from '../../reports/terminal.js';
 import { type Command, EXIT, UsageError } from './usage.js';
 
 export type { Command };
@@ -61,7 +63,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
 };
 
 async function mainHelp(): Promise<string> {
-  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const width = Object.keys(commands).reduce((w, name) => Math.max(w, name.length), 0);
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   const { RUN_HELP } = await import('./run.js');
   return [
@@ -92,7 +94,8 @@ export async function main(argv: string[]): Promise<number> {
     const name = first.startsWith('-') ? 'run' : first;
     const args = first.startsWith('-') ? argv : rest;
     const entry = commands[name];
-    if (!entry) throw new UsageError(`Unknown command "${first}". Commands: ${Object.keys(commands).join(', ')}.`);
+    if (!entry)
+      throw new UsageError(`Unknown command "${shown(first, 200)}". Commands: ${Object.keys(commands).join(', ')}.`);
     const command = await entry.load();
     if (args.includes('--help') || args.includes('-h')) {
       console.log(name === 'run' && first.startsWith('-') ? await mainHelp() : command.help);
@@ -101,7 +104,9 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`conformance: ${error.message}`);
+      // The message quotes input (a path, a flag's value, a parser's snippet of a file): its
+      // controls are written out, the layout's own line breaks kept, and its length bounded.
+      console.error(terminalSafe(`conformance: ${capText(error.message, 8 * 1024)}`));
       console.error(`Run "conformance ${error.command ? `${error.command} ` : ''}--help" for usage.`);
       return EXIT.USAGE;
     }

@@ -3,12 +3,14 @@
  * error, or a skip not accepted), run again against the target given now with the seed that report
  * recorded, and each one's outcome said as FIXED, STILL FAILING or STILL NOT JUDGED.
  */
-import { readFileSync } from 'node:fs';
 import type { Report } from '../../core/report/schema.js';
+import { shown } from '../../reports/terminal.js';
+import { MAX_REPORT_RULES, pathShown, readReportText } from './report-input.js';
 import { UsageError } from './usage.js';
 
 /** What an earlier report left to judge again. */
 export interface Rerun {
+  /** The report's path as printed: its control characters written out. */
   file: string;
   /** The seed the report recorded. */
   seed: number;
@@ -20,44 +22,45 @@ export interface Rerun {
 
 type OldRule = { id?: unknown; verdict?: unknown; skip_accepted?: unknown };
 
-/** Reads the report; a missing or unreadable one is a usage error that says what is wrong. */
+/** Reads the report; a missing, unreadable or oversized one is a usage error that says what is wrong. */
 export function loadRerun(file: string, known: ReadonlySet<string>): Rerun {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `--rerun-failed: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-      'run',
-    );
-  }
+  const name = pathShown(file);
+  const text = readReportText(file, 'run', '--rerun-failed: ');
   let doc: { run?: { seed?: unknown }; rules?: unknown; aborted?: unknown };
   try {
     doc = JSON.parse(text);
   } catch {
-    throw new UsageError(`--rerun-failed: ${file} is not JSON; give the report.json of an earlier run.`, 'run');
+    throw new UsageError(`--rerun-failed: ${name} is not JSON; give the report.json of an earlier run.`, 'run');
   }
   if (typeof doc !== 'object' || doc === null || !Array.isArray(doc.rules) || typeof doc.run?.seed !== 'number')
     throw new UsageError(
-      `--rerun-failed: ${file} is not a conformance report.json (no rules array or run.seed); give the report.json of an earlier run.`,
+      `--rerun-failed: ${name} is not a conformance report.json (no rules array or run.seed); give the report.json of an earlier run.`,
+      'run',
+    );
+  if (doc.rules.length > MAX_REPORT_RULES)
+    throw new UsageError(
+      `--rerun-failed: ${name} has ${doc.rules.length} rules, more than a report.json is read with (${MAX_REPORT_RULES}).`,
       'run',
     );
   if (doc.aborted)
     throw new UsageError(
-      `--rerun-failed: no rule ran in ${file} (the run was aborted before the first rule); run the suite in full instead.`,
+      `--rerun-failed: no rule ran in ${name} (the run was aborted before the first rule); run the suite in full instead.`,
       'run',
     );
-  const left: Rerun['rules'] = [];
+  // Each id once: a report naming a rule twice runs it once.
+  const left = new Map<string, Rerun['rules'][number]>();
   for (const r of doc.rules as OldRule[]) {
-    if (typeof r?.id !== 'string') continue;
+    if (typeof r?.id !== 'string' || left.has(r.id)) continue;
     const v = r.verdict;
-    if (v === 'fail' || v === 'error' || (v === 'skip' && r.skip_accepted !== true)) left.push({ id: r.id, was: v });
+    if (v === 'fail' || v === 'error' || (v === 'skip' && r.skip_accepted !== true))
+      left.set(r.id, { id: r.id, was: v });
   }
+  const all = [...left.values()];
   return {
-    file,
+    file: name,
     seed: doc.run.seed,
-    rules: left.filter((r) => known.has(r.id)),
-    unknown: left.filter((r) => !known.has(r.id)),
+    rules: all.filter((r) => known.has(r.id)),
+    unknown: all.filter((r) => !known.has(r.id)),
   };
 }
 
@@ -86,7 +89,7 @@ const WAS: Record<string, string> = { fail: 'failed', error: 'error, not judged'
 /** The lines printed before the reports: one per rule, then the unknown ones, then the tally. */
 export function rerunLines(rerun: Rerun, report: Report): string[] {
   const outcomes = rerunOutcomes(rerun, report);
-  const width = Math.max(...outcomes.map((o) => o.outcome.length), 0);
+  const width = outcomes.reduce((w, o) => Math.max(w, o.outcome.length), 0);
   const tally = new Map<string, number>();
   for (const o of outcomes) tally.set(o.outcome, (tally.get(o.outcome) ?? 0) + 1);
   return [
@@ -97,9 +100,21 @@ export function rerunLines(rerun: Rerun, report: Report): string[] {
   ];
 }
 
-/** The rules of the old report no rule answers to now, one line each. */
+/** Unknown rule ids named one per line; the rest are counted. */
+export const UNKNOWN_NAMED = 20;
+
+/**
+ * The rules of the old report no rule answers to now: the first UNKNOWN_NAMED one line each, the
+ * rest counted. An id is the old report's text, so it is shown with its controls written out and
+ * cut short: it can neither drive the terminal nor forge a line.
+ */
 export function unknownLines(rerun: Rerun): string[] {
-  return rerun.unknown.map(
-    (u) => `  UNKNOWN RULE  ${u.id}  (was ${WAS[u.was]}; no rule has this id now: renamed or removed, not run)`,
-  );
+  const named = rerun.unknown
+    .slice(0, UNKNOWN_NAMED)
+    .map(
+      (u) =>
+        `  UNKNOWN RULE  ${shown(u.id, 200)}  (was ${WAS[u.was]}; no rule has this id now: renamed or removed, not run)`,
+    );
+  const rest = rerun.unknown.length - named.length;
+  return rest > 0 ? [...named, `  … and ${rest} more unknown rule ids, not run`] : named;
 }

@@ -100,7 +100,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
     if (!id || wanted.has(id)) continue;
     if (!all[id]) throw new Error(`internal: ${ref} is referenced but is not a component of the spec model`);
     wanted.add(id);
-    queue.push(...refsIn(all[id]));
+    for (const next of refsIn(all[id])) queue.push(next);
   }
   return Object.fromEntries([...wanted].sort().map((id) => [id, all[id]]));
 }

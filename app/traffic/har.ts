@@ -1,7 +1,7 @@
 /**
- * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) in and out: the exchanges of a proxy
- * session or a run written so that browser devtools and API clients open them, and HAR files from
- * devtools, mitmproxy or Charles read back as exchanges to judge.
+ * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) out: the exchanges of a proxy session
+ * or a run written so that browser devtools and API clients open them (har-read.ts reads HAR files
+ * from devtools, mitmproxy or Charles back as exchanges to judge).
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
@@ -187,65 +187,4 @@ export class HarWriter {
     }
     return this.failure;
   }
-}
-
-/** A HAR file that cannot be read: what is wrong with it, for a usage error. */
-export class HarError extends Error {}
-
-/**
- * The exchanges of a HAR document, in the order they started. URLs keep their path from the
- * interface's `/v1/` prefix on, so a service mounted under a base path is judged all the same.
- */
-export function fromHar(text: string): { exchanges: TimedExchange[]; origins: string[] } {
-  let doc: { log?: { entries?: HarEntry[] } };
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw new HarError(`not JSON: ${(error as Error).message}`);
-  }
-  const entries = doc?.log?.entries;
-  if (!Array.isArray(entries)) throw new HarError('no log.entries array: not a HAR 1.2 file');
-  const origins = new Set<string>();
-  const exchanges = entries
-    .map((entry, i) => ({ entry, i, at: Date.parse(entry?.startedDateTime ?? '') || 0 }))
-    .sort((a, b) => a.at - b.at || a.i - b.i)
-    .map(({ entry }, i): TimedExchange => {
-      if (!entry?.request?.url || !entry.request.method) throw new HarError(`entry ${i} has no request url or method`);
-      const url = new URL(entry.request.url);
-      origins.add(url.origin);
-      const full = `${url.pathname}${url.search}`;
-      const at = full.indexOf('/v1/');
-      const headers = (list: HarHeader[] | undefined) =>
-        Object.fromEntries((list ?? []).map((h) => [h.name.toLowerCase(), h.value]));
-      const status = entry.response?.status ?? 0;
-      // Devtools and mitmproxy write binary-looking bodies base64-encoded (HAR 1.2 `encoding`).
-      const content = entry.response?.content;
-      const body =
-        content?.text !== undefined && content.encoding === 'base64'
-          ? Buffer.from(content.text, 'base64').toString('utf8')
-          : content?.text;
-      return {
-        seq: i + 1,
-        request: {
-          method: entry.request.method.toUpperCase(),
-          url: at >= 0 ? full.slice(at) : full,
-          headers: headers(entry.request.headers),
-          ...(entry.request.postData?.text !== undefined ? { body: entry.request.postData.text } : {}),
-        },
-        ...(status > 0
-          ? {
-              response: {
-                status,
-                headers: headers(entry.response.headers),
-                ...(body !== undefined ? { body } : {}),
-                bytes: body === undefined ? 0 : Buffer.byteLength(body),
-              },
-            }
-          : { error: { kind: 'other' as const, message: entry.response?._error ?? 'no response recorded' } }),
-        duration_ms: typeof entry.time === 'number' ? entry.time : 0,
-        startedAt: new Date(entry.startedDateTime),
-        origin: url.origin,
-      };
-    });
-  return { exchanges, origins: [...origins] };
 }

@@ -32,8 +32,8 @@ export function ruleCatalogue(rules: readonly Rule[]): CatalogueEntry[] {
 
 export function renderRuleTable(rules: readonly Rule[]): string {
   // Columns as wide as their longest value: a cut spec reference would cite the wrong section.
-  const idWidth = Math.max(...rules.map((r) => r.id.length), 4);
-  const specWidth = Math.max(...rules.map((r) => r.spec.length), 4);
+  const idWidth = rules.reduce((w, r) => Math.max(w, r.id.length), 4);
+  const specWidth = rules.reduce((w, r) => Math.max(w, r.spec.length), 4);
   const lines = rules.map((r) => {
     const needs = (r.needs ?? []).map((n) => NEEDS[n].key.replace(/^fixtures\./, '')).join(', ');
     return `${r.id.padEnd(idWidth)}  ${r.level.padEnd(6)}  ${r.spec.padEnd(specWidth)}  ${r.title}${needs ? `  [needs ${needs}]` : ''}`;

@@ -94,7 +94,7 @@ export async function readListing(
     if (page.status !== 200 || !page.isJson) break;
     const body = page.json();
     const results = Array.isArray(body) ? body : (body as { results?: unknown } | null)?.results;
-    if (Array.isArray(results)) items.push(...results);
+    if (Array.isArray(results)) for (const item of results) items.push(item);
     else if (body !== null && body !== undefined) items.push(body);
     const link = nextLink(body);
     if (link === undefined) break;

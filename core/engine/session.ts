@@ -239,7 +239,7 @@ async function setUp(
   // The findings are shown live (the `setup` event) before any record is made: redacted here, in
   // place, as the record would be, since Given throws these same causes into the rules.
   for (const cause of setup.causes) Object.assign(cause, redactDeep({ ...cause }, connection.redactor));
-  recorder.setupExchanges.push(...transcript.exchanges);
+  for (const exchange of transcript.exchanges) recorder.setupExchanges.push(exchange);
   recorder.setup = setup;
   return setup;
 }

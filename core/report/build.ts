@@ -85,19 +85,24 @@ export function summarize(
   const incomplete = !failed && !aborted && !interrupted && (unjudged.length > 0 || missing.length > 0);
   const conformant = !failed && !aborted && !interrupted && !incomplete;
 
+  // One pass over the rules: a merged report may carry many rules and sections.
   const sectionCounts = new Map<string, CountsT>();
+  const sectionJudged = new Map<string, { judged: number; passed: number }>();
   for (const r of rules) {
     for (const s of new Set(r.sections.map(headingOf))) {
       const c = sectionCounts.get(s) ?? zero();
       c[r.verdict]++;
       sectionCounts.set(s, c);
+      if (r.level === 'INFO' || r.verdict === 'skip') continue;
+      const j = sectionJudged.get(s) ?? { judged: 0, passed: 0 };
+      j.judged++;
+      if (r.verdict === 'pass') j.passed++;
+      sectionJudged.set(s, j);
     }
   }
   const judgedScore = (section: string) => {
-    const judged = rules.filter(
-      (r) => r.level !== 'INFO' && r.sections.some((s) => headingOf(s) === section) && r.verdict !== 'skip',
-    );
-    return judged.length ? judged.filter((r) => r.verdict === 'pass').length / judged.length : null;
+    const j = sectionJudged.get(section);
+    return j ? j.passed / j.judged : null;
   };
   const sections = [...sectionCounts.keys()].sort(compareSections).map((section) => ({
     section,

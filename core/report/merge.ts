@@ -3,9 +3,13 @@
  * shard, and totals, scores and the capability matrix recomputed over all of them.
  */
 import { ConfigError } from '../config/errors.js';
+import { capText, showControls } from '../http/bounds.js';
 import { summarize } from './build.js';
 import { mergeCoverage } from './coverage.js';
 import type { CauseResult, Report, RuleResult } from './schema.js';
+
+/** A value of an input report for a one-line error: controls written out, bounded. */
+const quoted = (text: string) => showControls(capText(text, 200));
 
 export function mergeReports(reports: { file: string; report: Report }[]): Report {
   if (reports.length === 0) throw new ConfigError('No reports to merge.');
@@ -13,7 +17,10 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const targets = new Set(reports.map((r) => r.report.target.base_url));
   if (targets.size > 1)
     throw new ConfigError(
-      `The reports are of different targets (${[...targets].join(', ')}); merge the shards of one run.`,
+      `The reports are of different targets (${[...targets]
+        .slice(0, 5)
+        .map((u) => quoted(u))
+        .join(', ')}${targets.size > 5 ? `, and ${targets.size - 5} more` : ''}); merge the shards of one run.`,
     );
 
   const seen = new Map<string, string>();
@@ -35,7 +42,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       const earlier = seen.get(rule.id);
       if (earlier && rule.id !== 'run.preflight')
         throw new ConfigError(
-          `Rule ${rule.id} is in both ${earlier} and ${file}; merge the reports of different shards of one run.`,
+          `Rule ${quoted(rule.id)} is in both ${quoted(earlier)} and ${quoted(file)}; merge the reports of different shards of one run.`,
         );
       seen.set(rule.id, file);
       rules.push(rule);
@@ -47,8 +54,8 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const aborted = all.every((r) => r.aborted);
   // One shard interrupted leaves the merged run interrupted: its rules were not all judged.
   const interrupted = all.find((r) => r.interrupted)?.interrupted;
-  const started = Math.min(...all.map((r) => Date.parse(r.run.started_at)));
-  const finished = Math.max(...all.map((r) => Date.parse(r.run.finished_at)));
+  const started = all.reduce((t, r) => Math.min(t, Date.parse(r.run.started_at)), Number.POSITIVE_INFINITY);
+  const finished = all.reduce((t, r) => Math.max(t, Date.parse(r.run.finished_at)), Number.NEGATIVE_INFINITY);
   const baselines = all.flatMap((r) => (r.baseline ? [r.baseline] : []));
   const { shard: _shard, ...selection } = first.report.run.selection;
 
@@ -89,9 +96,10 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
             entries: baselines[0].entries,
             now_passing: [...new Map(baselines.flatMap((b) => b.now_passing).map((e) => [e.rule, e])).values()],
             // An entry is unknown only if no shard knew its rule.
-            unknown_rules: baselines[0].unknown_rules.filter((id) =>
-              baselines.every((b) => b.unknown_rules.includes(id)),
-            ),
+            unknown_rules: (() => {
+              const known = baselines.map((b) => new Set(b.unknown_rules));
+              return baselines[0].unknown_rules.filter((id) => known.every((s) => s.has(id)));
+            })(),
           },
         }
       : {}),

@@ -52,6 +52,6 @@ export function missingDocumentedFields(value: unknown, schema: z.ZodType, path 
     .filter((key) => !(key in value) && !exempt.has(key))
     .map(at);
   for (const [key, child] of Object.entries(value))
-    if (key in shape) missing.push(...missingDocumentedFields(child, shape[key], at(key)));
+    if (key in shape) for (const field of missingDocumentedFields(child, shape[key], at(key))) missing.push(field);
   return missing;
 }

@@ -42,7 +42,9 @@ async function checkNotesBeforeTheWait(
   try {
     return await write();
   } finally {
-    a.notes.splice(seen, 0, ...later);
+    // Put back in place (the store holds this array), one at a time: a spread of a long list overflows the stack.
+    const written = a.notes.splice(seen);
+    for (const note of [...later, ...written]) a.notes.push(note);
   }
 }
 
@@ -141,13 +143,13 @@ export const raceFaults: FaultDefinition[] = [
             r = await next(req);
           } finally {
             const created: Business[] = store.businesses.splice(seenBusinesses);
-            store.businesses.push(...laterBusinesses, ...created);
+            for (const business of [...laterBusinesses, ...created]) store.businesses.push(business);
             for (const [id, business] of laterContracts)
               if (!store.contracts.has(id)) store.contracts.set(id, business);
             // A database hands the second row its own id, as the store's numbering would not here.
             for (const business of created) {
               if (store.businesses.some((other) => other !== business && other.id === business.id)) {
-                business.id = Math.max(...store.businesses.map((x) => x.id)) + 1;
+                business.id = store.businesses.reduce((top, x) => Math.max(top, x.id), 0) + 1;
                 if (r?.status === 201) r = { ...r, body: { ...(r.body as object), service_business_id: business.id } };
               }
             }

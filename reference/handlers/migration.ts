@@ -49,7 +49,7 @@ export function checkAccountPayload(body: unknown, env: ServerEnv): Validated<Ac
     for (const attr of missingAt(account, field.split('.')))
       errors.push(fieldError(attr, 'required', 'This field is required.'));
   }
-  errors.push(...dateRangeErrors(account));
+  for (const error of dateRangeErrors(account)) errors.push(error);
   const remaining = errors.filter(env.checks.reportsError);
   return remaining.length ? { ok: false, errors: remaining } : result;
 }

@@ -10,8 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
+import { MAX_REPORT_RULES } from '../../app/cli/report-input.js';
 import { runCli } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
+
+/** Raw terminal control: C0 but the line feeds between lines, DEL, C1, line separators, bidi overrides. */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 type Rule = { id: string; verdict: string; skip_accepted?: boolean };
 type Report = { run: { seed: number }; rules: Rule[]; summary: { exit_code: number } };
@@ -117,6 +121,39 @@ describe('conformance --rerun-failed', () => {
         .rules.map((r) => r.id)
         .sort(),
     ).toEqual(leftFailing.slice(1));
+  });
+
+  it('names the first 20 unknown ids, controls written out, and counts the rest', async () => {
+    const hostile = structuredClone(first);
+    const forged = 'x\u001b]0;pwned\u0007\u001b[2J\u202e\u2028\n  FIXED             notes.forged\r\u009b';
+    for (let i = 0; i < 25; i++) hostile.rules.push({ id: `${forged}${i}`, verdict: 'fail' });
+    hostile.rules.push({ id: `${forged}0`, verdict: 'fail' }); // named twice, counted once
+    writeFileSync(join(dir, 'hostile.json'), JSON.stringify(hostile));
+    const res = await runCli(
+      ['--config', 'faithful.yaml', '--rerun-failed', 'hostile.json', '--reporter', 'json', '--report-dir', 'hostile'],
+      { cwd: dir },
+    );
+    expect(res.code).toBe(0);
+    expect(res.stdout + res.stderr).not.toMatch(RAW_CONTROL);
+    expect(res.stdout).not.toMatch(/notes\.forged\s*$/m);
+    const unknown = res.stdout.split('\n').filter((l) => l.startsWith('  UNKNOWN RULE'));
+    expect(unknown).toHaveLength(20);
+    expect(unknown[0]).toBe(
+      '  UNKNOWN RULE  x\\x1b]0;pwned\\x07\\x1b[2J\\u202e\\u2028\\n  FIXED             notes.forged\\r\\x9b0  (was failed; no rule has this id now: renamed or removed, not run)',
+    );
+    expect(res.stdout).toContain('\n  … and 5 more unknown rule ids, not run\n');
+    expect(res.stdout).toMatch(/, 25 unknown\.$/m);
+  });
+
+  it(`a report of more than ${MAX_REPORT_RULES} rules is refused (exit 2)`, async () => {
+    const many = structuredClone(first);
+    many.rules = Array.from({ length: MAX_REPORT_RULES + 1 }, (_, i) => ({ id: `gone.${i}`, verdict: 'fail' }));
+    writeFileSync(join(dir, 'many.json'), JSON.stringify(many));
+    const res = await runCli(['--config', 'faithful.yaml', '--rerun-failed', 'many.json'], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr.split('\n')[0]).toBe(
+      `conformance: --rerun-failed: many.json has ${MAX_REPORT_RULES + 1} rules, more than a report.json is read with (${MAX_REPORT_RULES}).`,
+    );
   });
 
   it('a missing, unreadable or foreign report, or a rule selection beside it, is a usage error (exit 2)', async () => {

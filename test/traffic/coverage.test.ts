@@ -3,7 +3,8 @@
  * HAR file, counted exchange by exchange.
  */
 import { describe, expect, it } from 'vitest';
-import { fromHar, toHar } from '../../app/traffic/har.js';
+import { fromHar } from '../../app/traffic/har-read.js';
+import { toHar } from '../../app/traffic/har.js';
 import { CoverageCounter, coverageOf, documentedFields } from '../../core/report/coverage.js';
 import type { Exchange } from '../../core/http/exchange.js';
 import { model } from '../../core/spec/index.js';

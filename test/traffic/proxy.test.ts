@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRAFFIC_CHECKS, TrafficJudge } from '../../app/traffic/checks.js';
-import { fromHar } from '../../app/traffic/har.js';
+import { fromHar } from '../../app/traffic/har-read.js';
 import { startTrafficProxy } from '../../app/traffic/proxy.js';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
 import { runCli, startCli, stop } from '../helpers/cli.js';
@@ -146,7 +146,7 @@ describe('conformance proxy', () => {
     writeFileSync(join(dir, 'x.har'), '{"log":{}}');
     const res = await runCli(['check-traffic', 'x.har'], { cwd: dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/no log\.entries array/);
+    expect(res.stderr).toMatch(/x\.har: log\.entries: expected an array/);
   });
 });
 

@@ -231,10 +231,10 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
           throw new Error(`The Pact verifier could not run: ${redactor.text((error as Error).message)}`);
         }
       }
-      pactOutput.push(...(report.output ?? []).map((line) => redactor.text(line)));
+      for (const line of report.output ?? []) pactOutput.push(redactor.text(line));
       const { description } = interaction;
       if (stateErrors.length) {
-        allStateErrors.push(...stateErrors);
+        for (const e of stateErrors) allStateErrors.push(e);
         const reason = stateErrors
           .map((e) => `provider state "${e.state}" could not be set up: ${e.message}`)
           .join('; ');

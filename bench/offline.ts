@@ -1,0 +1,186 @@
+/**
+ * The offline commands and the runner at the sizes hostile input reaches, measured (never asserted
+ * in tests): `check-traffic` on a 200k-entry HAR, a run against a target whose listings hold 130k
+ * records, and `merge-reports` at its per-input rule limit. `node dist/bench/offline.js` runs these
+ * alone; `npm run bench` includes them.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runAgainstReference } from '../app/against-reference.js';
+import { MAX_REPORT_RULES } from '../app/cli/report-input.js';
+import type { Reply } from '../reference/reply.js';
+
+const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
+
+/** A HAR 1.2 document of `n` status reads (GET, 200, a documented body), one second apart. */
+export function syntheticHar(n: number, origin = 'http://127.0.0.1:9'): string {
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const entries: string[] = [];
+  for (let i = 0; i < n; i++)
+    entries.push(
+      JSON.stringify({
+        startedDateTime: new Date(start + i * 1000).toISOString(),
+        time: 3,
+        request: {
+          method: 'GET',
+          url: `${origin}/v1/data-import/account-transfer-status/SUPPLIER_ONGOING/EXT-${i}/`,
+          httpVersion: 'HTTP/1.1',
+          headers: [{ name: 'Authorization', value: 'Token bench-token-0001' }],
+          queryString: [],
+          cookies: [],
+          headersSize: -1,
+          bodySize: 0,
+        },
+        response: {
+          status: 200,
+          statusText: 'OK',
+          httpVersion: 'HTTP/1.1',
+          headers: [{ name: 'Content-Type', value: 'application/json' }],
+          cookies: [],
+          content: {
+            size: 0,
+            mimeType: 'application/json',
+            text: `{"status":"COMPLETED","service_account_number":"S-${i}"}`,
+          },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: -1,
+        },
+        cache: {},
+        timings: { send: 0, wait: 3, receive: 0 },
+      }),
+    );
+  return `{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[\n${entries.join(',\n')}\n]}}\n`;
+}
+
+/** Start to exit of the CLI. */
+function timed(args: string[], cwd: string): Promise<{ ms: number; code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: performance.now() - started, code, stderr }));
+  });
+}
+
+/** `check-traffic` on a HAR of `entries` entries, all reports. */
+export async function checkTrafficAtScale(entries = 200_000) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-har-'));
+  try {
+    const har = syntheticHar(entries);
+    writeFileSync(join(dir, 'big.har'), har);
+    const r = await timed(['check-traffic', 'big.har', '--report-dir', 'out'], dir);
+    if (r.code !== 0)
+      throw new Error(`check-traffic of ${entries} entries exited ${r.code}: ${r.stderr.slice(0, 500)}`);
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+    return { ms: r.ms, entries, mb: har.length / 1e6, judged: report.coverage ? 'yes' : 'no' };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A run of the listing rules against a reference server whose all and pending listings carry
+ * `records` other accounts' records before the supplier's own (12.9 MB at 130k).
+ */
+export async function crowdedListingRun(records = 130_000) {
+  const crowd = Array.from({ length: records }, (_, i) => ({
+    external_account_number: `CROWD-${String(i).padStart(8, '0')}`,
+    service_account_number: null,
+    account_created_at: null,
+  }));
+  const present = (answer: Reply, endpoint: string | undefined): Reply =>
+    (endpoint === 'allAccountImportProcesses' || endpoint === 'pendingAccountImportProcesses') &&
+    answer.status === 200 &&
+    Array.isArray(answer.body)
+      ? { ...answer, body: [...crowd, ...answer.body] }
+      : answer;
+  const rules = ['status.listing-all-pending', 'status.listing-pending-nulls', 'status.listings-per-supplier'];
+  const started = performance.now();
+  const { report } = await runAgainstReference(
+    { choices: { present }, auth: 'token' },
+    { selection: { rules }, seed: 1 },
+  );
+  const ms = performance.now() - started;
+  const judged = report.rules.filter((r) => r.verdict === 'pass' || r.verdict === 'fail').length;
+  return { ms, records, mb: JSON.stringify(crowd).length / 1e6, judged, rules: rules.length };
+}
+
+/** A report.json to copy rules from: check-traffic's report of a small HAR. */
+async function templateReport(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-template-'));
+  try {
+    writeFileSync(join(dir, 't.har'), syntheticHar(3));
+    const r = await timed(['check-traffic', 't.har', '--reporter', 'json', '--report-dir', 'out'], dir);
+    if (r.code !== 0) throw new Error(`check-traffic of the template exited ${r.code}: ${r.stderr.slice(0, 500)}`);
+    return JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A report.json of `rules` passing rules (ids `bench.s<shard>.<i>`), each naming a section of its own. */
+function syntheticReport(template: Record<string, unknown>, shard: number, rules: number): string {
+  const [rule] = template.rules as Record<string, unknown>[];
+  const out: string[] = [];
+  for (let i = 0; i < rules; i++)
+    out.push(JSON.stringify({ ...rule, id: `bench.s${shard}.${i}`, sections: [`§s${shard}x${i}`] }));
+  const { rules: _rules, ...rest } = template;
+  return `${JSON.stringify(rest).slice(0, -1)},"rules":[${out.join(',')}]}`;
+}
+
+/** `merge-reports` of `shards` reports at the per-input rule limit, every report format. */
+export async function mergeAtScale(shards = 2, perShard = MAX_REPORT_RULES) {
+  const template = await templateReport();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-merge-'));
+  try {
+    const files = [];
+    for (let s = 0; s < shards; s++) {
+      const file = join(dir, `shard${s}.json`);
+      writeFileSync(file, syntheticReport(template, s, perShard));
+      files.push(file);
+    }
+    const r = await timed(['merge-reports', ...files, '--report-dir', 'out'], dir);
+    if (r.code !== 0) throw new Error(`merge-reports exited ${r.code}: ${r.stderr.slice(0, 500)}`);
+    return { ms: r.ms, rules: shards * perShard };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The rows `npm run bench` adds for these: [what, value, target, met]. */
+export async function offlineRows(): Promise<[string, string, string, boolean][]> {
+  const har = await checkTrafficAtScale();
+  const listing = await crowdedListingRun();
+  const merge = await mergeAtScale();
+  return [
+    [
+      `check-traffic: ${har.entries.toLocaleString('en')}-entry HAR (${har.mb.toFixed(0)} MB) judged, all reports`,
+      `${(har.ms / 1000).toFixed(2)} s`,
+      '< 20 s',
+      har.ms < 20_000,
+    ],
+    [
+      `listing rules against a ${listing.records.toLocaleString('en')}-record listing (${listing.mb.toFixed(1)} MB)`,
+      `${listing.judged}/${listing.rules} judged in ${(listing.ms / 1000).toFixed(2)} s`,
+      'all judged, < 10 s',
+      listing.judged === listing.rules && listing.ms < 10_000,
+    ],
+    [
+      `merge-reports: ${merge.rules.toLocaleString('en')} rules (2 inputs at the limit, a section each), all reports`,
+      `${(merge.ms / 1000).toFixed(2)} s`,
+      '< 20 s',
+      merge.ms < 20_000,
+    ],
+  ];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  for (const [what, value, target, met] of await offlineRows())
+    console.log(`${what}: ${value} (target ${target}${met ? '' : ', NOT MET'})`);
