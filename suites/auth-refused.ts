@@ -10,10 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { probeOf } from '../core/engine/drivers.js';
+import { CATALOGUE, type Catalogue, probeFrom } from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
-import { model } from '../core/spec/index.js';
 import { ledgerless, subjectFor } from './support.js';
 import { eachProbe } from '../core/engine/probes.js';
 
@@ -23,40 +22,43 @@ const refusedCredentials = (): { what: string; auth: 'none' | { authorization: s
   { what: 'with an invalid token', auth: { authorization: `Token ${randomBytes(20).toString('hex')}` } },
 ];
 
-const postEndpoints = Object.values(model.endpoints).filter((e) => e.method === 'POST');
-
-const perEndpoint: Rule[] = postEndpoints.map((e) => ({
-  id: `auth.refused-has-no-effect.${e.id}`,
-  spec: '§5.3, §7.2',
-  level: 'MUST',
-  title: `${e.method} ${e.path} refused with 401 (no token, an invalid token) leaves the observable state as it was`,
-  needs: TO_IMPORT,
-  endpoints: [e.id],
-  tags: ['auth'],
-  async check(ctx) {
-    const { account, request } = await subjectFor(ctx, e.id);
-    const o = oracle(ctx);
-    const before = account && (await o.observe(account, 'before the refused requests'));
-    await eachProbe(
-      ctx,
-      refusedCredentials(),
-      async ({ what, auth }) => {
-        const res = await ctx.api.call(e.id, { ...request, auth, step: `send ${what}` });
-        ctx.expect.status(res, 401, what);
+/** One rule per POST endpoint of the catalogue: its driver's request refused with 401 changes nothing. */
+export const refusedHasNoEffectRules = (c: Catalogue = CATALOGUE): Rule[] =>
+  c.endpoints
+    .filter((e) => e.method === 'POST')
+    .map((e) => ({
+      id: `auth.refused-has-no-effect.${e.id}`,
+      spec: '§5.3, §7.2',
+      level: 'MUST',
+      title: `${e.method} ${e.path} refused with 401 (no token, an invalid token) leaves the observable state as it was`,
+      needs: TO_IMPORT,
+      endpoints: [e.id],
+      tags: ['auth'],
+      async check(ctx) {
+        const driver = c.drivers[e.id];
+        const { account, request } = await subjectFor(ctx, e.id, driver);
+        const o = oracle(ctx);
+        const before = account && (await o.observe(account, 'before the refused requests'));
+        await eachProbe(
+          ctx,
+          refusedCredentials(),
+          async ({ what, auth }) => {
+            const res = await ctx.api.call(e.id, { ...request, auth, step: `send ${what}` });
+            ctx.expect.status(res, 401, what);
+          },
+          ({ what }) => `the request with ${what}`,
+        );
+        // Then the oracle: the account shows what it showed before, and the same request with the token
+        // is answered as a first request (the probe, last: it changes state).
+        await o.assertState(
+          {
+            expected: before,
+            why: 'requests refused with 401 must change nothing (§5.3, §7.2)',
+            probes: [ledgerless(e.id, account) ? undefined : probeFrom(driver, request)],
+          },
+          'after the refused requests',
+        );
       },
-      ({ what }) => `the request with ${what}`,
-    );
-    // Then the oracle: the account shows what it showed before, and the same request with the token
-    // is answered as a first request (the probe, last: it changes state).
-    await o.assertState(
-      {
-        expected: before,
-        why: 'requests refused with 401 must change nothing (§5.3, §7.2)',
-        probes: [ledgerless(e.id, account) ? undefined : probeOf(e.id, request)],
-      },
-      'after the refused requests',
-    );
-  },
-}));
+    }));
 
-export default defineRules('auth', perEndpoint);
+export default defineRules('auth', refusedHasNoEffectRules());

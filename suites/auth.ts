@@ -5,11 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { model } from '../core/spec/index.js';
+import { CATALOGUE, type Catalogue } from '../core/engine/drivers.js';
 import { listing, listingShows, readListing, sampleRequest, status } from './support.js';
 import { eachProbe } from '../core/engine/probes.js';
-
-const endpoints = Object.values(model.endpoints);
 
 /** Credentials that are missing or invalid in the sense of §5.3 / §7.2. */
 const badCredentials = (): { what: string; auth: 'none' | { authorization: string } }[] => [
@@ -19,28 +17,30 @@ const badCredentials = (): { what: string; auth: 'none' | { authorization: strin
   { what: 'an empty Authorization header', auth: { authorization: '' } },
 ];
 
-const perEndpoint: Rule[] = endpoints.map((e) => ({
-  id: `auth.401.${e.id}`,
-  spec: e.id === 'createBusinessPaymentInstruction' ? '§5.3, §7.2' : '§5.3, §7.2, §4',
-  level: 'MUST',
-  title: `${e.method} ${e.path} answers 401 to a missing or invalid token`,
-  endpoints: [e.id],
-  tags: ['auth'],
-  async check(ctx) {
-    await eachProbe(
-      ctx,
-      badCredentials(),
-      async ({ what, auth }) => {
-        const res = await ctx.api.call(e.id, { ...sampleRequest(ctx, e.id), auth, step: `send ${what}` });
-        ctx.expect.status(res, 401, `with ${what}`);
-      },
-      ({ what }) => `the request with ${what}`,
-    );
-  },
-}));
+/** One 401 rule per endpoint of the catalogue, each with the driver's valid request. */
+export const unauthorizedRules = (c: Catalogue = CATALOGUE): Rule[] =>
+  c.endpoints.map((e) => ({
+    id: `auth.401.${e.id}`,
+    spec: e.id === 'createBusinessPaymentInstruction' ? '§5.3, §7.2' : '§5.3, §7.2, §4',
+    level: 'MUST',
+    title: `${e.method} ${e.path} answers 401 to a missing or invalid token`,
+    endpoints: [e.id],
+    tags: ['auth'],
+    async check(ctx) {
+      await eachProbe(
+        ctx,
+        badCredentials(),
+        async ({ what, auth }) => {
+          const res = await ctx.api.call(e.id, { ...c.drivers[e.id].sample(ctx), auth, step: `send ${what}` });
+          ctx.expect.status(res, 401, `with ${what}`);
+        },
+        ({ what }) => `the request with ${what}`,
+      );
+    },
+  }));
 
 export default defineRules('auth', [
-  ...perEndpoint,
+  ...unauthorizedRules(),
   {
     id: 'auth.401.no-data',
     spec: '§5.3, §7.2',
@@ -133,10 +133,12 @@ export default defineRules('auth', [
     why: 'The spec shows the "Token" form as the documented example; it does not say other schemes are refused.',
     title: 'A valid token sent under another scheme, or without one, is refused with 401',
     needs: ['ongoingSupplier'],
-    endpoints: endpoints.map((e) => e.id),
+    endpoints: CATALOGUE.endpoints.map((e) => e.id),
     tags: ['auth'],
     async check(ctx) {
-      const probes = endpoints.flatMap((e) => ['Bearer', 'Basic', 'JWT', ''].map((scheme) => ({ e, scheme })));
+      const probes = CATALOGUE.endpoints.flatMap((e) =>
+        ['Bearer', 'Basic', 'JWT', ''].map((scheme) => ({ e, scheme })),
+      );
       const under = (scheme: string) => (scheme ? `the ${scheme} scheme` : 'no scheme');
       await eachProbe(
         ctx,

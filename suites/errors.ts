@@ -3,10 +3,10 @@ import type { RuleContext } from '../core/engine/context.js';
 import { setAtPath } from '../core/spec/paths.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { type EndpointId, model } from '../core/spec/index.js';
+import { model } from '../core/spec/index.js';
 import { sameDefectsAsValidate } from './attrs.js';
-import { DRIVERS } from '../core/engine/drivers.js';
-import { accountKey, sampleRequest, scopeOf } from './support.js';
+import { CATALOGUE, type Catalogue } from '../core/engine/drivers.js';
+import { accountKey, sampleRequest } from './support.js';
 
 /** An account with three defects at nested, non-zero indexes (and the same account without them). */
 function accountWithThreeDefects(ctx: RuleContext) {
@@ -28,14 +28,35 @@ function accountWithThreeDefects(ctx: RuleContext) {
 }
 
 /**
- * The endpoints about an imported account whose own 404 the spec does not document (notes states
- * it, and notes.* judge it at MUST): "account not found" gives 404 by the §7.2 table alone.
+ * One SHOULD rule per endpoint of the catalogue about an imported account whose own 404 the spec
+ * does not document (notes states it, and notes.* judge it at MUST): "account not found" gives 404
+ * by the §7.2 table alone. Those whose payload the spec shows come first, then those that stand on
+ * a configured template.
  */
-const POST_IMPORT: EndpointId[] = Object.values(model.endpoints)
-  .filter((e) => scopeOf(e.id) === 'imported' && !e.responses.some((r) => r.status === 404))
-  .map((e) => e.id)
-  // Those whose payload the spec shows first; then those that stand on a configured template.
-  .sort((a, b) => Number(!!DRIVERS[a].sampleNeeds) - Number(!!DRIVERS[b].sampleNeeds));
+export const notFoundRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
+  c.endpoints
+    .filter((e) => c.drivers[e.id].scope === 'imported' && !e.responses.some((r) => r.status === 404))
+    .sort((a, b) => Number(!!c.drivers[a.id].sampleNeeds) - Number(!!c.drivers[b.id].sampleNeeds))
+    .map(
+      (e): RuleInput => ({
+        id: `errors.404.${e.id}`,
+        spec: '§7.2 (404: account not found), §1',
+        level: 'SHOULD',
+        why: 'The spec states the 404 for the notes endpoint; for the other endpoints "account not found" gives 404 by the status code table.',
+        title: `${e.path} answers 404 for an account that does not exist`,
+        // A payload the spec does not show (agreements, supply points) comes from its template: without
+        // it the request could be refused for its shape before the account is looked up, which is legal.
+        needs: ['ongoingSupplier', ...(c.drivers[e.id].sampleNeeds ?? [])],
+        endpoints: [e.id],
+        async check(ctx) {
+          const res = await ctx.api.call(e.id, {
+            ...c.drivers[e.id].sample(ctx),
+            step: 'a request for an account that does not exist',
+          });
+          ctx.expect.status(res, 404);
+        },
+      }),
+    );
 
 export default defineRules(
   'errors',
@@ -193,26 +214,7 @@ export default defineRules(
         );
       },
     },
-    ...POST_IMPORT.map(
-      (endpoint): RuleInput => ({
-        id: `errors.404.${endpoint}`,
-        spec: '§7.2 (404: account not found), §1',
-        level: 'SHOULD',
-        why: 'The spec states the 404 for the notes endpoint; for the other endpoints "account not found" gives 404 by the status code table.',
-        title: `${model.endpoints[endpoint].path} answers 404 for an account that does not exist`,
-        // A payload the spec does not show (agreements, supply points) comes from its template: without
-        // it the request could be refused for its shape before the account is looked up, which is legal.
-        needs: ['ongoingSupplier', ...(DRIVERS[endpoint].sampleNeeds ?? [])],
-        endpoints: [endpoint],
-        async check(ctx) {
-          const res = await ctx.api.call(endpoint, {
-            ...sampleRequest(ctx, endpoint),
-            step: 'a request for an account that does not exist',
-          });
-          ctx.expect.status(res, 404);
-        },
-      }),
-    ),
+    ...notFoundRules(),
     {
       id: 'errors.404.staged-only',
       spec: '§7.2, §1 (data is added after an account exists)',

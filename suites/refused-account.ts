@@ -16,82 +16,83 @@
  */
 import { NotJudged } from '../core/engine/failures.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { observable, probeOf } from '../core/engine/drivers.js';
+import { CATALOGUE, type Catalogue, observes, probeFrom } from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
-import { model } from '../core/spec/index.js';
-import { ledgerless, requestAbout, scopeOf } from './support.js';
+import { ledgerless, requestAbout } from './support.js';
 
-/** §4.2: "All request bodies carry the supplier code and the external account number". */
-const namesAccount = (body: unknown) =>
-  !!body && typeof body === 'object' && 'shape' in body && 'external_account_number' in (body.shape as object);
+/**
+ * One rule per endpoint of the catalogue about an imported account whose effect its driver can see
+ * (§4.2: "All request bodies carry the supplier code and the external account number").
+ */
+export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
+  c.endpoints
+    .filter((e) => e.method === 'POST' && c.drivers[e.id].scope === 'imported' && observes(c.drivers[e.id]))
+    .map((e) => ({
+      id: `refused.unknown-account.${e.id}`,
+      // §4.2 states "must be imported, not merely staged" and "wrong … external number gives 404" for
+      // notes; for the other endpoints the section's own heading, data added to an imported account.
+      spec:
+        e.id === 'createNotes'
+          ? '§7.2 (404: account not found), §4.2 notes rules 1 and 5, §3'
+          : '§7.2 (404: account not found), §4.2 (data added to an imported account), §3',
+      level: 'MUST',
+      title: `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`,
+      needs: TO_IMPORT,
+      endpoints: [e.id],
+      tags: ['refused', 'errors'],
+      async check(ctx) {
+        const payload = ctx.given.account();
+        const account = { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
+        const driver = c.drivers[e.id];
+        const request = requestAbout(ctx, e.id, account, driver);
+        const o = oracle(ctx);
 
-const judged = Object.values(model.endpoints).filter((e) => e.method === 'POST' && observable(e.id));
-
-const perEndpoint: Rule[] = judged
-  .filter(
-    (e) => e.id !== 'validateAccount' && e.id !== 'stageAccount' && e.id !== 'processAccount' && namesAccount(e.body),
-  )
-  .map((e) => ({
-    id: `refused.unknown-account.${e.id}`,
-    // §4.2 states "must be imported, not merely staged" and "wrong … external number gives 404" for
-    // notes; for the other endpoints the section's own heading, data added to an imported account.
-    spec:
-      e.id === 'createNotes'
-        ? '§7.2 (404: account not found), §4.2 notes rules 1 and 5, §3'
-        : '§7.2 (404: account not found), §4.2 (data added to an imported account), §3',
-    level: 'MUST',
-    title: `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`,
-    needs: TO_IMPORT,
-    endpoints: [e.id],
-    tags: ['refused', 'errors'],
-    async check(ctx) {
-      const payload = ctx.given.account();
-      const account = { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
-      if (scopeOf(e.id) !== 'imported') throw new Error(`internal: ${e.id} is not about an imported account`);
-      const request = requestAbout(ctx, e.id, account);
-      const o = oracle(ctx);
-
-      const none = await o.observe(account, 'before anything was sent');
-      const unknown = await ctx.api.call(e.id, { ...request, step: 'the request, for an account that does not exist' });
-      ctx.expect.refused(unknown, 'a request for an account that does not exist (§7.2: 404 account not found)');
-      await o.expectUnchanged(
-        none,
-        'after the refused request',
-        'a request refused for an unknown account must create nothing (§7.2)',
-      );
-
-      await ctx.given.staged(payload);
-      const staged = await o.observe(account, 'once staged');
-      const early = await ctx.api.call(e.id, {
-        ...request,
-        step: 'the request, for the account staged but not imported',
-      });
-      if (e.id === 'createNotes')
-        ctx.expect.status(early, 404, 'notes for a staged account (§4.2 notes rule 1: the account must be imported)');
-      else if (early.status < 400 || early.status >= 500) {
-        ctx.observe(
-          `${e.id} for a staged-only account answered ${early.status}: taken, not refused; nothing more to judge`,
+        const none = await o.observe(account, 'before anything was sent');
+        const unknown = await ctx.api.call(e.id, {
+          ...request,
+          step: 'the request, for an account that does not exist',
+        });
+        ctx.expect.refused(unknown, 'a request for an account that does not exist (§7.2: 404 account not found)');
+        await o.expectUnchanged(
+          none,
+          'after the refused request',
+          'a request refused for an unknown account must create nothing (§7.2)',
         );
-        return;
-      }
-      await o.expectUnchanged(
-        staged,
-        'after the refused request',
-        'a request refused for a staged account must change nothing (§7.2)',
-      );
 
-      const created = await ctx.given.process(account.supplier, account.ext, {}, 'process the account');
-      if (created.status !== 201)
-        throw new NotJudged(`processing the staged account answered ${created.status}, not 201; the probe cannot run`);
-      await o.assertState(
-        {
-          why: 'refused requests store nothing',
-          probes: [ledgerless(e.id, account) ? undefined : probeOf(e.id, request)],
-        },
-        'once imported',
-      );
-    },
-  }));
+        await ctx.given.staged(payload);
+        const staged = await o.observe(account, 'once staged');
+        const early = await ctx.api.call(e.id, {
+          ...request,
+          step: 'the request, for the account staged but not imported',
+        });
+        if (e.id === 'createNotes')
+          ctx.expect.status(early, 404, 'notes for a staged account (§4.2 notes rule 1: the account must be imported)');
+        else if (early.status < 400 || early.status >= 500) {
+          ctx.observe(
+            `${e.id} for a staged-only account answered ${early.status}: taken, not refused; nothing more to judge`,
+          );
+          return;
+        }
+        await o.expectUnchanged(
+          staged,
+          'after the refused request',
+          'a request refused for a staged account must change nothing (§7.2)',
+        );
 
-export default defineRules('refused', perEndpoint);
+        const created = await ctx.given.process(account.supplier, account.ext, {}, 'process the account');
+        if (created.status !== 201)
+          throw new NotJudged(
+            `processing the staged account answered ${created.status}, not 201; the probe cannot run`,
+          );
+        await o.assertState(
+          {
+            why: 'refused requests store nothing',
+            probes: [ledgerless(e.id, account) ? undefined : probeFrom(driver, request)],
+          },
+          'once imported',
+        );
+      },
+    }));
+
+export default defineRules('refused', unknownAccountRules());

@@ -25,11 +25,18 @@ import { defectKinds, invalidFrom, type Invalid } from '../generators/index.js';
 import type { CallOptions } from '../core/engine/api.js';
 import type { RuleContext } from '../core/engine/context.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { DRIVERS, observable, probeOf } from '../core/engine/drivers.js';
+import {
+  CATALOGUE,
+  type Catalogue,
+  type EndpointDriver,
+  observes,
+  probeFrom,
+  probeOf,
+} from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { NotJudged } from '../core/engine/failures.js';
-import { type EndpointId, model } from '../core/spec/index.js';
+import type { EndpointSpec } from '../core/spec/index.js';
 import { ledgerless, subjectFor } from './support.js';
 
 /** The keys that name the account or business a request is about: never the defect's place. */
@@ -40,14 +47,11 @@ const KEYS = new Set([
   'external_business_identifier',
 ]);
 
-/** The batch endpoints (the model's `items`): where a valid sibling of the invalid item can ride along. */
-const BATCHES = Object.values(model.endpoints).filter((e) => e.items);
-
 /** Where the defect may go in a request of `endpoint` whose item `item` of a batch carries it. */
-function allowedAt(endpoint: EndpointId, attr: string, item: number): boolean {
+function allowedAt(e: EndpointSpec, attr: string, item: number): boolean {
   const [head] = attr.split('.');
   if (KEYS.has(head)) return false;
-  const items = model.endpoints[endpoint].items;
+  const { items } = e;
   if (!items) return true;
   if (!attr.startsWith(`${items.list}.${item}.`) && attr !== `${items.list}.${item}`) return false;
   // What deduplicates stays valid: the probe is the same request, valid (§4.2 notes rule 2, transactions).
@@ -55,22 +59,28 @@ function allowedAt(endpoint: EndpointId, attr: string, item: number): boolean {
 }
 
 /** The valid request the rule breaks: a batch holds `items` items (the last is the one broken). */
-function validRequest(ctx: RuleContext, endpoint: EndpointId, request: CallOptions, items: number): CallOptions {
+function validRequest(
+  ctx: RuleContext,
+  e: EndpointSpec,
+  driver: EndpointDriver,
+  request: CallOptions,
+  items: number,
+): CallOptions {
   const body = { ...(request.body as Record<string, unknown>) };
-  const batch = model.endpoints[endpoint].items;
-  const item = DRIVERS[endpoint].item;
-  if (batch && item) body[batch.list] = Array.from({ length: items }, () => item(ctx));
+  const { item } = driver;
+  if (e.items && item) body[e.items.list] = Array.from({ length: items }, () => item(ctx));
   // §4.1: dry_run is a documented boolean; sent false, it is a field the defect can break.
-  if (endpoint === 'processAccount') body.dry_run = false;
+  if (e.id === 'processAccount') body.dry_run = false;
   return { ...request, body };
 }
 
 /** One invalid request, seeded by the run: a MUST defect of generators/defects.ts at an allowed place. */
-function invalidRequest(ctx: RuleContext, endpoint: EndpointId, valid: CallOptions, item: number): Invalid {
-  const schema = model.endpoints[endpoint].body;
+function invalidRequest(ctx: RuleContext, e: EndpointSpec, valid: CallOptions, item: number): Invalid {
+  const endpoint = e.id;
+  const schema = e.body;
   if (!schema) throw new NotJudged(`${endpoint} has no request body in the spec model`);
   const arbitrary = invalidFrom(fc.constant(valid.body as object), schema, defectKinds('MUST')).filter((i) =>
-    allowedAt(endpoint, i.attr, item),
+    allowedAt(e, i.attr, item),
   );
   try {
     return fc.sample(arbitrary, { seed: ctx.property.seed, numRuns: 1 })[0];
@@ -81,19 +91,21 @@ function invalidRequest(ctx: RuleContext, endpoint: EndpointId, valid: CallOptio
   }
 }
 
-const judged = Object.values(model.endpoints).filter(
-  (e) => e.method === 'POST' && (e.id === 'validateAccount' || observable(e.id)),
-);
-
 /**
  * Sends the valid request of `endpoint` with one MUST defect in batch item `items - 1` (any field
  * elsewhere), expects it refused, and the account to show what it showed before, the valid request
  * then answered as a first request.
  */
-async function refusedChangesNothing(ctx: RuleContext, endpoint: EndpointId, items: number): Promise<void> {
-  const subject = await subjectFor(ctx, endpoint);
-  const valid = validRequest(ctx, endpoint, subject.request, items);
-  const invalid = invalidRequest(ctx, endpoint, valid, items - 1);
+async function refusedChangesNothing(
+  ctx: RuleContext,
+  e: EndpointSpec,
+  driver: EndpointDriver,
+  items: number,
+): Promise<void> {
+  const endpoint = e.id;
+  const subject = await subjectFor(ctx, endpoint, driver);
+  const valid = validRequest(ctx, e, driver, subject.request, items);
+  const invalid = invalidRequest(ctx, e, valid, items - 1);
   const o = oracle(ctx);
   const before = subject.account && (await o.observe(subject.account, 'before the invalid request'));
   const res = await ctx.api.call(endpoint, {
@@ -109,7 +121,7 @@ async function refusedChangesNothing(ctx: RuleContext, endpoint: EndpointId, ite
       ? probeOf('stageAccount', { body: valid.body })
       : ledgerless(endpoint, subject.account)
         ? undefined
-        : probeOf(endpoint, valid);
+        : probeFrom(driver, valid);
   await o.assertState(
     {
       expected: before,
@@ -120,27 +132,39 @@ async function refusedChangesNothing(ctx: RuleContext, endpoint: EndpointId, ite
   );
 }
 
-const perEndpoint: Rule[] = judged.map((e) => ({
-  id: `refused.validation.${e.id}`,
-  spec: '§7.2 (400: validation error on any endpoint), §7.1, §2.1',
-  level: 'MUST',
-  title: `${e.method} ${e.path} refused with 400 for one invalid documented field leaves the observable state as it was, and the valid request is then answered as a first request`,
-  needs: TO_IMPORT,
-  endpoints: [e.id],
-  tags: ['refused', 'validation'],
-  check: (ctx) => refusedChangesNothing(ctx, e.id, 1),
-}));
+/**
+ * One rule per POST endpoint of the catalogue whose effect its driver can see (validate: seen by
+ * staging the same account), and one more per batch: the defect in the second of two items.
+ */
+export const validationRules = (c: Catalogue = CATALOGUE): Rule[] => {
+  const judged = c.endpoints.filter(
+    (e) => e.method === 'POST' && (e.id === 'validateAccount' || observes(c.drivers[e.id])),
+  );
+  const perEndpoint: Rule[] = judged.map((e) => ({
+    id: `refused.validation.${e.id}`,
+    spec: '§7.2 (400: validation error on any endpoint), §7.1, §2.1',
+    level: 'MUST',
+    title: `${e.method} ${e.path} refused with 400 for one invalid documented field leaves the observable state as it was, and the valid request is then answered as a first request`,
+    needs: TO_IMPORT,
+    endpoints: [e.id],
+    tags: ['refused', 'validation'],
+    check: (ctx) => refusedChangesNothing(ctx, e, c.drivers[e.id], 1),
+  }));
 
-const validItemsNotKept: Rule[] = BATCHES.map(({ id: endpoint }) => ({
-  id: `refused.validation.valid-items-not-kept.${endpoint}`,
-  spec: '§7.2 (400: validation error on any endpoint), §4.2',
-  level: 'SHOULD',
-  why: 'the whole request is answered 400 and per-item results exist only for the 201 (§4.2), so a client cannot tell which items were kept; but the spec does not state that the valid items of a refused request are not',
-  title: `${model.endpoints[endpoint].path} refused with 400 for its second item keeps neither item`,
-  needs: TO_IMPORT,
-  endpoints: [endpoint],
-  tags: ['refused', 'validation'],
-  check: (ctx) => refusedChangesNothing(ctx, endpoint, 2),
-}));
+  const validItemsNotKept: Rule[] = judged
+    .filter((e) => e.items)
+    .map((e) => ({
+      id: `refused.validation.valid-items-not-kept.${e.id}`,
+      spec: '§7.2 (400: validation error on any endpoint), §4.2',
+      level: 'SHOULD',
+      why: 'the whole request is answered 400 and per-item results exist only for the 201 (§4.2), so a client cannot tell which items were kept; but the spec does not state that the valid items of a refused request are not',
+      title: `${e.path} refused with 400 for its second item keeps neither item`,
+      needs: TO_IMPORT,
+      endpoints: [e.id],
+      tags: ['refused', 'validation'],
+      check: (ctx) => refusedChangesNothing(ctx, e, c.drivers[e.id], 2),
+    }));
+  return [...perEndpoint, ...validItemsNotKept];
+};
 
-export default defineRules('refused', [...perEndpoint, ...validItemsNotKept]);
+export default defineRules('refused', validationRules());

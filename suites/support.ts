@@ -2,7 +2,16 @@
  * What several suites share: a valid request for every endpoint (so a rule can vary exactly one
  * thing, such as the token) about an account set up as it needs, and the reads of status and listings.
  */
-import { type Scope, accountKey, sampleRequest, scopeOf, today, transaction } from '../core/engine/drivers.js';
+import {
+  DRIVERS,
+  type EndpointDriver,
+  type Scope,
+  accountKey,
+  sampleRequest,
+  scopeOf,
+  today,
+  transaction,
+} from '../core/engine/drivers.js';
 import type { RuleContext } from '../core/engine/context.js';
 import type { CallOptions } from '../core/engine/api.js';
 import type { StagedAccount } from '../core/engine/given.js';
@@ -13,8 +22,13 @@ import type { EndpointId } from '../core/spec/index.js';
 export type AccountRef = Pick<StagedAccount, 'supplier' | 'ext'>;
 
 /** The request of `endpoint`, valid, about `ext` of `supplier` (or about nothing, for the business endpoints). */
-export function requestAbout(ctx: RuleContext, endpoint: EndpointId, account: SubjectAccount | undefined): CallOptions {
-  const sample = sampleRequest(ctx, endpoint);
+export function requestAbout(
+  ctx: RuleContext,
+  endpoint: EndpointId,
+  account: SubjectAccount | undefined,
+  driver: EndpointDriver = DRIVERS[endpoint],
+): CallOptions {
+  const sample = driver.sample(ctx);
   if (!account) return sample;
   if (endpoint === 'validateAccount' || endpoint === 'stageAccount') return { body: account.payload };
   if (endpoint === 'createHistoricalBillingDocuments') {
@@ -49,8 +63,9 @@ export interface SubjectAccount {
 export async function subjectFor(
   ctx: RuleContext,
   endpoint: EndpointId,
+  driver: EndpointDriver = DRIVERS[endpoint],
 ): Promise<{ scope: Scope; account?: SubjectAccount; request: CallOptions }> {
-  const scope = scopeOf(endpoint);
+  const { scope } = driver;
   let account: SubjectAccount | undefined;
   if (scope === 'fresh') {
     const payload = ctx.given.account();
@@ -59,7 +74,7 @@ export async function subjectFor(
     const a = scope === 'staged' ? await ctx.given.staged() : await ctx.given.imported();
     account = { supplier: a.supplier, ext: a.ext, payload: a.payload };
   }
-  return { scope, account, request: requestAbout(ctx, endpoint, account) };
+  return { scope, account, request: requestAbout(ctx, endpoint, account, driver) };
 }
 
 /** The once-per-ledger probe needs a ledger the account was imported with (a template may have none). */

@@ -58,7 +58,8 @@ function authorizationSecrets(value: string, out: string[]): void {
   if (match[1].toLowerCase() === 'basic') {
     const decoded = Buffer.from(match[2], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    out.push(decoded, ...(colon >= 0 ? [decoded.slice(colon + 1)] : []));
+    out.push(decoded);
+    if (colon >= 0) out.push(decoded.slice(colon + 1));
   }
 }
 
@@ -105,12 +106,12 @@ export class TrafficSecrets {
     for (const [name, value] of Object.entries(exchange.request.headers)) {
       const lower = name.toLowerCase();
       if (lower === 'authorization' || lower === 'proxy-authorization') authorizationSecrets(value, found);
-      else if (lower === 'cookie') found.push(...cookieValues(value, false));
+      else if (lower === 'cookie') for (const v of cookieValues(value, false)) found.push(v);
       else if (this.named.has(lower)) found.push(value);
     }
     for (const [name, value] of Object.entries(exchange.response?.headers ?? {})) {
       const lower = name.toLowerCase();
-      if (lower === 'set-cookie') found.push(...cookieValues(value, true));
+      if (lower === 'set-cookie') for (const v of cookieValues(value, true)) found.push(v);
       else if (this.named.has(lower)) found.push(value);
     }
     // The §5.1 mutation: the key it sends and the token it is given. Not a path of the interface,

@@ -8,7 +8,7 @@
  * says why (`observable: false`) — nothing is dropped silently.
  */
 import type { HttpResponse } from '../http/client.js';
-import { type EndpointId, model } from '../spec/index.js';
+import { type EndpointId, type EndpointSpec, model } from '../spec/index.js';
 import type { CallOptions } from './api.js';
 import type { Need } from './needs.js';
 import type { Probe } from './observe.js';
@@ -302,20 +302,37 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
   },
 };
 
+/** The probe a valid request offers, or undefined when its effect cannot be seen (the driver says why). */
+export const probeFrom = (driver: EndpointDriver, request: CallOptions): Probe | undefined =>
+  'probe' in driver.effect ? driver.effect.probe(request) : undefined;
+
+/** Whether the effect of a valid request can be seen (its probe). */
+export const observes = (driver: EndpointDriver): boolean => 'probe' in driver.effect;
+
 /** The probe a valid request of `endpoint` offers, or undefined when its effect cannot be seen (its driver says why). */
-export function probeOf(endpoint: EndpointId, request: CallOptions): Probe | undefined {
-  const { effect } = DRIVERS[endpoint];
-  return 'probe' in effect ? effect.probe(request) : undefined;
-}
+export const probeOf = (endpoint: EndpointId, request: CallOptions): Probe | undefined =>
+  probeFrom(DRIVERS[endpoint], request);
 
 /** Whether the effect of a valid request of `endpoint` can be seen (its probe). */
-export const observable = (endpoint: EndpointId): boolean => 'probe' in DRIVERS[endpoint].effect;
+export const observable = (endpoint: EndpointId): boolean => observes(DRIVERS[endpoint]);
 
 /** A valid request of `endpoint` about an account or business that does not exist. */
 export const sampleRequest = (ctx: RuleContext, endpoint: EndpointId): CallOptions => DRIVERS[endpoint].sample(ctx);
 
 /** Which account a request of `endpoint` is about. */
 export const scopeOf = (endpoint: EndpointId): Scope => DRIVERS[endpoint].scope;
+
+/**
+ * The endpoints a generic family makes its rules for, each with its driver: the spec model's
+ * (`CATALOGUE`), or a grown copy in a test, which is how a new endpoint is shown to get every
+ * family's rules from its model entry and its driver alone.
+ */
+export interface Catalogue {
+  endpoints: readonly EndpointSpec[];
+  drivers: Readonly<Record<EndpointId, EndpointDriver>>;
+}
+
+export const CATALOGUE: Catalogue = { endpoints: Object.values(model.endpoints), drivers: DRIVERS };
 
 /**
  * What is wrong with a catalogue of endpoints and drivers: an endpoint with no driver, an effect

@@ -38,7 +38,8 @@ export interface DocumentedResponse {
  * own result in the 201, and the fields that tell an item already stored from a new one.
  */
 export interface BatchItems {
-  list: 'notes' | 'transactions';
+  /** The field holding the items (`notes`, `transactions`). */
+  list: string;
   /** §4.2 notes rule 2: body and, when given, created_at; transactions: the transaction_id. */
   dedup: readonly string[];
 }

@@ -5,9 +5,22 @@
  * how an endpoint added to a copy of the model without a driver is named here.
  */
 import { describe, expect, it } from 'vitest';
-import { DRIVERS, driverProblems, type EndpointDriver, observable, scopeOf } from '../../core/engine/drivers.js';
-import { model } from '../../core/spec/index.js';
+import {
+  CATALOGUE,
+  type Catalogue,
+  DRIVERS,
+  driverProblems,
+  type EndpointDriver,
+  observable,
+  scopeOf,
+} from '../../core/engine/drivers.js';
+import { type EndpointId, type EndpointSpec, model } from '../../core/spec/index.js';
+import { unauthorizedRules } from '../../suites/auth.js';
+import { refusedHasNoEffectRules } from '../../suites/auth-refused.js';
+import { notFoundRules } from '../../suites/errors.js';
 import { allRules } from '../../suites/index.js';
+import { unknownAccountRules } from '../../suites/refused-account.js';
+import { validationRules } from '../../suites/refused-validation.js';
 
 const meterReadings = {
   id: 'createMeterReadings',
@@ -79,5 +92,55 @@ describe('endpoint drivers', () => {
   it('every batch endpoint of the model is driven with its items', () => {
     for (const e of Object.values(model.endpoints).filter((x) => x.items))
       expect(DRIVERS[e.id].item, e.id).toBeTypeOf('function');
+  });
+});
+
+describe('an endpoint added to the model with its driver', () => {
+  // §9.2: the interface grows. The meter-readings endpoint of the contributing guide's walk-through:
+  // about an imported account, a batch of readings, 201 with per-item statuses, no documented 404.
+  const id = 'createMeterReadings' as EndpointId;
+  const endpoint: EndpointSpec = {
+    ...meterReadings,
+    id,
+    responses: model.endpoints.createNotes.responses.filter((r) => r.status !== 404),
+  };
+  const driver: EndpointDriver = {
+    scope: 'imported',
+    sample: () => ({ body: {} }),
+    item: () => ({ meter_serial_number: 'M-1', interval_start: '2024-01-01T00:00:00Z' }),
+    effect: { probe: () => ({ what: 'every reading is added now', run: async () => undefined }) },
+  };
+  const grown: Catalogue = {
+    endpoints: [...CATALOGUE.endpoints, endpoint],
+    drivers: { ...CATALOGUE.drivers, [id]: driver },
+  };
+
+  it.each([
+    ['401', unauthorizedRules, ['auth.401.createMeterReadings']],
+    ['401 has no effect', refusedHasNoEffectRules, ['auth.refused-has-no-effect.createMeterReadings']],
+    ['unknown account has no effect', unknownAccountRules, ['refused.unknown-account.createMeterReadings']],
+    [
+      'validation has no effect',
+      validationRules,
+      ['refused.validation.createMeterReadings', 'refused.validation.valid-items-not-kept.createMeterReadings'],
+    ],
+    ['404 by the §7.2 table', notFoundRules, ['errors.404.createMeterReadings']],
+  ] as const)('the %s family makes its rules for it, and only those more', (_family, family, added) => {
+    const before = family(CATALOGUE).map((r) => r.id);
+    const after = family(grown).map((r) => r.id);
+    expect(after.filter((r) => !before.includes(r)).sort()).toEqual([...added].sort());
+    expect(before.every((r) => after.includes(r))).toBe(true);
+    for (const rule of family(grown).filter((r) => r.id.endsWith(id))) expect(rule.endpoints).toEqual([id]);
+  });
+
+  it('an unobservable one gets the families that need no probe, and the others say so by leaving it out', () => {
+    const quiet: Catalogue = {
+      ...grown,
+      drivers: { ...grown.drivers, [id]: { ...driver, effect: { observable: false, why: 'no read shows readings' } } },
+    };
+    expect(unauthorizedRules(quiet).some((r) => r.id === `auth.401.${id}`)).toBe(true);
+    expect(refusedHasNoEffectRules(quiet).some((r) => r.id === `auth.refused-has-no-effect.${id}`)).toBe(true);
+    expect(validationRules(quiet).some((r) => r.id.endsWith(id))).toBe(false);
+    expect(unknownAccountRules(quiet).some((r) => r.id.endsWith(id))).toBe(false);
   });
 });
