@@ -22,7 +22,7 @@ import { createContext } from './context.js';
 import { executeRule, notRun } from './execute.js';
 import { Given } from './given.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
-import { interruptionOf } from './interrupt.js';
+import { RunDeadline, interruptionOf } from './interrupt.js';
 import { missingNeed } from './needs.js';
 import { NotImplementedLog } from './not-implemented.js';
 import { RUN_DEFAULTS, type RunOptions } from './options.js';
@@ -55,7 +55,7 @@ export interface Session {
   readonly setup: Setup;
   /** How many rules the run may have at once: fixed, or following the target (width.ts). */
   readonly width: RuleWidth;
-  /** Stops the run: rules still running end at once as not judged, with `reason`. */
+  /** The run's deadline: rules still running end at once as not judged (timeout), with `reason`. */
   stop(reason: string): void;
   /** The record of the rules run so far, with the facts of the run around them. */
   record(
@@ -400,7 +400,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       setup,
       run: ruleRunner(connection, tokens, registry, recorder, setup, options, settings, runAbort.signal),
       replay: (result) => connection.redactor.text(replay(result.id, settings.seed, result.counterexample)),
-      stop: (reason) => runAbort.abort(new Error(reason)),
+      stop: (reason) => runAbort.abort(new RunDeadline(reason)),
       record: (results, extra) => recorder.record(results, extra),
       close: () => {
         interrupt?.removeEventListener('abort', interrupted);

@@ -111,13 +111,16 @@ describe('which results are transient', () => {
           }),
         ),
       ).toBe(false);
-    expect(
-      transient(
-        await endingOf(() => {
-          throw new NotJudged('429 after the budget');
-        }),
-      ),
-    ).toBe(false);
+    const starved = await endingOf(() => {
+      throw new NotJudged('429 after the budget');
+    });
+    expect(transient(starved)).toBe(false);
+    // Not judged for a reason of its own, which is no timeout.
+    expect(starved).toMatchObject({
+      verdict: 'error',
+      error_kind: 'not-judged',
+      reason: 'not judged: 429 after the budget',
+    });
   });
 
   it('a failure on a 502–504 answer is not judged and transient; on any other status it stays a fail, never run again', async () => {
