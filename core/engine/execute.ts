@@ -18,15 +18,31 @@ import { gatewayAnswer, noAnswer } from './transient.js';
 export const notRun = (rule: Rule, ending: Ending): RuleResult =>
   ({ ...declaredFacts(rule), ...ending, observations: [], duration_ms: 0, transcript: [] }) as RuleResult;
 
-export async function executeRule(
-  rule: Rule,
-  run: (state: RuleState, signal: AbortSignal) => Promise<void>,
-  transcript: () => Exchange[],
-  runSignal: AbortSignal,
-  timeoutMs: number,
-  redactor: Redactor,
+/** One rule to run, and what its result is made with. */
+export interface RuleExecution {
+  rule: Rule;
+  /** The rule's check over its state; `signal` aborts when the rule times out or the run stops. */
+  run: (state: RuleState, signal: AbortSignal) => Promise<void>;
+  /** The rule's exchanges so far. */
+  transcript: () => Exchange[];
+  /** The run's signal: aborted by its deadline (--max-time) or an interruption. */
+  runSignal: AbortSignal;
+  /** The rule's own time limit. */
+  timeoutMs: number;
+  redactor: Redactor;
+  /** Keep every exchange (--full-transcripts), not the report's trimmed transcript. */
+  fullTranscripts?: boolean;
+}
+
+export async function executeRule({
+  rule,
+  run,
+  transcript,
+  runSignal,
+  timeoutMs,
+  redactor,
   fullTranscripts = false,
-): Promise<RuleResult> {
+}: RuleExecution): Promise<RuleResult> {
   const state = new RuleState();
   const started = performance.now();
   // The transcript is trimmed to what the report keeps as the result is made (transcripts.ts), so the

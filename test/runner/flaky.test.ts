@@ -73,14 +73,14 @@ async function endingOf(check: () => never, transcript: Exchange[] = []): Promis
     endpoints: [],
     check: async () => check(),
   };
-  return executeRule(
+  return executeRule({
     rule,
-    async () => check(),
-    () => transcript,
-    new AbortController().signal,
-    5_000,
-    new Redactor([]),
-  );
+    run: async () => check(),
+    transcript: () => transcript,
+    runSignal: new AbortController().signal,
+    timeoutMs: 5_000,
+    redactor: new Redactor([]),
+  });
 }
 
 const answered = (status: number): Exchange => ({
