@@ -30,7 +30,7 @@ const LINKED_BIN = join(ROOT, 'node_modules', '.bin', 'conformance');
  * same script, package.json's `bin`, is run with node.
  */
 const BIN: [string, string[]] = existsSync(LINKED_BIN) ? [LINKED_BIN, []] : [process.execPath, [CLI]];
-/** Cases per property at the nightly scale (issue #21). */
+/** Cases per property at the nightly scale, where the runner's own cost per request shows. */
 const NIGHTLY_RUNS = 400;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 

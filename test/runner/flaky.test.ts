@@ -1,7 +1,7 @@
 /**
- * Transient failures are retried, and said (issue #21 item 3): a rule that ended in error because an
- * exchange got no response is run again with fresh identifiers; one that passes then is a pass
- * marked flaky, listed and counted; a fail is never run again.
+ * Transient failures are retried, and said, so that a busy network is not read as a broken target: a
+ * rule that ended in error because an exchange got no response is run again with fresh identifiers;
+ * one that passes then is a pass marked flaky, listed and counted; a fail is never run again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunOptions, runConformance } from '../../app/conformance.js';
