@@ -6,6 +6,7 @@
  * - the runner's own CPU time per request and its peak memory (server in another process);
  * - `node_modules/.bin/conformance --help`, and what `npx conformance --help` costs on top;
  * - the reference server answering 60,000 notes in one request, and other clients meanwhile;
+ * - the reference server's duplicate checks growing linearly: one request of 60,000 items against ten of 6,000;
  * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second.
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
@@ -18,6 +19,7 @@ import { request } from 'undici';
 import { DEFAULT_TOKEN } from '../reference/index.js';
 import { EMBEDDED_LIMIT, embeddedFixtures, embeddedPayloads } from '../app/embedded.js';
 import { runConformance } from '../app/conformance.js';
+import { linearGrowth } from './linear.js';
 import { proxyOverhead } from './proxy.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
@@ -371,3 +373,22 @@ async function main() {
 }
 
 await main();
+
+// ---- Linear growth of the reference server's duplicate checks (bench/linear.ts) ----------------------
+// One request of 60,000 items against ten of 6,000: a ratio of 4 or more means a check grew quadratic.
+{
+  const growth = await linearGrowth();
+  const md = [
+    '',
+    '| Duplicate checks of one request | One of 60,000 | Ten of 6,000 | Ratio | Target | Met |',
+    '|---|---|---|---|---|---|',
+    ...growth.map(
+      (g) =>
+        `| ${g.what} | ${g.oneMs.toFixed(0)} ms | ${g.tenMs.toFixed(0)} ms | ${g.ratio.toFixed(2)} | < 4 | ${g.ratio < 4 ? 'yes' : '**no**'} |`,
+    ),
+  ].join('\n');
+  console.log(md);
+  const out = process.env.BENCH_DIR ?? 'conformance-report';
+  writeFileSync(join(out, 'bench.md'), `${readFileSync(join(out, 'bench.md'), 'utf8')}${md}\n`);
+  if (growth.some((g) => g.ratio >= 4)) process.exitCode = 1;
+}
