@@ -84,7 +84,7 @@ export async function runAgainstReference(
       // Process calls retry a §8 429 for 30 s, or the profile's own budget: the server frees a slot
       // as soon as a process call ends (milliseconds), so 30 s is far beyond what a loaded machine
       // adds, while a fault that never frees one is caught in 30 s rather than after each rule's
-      // whole time limit. A short fixed budget (3 s) turned load into rules not judged (issue 21).
+      // whole time limit. A short fixed budget (3 s) turned load into rules not judged.
       processRetryBudgetMs: profile?.processRetryBudgetMs ?? REFERENCE_PROCESS_RETRY_MS,
       ...options,
     });

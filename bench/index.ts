@@ -6,6 +6,7 @@
  * - the runner's own CPU time per request and its peak memory (server in another process);
  * - `node_modules/.bin/conformance --help`, and what `npx conformance --help` costs on top;
  * - the reference server answering 60,000 notes in one request, and other clients meanwhile;
+ * - the reference server's duplicate checks growing linearly: one request of 60,000 items against ten of 6,000;
  * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second;
  * - check-traffic on a 200k-entry HAR, the listing rules against a 130k-record listing, and
  *   merge-reports at its per-input rule limit (bench/offline.ts).
@@ -21,6 +22,7 @@ import { DEFAULT_TOKEN } from '../reference/index.js';
 import { EMBEDDED_LIMIT, embeddedFixtures, embeddedPayloads } from '../app/embedded.js';
 import { runConformance } from '../app/conformance.js';
 import { offlineRows } from './offline.js';
+import { linearGrowth } from './linear.js';
 import { proxyOverhead } from './proxy.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
@@ -33,7 +35,7 @@ const LINKED_BIN = join(ROOT, 'node_modules', '.bin', 'conformance');
  * same script, package.json's `bin`, is run with node.
  */
 const BIN: [string, string[]] = existsSync(LINKED_BIN) ? [LINKED_BIN, []] : [process.execPath, [CLI]];
-/** Cases per property at the nightly scale (issue #21). */
+/** Cases per property at the nightly scale, where the runner's own cost per request shows. */
 const NIGHTLY_RUNS = 400;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
@@ -379,3 +381,22 @@ async function main() {
 }
 
 await main();
+
+// ---- Linear growth of the reference server's duplicate checks (bench/linear.ts) ----------------------
+// One request of 60,000 items against ten of 6,000: a ratio of 4 or more means a check grew quadratic.
+{
+  const growth = await linearGrowth();
+  const md = [
+    '',
+    '| Duplicate checks of one request | One of 60,000 | Ten of 6,000 | Ratio | Target | Met |',
+    '|---|---|---|---|---|---|',
+    ...growth.map(
+      (g) =>
+        `| ${g.what} | ${g.oneMs.toFixed(0)} ms | ${g.tenMs.toFixed(0)} ms | ${g.ratio.toFixed(2)} | < 4 | ${g.ratio < 4 ? 'yes' : '**no**'} |`,
+    ),
+  ].join('\n');
+  console.log(md);
+  const out = process.env.BENCH_DIR ?? 'conformance-report';
+  writeFileSync(join(out, 'bench.md'), `${readFileSync(join(out, 'bench.md'), 'utf8')}${md}\n`);
+  if (growth.some((g) => g.ratio >= 4)) process.exitCode = 1;
+}

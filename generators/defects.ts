@@ -300,7 +300,8 @@ function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectK
   };
 
   const visit = (s: z.ZodType, value: unknown, path: Path, order: Order): void => {
-    // def.type rather than instanceof: zod's instanceof is a trait lookup, and payloads have hundreds of nodes.
+    // def.type rather than instanceof: zod's instanceof is a trait lookup, and payloads have
+    // hundreds of nodes.
     const type = s.def.type;
     if (type === 'object' && isPlainObject(value)) {
       if (path.length) add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
@@ -447,8 +448,9 @@ export function invalidFrom(
 }
 
 /**
- * The type defects (issue 20 item 5): a wrong JSON type, a documented value in another case, a
- * fraction for an integer, a value that is no boolean, and (SHOULD) a boolean spelt as a string.
+ * The type defects, sent at every documented field of every request: a wrong JSON type, a documented
+ * value in another case, a fraction for an integer, a value that is no boolean, and (SHOULD) a
+ * boolean spelt as a string.
  */
 export const TYPE_DEFECTS = [
   'wrong-type-array',

@@ -1,12 +1,12 @@
 /**
  * The console reporter: progress while running (a live line on a terminal, a line every few seconds
  * otherwise), then a summary by section and level, what failed, what was skipped and which key would
- * enable it. A failing run fits one screen (issue #23): one line per failing rule (level, id, the
- * section it enforces, expected vs got) and one line per shared cause with the count of rules it
- * stopped — a refused setup step, a broken exchange, an endpoint answering 501, a target that stopped
- * answering — and a pointer to report.html / report.json for transcripts, curl and replay commands.
- * `--verbose` prints every rule as it finishes and each failure in full (replay, curl) instead.
- * Colours via chalk, off for NO_COLOR and non-TTY.
+ * enable it. A failing run fits one screen, so the first problem is seen without scrolling: one line
+ * per failing rule (level, id, the section it enforces, expected vs got) and one line per shared
+ * cause with the count of rules it stopped — a refused setup step, a broken exchange, an endpoint
+ * answering 501, a target that stopped answering — and a pointer to report.html / report.json for
+ * transcripts, curl and replay commands. `--verbose` prints every rule as it finishes and each
+ * failure in full (replay, curl) instead. Colours via chalk, off for NO_COLOR and non-TTY.
  */
 import { isFailing } from '../core/engine/verdict.js';
 import { Chalk, type ChalkInstance } from 'chalk';

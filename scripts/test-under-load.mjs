@@ -2,7 +2,7 @@
 // busy-loop process per CPU (`os.availableParallelism()`, or LOAD_PROCS), runs `vitest run` on the files
 // below (or on the files given as arguments; options go to vitest), always stops the busy loops — on
 // success, failure, Ctrl-C or SIGTERM — and exits with vitest's code. A test that passes here does not
-// depend on a wall-clock budget that a busy CI runner can exhaust (issue 21).
+// depend on a wall-clock budget that a busy CI runner can exhaust.
 import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -5,10 +5,11 @@
  * reading makes a boolean — and, at SHOULD, a boolean sent as the string "true".
  *
  * Then the same kinds, and a wrong JSON type, at every documented field of every other request body
- * (issue 20 item 5): the places come from walking each endpoint's request schema in core/spec over a
- * valid body, so a field added to the model gets its defects for free. Each request must be refused
- * (§7.2: "400 | validation error on any endpoint") and leave nothing behind: the account's status and
- * listings as before, and the valid body, sent last, taken as new.
+ * (a type unchecked outside the account payload slipped past every rule): the places come from
+ * walking each endpoint's request schema in core/spec over a valid body, so a field added to the
+ * model gets its defects for free. Each request must be refused (§7.2: "400 | validation error on
+ * any endpoint") and leave nothing behind: the account's status and listings as before, and the
+ * valid body, sent last, taken as new.
  */
 import type { z } from 'zod';
 import type { RuleContext } from '../core/engine/context.js';
@@ -23,7 +24,7 @@ import { oracle } from '../core/engine/observe.js';
 import { accountKey, transaction } from './support.js';
 import { PROBE_WIDTH, eachProbe } from '../core/engine/probes.js';
 
-// Types of every request field (issue 20 item 5) ------------------------------------------------
+// Types of every request field, not only the account payload's ------------------------------------
 
 /** What a type rule stands on: a valid body, the account it touches, and a probe run afterwards. */
 interface Prepared {

@@ -1,12 +1,13 @@
 /**
  * Runs one rule and turns how it ended into a verdict: pass, fail (RuleFailure), skip (SkipRule or
- * a missing fixture), or error (the exchange broke, a setup step failed, the rule timed out).
+ * a missing fixture), or error (the exchange broke, a setup step failed, the rule or the run ran out
+ * of time, the rule saw too little to judge).
  */
 import { setMaxListeners } from 'node:events';
 import { ExchangeError, type Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
 import { RuleState } from './context.js';
-import { RunInterrupted } from './interrupt.js';
+import { DEADLINE_CAUSE, RunDeadline, RunInterrupted } from './interrupt.js';
 import { NotImplemented, NotJudged, PreconditionError, RuleFailure, SkipRule } from './failures.js';
 import type { Ending, Failure, RuleResult } from './result.js';
 import { type Rule, declaredFacts } from './rule.js';
@@ -17,15 +18,31 @@ import { gatewayAnswer, noAnswer } from './transient.js';
 export const notRun = (rule: Rule, ending: Ending): RuleResult =>
   ({ ...declaredFacts(rule), ...ending, observations: [], duration_ms: 0, transcript: [] }) as RuleResult;
 
-export async function executeRule(
-  rule: Rule,
-  run: (state: RuleState, signal: AbortSignal) => Promise<void>,
-  transcript: () => Exchange[],
-  runSignal: AbortSignal,
-  timeoutMs: number,
-  redactor: Redactor,
+/** One rule to run, and what its result is made with. */
+export interface RuleExecution {
+  rule: Rule;
+  /** The rule's check over its state; `signal` aborts when the rule times out or the run stops. */
+  run: (state: RuleState, signal: AbortSignal) => Promise<void>;
+  /** The rule's exchanges so far. */
+  transcript: () => Exchange[];
+  /** The run's signal: aborted by its deadline (--max-time) or an interruption. */
+  runSignal: AbortSignal;
+  /** The rule's own time limit. */
+  timeoutMs: number;
+  redactor: Redactor;
+  /** Keep every exchange (--full-transcripts), not the report's trimmed transcript. */
+  fullTranscripts?: boolean;
+}
+
+export async function executeRule({
+  rule,
+  run,
+  transcript,
+  runSignal,
+  timeoutMs,
+  redactor,
   fullTranscripts = false,
-): Promise<RuleResult> {
+}: RuleExecution): Promise<RuleResult> {
   const state = new RuleState();
   const started = performance.now();
   // The transcript is trimmed to what the report keeps as the result is made (transcripts.ts), so the
@@ -79,12 +96,7 @@ export async function executeRule(
     const result = await Promise.race([running, timedOut, stopped]);
     if (result === 'stopped') {
       controller.abort(runSignal.reason);
-      const why = runSignal.reason instanceof Error ? runSignal.reason.message : 'the run was stopped';
-      return finish({
-        verdict: 'error',
-        error_kind: runSignal.reason instanceof RunInterrupted ? 'interrupted' : 'timeout',
-        reason: `not judged: ${why} before the rule finished`,
-      });
+      return finish(stoppedEnding(runSignal.reason, 'before the rule finished'));
     }
     if (result === 'timeout') {
       controller.abort(new Error('rule timeout'));
@@ -119,7 +131,7 @@ export async function executeRule(
     if (error instanceof SkipRule)
       return finish({ verdict: 'skip', reason: error.message, ...(error.key ? { skip_key: error.key } : {}) });
     if (error instanceof NotJudged)
-      return finish({ verdict: 'error', error_kind: 'timeout', reason: `not judged: ${error.message}` });
+      return finish({ verdict: 'error', error_kind: 'not-judged', reason: `not judged: ${error.message}` });
     if (error instanceof PreconditionError)
       return finish({
         verdict: 'error',
@@ -134,12 +146,7 @@ export async function executeRule(
         reason: error.message,
         ...(noAnswer(error) ? { transient: true as const } : {}),
       });
-    if (signal.aborted)
-      return finish({
-        verdict: 'error',
-        error_kind: 'timeout',
-        reason: 'the run was stopped before the rule finished',
-      });
+    if (signal.aborted) return finish(stoppedEnding(runSignal.reason, 'before the rule finished'));
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return finish({
       verdict: 'error',
@@ -150,4 +157,20 @@ export async function executeRule(
     clearTimeout(timer);
     runSignal.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * A rule the run stopped: interrupted (SIGINT, SIGTERM) or ended by the run's deadline (--max-time),
+ * whose rules share one cause saying the run, not the target, ran out of time.
+ */
+export function stoppedEnding(reason: unknown, when: string): Ending {
+  const why = reason instanceof Error ? reason.message : 'the run was stopped';
+  if (reason instanceof RunInterrupted)
+    return { verdict: 'error', error_kind: 'interrupted', reason: `not judged: ${why} ${when}` };
+  return {
+    verdict: 'error',
+    error_kind: 'timeout',
+    reason: `not judged: ${why} ${when}`,
+    ...(reason instanceof RunDeadline ? { cause: DEADLINE_CAUSE } : {}),
+  };
 }

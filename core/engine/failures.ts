@@ -3,8 +3,9 @@
  * - RuleFailure: the implementation broke the spec (verdict fail);
  * - PreconditionError: a setup step the rule depends on could not be established (verdict error);
  * - SkipRule: the rule cannot be judged here, with the config key that would enable it (verdict skip);
- * - NotJudged: the rule ran out of time before it saw enough to judge (verdict error, like a
- *   timeout), e.g. a property rule that ran fewer cases than asked;
+ * - NotJudged: the rule saw too little to judge, for the reason its message gives (verdict error,
+ *   error_kind not-judged), e.g. a fact it stands on could not be read, or a property rule that ran
+ *   fewer cases than asked before its time limit;
  * - ExchangeError (http/exchange.ts): the exchange itself broke (verdict error).
  */
 import type { Failure } from './result.js';

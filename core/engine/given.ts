@@ -35,18 +35,31 @@ export interface CreatedBusiness {
 /** Moved to core/http/pacing.ts (every endpoint is paced now); kept here for callers. */
 export { retryAfterMs } from '../http/pacing.js';
 
+/** What Given stands on; the Api's pacing (PacingContext) holds the signal and the process retry budget. */
+export interface GivenOptions {
+  api: Api;
+  ids: Ids;
+  preconditions: Preconditions;
+  /** Where the configuration puts business.business_contract_identifier (§2.3: not shown). */
+  contractPath: string;
+  /** The setup chain's findings: a step it found refused is not attempted again. */
+  setup?: Setup;
+}
+
 export class Given {
-  constructor(
-    private readonly api: Api,
-    private readonly ids: Ids,
-    private readonly preconditions: Preconditions,
-    private readonly contractPath: string,
-    /** Unused: the Api's pacing (PacingContext) holds the signal and the process retry budget now. */
-    _signal?: AbortSignal,
-    _retryBudgetMs?: number,
-    /** The setup chain's findings: a step it found refused is not attempted again. */
-    private readonly setup?: Setup,
-  ) {}
+  private readonly api: Api;
+  private readonly ids: Ids;
+  private readonly preconditions: Preconditions;
+  private readonly contractPath: string;
+  private readonly setup?: Setup;
+
+  constructor({ api, ids, preconditions, contractPath, setup }: GivenOptions) {
+    this.api = api;
+    this.ids = ids;
+    this.preconditions = preconditions;
+    this.contractPath = contractPath;
+    this.setup = setup;
+  }
 
   private refuse(step: string, res: HttpResponse): never {
     throw new PreconditionError(

@@ -19,3 +19,17 @@ export function interruptionOf(signal: AbortSignal): RunInterrupted {
   if (reason instanceof RunInterrupted) return reason;
   return new RunInterrupted(typeof reason === 'string' && reason ? reason : 'by the caller');
 }
+
+/**
+ * The run's --max-time deadline ending the rules still running: a limit of the run's own, so the
+ * rules it ends share one cause that says so (DEADLINE_CAUSE), never one that blames the target.
+ */
+export class RunDeadline extends Error {
+  constructor(words: string) {
+    super(words);
+    this.name = 'RunDeadline';
+  }
+}
+
+/** The shared cause of every rule the run's deadline left not judged (core/report/build.ts). */
+export const DEADLINE_CAUSE = 'run.max-time';

@@ -1,5 +1,5 @@
 /**
- * Not implemented is a state, not a failure (issue #23). A supplier's mock often implements part of
+ * Not implemented is a state, not a failure. A supplier's mock often implements part of
  * the interface and answers 501 elsewhere; a rule that needed such an endpoint — to act or only to
  * observe — says nothing about the implementation, so it is not judged (skip) with one shared cause
  * per endpoint, `not-implemented.<operationId>`, and the capability matrix reads "not implemented".

@@ -127,7 +127,11 @@ export const ErrorSchema = z.object({
   failure: absent,
   skip_key: absent,
   skip_accepted: absent,
-  error_kind: z.enum(ERROR_KINDS),
+  error_kind: z
+    .enum(ERROR_KINDS)
+    .describe(
+      "why the rule could not be judged: exchange (an exchange broke), precondition (a setup step it stands on was refused), timeout (the rule's time limit or the run's --max-time ran out), not-judged (it saw too little to judge; the reason says why), internal (a bug in the suite), interrupted (SIGINT, SIGTERM)",
+    ),
   transient: z
     .literal(true)
     .optional()

@@ -4,8 +4,8 @@
  */
 import { ConfigError } from '../config/errors.js';
 import { excuse } from './baseline.js';
-import { notRun } from './execute.js';
-import { type RunInterrupted, interruptionOf } from './interrupt.js';
+import { notRun, stoppedEnding } from './execute.js';
+import { RunDeadline, type RunInterrupted, interruptionOf } from './interrupt.js';
 import { RUN_DEFAULTS, type RunOptions } from './options.js';
 import type { RunRecord } from './record.js';
 import type { RuleResult } from './result.js';
@@ -69,26 +69,17 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
       : undefined;
     const runOne = async (index: number) => {
       const rule = rules[index];
-      const ran = interrupted
-        ? notRun(rule, {
-            verdict: 'error',
-            error_kind: 'interrupted',
-            reason: `not judged: ${interrupted.message} before the rule started`,
-          })
-        : expired
-          ? notRun(rule, {
-              verdict: 'error',
-              error_kind: 'timeout',
-              reason: `not judged: ${expired} before the rule started`,
-            })
-          : bailed
-            ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
-            : await runWithRetries(
-                session,
-                rule,
-                options.retries ?? RUN_DEFAULTS.retries,
-                () => !expired && !bailed && !interrupted,
-              );
+      const stoppedBy = interrupted ?? (expired ? new RunDeadline(expired) : undefined);
+      const ran = stoppedBy
+        ? notRun(rule, stoppedEnding(stoppedBy, 'before the rule started'))
+        : bailed
+          ? notRun(rule, { verdict: 'skip', reason: 'not run: --bail stopped the run after a MUST failure' })
+          : await runWithRetries(
+              session,
+              rule,
+              options.retries ?? RUN_DEFAULTS.retries,
+              () => !expired && !bailed && !interrupted,
+            );
       // Only a failing or errored result carries the command that replays it.
       const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
       results[index] = result;

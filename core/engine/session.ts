@@ -22,7 +22,7 @@ import { createContext } from './context.js';
 import { executeRule, notRun } from './execute.js';
 import { Given } from './given.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
-import { interruptionOf } from './interrupt.js';
+import { RunDeadline, interruptionOf } from './interrupt.js';
 import { missingNeed } from './needs.js';
 import { NotImplementedLog } from './not-implemented.js';
 import { RUN_DEFAULTS, type RunOptions } from './options.js';
@@ -55,7 +55,7 @@ export interface Session {
   readonly setup: Setup;
   /** How many rules the run may have at once: fixed, or following the target (width.ts). */
   readonly width: RuleWidth;
-  /** Stops the run: rules still running end at once as not judged, with `reason`. */
+  /** The run's deadline: rules still running end at once as not judged (timeout), with `reason`. */
   stop(reason: string): void;
   /** The record of the rules run so far, with the facts of the run around them. */
   record(
@@ -205,19 +205,31 @@ async function authenticate(connection: Connection, recorder: Recorder): Promise
   }
 }
 
+/** What the setup chain and every rule run over: the session's connection, token, identifiers and record. */
+interface SessionParts {
+  connection: Connection;
+  tokens: TokenSource;
+  registry: IdRegistry;
+  recorder: Recorder;
+  options: RunOptions;
+  settings: Settings;
+  /** Aborted when the run stops (its deadline, an interruption). */
+  signal: AbortSignal;
+}
+
 /** Step 3: the setup chain, once; a refused step becomes one cause shared by every rule that needs it. */
-async function setUp(
-  connection: Connection,
-  tokens: TokenSource,
-  registry: IdRegistry,
-  recorder: Recorder,
-  options: RunOptions,
-  settings: Settings,
-  signal: AbortSignal,
-): Promise<Setup> {
+async function setUp({
+  connection,
+  tokens,
+  registry,
+  recorder,
+  options,
+  settings,
+  signal,
+}: SessionParts): Promise<Setup> {
   const transcript = new Transcript();
-  const given = new Given(
-    new Api(connection.http, tokens, transcript, {
+  const given = new Given({
+    api: new Api(connection.http, tokens, transcript, {
       ...pacingOf(connection, options, settings),
       notImplemented: recorder.notImplemented,
       signal,
@@ -229,12 +241,10 @@ async function setUp(
         options,
       ),
     }),
-    new Ids(registry),
-    connection.preconditions,
-    settings.contractPath,
-    signal,
-    options.processRetryBudgetMs,
-  );
+    ids: new Ids(registry),
+    preconditions: connection.preconditions,
+    contractPath: settings.contractPath,
+  });
   const setup = await establishSetup(given, connection.preconditions, options.deadline);
   // The findings are shown live (the `setup` event) before any record is made: redacted here, in
   // place, as the record would be, since Given throws these same causes into the rules.
@@ -298,16 +308,16 @@ const ruleTimeoutOf = (timeoutMs: number) => Math.max(120_000, timeoutMs * 30);
 const hashOf = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 0);
 
 /** Step 4: runs one rule over the session (or skips it when a fixture it needs is missing). */
-function ruleRunner(
-  connection: Connection,
-  tokens: TokenSource,
-  registry: IdRegistry,
-  recorder: Recorder,
-  setup: Setup,
-  options: RunOptions,
-  settings: Settings,
-  runSignal: AbortSignal,
-): (rule: Rule) => Promise<RuleResult> {
+function ruleRunner({
+  connection,
+  tokens,
+  registry,
+  recorder,
+  setup,
+  options,
+  settings,
+  signal: runSignal,
+}: SessionParts & { setup: Setup }): (rule: Rule) => Promise<RuleResult> {
   const { http: client, preconditions, redactor } = connection;
   const { numRuns, seed, timeoutMs, contractPath } = settings;
   const tokenMutation = tokenMutationOf(connection);
@@ -324,9 +334,9 @@ function ruleRunner(
     );
     const ruleTimeout = ruleTimeoutOf(timeoutMs) * (rule.property ? Math.max(1, numRuns / 10) : 1);
     const ruleDeadline = Date.now() + ruleTimeout;
-    const result = await executeRule(
+    const result = await executeRule({
       rule,
-      async (state, signal) => {
+      run: async (state, signal) => {
         const api = new Api(client, tokens, transcript, {
           ...pacingOf(connection, options, settings, rule),
           notImplemented: recorder.notImplemented,
@@ -334,7 +344,7 @@ function ruleRunner(
           until: waitingEnds(ruleDeadline, ruleTimeout, timeoutMs, options),
         });
         const ids = new Ids(registry);
-        const given = new Given(api, ids, preconditions, contractPath, signal, options.processRetryBudgetMs, setup);
+        const given = new Given({ api, ids, preconditions, contractPath, setup });
         const property = {
           numRuns,
           seed,
@@ -348,12 +358,12 @@ function ruleRunner(
         const parts = { rule, api, given, ids, preconditions, property, retry, contractPath, signal, tokenMutation };
         await rule.check(createContext(parts, state));
       },
-      () => transcript.exchanges,
+      transcript: () => transcript.exchanges,
       runSignal,
-      ruleTimeout,
+      timeoutMs: ruleTimeout,
       redactor,
-      options.fullTranscripts,
-    );
+      fullTranscripts: options.fullTranscripts,
+    });
     // Progress events carry the result too (console, library callers): redacted like the report.
     return redactDeep(result, redactor);
   };
@@ -383,7 +393,8 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const limit = connection.preconditions.config.concurrency_limit;
     if (typeof limit === 'number' && limit > 0) connection.http.pacing.limit('processAccount', limit);
     const tokens = await authenticate(connection, recorder);
-    const setup = await setUp(connection, tokens, registry, recorder, options, settings, runAbort.signal);
+    const parts: SessionParts = { connection, tokens, registry, recorder, options, settings, signal: runAbort.signal };
+    const setup = await setUp(parts);
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
     const width = new RuleWidth(settings.concurrency, {
       latency: connection.http.latency,
@@ -398,9 +409,9 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       runId: settings.runId,
       seed: settings.seed,
       setup,
-      run: ruleRunner(connection, tokens, registry, recorder, setup, options, settings, runAbort.signal),
+      run: ruleRunner({ ...parts, setup }),
       replay: (result) => connection.redactor.text(replay(result.id, settings.seed, result.counterexample)),
-      stop: (reason) => runAbort.abort(new Error(reason)),
+      stop: (reason) => runAbort.abort(new RunDeadline(reason)),
       record: (results, extra) => recorder.record(results, extra),
       close: () => {
         interrupt?.removeEventListener('abort', interrupted);

@@ -137,9 +137,9 @@ export interface NormativeProblems {
 }
 
 /**
- * The guard of issue 12: every MUST rule stands on a statement the traceability data classifies as
- * normative, and cites its section; no MUST rule hangs on an example, a "seen" value or a "not
- * shown" statement.
+ * The guard against false failures: every MUST rule stands on a statement the traceability data
+ * classifies as normative, and cites its section; no MUST rule hangs on an example, a "seen" value
+ * or a "not shown" statement.
  */
 export function checkNormative(
   spec: string,

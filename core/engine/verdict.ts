@@ -25,10 +25,14 @@ export const VERDICTS = ['pass', 'fail', 'skip', 'error'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
- * Why an errored rule could not be judged; `interrupted`: the run was interrupted (SIGINT, SIGTERM)
+ * Why an errored rule could not be judged: `exchange` — an exchange with the target broke;
+ * `precondition` — a setup step the rule stands on was refused; `timeout` — a time limit ran out
+ * (the rule's own, or the run's --max-time deadline); `not-judged` — the rule saw too little to judge
+ * (a fact it stands on could not be read, a property ran fewer cases than asked), its reason says
+ * why; `internal` — a bug in the suite; `interrupted` — the run was interrupted (SIGINT, SIGTERM)
  * before the rule started or finished.
  */
-export const ERROR_KINDS = ['exchange', 'precondition', 'timeout', 'internal', 'interrupted'] as const;
+export const ERROR_KINDS = ['exchange', 'precondition', 'timeout', 'not-judged', 'internal', 'interrupted'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** A verdict that counts against the implementation (or leaves a rule unjudged for a reason the target gave). */
@@ -58,13 +62,14 @@ export const EXIT = {
 
 /**
  * One reason shared by several unjudged or failing rules: a setup step the implementation refused
- * (found by the preflight), or the same broken exchange. Reported once, with the rules it stopped.
+ * (found by the preflight), the same broken exchange, the same reason a rule could not be judged, or
+ * the run's own time limit. Reported once, with the rules it stopped.
  */
 export const CauseSchema = z.object({
   id: z
     .string()
     .describe(
-      'setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules; not-implemented.<endpoint> for an endpoint the implementation answered as not implemented (501, 405, an undocumented 404)',
+      "setup.<step> for a setup step the implementation refused; exchange.<n> for one broken exchange shared by several rules; not-judged.<n> for one reason several rules could not be judged; run.max-time for the rules the run's time limit (--max-time) ended before they were judged; not-implemented.<endpoint> for an endpoint the implementation answered as not implemented (501, 405, an undocumented 404)",
     ),
   step: z.string().describe('what could not be done, in words'),
   answer: z.string().describe('what the implementation answered'),

@@ -1,5 +1,6 @@
 /** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
 import { excuse } from '../engine/baseline.js';
+import { DEADLINE_CAUSE } from '../engine/interrupt.js';
 import { QUOTE_LIMIT, boundedValue, capText } from '../http/bounds.js';
 import picomatch from 'picomatch';
 import { reportTranscript } from './transcripts.js';
@@ -188,28 +189,52 @@ function sharedCauses(rules: RuleResult[], input: RunRecord): CauseResult[] {
     answer: capText(cause.answer, MESSAGE_LIMIT),
     rules: rules.filter((r) => r.cause === cause.id).map((r) => r.id),
   }));
-  const broken = new Map<string, RuleResult[]>();
+  // The run's own deadline (--max-time): one cause for every rule it ended, saying the run ran out of time.
+  const cut = rules.filter((r) => r.cause === DEADLINE_CAUSE);
+  if (cut.length)
+    causes.push({
+      id: DEADLINE_CAUSE,
+      step: "the run's time limit (--max-time)",
+      answer: (cut[0].reason ?? '').replace(/^not judged: /, ''),
+      fix: ['run.max_time_s'],
+      hint: `the run ran out of time before ${cut.length === 1 ? 'this rule was' : `these ${cut.length} rules were`} judged: this says nothing of the target; give the run more time (--max-time / run.max_time_s) or select fewer rules`,
+      rules: cut.map((r) => r.id),
+    });
+  // Rules that ended the same way: a broken exchange (or a timed-out rule) points at the target; a rule
+  // not judged (not-judged) at the fact it could not read, which several rules may stand on.
+  const same = new Map<string, RuleResult[]>();
   for (const r of rules) {
-    if (r.verdict !== 'error' || r.cause || (r.error_kind !== 'exchange' && r.error_kind !== 'timeout')) continue;
-    const shape = reasonShape(r.reason ?? '');
-    broken.set(shape, [...(broken.get(shape) ?? []), r]);
+    if (r.verdict !== 'error' || r.cause || !GROUPED.has(r.error_kind)) continue;
+    const key = `${r.error_kind === 'not-judged' ? 'not-judged' : 'exchange'} ${reasonShape(r.reason ?? '')}`;
+    same.set(key, [...(same.get(key) ?? []), r]);
   }
-  let n = 0;
-  for (const group of broken.values()) {
+  const n = { exchange: 0, 'not-judged': 0 };
+  for (const group of same.values()) {
     if (group.length < 2) continue;
-    const id = `exchange.${++n}`;
+    const kind = group[0].error_kind === 'not-judged' ? 'not-judged' : 'exchange';
+    const id = `${kind}.${++n[kind]}`;
     for (const r of group) r.cause = id;
     causes.push({
       id,
-      step: 'exchange with the target',
+      ...(kind === 'exchange'
+        ? {
+            step: 'exchange with the target',
+            hint: `the same exchange broke in ${group.length} rules: the target, not these rules, is the problem (see the first rule's transcript)`,
+          }
+        : {
+            step: 'the same reason left several rules not judged',
+            hint: `${group.length} rules could not be judged for the same reason (see the first rule's reason and transcript)`,
+          }),
       answer: group[0].reason ?? '',
       fix: [],
-      hint: `the same exchange broke in ${group.length} rules: the target, not these rules, is the problem (see the first rule's transcript)`,
       rules: group.map((r) => r.id),
     });
   }
   return causes;
 }
+
+/** The error kinds whose rules, ending the same way, share one cause. */
+const GROUPED: ReadonlySet<string | undefined> = new Set(['exchange', 'timeout', 'not-judged']);
 
 /** The exchanges the report keeps of a result (see transcripts.ts). */
 function trimmed(result: RuleResult, full: boolean): Pick<RuleResult, 'transcript' | 'transcript_omitted'> {

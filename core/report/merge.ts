@@ -25,11 +25,14 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
 
   const seen = new Map<string, string>();
   const rules: RuleResult[] = [];
-  // Each shard ran the setup chain itself: its causes merge by id; broken-exchange groups stay per shard.
+  // Each shard ran the setup chain itself: its causes merge by id; groups of rules that ended the same
+  // way (exchange.<n>, not-judged.<n>) are numbered per shard, so they stay per shard.
   const causes = new Map<string, CauseResult>();
   for (const [index, { report }] of reports.entries()) {
-    const rename = (id: string) =>
-      id.startsWith('exchange.') && index > 0 ? `exchange.s${index + 1}.${id.slice('exchange.'.length)}` : id;
+    const rename = (id: string) => {
+      const group = /^(exchange|not-judged)\.(.*)$/.exec(id);
+      return group && index > 0 ? `${group[1]}.s${index + 1}.${group[2]}` : id;
+    };
     for (const rule of report.rules) if (rule.cause) rule.cause = rename(rule.cause);
     for (const cause of report.causes ?? []) {
       const id = rename(cause.id);

@@ -101,7 +101,7 @@ export const authFaults: FaultDefinition[] = [
       },
     },
   ),
-  // Issue 20: requests performed and only then answered 401, on endpoints other than staging (where
+  // Requests performed and only then answered 401, on endpoints other than staging (where
   // auth.401.* looked only at the status code, with a request for an account that does not exist).
   performedThen401('createNotes', {
     id: 'auth.notes-stored-on-401',

@@ -302,7 +302,7 @@ export const conventionFaults: FaultDefinition[] = [
     },
     leniently(['unknown_occupier', 'is_pinned'], (v) => (v === 'true' ? true : v === 'false' ? false : v)),
   ),
-  // Types outside the account payload (issue 20 item 5): where no rule looked before.
+  // Types outside the account payload: where no rule looked before.
   fault(
     {
       id: 'conventions.dry-run-type-unchecked',

@@ -460,7 +460,7 @@ export const migrationFaults: FaultDefinition[] = [
       }),
     },
   ),
-  // Issue 20: traces of a dry run where no rule looked before (the dry-run rules read the status, the
+  // Traces of a dry run where no rule looked before (the dry-run rules read the status, the
   // pending and all listings and a real process afterwards).
   dryRunTrace(
     {

@@ -214,7 +214,8 @@ export const raceFaults: FaultDefinition[] = [
       },
     },
   ),
-  // Conflicting requests at other moments (issue 20 item 3): each fault sits where no earlier rule looked.
+  // Conflicting requests at other moments, not only identical bursts: each fault sits where no
+  // earlier rule looked.
   fault(
     {
       id: 'races.process-mixes-restaged-data',

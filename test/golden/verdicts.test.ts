@@ -1,9 +1,18 @@
 /**
- * Behaviour kept through refactoring: for one seed, every rule's verdict against the faithful
- * server, both variant profiles and one fault of each area, and the shape of report.json, compared
- * with what was recorded (`verdicts.snap.json`, `report-shape.snap.json`). A change that alters a
- * verdict or the report's fields shows here as a diff; when it is meant, rerun with `-u` and say
- * why in the commit.
+ * Behaviour kept through refactoring: for one seed, the verdicts against the faithful server, both
+ * variant profiles and one fault of each area, and the shape of report.json, compared with what was
+ * recorded (`verdicts.snap.json`, `report-shape.snap.json`).
+ *
+ * Per target the snapshot records only the rules that did not pass (fail, skip, error with its kind):
+ * a rule absent from a target passed. So a new rule that passes everywhere leaves the snapshot as it
+ * is, while a rule that stops passing appears and one that starts passing disappears — each a diff.
+ * Which rule catches which fault is the kill matrix's job (test/mutation/kill-matrix.test.ts); this
+ * file guards the verdicts a refactoring must not move.
+ *
+ * To update it on purpose (a rule added that does not pass somewhere, a verdict meant to change):
+ * `npx tsc -p tsconfig.build.json && npx vitest run test/golden/verdicts.test.ts -u`, then read the
+ * diff of the .snap.json files line by line — `-u` accepts whatever the run said — and say in the
+ * commit why each verdict moved.
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstReference } from '../../app/against-reference.js';
@@ -45,10 +54,12 @@ async function run(target: Target): Promise<Report> {
   return report;
 }
 
-/** Every rule's verdict, and the error kind of those not judged. */
+/** The verdict of every rule that did not pass, and the error kind of those not judged. */
 const verdicts = (report: Report) =>
   Object.fromEntries(
-    report.rules.map((r) => [r.id, r.verdict === 'error' ? `error (${r.error_kind})` : r.verdict] as const),
+    report.rules
+      .filter((r) => r.verdict !== 'pass')
+      .map((r) => [r.id, r.verdict === 'error' ? `error (${r.error_kind})` : r.verdict] as const),
   );
 
 /** The report's field paths (arrays collapsed to `[]`), leaving out what the implementation sent. */

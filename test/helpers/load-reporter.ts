@@ -1,7 +1,7 @@
 /**
  * A vitest reporter beside the usual one: when a test fails by running out of time (vitest's own
  * test or hook timeout, or a CLI child the helpers gave up on), it says how loaded the machine was
- * at that moment, so that load is not mistaken for a bug (issue 21). Silent when nothing timed out.
+ * at that moment, so that load is not mistaken for a bug. Silent when nothing timed out.
  */
 import type { Reporter, TestCase } from 'vitest/node';
 import { machineLoad } from './load.js';

@@ -106,67 +106,24 @@ describe('huge arrays', () => {
   });
 });
 
-/** Milliseconds `send` takes. */
-async function timed(send: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await send();
-  return performance.now() - started;
-}
-
-/** Milliseconds ten requests of a tenth of the items take, one after the other (`send(k)`, k = 0..9). */
-const tenSmall = (send: (k: number) => Promise<unknown>) =>
-  timed(async () => {
-    for (let k = 0; k < 10; k++) await send(k);
-  });
-
-/**
- * Linear, not quadratic, whatever the machine's load: one request of N items takes about as long as
- * ten requests of N/10 (less, with the fixed cost of each request), never the ten times as long that a
- * check against every earlier item of the request takes. Both are measured back to back over similar
- * spans on the same machine, so a busy machine slows both alike.
- */
-function expectLinear(large: number, small: number, what: string) {
-  expect(
-    large / Math.max(small, 1),
-    `${what}: ${large.toFixed(0)} ms in one request, ${small.toFixed(0)} ms in ten of a tenth`,
-  ).toBeLessThan(4);
-}
+// That these checks grow linearly (one request of 60,000 items about as long as ten of 6,000) is
+// timed by `npm run bench` (bench/linear.ts); the tests here check what such requests answer.
 
 describe('keyed duplicate checks', () => {
-  it('answers 60,000 notes in one 1 MB request quickly while other clients keep being answered', async () => {
+  it('answers 60,000 notes in one 1 MB request while other clients keep being answered', async () => {
     const notes = (n: number) => Array.from({ length: n }, (_, i) => ({ body: `note ${i}` }));
-    const warm = await importAccount(h.call);
-    await h.call('POST', PATHS.notes, {
-      body: { import_supplier: SUPPLIER, external_account_number: warm.ext, notes: notes(60_000) },
-    });
-
-    // The growth with the number of notes, on their own: ten requests of 6,000, then one of 60,000.
-    const small = await Promise.all(Array.from({ length: 10 }, () => importAccount(h.call)));
-    const inTen = await tenSmall((k) =>
-      h.call('POST', PATHS.notes, {
-        body: { import_supplier: SUPPLIER, external_account_number: small[k].ext, notes: notes(6_000) },
-      }),
-    );
-    const large = await importAccount(h.call);
-    const inOne = await timed(() =>
-      h.call('POST', PATHS.notes, {
-        body: { import_supplier: SUPPLIER, external_account_number: large.ext, notes: notes(60_000) },
-      }),
-    );
-    expectLinear(inOne, inTen, '60,000 notes');
-
     // Other clients while a large request runs.
-
     const { ext } = await importAccount(h.call);
     const raw = JSON.stringify({ import_supplier: SUPPLIER, external_account_number: ext, notes: notes(60_000) });
     expect(raw.length).toBeGreaterThan(1_000_000);
     let inFlight = true;
     let answeredMeanwhile = 0;
+    // One status request after another, each sent when the last is answered: the count of answers
+    // while the large request runs, not a duration, says whether the server kept answering.
     const other = (async () => {
       while (inFlight) {
         await h.call('GET', PATHS.status(SUPPLIER, ext));
         if (inFlight) answeredMeanwhile++;
-        await new Promise((r) => setTimeout(r, 5));
       }
     })();
     const res = await h.call('POST', PATHS.notes, { raw });
@@ -176,9 +133,9 @@ describe('keyed duplicate checks', () => {
     expect(res.body).toHaveLength(60_000);
     expect(res.body.every((r: { status: string }) => r.status === 'NOTE_CREATION_SUCCESS')).toBe(true);
     // Targets: < 1 s and < 100 ms (see npm run bench, which times them). Before the keyed lookups this
-    // took 8-26 s and held up every other client as long: here, what load cannot change — the growth
-    // (above), and other clients answered while it runs (a server that held its event loop for the
-    // whole request would answer at most one).
+    // took 8-26 s and held up every other client as long: here, what load cannot change — other
+    // clients answered while it runs (a server that held its event loop for the whole request would
+    // answer at most one).
     expect(answeredMeanwhile, 'other requests answered while the large one ran').toBeGreaterThanOrEqual(3);
 
     const again = await h.call('POST', PATHS.notes, { raw });
@@ -217,22 +174,14 @@ describe('keyed duplicate checks', () => {
     ]);
   });
 
-  it('checks 60,000 supply points and business contracts in one request in linear time, duplicates included', async () => {
+  it('checks 60,000 supply points and business contracts in one request, duplicates included', async () => {
     const { ext } = await importAccount(h.call);
-    const small = await importAccount(h.call);
     const points = (n: number, prefix: string) =>
       Array.from({ length: n }, (_, i) => ({ identifier: `${prefix}-SP${i}`, supply_type: 'ELECTRICITY' }));
-    const addPoints = (n: number, at: string, prefix = at) =>
-      h.call('POST', PATHS.supplyPoints, {
-        body: { import_supplier: SUPPLIER, external_account_number: at, supply_points: points(n, prefix) },
-      });
-    const inTen = await tenSmall((k) => addPoints(6_000, small.ext, `${small.ext}-${k}`));
-    let created!: Awaited<ReturnType<typeof h.call>>;
-    const took = await timed(async () => {
-      created = await addPoints(60_000, ext);
+    const created = await h.call('POST', PATHS.supplyPoints, {
+      body: { import_supplier: SUPPLIER, external_account_number: ext, supply_points: points(60_000, ext) },
     });
     expect(created.status, created.text.slice(0, 300)).toBe(201);
-    expectLinear(took, inTen, '60,000 supply points');
     const clash = await h.call('POST', PATHS.supplyPoints, {
       body: {
         import_supplier: SUPPLIER,
@@ -258,13 +207,8 @@ describe('keyed duplicate checks', () => {
           },
         },
       });
-    const inTenBusiness = await tenSmall((k) => createBusiness(6_000, `${ext}-S${k}`));
-    let business!: Awaited<ReturnType<typeof h.call>>;
-    const tookBusiness = await timed(async () => {
-      business = await createBusiness(60_000, `${ext}-B`);
-    });
+    const business = await createBusiness(60_000, `${ext}-B`);
     expect(business.status, business.text.slice(0, 300)).toBe(201);
-    expectLinear(tookBusiness, inTenBusiness, '60,000 business contracts');
     const dup = await h.call('POST', PATHS.business, {
       body: {
         import_supplier_code: SUPPLIER,

@@ -139,7 +139,7 @@ describe('docs/freedoms.md', () => {
   });
 });
 
-describe('the variant takes the freedoms of issue 12', () => {
+describe('the variant takes the freedoms that used to fail rules', () => {
   const h = useReferenceServer({ choices: variantChoices });
   const imported = () => importAccount(h.call, account(unique('V'), { account_type: 'DOMESTIC', customers: [{}] }));
 

@@ -1,9 +1,10 @@
 /**
- * A failing run fits one screen (issue #23 item 2): one line per failing rule, one line per shared
- * cause with the rules it stopped counted, a target that stops answering named once, and a pointer
- * to the report for transcripts and curl. The snapshots hold the shape of the console for one
- * injected bug, a target that dies mid-run and a supplier's partial mock answering 501; volatile
- * parts (run id, seed, port, times, request counts) are written as placeholders.
+ * A failing run fits one screen, so the first problem is seen without scrolling: one line per
+ * failing rule, one line per shared cause with the rules it stopped counted, a target that stops
+ * answering named once, and a pointer to the report for transcripts and curl. The snapshots hold the
+ * shape of the console for one injected bug, a target that dies mid-run and a supplier's partial
+ * mock answering 501; volatile parts (run id, seed, port, times, request counts) are written as
+ * placeholders.
  */
 import { createServer, request } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -125,7 +126,8 @@ describe('a failing run in one screen', () => {
         fixtures: await embeddedFixtures(),
         payloads: embeddedPayloads(),
         selection: { rules: ['notes.*', 'migration.*'] },
-        // One rule at a time: which request the target dies at, and which rules it stops, is the same every run.
+        // One rule at a time: which request the target dies at, and which rules it stops, is the
+        // same every run.
         concurrency: 1,
         seed: 7,
         onEvent: out.onEvent,

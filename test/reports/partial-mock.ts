@@ -1,8 +1,8 @@
 /**
- * A supplier's partial mock, as issue #23 describes it: about a hundred lines implementing account
- * migration (§4.1 validate, stage, process) and the §4.3 status endpoint, answering 501 to every
- * other request. The token is checked first (§5.2), as a real gateway would. Its validation is a
- * supplier's first cut (only the keys and the supplier are checked), so it fails rules too: what
+ * A supplier's partial mock, the usual first target of the suite: about a hundred lines implementing
+ * account migration (§4.1 validate, stage, process) and the §4.3 status endpoint, answering 501 to
+ * every other request. The token is checked first (§5.2), as a real gateway would. Its validation is
+ * a supplier's first cut (only the keys and the supplier are checked), so it fails rules too: what
  * the console of such a run prints is what test/reports/console-one-screen.test.ts holds.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Hostile targets, round two (issue #22): output a target cannot forge, flood or leak into. Each
+ * Hostile targets, what leaves the process: output a target cannot forge, flood or leak into. Each
  * case drives the built CLI against a target this file starts on 127.0.0.1 and checks the bound it
  * must hold on everything that left the process — stdout, stderr and every report file: no secret
  * in any spelling, no raw control character on the console, reports under 5 MB, the runner under

@@ -3,10 +3,11 @@
  * rules fail or error with a reason, never crash or follow a redirect, still write every report
  * format, and exit with a documented code.
  *
- * Deterministic under load (issue 21): a behaviour the runner must time out on (`hang`, `slow-body`)
- * gets a request timeout short enough to keep the test quick but far above what an innocent request
- * takes on a busy machine; every other behaviour ends its exchange by itself (an answer, a reset, a
- * close), so its run gets a timeout it never needs. The test waits on the CLI's exit, never a duration.
+ * Deterministic under load, so a busy CI runner cannot turn it red: a behaviour the runner must time
+ * out on (`hang`, `slow-body`) gets a request timeout short enough to keep the test quick but far
+ * above what an innocent request takes on a busy machine; every other behaviour ends its exchange by
+ * itself (an answer, a reset, a close), so its run gets a timeout it never needs. The test waits on
+ * the CLI's exit, never a duration.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

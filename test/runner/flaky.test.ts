@@ -1,7 +1,7 @@
 /**
- * Transient failures are retried, and said (issue #21 item 3): a rule that ended in error because an
- * exchange got no response is run again with fresh identifiers; one that passes then is a pass
- * marked flaky, listed and counted; a fail is never run again.
+ * Transient failures are retried, and said, so that a busy network is not read as a broken target: a
+ * rule that ended in error because an exchange got no response is run again with fresh identifiers;
+ * one that passes then is a pass marked flaky, listed and counted; a fail is never run again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunOptions, runConformance } from '../../app/conformance.js';
@@ -73,14 +73,14 @@ async function endingOf(check: () => never, transcript: Exchange[] = []): Promis
     endpoints: [],
     check: async () => check(),
   };
-  return executeRule(
+  return executeRule({
     rule,
-    async () => check(),
-    () => transcript,
-    new AbortController().signal,
-    5_000,
-    new Redactor([]),
-  );
+    run: async () => check(),
+    transcript: () => transcript,
+    runSignal: new AbortController().signal,
+    timeoutMs: 5_000,
+    redactor: new Redactor([]),
+  });
 }
 
 const answered = (status: number): Exchange => ({
@@ -111,13 +111,16 @@ describe('which results are transient', () => {
           }),
         ),
       ).toBe(false);
-    expect(
-      transient(
-        await endingOf(() => {
-          throw new NotJudged('429 after the budget');
-        }),
-      ),
-    ).toBe(false);
+    const starved = await endingOf(() => {
+      throw new NotJudged('429 after the budget');
+    });
+    expect(transient(starved)).toBe(false);
+    // Not judged for a reason of its own, which is no timeout.
+    expect(starved).toMatchObject({
+      verdict: 'error',
+      error_kind: 'not-judged',
+      reason: 'not judged: 429 after the budget',
+    });
   });
 
   it('a failure on a 502–504 answer is not judged and transient; on any other status it stays a fail, never run again', async () => {

@@ -266,6 +266,12 @@ describe('--max-time', () => {
           r.verdict === 'error' && /not judged: the run reached its time limit \(--max-time 5 s\)/.test(r.reason ?? ''),
       );
       expect(notJudged.length).toBeGreaterThan(report.rules.length / 2);
+      // A time limit of the run's own: timed out, one cause that says the run, not the target, ran out of time.
+      for (const r of notJudged) expect(r).toMatchObject({ error_kind: 'timeout', cause: 'run.max-time' });
+      expect(report.causes.find((c) => c.id === 'run.max-time')).toMatchObject({
+        fix: ['run.max_time_s'],
+        rules: expect.arrayContaining(notJudged.map((r) => r.id)),
+      });
       expect(notJudged.some((r) => /before the rule started/.test(r.reason!))).toBe(true);
       expect(notJudged.some((r) => /before the rule finished/.test(r.reason!))).toBe(true);
       expect(res.stdout).toMatch(/not judged/);

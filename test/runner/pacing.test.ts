@@ -1,7 +1,7 @@
 /**
- * Pacing by what the target says (issue #21 item 2): a 429 on any endpoint is waited out and sent
- * again, the run's own process calls never exceed the §8 limit the operator configured, and the
- * report counts the 429s absorbed per endpoint.
+ * Pacing by what the target says, so a rate limit is never read as a fault: a 429 on any endpoint is
+ * waited out and sent again, the run's own process calls never exceed the §8 limit the operator
+ * configured, and the report counts the 429s absorbed per endpoint.
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstReference } from '../../app/against-reference.js';

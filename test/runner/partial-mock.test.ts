@@ -1,5 +1,5 @@
 /**
- * Not implemented is a state, not a failure (issue #23, core/engine/not-implemented.ts): a supplier's
+ * Not implemented is a state, not a failure (core/engine/not-implemented.ts): a supplier's
  * mock that implements account migration (§4.1 validate, stage, process) and the §4.3 status
  * endpoint, and answers 501 everywhere else. Built by wrapping the reference server, so what it
  * implements is faithful: whatever the run says of the rest comes from the 501s alone.

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 4: where the spec says the body is the validated data (§4.1 validate, §4.2
+ * Where the spec says the body is the validated data (§4.1 validate, §4.2
  * historical statements), every documented field sent comes back with an equal value, whatever the
  * implementation adds (§9.2). The comparison tolerates the spellings the spec allows, and each fault
  * (a nested field dropped, a value altered) is caught by the new rule alone: the old rules looked at

@@ -1,9 +1,9 @@
 /**
- * Issue 20 item 6: a rule family that probes one endpoint mirrors one fault. Each family that judges
- * what a request does to the state (the refusals, the races, the echoes, the dedup rules) reaches at
- * least two state-changing endpoints, and the refusal families (suites/refused-*.ts,
- * suites/auth-refused.ts) are generated from the spec model: every POST endpoint the oracle can
- * judge has its rule, so a new endpoint gets one for free.
+ * A rule family that probes one endpoint mirrors one fault, and misses the same fault elsewhere.
+ * Each family that judges what a request does to the state (the refusals, the races, the echoes, the
+ * dedup rules) reaches at least two state-changing endpoints, and the refusal families
+ * (suites/refused-*.ts, suites/auth-refused.ts) are generated from the spec model: every POST
+ * endpoint the oracle can judge has its rule, so a new endpoint gets one for free.
  */
 import { describe, expect, it } from 'vitest';
 import { probeOf } from '../../core/engine/drivers.js';

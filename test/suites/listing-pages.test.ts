@@ -1,8 +1,8 @@
 /**
- * Issue 20 item 7: two legal readings that used to fail rules. The imported listing (§4.3: "response
- * body: not shown") may come in pages, and a body-less note's result may omit `body` (§2.1: "An
- * optional field that carries no data is omitted from the payload entirely"). Each case shows the
- * server really takes the reading before it checks the rules pass.
+ * Two legal readings that used to fail rules, a false failure each. The imported listing (§4.3:
+ * "response body: not shown") may come in pages, and a body-less note's result may omit `body`
+ * (§2.1: "An optional field that carries no data is omitted from the payload entirely"). Each case
+ * shows the server really takes the reading before it checks the rules pass.
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstReference } from '../../app/against-reference.js';

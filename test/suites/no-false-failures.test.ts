@@ -1,8 +1,9 @@
 /**
- * Issue 12: every rule that failed a faithful implementation making another legal choice, run
- * against the reference server making exactly that choice. Each case first shows, with a direct
- * request or the rule's own transcript, that the server really takes the freedom — so the rule's
- * pass is not a pass against a server that never exercised it.
+ * A false failure costs a supplier's trust in every verdict: every rule that failed a faithful
+ * implementation making another legal choice, run against the reference server making exactly that
+ * choice. Each case first shows, with a direct request or the rule's own transcript, that the server
+ * really takes the freedom — so the rule's pass is not a pass against a server that never exercised
+ * it.
  */
 import { describe, expect, it } from 'vitest';
 import { type Choices, DEFAULT_TOKEN } from '../../reference/index.js';
@@ -55,7 +56,7 @@ const allPass = (rules: string[]) => Object.fromEntries(rules.map((id) => [id, '
 const responses = (report: Report, id: string) =>
   report.rules.find((r) => r.id === id)!.transcript.map((e) => e.response?.body ?? '');
 
-describe('no false failures: each rule of issue 12 passes the legal choice that used to fail it', () => {
+describe('no false failures: each rule that failed a legal choice passes it now', () => {
   it('notes.content.document-only: an account that already has a body-less note, and two absent bodies are "the same body"', async () => {
     const c: Case = { choices: { bodylessNotesMatch: 'body' }, rules: ['notes.content.document-only'] };
     const report = await runAgainst(c, async (call) => {

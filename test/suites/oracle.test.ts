@@ -1,6 +1,6 @@
 /**
- * The observable-state oracle (core/engine/observe.ts, issue #20 item 1): two snapshots compare part
- * by part, and a difference fails with one message naming the read that
+ * The observable-state oracle (core/engine/observe.ts), which judges what a request left behind: two
+ * snapshots compare part by part, and a difference fails with one message naming the read that
  * showed it, what it showed before and what it shows now; against a server that breaks a refusal,
  * the rule's failure says so.
  */

@@ -43,14 +43,14 @@ describe('property rules and their time limit', () => {
 
   it('the engine reports such a rule as an error, not a pass', async () => {
     const notes: string[] = [];
-    const outcome = await executeRule(
+    const outcome = await executeRule({
       rule,
-      () => checkProperty(context(100, notes), fc.integer(), slowCase, 300),
-      () => [],
-      new AbortController().signal,
-      10_000,
-      new Redactor([]),
-    );
+      run: () => checkProperty(context(100, notes), fc.integer(), slowCase, 300),
+      transcript: () => [],
+      runSignal: new AbortController().signal,
+      timeoutMs: 10_000,
+      redactor: new Redactor([]),
+    });
     expect(outcome.verdict).toBe('error');
     expect(outcome.reason).toMatch(/^not judged: only \d+ of the 100 cases/);
   });

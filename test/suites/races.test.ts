@@ -11,7 +11,7 @@ const races: [fault: string, rule: string][] = [
   ['races.note-twice', 'races.notes.one-note'],
   ['races.billing-twice', 'races.billing.one-import'],
   ['races.business-twice', 'races.business.one-business'],
-  // Conflicting requests, not only identical bursts (issue 20 item 3).
+  // Conflicting requests, not only identical bursts: a service may guard one and not the other.
   ['races.first-staging-twice', 'races.stage.one-first-staging'],
   ['races.transaction-twice', 'races.transactions.one-transaction'],
   // Conflicting requests judged by the state read back afterwards, at moments no earlier rule looked.

@@ -1,5 +1,6 @@
 /**
- * Issue 20 items 2 and 6: "refused means nothing happened", checked where no rule looked before.
+ * "Refused means nothing happened", checked where no rule looked before, since a fault placed
+ * beside the old probes went unseen.
  * Each fault below is placed away from the old probes (a request performed and only then answered
  * 401 on endpoints other than staging; a dry run that leaves a trace the old dry-run rule never
  * read). The whole suite runs against each: the new rules catch it at the fault's level, and no

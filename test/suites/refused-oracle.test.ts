@@ -1,5 +1,6 @@
 /**
- * Issue 20 items 2 and 6: each new "refused means nothing happened" family (suites/refused-*.ts,
+ * A refusal judged only where one rule looked lets a fault elsewhere through: each "refused means
+ * nothing happened" family (suites/refused-*.ts,
  * judged by the oracle of core/engine/observe.ts) fails on a fault placed where no rule looked
  * before — another endpoint, another moment (once the account exists), another read (the all
  * listing) — and no older rule catches that fault: the whole suite runs against it and exactly the

@@ -52,7 +52,7 @@ describe('traceability', () => {
     expect(check.rulesNotTraced).toEqual(['notes.created-at.defaults-to-now']);
   });
 
-  describe('the guard: every MUST rule stands on a normative statement (issue 12)', () => {
+  describe('the guard: every MUST rule stands on a normative statement, never on an example', () => {
     it('each MUST rule is named by a statement that states, not shows, and cites its section', () => {
       const guard = checkNormative(specText(), STATEMENTS, allRules);
       expect(guard.mustWithoutNormativeStatement, 'MUST rules no normative statement names').toEqual([]);

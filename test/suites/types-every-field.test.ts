@@ -1,8 +1,8 @@
 /**
- * Types of every request field (issue 20 item 5): a field outside the account payload whose type is
- * not checked is caught by conventions.types.*, and only by the rules of this issue — no earlier rule
- * looked there (refused.validation.*, built beside them, sends one invalid field per request too and
- * may see the same fault) — while the faithful server passes every one of them.
+ * Types of every request field, not only the account payload's: a field outside the account payload
+ * whose type is not checked is caught by conventions.types.*, and only by those rules — no earlier
+ * rule looked there (refused.validation.*, built beside them, sends one invalid field per request
+ * too and may see the same fault) — while the faithful server passes every one of them.
  */
 import { describe, expect, it } from 'vitest';
 import { runTask } from '../../app/mutation/task.js';

@@ -167,7 +167,6 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
     });
     const runId = newRunId();
     const registry = new IdRegistry(options.idPrefix ?? 'cf', runId);
-    const abort = new AbortController();
     let stateErrors: VerifyResult['stateErrors'] = [];
     const allStateErrors: VerifyResult['stateErrors'] = [];
     const handlers: Record<string, StateHandler> = {};
@@ -180,13 +179,12 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
           api,
           ids,
           preconditions,
-          given: new Given(
+          given: new Given({
             api,
             ids,
             preconditions,
-            options.contractPath ?? 'business.business_contract_identifier',
-            abort.signal,
-          ),
+            contractPath: options.contractPath ?? 'business.business_contract_identifier',
+          }),
         };
         try {
           return await definition.setup(
@@ -249,7 +247,6 @@ export async function verifyContract(options: VerifyOptions): Promise<VerifyResu
         ...(ok ? {} : { reason: redactor.text(mismatches.join('; ') || 'the verifier reported a failure') }),
       });
     }
-    abort.abort();
 
     const ordered = all.map((i) => outcomes.get(i.description)!).filter(Boolean);
     return {
