@@ -1,5 +1,5 @@
 /**
- * The observable-state oracle (issue #20 item 1): everything the interface lets a client see of one
+ * The observable-state oracle: everything the interface lets a client see of one
  * account, read back and compared with what the run did to it.
  *
  * Reads that change nothing — the status endpoint (§4.3), the all, pending and imported listings
