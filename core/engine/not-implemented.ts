@@ -16,58 +16,24 @@ import { type EndpointId, model } from '../spec/index.js';
 import { NotImplemented } from './failures.js';
 import type { Cause } from './verdict.js';
 
-/** The endpoint in words, for the cause ("pending listing not implemented (501)"). */
-export const ENDPOINT_WORDS: Record<EndpointId, string> = {
-  validateAccount: 'account validation',
-  stageAccount: 'account staging (create-or-update)',
-  processAccount: 'account processing',
-  createNotes: 'notes creation',
-  createAgreements: 'agreements creation',
-  createSupplyPoints: 'supply-points creation',
-  createTransactions: 'transactions creation',
-  createHistoricalBillingDocuments: 'historical billing documents creation',
-  createHistoricalStatements: 'historical statements creation',
-  createPaymentInstruction: 'payment instruction creation',
-  accountTransferStatus: 'status endpoint',
-  allAccountImportProcesses: 'all-accounts listing',
-  pendingAccountImportProcesses: 'pending listing',
-  importedAccountImportProcesses: 'imported listing',
-  createBusiness: 'business creation',
-  createBusinessPaymentInstruction: 'business payment instruction creation',
-};
-
 /**
- * Endpoints for which a 404 to an authenticated request can only mean that the path is not there.
- * §7.2 documents 404 as "account not found" (the notes endpoint: not imported, wrong supplier code or
- * number; the status endpoint: no import process), and the data endpoints of §4.2 and the process
- * endpoint of §4.1 look an account up, so a 404 there may be that documented answer (the suite's
- * errors.404.* rules expect exactly it) — never "not implemented". The business payment instruction
- * names a business that may not exist: an undocumented 404 there could still be a "not found" of
- * the business, so it is not read as missing either. What remains never looks anything up:
- * - validate (§4.1) checks a payload; stage (create-or-update) creates or replaces staged data, and
- *   its refusals are 400 (§4.1 "Failures of staging (400)");
- * - the three listings (§4.3) list a supplier's records (an empty array when there are none);
- * - business creation (§4.4) creates.
- * A 404 to these, sent with the run's token and naming a supplier the operator configured (so it
- * exists), is an unknown path. An unknown supplier code may legally get a 404 from a listing (§4.3
- * does not say; the reference server answers so), so a request naming none is never read so.
+ * A 404 to an authenticated request can only mean that the path is not there where the request looks
+ * nothing up (the model's `looksUp: false`). §7.2 documents 404 as "account not found" (the notes
+ * endpoint: not imported, wrong supplier code or number; the status endpoint: no import process), and
+ * the data endpoints of §4.2 and the process endpoint of §4.1 look an account up, so a 404 there may
+ * be that documented answer (the suite's errors.404.* rules expect exactly it) — never "not
+ * implemented". The business payment instruction names a business that may not exist. A 404 to the
+ * others, sent with the run's token and naming a supplier the operator configured (so it exists), is
+ * an unknown path. An unknown supplier code may legally get a 404 from a listing (§4.3 does not say;
+ * the reference server answers so), so a request naming none is never read so.
  */
-const NO_DOCUMENTED_404: ReadonlySet<EndpointId> = new Set<EndpointId>([
-  'validateAccount',
-  'stageAccount',
-  'allAccountImportProcesses',
-  'pendingAccountImportProcesses',
-  'importedAccountImportProcesses',
-  'createBusiness',
-]);
-
 /**
  * Does this answer say the endpoint is not implemented? 501 (Not Implemented) says so whatever the
  * request carried, so a mock that answers 501 before checking the token reads the same as one that
  * checks it first. 405 (Method Not Allowed, to the documented method) says so when the request names
  * a configured supplier: an odd supplier code in a path (`..`, a rule probing for 5xx) may lead a
  * router elsewhere. A 404 says so only to a request with the run's token that names a configured
- * supplier, on an endpoint where §7.2 documents no 404 (NO_DOCUMENTED_404).
+ * supplier, on an endpoint that looks nothing up (the model's `looksUp`).
  */
 export function answersNotImplemented(
   endpoint: EndpointId,
@@ -76,7 +42,7 @@ export function answersNotImplemented(
 ): boolean {
   if (status === 501) return true;
   if (status === 405) return request.namesKnownSupplier;
-  return status === 404 && request.withRunToken && request.namesKnownSupplier && NO_DOCUMENTED_404.has(endpoint);
+  return status === 404 && request.withRunToken && request.namesKnownSupplier && !model.endpoints[endpoint].looksUp;
 }
 
 /** The supplier code a request names: the listings' path parameter, or the body's field (§2.2). */
@@ -134,7 +100,7 @@ export function notImplementedError(endpoint: EndpointId, status: number): NotIm
     endpoint,
     status,
     notImplementedCauseId(endpoint),
-    `${ENDPOINT_WORDS[endpoint]} not implemented (${spec.method} ${spec.path} answered ${status})`,
+    `${spec.words} not implemented (${spec.method} ${spec.path} answered ${status})`,
   );
 }
 
@@ -143,7 +109,7 @@ export function notImplementedCause(entry: NotImplementedEntry): Cause {
   const spec = model.endpoints[entry.endpoint];
   return {
     id: notImplementedCauseId(entry.endpoint),
-    step: `${ENDPOINT_WORDS[entry.endpoint]} not implemented (${entry.status})`,
+    step: `${model.endpoints[entry.endpoint].words} not implemented (${entry.status})`,
     answer: `${capText(entry.request, 300)} answered ${entry.status}`,
     fix: ['run.partial'],
     hint: `${spec.method} ${spec.path} (${spec.spec}) is not implemented by the target: the rules that need it are not judged; implement it, or accept the missing endpoints with --partial (run.partial: true)`,

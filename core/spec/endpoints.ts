@@ -54,6 +54,15 @@ export interface EndpointSpec {
   stores: boolean;
   /** The independent items the request carries, when it is a batch. */
   items?: BatchItems;
+  /** The endpoint in words, for causes and messages ("pending listing not implemented (501)"). */
+  words: string;
+  /**
+   * Whether the request looks up something that may not exist (an account, a business), so that a
+   * 404 may be §7.2's "not found". Validate checks a payload, stage creates or replaces staged data
+   * (its refusals are 400), the listings list a supplier's records, business creation creates: a 404
+   * to those, naming a supplier that exists, can only mean the path is not there.
+   */
+  looksUp: boolean;
   /** Path template under `{base_url}`, with `{name}` path parameters. */
   path: string;
   spec: string;
@@ -106,6 +115,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
   const list: EndpointSpec[] = [
     {
       id: 'validateAccount',
+      words: 'account validation',
+      looksUp: false,
       method: 'POST',
       stores: false,
       path: '/v1/data-import/validate-account/',
@@ -120,6 +131,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'stageAccount',
+      words: 'account staging (create-or-update)',
+      looksUp: false,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/account-import-process/create-or-update/',
@@ -140,6 +153,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'processAccount',
+      words: 'account processing',
+      looksUp: true,
       method: 'POST',
       stores: false,
       path: '/v1/data-import/account-import-process/process/',
@@ -166,6 +181,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createNotes',
+      words: 'notes creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       items: { list: 'notes', dedup: ['body', 'created_at'] },
@@ -182,6 +199,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createAgreements',
+      words: 'agreements creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/agreements/create/',
@@ -196,6 +215,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createSupplyPoints',
+      words: 'supply-points creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/supply-points/create/',
@@ -210,6 +231,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createTransactions',
+      words: 'transactions creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       items: { list: 'transactions', dedup: ['transaction_id'] },
@@ -236,6 +259,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createHistoricalBillingDocuments',
+      words: 'historical billing documents creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/historical-billing-documents/create/',
@@ -255,6 +280,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createHistoricalStatements',
+      words: 'historical statements creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/historical-statements/create/',
@@ -280,6 +307,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createPaymentInstruction',
+      words: 'payment instruction creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/payment-instruction/create/',
@@ -299,6 +328,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'accountTransferStatus',
+      words: 'status endpoint',
+      looksUp: true,
       method: 'GET',
       stores: false,
       path: '/v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/',
@@ -318,6 +349,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'allAccountImportProcesses',
+      words: 'all-accounts listing',
+      looksUp: false,
       method: 'GET',
       stores: false,
       path: '/v1/data-import/all-account-import-processes/{import_supplier_code}/',
@@ -331,6 +364,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'pendingAccountImportProcesses',
+      words: 'pending listing',
+      looksUp: false,
       method: 'GET',
       stores: false,
       path: '/v1/data-import/pending-account-import-processes/{import_supplier_code}/',
@@ -349,6 +384,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'importedAccountImportProcesses',
+      words: 'imported listing',
+      looksUp: false,
       method: 'GET',
       stores: false,
       path: '/v1/data-import/imported-account-import-processes/{import_supplier_code}/',
@@ -362,6 +399,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createBusiness',
+      words: 'business creation',
+      looksUp: false,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/business/',
@@ -376,6 +415,8 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
     },
     {
       id: 'createBusinessPaymentInstruction',
+      words: 'business payment instruction creation',
+      looksUp: true,
       method: 'POST',
       stores: true,
       path: '/v1/data-import/business-payment-instruction/create/',

@@ -28,6 +28,8 @@ const meterReadings = {
   path: '/v1/data-import/meter-readings/create/',
   spec: '§4.2',
   title: 'Add meter readings to an account',
+  words: 'meter readings creation',
+  looksUp: true,
   stores: true,
   items: { list: 'readings' as const, dedup: ['meter_serial_number', 'interval_start'] },
   responses: [],
