@@ -16,7 +16,11 @@ import type { Reply } from '../reference/reply.js';
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
 
 /** A HAR 1.2 document of `n` status reads (GET, 200, a documented body), one second apart. */
-export function syntheticHar(n: number, origin = 'http://127.0.0.1:9'): string {
+export function syntheticHar(
+  n: number,
+  origin = 'http://127.0.0.1:9',
+  token: (i: number) => string = () => 'bench-token-0001',
+): string {
   const start = Date.parse('2026-01-01T00:00:00Z');
   const entries: string[] = [];
   for (let i = 0; i < n; i++)
@@ -28,7 +32,7 @@ export function syntheticHar(n: number, origin = 'http://127.0.0.1:9'): string {
           method: 'GET',
           url: `${origin}/v1/data-import/account-transfer-status/SUPPLIER_ONGOING/EXT-${i}/`,
           httpVersion: 'HTTP/1.1',
-          headers: [{ name: 'Authorization', value: 'Token bench-token-0001' }],
+          headers: [{ name: 'Authorization', value: `Token ${token(i)}` }],
           queryString: [],
           cookies: [],
           headersSize: -1,
@@ -80,6 +84,33 @@ export async function checkTrafficAtScale(entries = 200_000) {
       throw new Error(`check-traffic of ${entries} entries exited ${r.code}: ${r.stderr.slice(0, 500)}`);
     const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
     return { ms: r.ms, entries, mb: har.length / 1e6, judged: report.coverage ? 'yes' : 'no' };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `check-traffic` on the same HAR with one token throughout and with `distinct` tokens in turn: the
+ * redactor learns each and must not slow down with their number (every spelling of every secret is
+ * found in one pass over a text).
+ */
+export async function checkTrafficTokens(entries = 20_000, distinct = 1_000) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-tokens-'));
+  try {
+    const one = syntheticHar(entries);
+    const many = syntheticHar(entries, undefined, (i) => `bench-token-${String(i % distinct).padStart(6, '0')}-x9`);
+    writeFileSync(join(dir, 'one.har'), one);
+    writeFileSync(join(dir, 'many.har'), many);
+    const times = { one: [] as number[], many: [] as number[] };
+    for (let repeat = 0; repeat < 3; repeat++)
+      for (const which of ['one', 'many'] as const) {
+        const r = await timed(['check-traffic', `${which}.har`, '--report-dir', `out-${which}`], dir);
+        if (r.code !== 0) throw new Error(`check-traffic ${which}.har exited ${r.code}: ${r.stderr.slice(0, 500)}`);
+        times[which].push(r.ms);
+      }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const leaked = readFileSync(join(dir, 'out-many', 'report.json'), 'utf8').includes('bench-token-');
+    return { entries, distinct, one: median(times.one), many: median(times.many), leaked };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -159,7 +190,14 @@ export async function offlineRows(): Promise<[string, string, string, boolean][]
   const har = await checkTrafficAtScale();
   const listing = await crowdedListingRun();
   const merge = await mergeAtScale();
+  const tokens = await checkTrafficTokens();
   return [
+    [
+      `check-traffic: ${tokens.entries.toLocaleString('en')} entries, ${tokens.distinct.toLocaleString('en')} distinct tokens against one`,
+      `${(tokens.many / 1000).toFixed(2)} s vs ${(tokens.one / 1000).toFixed(2)} s (${(tokens.many / tokens.one).toFixed(2)}×)${tokens.leaked ? ', A TOKEN LEAKED' : ''}`,
+      '≤ 1.5×, none leaked',
+      tokens.many <= 1.5 * tokens.one && !tokens.leaked,
+    ],
     [
       `check-traffic: ${har.entries.toLocaleString('en')}-entry HAR (${har.mb.toFixed(0)} MB) judged, all reports`,
       `${(har.ms / 1000).toFixed(2)} s`,

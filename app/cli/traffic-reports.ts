@@ -5,6 +5,7 @@
  */
 import type { ReportFormat } from '../../core/config/schema.js';
 import type { Report } from '../../core/report/schema.js';
+import { shown } from '../../reports/terminal.js';
 import { UsageError } from './usage.js';
 
 export const reportOptions = {
@@ -19,7 +20,7 @@ export async function formatsOf(reporter: string[] | undefined, command: string)
   ]) as ReportFormat[];
   for (const f of formats)
     if (!(REPORT_FORMATS as readonly string[]).includes(f))
-      throw new UsageError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${f}".`, command);
+      throw new UsageError(`--reporter must be one of ${REPORT_FORMATS.join(', ')}, got "${shown(f, 200)}".`, command);
   return formats;
 }
 

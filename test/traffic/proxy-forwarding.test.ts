@@ -171,6 +171,14 @@ describe('conformance proxy (the command), its secrets and its console', () => {
     expect(res.stderr).not.toContain('hunter2');
   });
 
+  it('a bad --reporter value is quoted as data in the usage error', async () => {
+    const res = await runCli(['check-traffic', 'x.har', '--reporter', 'json\u001b]0;owned\u0007\n✓ Conformant']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--reporter must be one of/);
+    expect(res.stderr).not.toMatch(/[\u0007\u001b]/);
+    expect(res.stderr).not.toMatch(/^✓ Conformant/m);
+  });
+
   it('warns when it listens on an address that is not loopback', async () => {
     const { child, firstLine, stderr } = await startCli([
       'proxy',
