@@ -208,8 +208,28 @@ interface Flight extends CutExchange {
   cut: boolean;
 }
 
+/**
+ * A copy of `text` that holds no reference to a longer string: V8 makes a slice of a long string a
+ * view of it, so a 2 KB cut of a 15 MiB body would keep the whole body alive.
+ */
+const detached = (text: string | undefined) => (text === undefined ? undefined : JSON.parse(JSON.stringify(text)));
+
 /** A trimmed copy, as a failing rule's transcript keeps its exchange (core/engine/transcripts.ts). */
-const trimmed = (e: TimedExchange): TimedExchange => reportTranscript([e], 'fail', e.seq, false).transcript[0];
+const trimmed = (e: TimedExchange): TimedExchange => {
+  const copy: TimedExchange = reportTranscript([e], 'fail', e.seq, false).transcript[0];
+  return {
+    ...copy,
+    request: { ...copy.request, ...(copy.request.body !== undefined ? { body: detached(copy.request.body) } : {}) },
+    ...(copy.response
+      ? {
+          response: {
+            ...copy.response,
+            ...(copy.response.body !== undefined ? { body: detached(copy.response.body) } : {}),
+          },
+        }
+      : {}),
+  };
+};
 
 const mib = (n: number) => `${+(n / 1024 / 1024).toFixed(2)} MiB`;
 
@@ -329,7 +349,7 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
       exchange.error = { kind, message };
     };
     try {
-      const read = await readBody(req, max, hold);
+      let read: Read | undefined = await readBody(req, max, hold);
       if (read.kind !== 'whole') {
         judged = false;
         if (read.kind === 'too_large') {
@@ -360,15 +380,18 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
         } else fail('aborted', flight.cut ? 'cut in flight: the proxy stopped' : 'the client went away mid-request');
         return;
       }
-      const body = read.body;
-      if (body.length) exchange.request.body = body.toString('utf8');
+      // The bytes are relayed as they came (the text judged may differ from them in invalid UTF-8).
+      let sent: Buffer | undefined = read.body;
+      read = undefined;
+      if (sent.length) exchange.request.body = sent.toString('utf8');
       const upstream = await undiciRequest(upstreamUrl(policy, path)!, {
         method: method as never,
         headers: endToEnd(exchange.request.headers),
-        body: body.length ? body : undefined,
+        body: sent.length ? sent : undefined,
         dispatcher,
         signal: flight.abort.signal,
       });
+      sent = undefined;
       const answerHeaders = flat(upstream.headers);
       const declared = Number(answerHeaders['content-length'] ?? 0);
       const tooLarge = `cut: the answer is over ${max} bytes, the most the proxy relays and judges`;
@@ -403,13 +426,13 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
       }
       if (res.destroyed) return fail('aborted', 'the client went away before the answer was relayed');
       res.end();
-      const answer = Buffer.concat(chunks);
-      chunks.length = 0;
+      // Decoded in one expression: no name holds the bytes while the exchange is judged.
+      const text = size ? Buffer.concat(chunks.splice(0)).toString('utf8') : undefined;
       exchange.response = {
         status: upstream.statusCode,
         headers: answerHeaders,
-        ...(answer.length ? { body: answer.toString('utf8') } : {}),
-        bytes: answer.length,
+        ...(text !== undefined ? { body: text } : {}),
+        bytes: size,
       };
     } catch (error) {
       const message = (error as Error).message;
