@@ -177,8 +177,15 @@ export class TrafficJudge {
   }
 
   private find(name: CheckName, message: string, exchanges: number[], endpoint?: EndpointId): void {
-    // A message quotes the traffic (a field name, a status value): cut, so a finding stays small.
-    this.findings.push({ check: name, message: capText(message), exchanges, endpoint });
+    // A message quotes the traffic (a field name, a status value): cut, so a finding stays small — and
+    // copied when cut, since V8 keeps a long string alive behind any slice of it.
+    const cut = capText(message);
+    this.findings.push({
+      check: name,
+      message: cut === message ? message : JSON.parse(JSON.stringify(cut)),
+      exchanges,
+      endpoint,
+    });
   }
 
   /** Judges one exchange; returns the findings it adds. */

@@ -13,6 +13,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, request as undiciRequest } from 'undici';
+import { capText, showControls } from '../../core/http/bounds.js';
 import type { ExchangeErrorKind } from '../../core/http/exchange.js';
 import { Redactor } from '../../core/http/redact.js';
 import { CoverageCounter } from '../../core/report/coverage.js';
@@ -519,7 +520,8 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
   const interruptedBy = () => {
     if (!interruption) return undefined;
     const { by, cut } = interruption;
-    const shown = cut.slice(0, NAMED_IN_FLIGHT).map((c) => `${c.method} ${c.url}`);
+    // The client's request targets, as data: bounded, their control characters written out.
+    const shown = cut.slice(0, NAMED_IN_FLIGHT).map((c) => showControls(capText(`${c.method} ${c.url}`, 200)));
     const more = cut.length > NAMED_IN_FLIGHT ? ` and ${cut.length - NAMED_IN_FLIGHT} more` : '';
     return {
       by,

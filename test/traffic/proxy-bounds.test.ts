@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRAFFIC_CHECKS } from '../../app/traffic/checks.js';
+import { TRAFFIC_CHECKS, TrafficJudge } from '../../app/traffic/checks.js';
 import { fromHar } from '../../app/traffic/har.js';
 import { PROXY_MAX_BODY_BYTES, startTrafficProxy, type TrafficProxy } from '../../app/traffic/proxy.js';
 import { startCli } from '../helpers/cli.js';
@@ -96,6 +96,21 @@ describe('what the proxy keeps', () => {
     expect(report.http.requests).toBe(12);
     expect(report.coverage?.exchanges).toBe(12);
     expect(JSON.stringify(report).length).toBeLessThan(1024 * 1024);
+  });
+});
+
+describe('what the judge keeps', () => {
+  it('a finding quoting a 1 MiB field name is cut at 2 KB, its size said', () => {
+    const judge = new TrafficJudge();
+    const key = 'k'.repeat(MiB);
+    judge.observe({
+      seq: 1,
+      request: { method: 'POST', url: PATHS.validate, headers, body: JSON.stringify({ [key]: 1 }) },
+      duration_ms: 1,
+    });
+    const [finding] = judge.findings.filter((f) => f.check === 'requestBody');
+    expect(finding.message.length).toBeLessThan(2200);
+    expect(finding.message).toMatch(/… \(\d+ bytes\)$/);
   });
 });
 
