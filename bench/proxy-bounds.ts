@@ -22,10 +22,28 @@ const kbOf = (text: string, field: string) => Number(new RegExp(`${field}:\\s+(\
 
 /**
  * The proxy's resident memory after `count` exchanges of 15 MiB each way (a 15 MiB request to the
- * validate endpoint, a 15 MiB answer), with --har on: VmRSS after the last one, and the peak
- * (VmHWM). Linux only (/proc); elsewhere undefined.
+ * validate endpoint, a 15 MiB answer), with --har on: VmRSS after the last one (the median of
+ * `repeats` sessions: what the garbage collector has given back by then varies from one to the
+ * next), and the highest peak (VmHWM). Linux only (/proc); elsewhere undefined.
  */
-export async function proxyRss(count = 12): Promise<{ afterMb: number; peakMb: number } | undefined> {
+export async function proxyRss(
+  count = 12,
+  repeats = 3,
+): Promise<{ afterMb: number; peakMb: number; runs: number[] } | undefined> {
+  const runs: { afterMb: number; peakMb: number }[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const run = await oneSession(count);
+    if (!run) return undefined;
+    runs.push(run);
+  }
+  return {
+    afterMb: median(runs.map((r) => r.afterMb)),
+    peakMb: Math.max(...runs.map((r) => r.peakMb)),
+    runs: runs.map((r) => r.afterMb),
+  };
+}
+
+async function oneSession(count: number): Promise<{ afterMb: number; peakMb: number } | undefined> {
   const body = (field: string) => `{"${field}":"${'x'.repeat(15 * MiB)}"}`;
   const answer = body('echo');
   const target = createServer((req, res) => {

@@ -145,39 +145,75 @@ class HeldBytes {
 }
 type Hold = ReturnType<HeldBytes['hold']>;
 
+/**
+ * A body read chunk by chunk and held against the budget. A declared length is taken from the
+ * budget and allocated at once (the caller checked it), so each chunk is copied in as it comes and
+ * the chunks are never held beside their copy; without one, the chunks are joined at the end.
+ */
+class BodyBytes {
+  private whole: Buffer | undefined;
+  private chunks: Buffer[] = [];
+  size = 0;
+  constructor(
+    private readonly hold: Hold,
+    declared: number,
+  ) {
+    if (declared > 0) this.whole = Buffer.allocUnsafe(declared);
+  }
+  /** Adds a chunk; false when the budget has no room left for it. */
+  add(chunk: Buffer): boolean {
+    if (this.whole && this.size + chunk.length <= this.whole.length) {
+      chunk.copy(this.whole, this.size);
+      this.size += chunk.length;
+      return true;
+    }
+    if (!this.hold.take(chunk.length)) return false;
+    if (this.whole) this.chunks.push(this.whole.subarray(0, this.size));
+    this.whole = undefined;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    return true;
+  }
+  /** The bytes read, once; the body holds nothing afterwards. */
+  take(): Buffer {
+    const bytes = this.whole ? this.whole.subarray(0, this.size) : Buffer.concat(this.chunks);
+    this.whole = undefined;
+    this.chunks = [];
+    return bytes;
+  }
+}
+
 type Read = { kind: 'whole'; body: Buffer } | { kind: 'too_large' } | { kind: 'over_budget' } | { kind: 'aborted' };
 
 /** The request's body, unless it is over `max`, over what the budget has left, or the client went away. */
 function readBody(req: IncomingMessage, max: number, hold: Hold): Promise<Read> {
-  const declared = Number(req.headers['content-length'] ?? 0);
+  const declared = Number(req.headers['content-length'] ?? 0) || 0;
   // What is refused is drained, not held: its bytes are read and dropped.
-  if (declared > max || (declared > 0 && !hold.fits(declared))) {
+  if (declared > max || (declared > 0 && !hold.take(declared))) {
     req.resume();
     return Promise.resolve({ kind: declared > max ? 'too_large' : 'over_budget' });
   }
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    let body: BodyBytes | undefined = new BodyBytes(hold, declared);
     let done = false;
     const finish = (read: Read) => {
       if (done) return;
       done = true;
       req.off('data', onData);
+      body = undefined;
       if (read.kind !== 'whole') {
-        chunks.length = 0;
         hold.release();
         if (!req.destroyed) req.resume();
       }
       resolve(read);
     };
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) finish({ kind: 'too_large' });
-      else if (!hold.take(chunk.length)) finish({ kind: 'over_budget' });
-      else chunks.push(chunk);
+      if (!body) return;
+      if (body.size + chunk.length > max) finish({ kind: 'too_large' });
+      else if (!body.add(chunk)) finish({ kind: 'over_budget' });
     };
     req.on('data', onData);
-    req.on('end', () => finish({ kind: 'whole', body: Buffer.concat(chunks) }));
+    req.on('end', () => body && finish({ kind: 'whole', body: body.take() }));
     req.on('close', () => finish({ kind: 'aborted' }));
     req.on('error', () => finish({ kind: 'aborted' }));
   });
@@ -394,41 +430,44 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
       });
       sent = undefined;
       const answerHeaders = flat(upstream.headers);
-      const declared = Number(answerHeaders['content-length'] ?? 0);
+      // A HEAD answer, a 204 or a 304 declares a length it has no body for.
+      const bodiless = method === 'HEAD' || upstream.statusCode === 204 || upstream.statusCode === 304;
+      const declared = bodiless ? 0 : Number(answerHeaders['content-length'] ?? 0) || 0;
       const tooLarge = `cut: the answer is over ${max} bytes, the most the proxy relays and judges`;
-      if (declared > max) {
+      const overBudget = `cut: the bodies of the exchanges in flight would hold over ${held.max} bytes`;
+      if (declared > max || (declared > 0 && !hold.take(declared))) {
         upstream.body.destroy();
-        fail('too_large', tooLarge);
+        fail('too_large', declared > max ? tooLarge : overBudget);
         return json(res, 502, {
-          detail: `conformance proxy: the target's answer is over ${mib(max)}, the most the proxy relays and judges`,
-          code: 'proxy_response_too_large',
+          detail:
+            declared > max
+              ? `conformance proxy: the target's answer is over ${mib(max)}, the most the proxy relays and judges`
+              : `conformance proxy: the exchanges in flight already hold close to ${mib(held.max)} of bodies, the most the proxy keeps at once`,
+          code: declared > max ? 'proxy_response_too_large' : 'proxy_busy',
         });
       }
       // Relayed as it comes, and held (up to the cap) to be judged when it is whole.
       res.writeHead(upstream.statusCode, endToEnd(answerHeaders));
-      const chunks: Buffer[] = [];
-      let size = 0;
+      const answer = new BodyBytes(hold, declared);
       let cut: string | undefined;
       for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > max) cut = tooLarge;
-        else if (!hold.take(chunk.length))
-          cut = `cut: the bodies of the exchanges in flight would hold over ${held.max} bytes`;
+        if (answer.size + chunk.length > max) cut = tooLarge;
+        else if (!answer.add(chunk)) cut = overBudget;
         if (cut) break;
-        chunks.push(chunk);
         if (!res.write(chunk)) await drained(res);
         if (res.destroyed) break;
       }
       if (cut) {
         // Its head is relayed already: closing the connection is how the client learns it is cut.
-        chunks.length = 0;
+        answer.take();
         fail('too_large', cut);
         return void res.destroy();
       }
       if (res.destroyed) return fail('aborted', 'the client went away before the answer was relayed');
       res.end();
+      const size = answer.size;
       // Decoded in one expression: no name holds the bytes while the exchange is judged.
-      const text = size ? Buffer.concat(chunks.splice(0)).toString('utf8') : undefined;
+      const text = size ? answer.take().toString('utf8') : undefined;
       exchange.response = {
         status: upstream.statusCode,
         headers: answerHeaders,
