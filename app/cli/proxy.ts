@@ -29,7 +29,7 @@ of the exchanges a finding names and of the last few; the rest are counted. Bodi
 are not relayed: a request gets 413; an answer is cut (502 with a JSON detail, or the connection
 closed once its head was relayed) and recorded as an error (too_large). The bodies of all the
 exchanges in flight hold at most 64 MiB together: a request beyond that gets 503 (Retry-After: 1),
-not forwarded.
+not forwarded; an answer beyond it is cut like one over 16 MiB.
 
 It relays to its target only. A request whose target is not a path (an absolute URL, //host, a
 backslash form, CONNECT) is refused with 400 or 405, and one whose Host header names no address of
