@@ -8,8 +8,10 @@
  * - the reference server answering 60,000 notes in one request, and other clients meanwhile;
  * - the reference server's duplicate checks growing linearly: one request of 60,000 items against ten of 6,000;
  * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second;
- * - check-traffic on a 200k-entry HAR, the listing rules against a 130k-record listing, and
- *   merge-reports at its per-input rule limit (bench/offline.ts).
+ * - `conformance proxy` over a long session: its RSS after 12 exchanges of 15 MiB each way, and its
+ *   relay latency once it has learned 1,000 tokens, against a fresh proxy;
+ * - check-traffic on a 200k-entry HAR and with 1,000 distinct tokens, the listing rules against a
+ *   130k-record listing, and merge-reports at its per-input rule limit (bench/offline.ts).
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
@@ -24,6 +26,7 @@ import { runConformance } from '../app/conformance.js';
 import { offlineRows } from './offline.js';
 import { linearGrowth } from './linear.js';
 import { proxyOverhead } from './proxy.js';
+import { proxyRss, proxySecretsCost } from './proxy-bounds.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
 /** The repository (dist/bench/ is two levels below it): its own node_modules/.bin/conformance. */
@@ -355,13 +358,37 @@ async function main() {
     // Offline commands and the runner at hostile sizes (bench/offline.ts).
     ...offline,
   ] as const;
+
+  // ---- conformance proxy over a long session: its memory, and what the secrets it learned cost ----
+  const secretsTarget = await serve(0);
+  const secrets = await proxySecretsCost(secretsTarget.url).finally(() => secretsTarget.stop());
+  const rss = await proxyRss(12, 3);
+  const proxySessionRows = [
+    [
+      'proxy: RSS after 12 × 15 MiB exchanges (each way, --har on; median of 3 sessions)',
+      rss
+        ? `${rss.afterMb.toFixed(0)} MB (${rss.runs.map((mb) => mb.toFixed(0)).join(', ')}; peak ${rss.peakMb.toFixed(0)} MB)`
+        : 'not measured (no /proc)',
+      '< 300 MB',
+      rss === undefined || rss.afterMb < 300,
+    ],
+    [
+      'proxy: relay latency with 1,000 tokens seen vs a fresh proxy (median, --har on)',
+      `${secrets.seenMs.toFixed(2)} ms vs ${secrets.freshMs.toFixed(2)} ms (${secrets.ratio.toFixed(2)}×)`,
+      'within 1.5×',
+      secrets.ratio <= 1.5,
+    ],
+  ] as const;
+  const allRows = [...rows, ...proxySessionRows];
+  // ---- end of the proxy session block ----
+
   const npxCost = median(npx) - median(help);
   const md = [
     `# Benchmark (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, median of ${REPEATS} runs; --help of 10)`,
     '',
     '| Measure | Value | Target | Met |',
     '|---|---|---|---|',
-    ...rows.map(([what, value, target, ok]) => `| ${what} | ${value} | ${target} | ${ok ? 'yes' : '**no**'} |`),
+    ...allRows.map(([what, value, target, ok]) => `| ${what} | ${value} | ${target} | ${ok ? 'yes' : '**no**'} |`),
     '',
     `${rules} rules, ${requests} requests in the default run (${(requests / (median(full) / 1000)).toFixed(0)} requests/s start to exit); ` +
       `in-process run: ${measured.report.http.requests} requests in ${(measured.wall / 1000).toFixed(2)} s (${(measured.report.http.requests / (measured.wall / 1000)).toFixed(0)} requests/s), ` +
@@ -377,7 +404,7 @@ async function main() {
     join(out, 'bench.json'),
     `${JSON.stringify({ fullMs: full, latencyMs: latency, latency100Ms: slow, nightlyMs: scale.ms, nightlyPeakMb: scale.peakMb, nightlyRequests: scale.requests, helpMs: help, npxHelpMs: npx, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther }, null, 2)}\n`,
   );
-  if (rows.some((r) => !r[3])) process.exitCode = 1;
+  if (allRows.some((r) => !r[3])) process.exitCode = 1;
 }
 
 await main();

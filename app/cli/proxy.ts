@@ -1,8 +1,7 @@
 /** `conformance proxy`: conformance of live traffic relayed to an implementation. */
-import { writeFileSync } from 'node:fs';
 import { formatsOf, publish, reportOptions } from './traffic-reports.js';
 import type { Command } from './usage.js';
-import { UsageError, intFlag, parseCommandLine } from './usage.js';
+import { EXIT, UsageError, intFlag, parseCommandLine } from './usage.js';
 
 const proxyHelp = `Usage: conformance proxy --target URL [options]
 
@@ -12,11 +11,25 @@ with the checks of check-traffic. Point a migration client at it instead of the 
   npx conformance proxy --target https://staging.example.com --port 8081 --har session.har
   SERVICE_URL=http://127.0.0.1:8081 ./migrate-accounts     # the supplier's own client
 
-Findings print as they are made. The reports (and the HAR file) are written on exit (Ctrl-C,
-SIGTERM) and on demand (kill -USR2 <pid>), with the session's status and field coverage; exits 1
-when a MUST check failed, else 0. Secrets seen in the traffic are redacted in every output:
-Authorization, Proxy-Authorization, Cookie, Set-Cookie and X-API-Key values (and --secret-header
-ones), the organisation API key of the ObtainServiceToken mutation and the token it issues.
+Findings print as they are made. The reports are written when it stops and on demand (kill -USR2
+<pid>), with the session's status and field coverage; the HAR file (--har) is written as each
+exchange completes and is a whole HAR 1.2 document at any moment. Secrets seen in the traffic are
+redacted in every output: Authorization, Proxy-Authorization, Cookie, Set-Cookie and X-API-Key
+values (and --secret-header ones), the organisation API key of the ObtainServiceToken mutation and
+the token it issues.
+
+Stopping: the first Ctrl-C (SIGINT) or SIGTERM takes no new connection, gives the exchanges in
+flight up to 5 s to end, then cuts those left (their clients' connections closed), writes every
+report and closes the HAR file. Exits 130 when exchanges were cut in flight (the report then says
+Interrupted and names them: counted, never hidden), else 1 when a MUST check failed, else 0.
+A second signal exits at once (130): the HAR file is whole, and each report is whole or not there.
+
+Memory: a session of any length holds what its reports show — a trimmed copy (bodies cut at 2 KB)
+of the exchanges a finding names and of the last few; the rest are counted. Bodies over 16 MiB
+are not relayed: a request gets 413; an answer is cut (502 with a JSON detail, or the connection
+closed once its head was relayed) and recorded as an error (too_large). The bodies of all the
+exchanges in flight hold at most 64 MiB together: a request beyond that gets 503 (Retry-After: 1),
+not forwarded; an answer beyond it is cut like one over 16 MiB.
 
 It relays to its target only. A request whose target is not a path (an absolute URL, //host, a
 backslash form, CONNECT) is refused with 400 or 405, and one whose Host header names no address of
@@ -33,7 +46,7 @@ Options:
   --allow-host NAME  another name the Host header may carry (repeatable; default: the
                      proxy's own addresses, localhost, 127.0.0.1, ::1)
   --secret-header N  another header whose values are secrets (repeatable; e.g. X-Gateway-Key)
-  --har FILE         also write every exchange as HAR 1.2 (redacted)
+  --har FILE         also write every exchange as HAR 1.2 (redacted), as it completes
   --report-dir DIR   where to write the reports (default conformance-report)
   --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)`;
 
@@ -55,13 +68,17 @@ async function proxy(argv: string[]): Promise<number> {
   const port = intFlag(values.port, 'port', 0, 65_535, 'proxy') ?? 0;
   const formats = await formatsOf(values.reporter, 'proxy');
   const dir = values['report-dir'] ?? 'conformance-report';
-  const [{ startTrafficProxy }, { TRAFFIC_CHECKS }, { shown }, { ForwardingConfigError, isLoopbackHost }] =
-    await Promise.all([
-      import('../traffic/proxy.js'),
-      import('../traffic/checks.js'),
-      import('../../reports/terminal.js'),
-      import('../traffic/forwarding.js'),
-    ]);
+  const [
+    { startTrafficProxy, TrafficProxyError, PROXY_STOP_GRACE_MS },
+    { TRAFFIC_CHECKS },
+    { shown },
+    { ForwardingConfigError, isLoopbackHost },
+  ] = await Promise.all([
+    import('../traffic/proxy.js'),
+    import('../traffic/checks.js'),
+    import('../../reports/terminal.js'),
+    import('../traffic/forwarding.js'),
+  ]);
   const host = values.host ?? '127.0.0.1';
   if (!isLoopbackHost(host))
     console.error(
@@ -79,6 +96,7 @@ async function proxy(argv: string[]): Promise<number> {
       host,
       allowHosts: values['allow-host'],
       secretHeaders: values['secret-header'],
+      har: values.har,
       onFinding: (finding) => {
         const c = TRAFFIC_CHECKS[finding.check];
         console.log(`✗ ${c.level} ${c.id} (against the ${c.side}) — ${safe(finding.message)}`);
@@ -91,26 +109,53 @@ async function proxy(argv: string[]): Promise<number> {
       },
     });
   } catch (error) {
-    if (error instanceof ForwardingConfigError) throw new UsageError(error.message, 'proxy');
+    if (error instanceof ForwardingConfigError || error instanceof TrafficProxyError)
+      throw new UsageError(error.message, 'proxy');
     throw error;
   }
   console.log(
     `Proxy on ${server.url} → ${safe(new URL(values.target).origin + new URL(values.target).pathname.replace(/\/+$/, ''))} (Ctrl-C to stop and write the reports)`,
   );
-  const write = async (): Promise<number> => {
-    if (values.har) writeFileSync(values.har, server.har());
-    return publish(server.report(), dir, formats);
-  };
-  return new Promise<number>((resolve) => {
-    process.on('SIGUSR2', () => void write());
-    const stop = async () => {
-      await server.close();
-      if (server.refused > 0)
-        console.error(`conformance proxy: ${server.refused} request(s) refused without being forwarded.`);
-      resolve(await write());
+  const write = (): Promise<number> => publish(server.report(), dir, formats);
+  return new Promise<number>((resolve, reject) => {
+    process.on('SIGUSR2', () => void write().catch((error) => console.error(`conformance proxy: ${error}`)));
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        console.error(
+          `conformance proxy: ${signal} again; exiting now. Files already written are complete (the HAR file after every exchange; each report whole or not there).`,
+        );
+        process.exit(EXIT.INTERRUPTED);
+      }
+      stopping = true;
+      const flying = server.inFlight;
+      console.error(
+        `conformance proxy: ${signal}: taking no new connection${flying ? `; up to ${PROXY_STOP_GRACE_MS / 1000} s for the ${flying} exchange(s) in flight to end` : ''}, then writing the reports (${signal} again exits at once).`,
+      );
+      void (async () => {
+        const { cut, harFailure } = await server.stop(PROXY_STOP_GRACE_MS, signal);
+        if (server.refused > 0)
+          console.error(`conformance proxy: ${server.refused} request(s) refused without being forwarded.`);
+        if (cut.length)
+          console.error(
+            `conformance proxy: ${cut.length} exchange(s) were still in flight after ${PROXY_STOP_GRACE_MS / 1000} s and were cut, their answers not judged: ${cut
+              .slice(0, 5)
+              .map((c) => safe(`${c.method} ${c.url}`))
+              .join(
+                ', ',
+              )}${cut.length > 5 ? ` and ${cut.length - 5} more` : ''}. The report says Interrupted (exit code ${EXIT.INTERRUPTED}).`,
+          );
+        const har = server.har;
+        if (harFailure)
+          console.error(
+            `conformance proxy: --har: ${har?.file} stopped recording after ${har?.entries} exchanges: ${harFailure}`,
+          );
+        else if (har) console.log(`HAR: ${har.file} (${har.entries} exchanges)`);
+        resolve(await write());
+      })().catch(reject);
     };
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }
 

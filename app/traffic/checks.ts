@@ -5,8 +5,10 @@
  * account's history before the traffic began is unknown, so a state rule fires only on a state the
  * traffic itself established.
  */
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Level } from '../../core/engine/rule.js';
+import { capText } from '../../core/http/bounds.js';
 import type { Exchange } from '../../core/http/exchange.js';
 import type { EndpointId } from '../../core/spec/index.js';
 import { dotPath, isPlainObject } from '../../core/spec/paths.js';
@@ -112,6 +114,7 @@ export interface Finding {
 }
 
 interface KnownNote {
+  /** The note's body and created_at as digests: a session's notes are kept for its length, their text is not. */
   body: string;
   createdAt?: string;
   seq: number;
@@ -144,6 +147,10 @@ function issuesOf(schema: z.ZodType, value: unknown, max = 3): string | undefine
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
+/** A fixed-size stand-in for a text the judge keeps only to compare (a note body, an account's key). */
+const digest = (text: string): string => createHash('sha256').update(text).digest('base64');
+const optionalDigest = (text: string | undefined) => (text === undefined ? undefined : digest(text));
+
 /**
  * Answers the spec leaves open that the model's list of responses does not name. §2.8: a business
  * is unique by its external identifier and key attributes, but what sending an existing one again
@@ -163,14 +170,22 @@ export class TrafficJudge {
 
   private account(supplier: string | undefined, ext: string | undefined): AccountState | undefined {
     if (!supplier || !ext) return undefined;
-    const key = JSON.stringify([supplier, ext]);
+    const key = digest(JSON.stringify([supplier, ext]));
     let state = this.accounts.get(key);
     if (!state) this.accounts.set(key, (state = { notes: [] }));
     return state;
   }
 
   private find(name: CheckName, message: string, exchanges: number[], endpoint?: EndpointId): void {
-    this.findings.push({ check: name, message, exchanges, endpoint });
+    // A message quotes the traffic (a field name, a status value): cut, so a finding stays small — and
+    // copied when cut, since V8 keeps a long string alive behind any slice of it.
+    const cut = capText(message);
+    this.findings.push({
+      check: name,
+      message: cut === message ? message : JSON.parse(JSON.stringify(cut)),
+      exchanges,
+      endpoint,
+    });
   }
 
   /** Judges one exchange; returns the findings it adds. */
@@ -314,8 +329,9 @@ export class TrafficJudge {
       const created = (r: Record<string, unknown>) => r.status === 'NOTE_CREATION_SUCCESS';
       for (const { i, body: noteBody, createdAt, result } of judged) {
         // A note on the account before this request: this one must not be created again.
+        const known = digest(noteBody);
         const same = account.notes.find(
-          (n) => n.seq !== seq && n.body === noteBody && (createdAt === undefined || n.createdAt === createdAt),
+          (n) => n.seq !== seq && n.body === known && (createdAt === undefined || n.createdAt === digest(createdAt)),
         );
         if (same) {
           this.exercised.add('notesDedup');
@@ -341,7 +357,7 @@ export class TrafficJudge {
           }
         }
         if (created(result) || result.status === 'NOTE_ALREADY_EXISTS')
-          account.notes.push({ body: noteBody, createdAt: createdAt ?? str(result.created_at), seq });
+          account.notes.push({ body: known, createdAt: optionalDigest(createdAt ?? str(result.created_at)), seq });
       }
     } else if (id === 'accountTransferStatus' && status === 200 && isPlainObject(answer)) {
       const account = this.account(params.import_supplier_code, params.external_account_number);

@@ -19,7 +19,8 @@ import type { TimedExchange } from './har.js';
 
 /** Findings listed per check; the rest are counted, so a long session keeps a small report. */
 const MAX_LISTED = 50;
-const MAX_EXCHANGES = 20;
+/** Exchanges a failed check's transcript holds: the first its findings name. */
+export const MAX_EXCHANGES = 20;
 
 const asRule = (name: CheckName): Rule => {
   const c = TRAFFIC_CHECKS[name];
@@ -56,13 +57,28 @@ function asTranscript(e: TimedExchange, origin: string | undefined): Exchange {
     : exchange;
 }
 
+/**
+ * What a source that keeps only some of its exchanges (the proxy) counted of them all, and whether
+ * it was stopped with exchanges in flight.
+ */
+export interface TrafficTally {
+  requests: number;
+  /** Exchanges that got no complete answer. */
+  failures: number;
+  /** Set when exchanges were cut in flight: by what (SIGINT, SIGTERM), and which, in words. */
+  interrupted?: { by: string; reason: string };
+}
+
 export function trafficReport(
   judge: TrafficJudge,
+  /** The exchanges the transcripts may show (those the findings name, at least). */
   exchanges: readonly TimedExchange[],
   source: TrafficSource,
   redactor?: Redactor,
   /** Counted as the exchanges came (the proxy); else counted here from `exchanges`. */
   coverage?: Coverage,
+  /** Counted as the exchanges came (the proxy); else counted here from `exchanges`. */
+  tally?: TrafficTally,
 ): Report {
   const bySeq = new Map(exchanges.map((e) => [e.seq, e]));
   const results = (Object.keys(TRAFFIC_CHECKS) as CheckName[]).map((name): RuleResult => {
@@ -121,11 +137,13 @@ export function trafficReport(
     allowSkip: ['traffic.**'],
     created: { external_account_numbers: [], business_identifiers: [], contract_identifiers: [], other: 0 },
     http: {
-      requests: exchanges.length,
-      failures: exchanges.filter((e) => !e.response).length,
+      requests: tally?.requests ?? exchanges.length,
+      failures: tally?.failures ?? exchanges.filter((e) => !e.response).length,
       token_renewals: 0,
       token_refused_mid_run: 0,
     },
+    // Exchanges cut in flight were never judged: the session's verdict cannot be Conformant.
+    ...(tally?.interrupted ? { interrupted: tally.interrupted } : {}),
   };
   const report = buildReport(redactor ? redactDeep(record, redactor) : record);
   // The same coverage a run reports, of every exchange judged (not of the findings' transcripts).
