@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ownCopy } from './bounds.js';
 
 export const EXCHANGE_ERROR_KINDS = ['timeout', 'refused', 'reset', 'too_large', 'aborted', 'other'] as const;
 export type ExchangeErrorKind = (typeof EXCHANGE_ERROR_KINDS)[number];
@@ -61,5 +62,6 @@ export class ExchangeError extends Error {
 export const TRANSCRIPT_BODY_LIMIT = 16 * 1024;
 
 export function clip(text: string, limit = TRANSCRIPT_BODY_LIMIT): { body: string; body_truncated?: boolean } {
-  return text.length > limit ? { body: `${text.slice(0, limit)}…`, body_truncated: true } : { body: text };
+  // A copy, not a view: the clipped body must not keep the whole answer alive (bounds.ts ownCopy).
+  return text.length > limit ? { body: `${ownCopy(text.slice(0, limit))}…`, body_truncated: true } : { body: text };
 }
