@@ -1,4 +1,5 @@
 /** §4.2 Data added to an imported account — notes: creation, the dedup rule, created_at, 404s. */
+import { pairNoteResults } from '../core/spec/notes.js';
 import type { RuleContext } from '../core/engine/context.js';
 import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
@@ -40,21 +41,13 @@ async function postNotes(ctx: RuleContext, account: AccountRef, notes: NoteIn[],
 }
 
 /**
- * The result of each note sent, in the order sent. The order of results is not stated (§4.2: "array
- * of {created_at, body, status}"), so results are matched to notes by their `body` (a body-less note
- * by an absent, null or empty body); when bodies cannot tell them apart, in the order given.
+ * The result of each note sent, in the order sent: paired by body (core/spec/notes.ts, the same
+ * pairing the traffic checks use); when bodies cannot tell them apart, in the order given.
  */
 export function alignNotes<R extends { body?: string | null }>(notes: readonly NoteIn[], results: readonly R[]): R[] {
-  const key = (body: string | null | undefined) =>
-    body === undefined || body === null || body === '' ? '\u0000' : body;
-  const unused = [...results];
-  const aligned: R[] = [];
-  for (const note of notes) {
-    const i = unused.findIndex((r) => key(r.body) === key(note.body));
-    if (i < 0) return [...results]; // bodies not echoed as sent: fall back to the order given
-    aligned.push(unused.splice(i, 1)[0]);
-  }
-  return aligned;
+  const pairs = pairNoteResults(notes, results);
+  if (pairs.some((i) => i === undefined)) return [...results]; // bodies not echoed as sent: the order given
+  return pairs.map((i) => results[i as number]);
 }
 
 /** Posts notes to an account that must take them, and returns the per-note statuses (in the order sent). */

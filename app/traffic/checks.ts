@@ -11,6 +11,7 @@ import type { Level } from '../../core/engine/rule.js';
 import { capText } from '../../core/http/bounds.js';
 import type { Exchange } from '../../core/http/exchange.js';
 import type { EndpointId } from '../../core/spec/index.js';
+import { pairNoteResults, sameNote } from '../../core/spec/notes.js';
 import { dotPath, isPlainObject } from '../../core/spec/paths.js';
 import { route } from './route.js';
 
@@ -311,27 +312,27 @@ export class TrafficJudge {
     } else if (id === 'createNotes' && status === 201 && Array.isArray(answer) && Array.isArray(b.notes)) {
       const account = this.account(str(b.import_supplier), str(b.external_account_number));
       if (!account) return;
-      // §4.2: the order of the results is free (docs/freedoms.md: the variant reverses it), so each
-      // note is paired with a result by its body; notes no result names unambiguously are not judged.
-      const results = answer.filter(isPlainObject);
-      const used = new Set<number>();
-      const judged: { i: number; body: string; createdAt?: string; result: Record<string, unknown> }[] = [];
+      // §4.2: the order of the results is free, so each note is paired with its result by body (the
+      // pairing the rules use); notes no result names unambiguously are not judged.
+      const results: unknown[] = answer;
       const notes: unknown[] = b.notes;
+      const pairs = pairNoteResults(
+        notes.map((n) => (isPlainObject(n) ? n : {})),
+        results.map((r) => (isPlainObject(r) ? r : {})),
+      );
+      const judged: { i: number; body: string; createdAt?: string; result: Record<string, unknown> }[] = [];
       notes.forEach((note, i) => {
-        if (!isPlainObject(note) || typeof note.body !== 'string') return;
-        const sameBody = (n: unknown) => isPlainObject(n) && n.body === note.body;
-        if (notes.filter(sameBody).length !== results.filter(sameBody).length) return;
-        const at = results.findIndex((r, k) => !used.has(k) && r.body === note.body);
-        if (at < 0) return;
-        used.add(at);
-        judged.push({ i, body: note.body, createdAt: str(note.created_at), result: results[at] });
+        const at = pairs[i];
+        const result = at === undefined ? undefined : results[at];
+        if (!isPlainObject(note) || typeof note.body !== 'string' || !isPlainObject(result)) return;
+        judged.push({ i, body: note.body, createdAt: str(note.created_at), result });
       });
       const created = (r: Record<string, unknown>) => r.status === 'NOTE_CREATION_SUCCESS';
       for (const { i, body: noteBody, createdAt, result } of judged) {
         // A note on the account before this request: this one must not be created again.
         const known = digest(noteBody);
         const same = account.notes.find(
-          (n) => n.seq !== seq && n.body === known && (createdAt === undefined || n.createdAt === digest(createdAt)),
+          (n) => n.seq !== seq && sameNote({ body: known, createdAt: optionalDigest(createdAt) }, n),
         );
         if (same) {
           this.exercised.add('notesDedup');
