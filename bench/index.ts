@@ -6,7 +6,8 @@
  * - the runner's own CPU time per request and its peak memory (server in another process);
  * - `node_modules/.bin/conformance --help`, and what `npx conformance --help` costs on top;
  * - the reference server answering 60,000 notes in one request, and other clients meanwhile;
- * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second.
+ * - `conformance proxy`: latency it adds per exchange and exchanges it relays per second;
+ * - the reference server while it handles 10 MiB requests: another client's slowest answer, and its peak RSS.
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
@@ -19,6 +20,7 @@ import { DEFAULT_TOKEN } from '../reference/index.js';
 import { EMBEDDED_LIMIT, embeddedFixtures, embeddedPayloads } from '../app/embedded.js';
 import { runConformance } from '../app/conformance.js';
 import { proxyOverhead } from './proxy.js';
+import { largeRequests } from './large-requests.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
 /** The repository (dist/bench/ is two levels below it): its own node_modules/.bin/conformance. */
@@ -286,6 +288,30 @@ async function main() {
   const proxyTarget = await serve(0);
   const relay = await proxyOverhead(proxyTarget.url).finally(() => proxyTarget.stop());
 
+  // --- Large request bodies (bench/large-requests.ts) ---
+  const large = await largeRequests(REPEATS);
+  const largeRows = [
+    [
+      'reference server: slowest other client while one 10 MiB request is handled',
+      `${large.oneMs.toFixed(0)} ms`,
+      '< 100 ms',
+      large.oneMs < 100,
+    ],
+    [
+      'reference server: slowest other client while four 10 MiB requests are handled',
+      `${large.fourMs.toFixed(0)} ms`,
+      '< 400 ms',
+      large.fourMs < 400,
+    ],
+    [
+      'reference server: peak RSS after 40 requests of 10 MiB, four at a time (default caps)',
+      large.peakMb === undefined ? 'not measured (no /proc)' : `${large.peakMb.toFixed(0)} MB`,
+      '< 812 MB (300 MB + 4 × 128 MiB)',
+      large.peakMb === undefined || large.peakMb < 812,
+    ],
+  ] as const;
+  // --- end of large request bodies ---
+
   const perRequest = measured.cpuMs / measured.report.http.requests;
   const rows = [
     [
@@ -344,6 +370,7 @@ async function main() {
       '≥ 2,000',
       relay.perSecond >= 2000,
     ],
+    ...largeRows,
   ] as const;
   const npxCost = median(npx) - median(help);
   const md = [
@@ -365,7 +392,7 @@ async function main() {
   writeFileSync(join(out, 'bench.md'), `${md}\n`);
   writeFileSync(
     join(out, 'bench.json'),
-    `${JSON.stringify({ fullMs: full, latencyMs: latency, latency100Ms: slow, nightlyMs: scale.ms, nightlyPeakMb: scale.peakMb, nightlyRequests: scale.requests, helpMs: help, npxHelpMs: npx, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther }, null, 2)}\n`,
+    `${JSON.stringify({ fullMs: full, latencyMs: latency, latency100Ms: slow, nightlyMs: scale.ms, nightlyPeakMb: scale.peakMb, nightlyRequests: scale.requests, helpMs: help, npxHelpMs: npx, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther, largeRequestOneMs: large.oneMs, largeRequestFourMs: large.fourMs, largeRequestPeakMb: large.peakMb }, null, 2)}\n`,
   );
   if (rows.some((r) => !r[3])) process.exitCode = 1;
 }
