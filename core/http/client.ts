@@ -239,7 +239,7 @@ export class HttpClient {
         // The observer's own trouble (a full disk under a HAR file) is its to report.
       }
     };
-    // Held from reading a large body until it is parsed (large-bodies.ts); given back however the exchange ends.
+    // Held while a large body is read (large-bodies.ts); given back however the exchange ends.
     let release: Release | undefined;
     try {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
@@ -289,11 +289,7 @@ export class HttpClient {
           },
           duration_ms: exchange.duration_ms,
         });
-      const response = new HttpResponse(res.statusCode, responseHeaders, text, exchange);
-      // A large body is parsed within its share of the budget, where its cost is counted; the rule
-      // then reads the parsed value (the same one, whenever it asks).
-      if (release) void response.isJson;
-      return response;
+      return new HttpResponse(res.statusCode, responseHeaders, text, exchange);
     } catch (error) {
       this.stats.failures++;
       const kind = classify(error);
@@ -348,7 +344,7 @@ export async function readWithin(
   }
 }
 
-/** A body read whole, with the share of the large-body budget it holds (until it is parsed) and how long it waited for it. */
+/** A body read whole, with the share of the large-body budget it holds (until the exchange is recorded) and how long it waited for it. */
 export interface AnswerRead {
   text: string;
   release?: Release;

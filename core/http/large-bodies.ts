@@ -1,17 +1,20 @@
 /**
- * How many large bodies are read and parsed at once. Parsing is where a big body costs memory:
- * 15 MiB of JSON with small keys is some 125 MB parsed, and more while it is being parsed; a run has
- * up to 32 rules (and their probes) in flight (core/engine/width.ts), and a server many clients.
- * A body larger than LARGE_BODY_BYTES is read and parsed only within a budget of body bytes; the
- * rest wait their turn, first come first served, with their bytes left in the socket. A body larger
- * than the whole budget still goes, alone, so nothing waits forever; and a holder waits on nothing
- * while it holds (it reads within its deadline, then parses), so the wait cannot deadlock. Only
- * the order in which large bodies are read changes, never what they say.
+ * How many large bodies are read at once. A body read is a body soon parsed, and parsing is where
+ * a big body costs memory: 15 MiB of JSON with small keys is some 125 MB parsed, and a run has up to
+ * 32 rules (and their probes) in flight (core/engine/width.ts), a server many clients. A body larger
+ * than LARGE_BODY_BYTES is read only within a budget of body bytes; the rest wait their turn, first
+ * come first served, with their bytes left in the socket. A body larger than the whole budget still
+ * goes, alone, so nothing waits forever; and a holder waits on nothing while it holds (it reads
+ * within its deadline; a server reads, parses and answers), so the wait cannot deadlock. Only the
+ * order in which large bodies are read changes, never what they say.
+ *
+ * The runner holds a share only while it reads and records: parsing stays lazy (a rule that only
+ * reads the status never parses), and parsing eagerly under the budget measured worse.
  */
 
 /** Smaller bodies are read at once: they cost little, and most bodies are a few kilobytes. */
 export const LARGE_BODY_BYTES = 1024 * 1024;
-/** Bytes of large bodies read and parsed at once: one body at the runner's 16 MiB response cap, or a few smaller. */
+/** Bytes of large bodies read at once: one body at the runner's 16 MiB response cap, or a few smaller. */
 export const LARGE_BODY_BUDGET = 16 * 1024 * 1024;
 
 /** Gives back what was taken; a second call does nothing. */

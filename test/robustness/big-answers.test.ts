@@ -1,5 +1,5 @@
 /**
- * The runner's client and big answers: large bodies are read and parsed within the run's budget
+ * The runner's client and big answers: large bodies are read within the run's budget
  * (core/http/large-bodies.ts), never more at once than it allows, a body larger than the whole
  * budget still goes alone, and what a rule reads of a body — its text and its parsed value — is what
  * it would have been without the budget (undici's own decoding: UTF-8, a leading BOM skipped).
