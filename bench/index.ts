@@ -12,6 +12,7 @@
  *   relay latency once it has learned 1,000 tokens, against a fresh proxy;
  * - check-traffic on a 200k-entry HAR and with 1,000 distinct tokens, the listing rules against a
  *   130k-record listing, and merge-reports at its per-input rule limit (bench/offline.ts).
+ * - the reference server while it handles 10 MiB requests: another client's slowest answer, and its peak RSS.
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
@@ -27,6 +28,7 @@ import { offlineRows } from './offline.js';
 import { linearGrowth } from './linear.js';
 import { proxyOverhead } from './proxy.js';
 import { proxyRss, proxySecretsCost } from './proxy-bounds.js';
+import { largeRequests } from './large-requests.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
 /** The repository (dist/bench/ is two levels below it): its own node_modules/.bin/conformance. */
@@ -296,6 +298,29 @@ async function main() {
 
   // Offline commands and the runner at hostile sizes (bench/offline.ts).
   const offline = await offlineRows();
+  // --- Large request bodies (bench/large-requests.ts) ---
+  const large = await largeRequests(REPEATS);
+  const largeRows = [
+    [
+      'reference server: slowest other client while one 10 MiB request is handled',
+      `${large.oneMs.toFixed(0)} ms`,
+      '< 100 ms',
+      large.oneMs < 100,
+    ],
+    [
+      'reference server: slowest other client while four 10 MiB requests are handled',
+      `${large.fourMs.toFixed(0)} ms`,
+      '< 400 ms',
+      large.fourMs < 400,
+    ],
+    [
+      'reference server: peak RSS after 40 requests of 10 MiB, four at a time (default caps)',
+      large.peakMb === undefined ? 'not measured (no /proc)' : `${large.peakMb.toFixed(0)} MB`,
+      '< 812 MB (300 MB + 4 × 128 MiB)',
+      large.peakMb === undefined || large.peakMb < 812,
+    ],
+  ] as const;
+  // --- end of large request bodies ---
 
   const perRequest = measured.cpuMs / measured.report.http.requests;
   const rows = [
@@ -357,6 +382,7 @@ async function main() {
     ],
     // Offline commands and the runner at hostile sizes (bench/offline.ts).
     ...offline,
+    ...largeRows,
   ] as const;
 
   // ---- conformance proxy over a long session: its memory, and what the secrets it learned cost ----
@@ -402,7 +428,7 @@ async function main() {
   writeFileSync(join(out, 'bench.md'), `${md}\n`);
   writeFileSync(
     join(out, 'bench.json'),
-    `${JSON.stringify({ fullMs: full, latencyMs: latency, latency100Ms: slow, nightlyMs: scale.ms, nightlyPeakMb: scale.peakMb, nightlyRequests: scale.requests, helpMs: help, npxHelpMs: npx, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther }, null, 2)}\n`,
+    `${JSON.stringify({ fullMs: full, latencyMs: latency, latency100Ms: slow, nightlyMs: scale.ms, nightlyPeakMb: scale.peakMb, nightlyRequests: scale.requests, helpMs: help, npxHelpMs: npx, cpuPerRequestMs: perRequest, requests, rules, peakMb: measured.peakMb, bulkNotesMs: bulk.ms, bulkNotesSlowestOtherMs: bulk.slowestOther, largeRequestOneMs: large.oneMs, largeRequestFourMs: large.fourMs, largeRequestPeakMb: large.peakMb }, null, 2)}\n`,
   );
   if (allRows.some((r) => !r[3])) process.exitCode = 1;
 }

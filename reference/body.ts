@@ -1,33 +1,62 @@
 /** Reading and parsing request bodies defensively: size limit, JSON media type, nesting limit. */
 import type { IncomingMessage } from 'node:http';
+import { LARGE_BODY_BYTES } from '../core/http/large-bodies.js';
 
 export type BodyResult =
-  | { kind: 'ok'; text: string }
+  /** `tooDeep`: the JSON nesting passed the depth limit (checked as the text arrived). */
+  | { kind: 'ok'; text: string; tooDeep: boolean }
   | { kind: 'too_large' }
   | { kind: 'aborted' }
   /** Not UTF-8: refused rather than patched, or two different byte strings could name one account. */
   | { kind: 'not_utf8' };
 
-/** Decoding that fails on invalid UTF-8 instead of replacing it with U+FFFD; a BOM is kept (and JSON.parse refuses it). */
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function decode(chunks: Buffer[]): BodyResult {
-  try {
-    return { kind: 'ok', text: utf8.decode(Buffer.concat(chunks)) };
-  } catch {
-    return { kind: 'not_utf8' };
-  }
+export interface ReadOptions {
+  /** Largest body read; past it reading stops with `too_large`. */
+  limit: number;
+  /** Deepest JSON nesting let through (scanned as the text arrives: no pass over the whole text later). */
+  depth: number;
+  /**
+   * Called before a large body is read (its declared length, or the size read so far once it passes
+   * LARGE_BODY_BYTES): the body is read once it resolves, its bytes left in the socket meanwhile.
+   */
+  beforeLarge?: (bytes: number) => Promise<void>;
 }
 
-/** Reads the body up to `limit` bytes; past it, stops reading and reports `too_large`. */
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+/**
+ * Reads the body up to `limit` bytes; past it, stops reading and reports `too_large`. The text is
+ * decoded chunk by chunk (fatal on invalid UTF-8; a BOM is kept, and JSON.parse refuses it) and its
+ * nesting scanned as it arrives, so neither is one long pass that holds up other clients, and no
+ * buffer of the whole body is made (a buffer of megabytes comes from malloc, which keeps it resident
+ * after it is freed; strings live in the JS heap, which gives it back).
+ */
+export async function readBody(req: IncomingMessage, options: ReadOptions): Promise<BodyResult> {
+  const { limit } = options;
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too_large' });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+  if (Number.isFinite(declared) && declared > limit) return { kind: 'too_large' };
+  let waited = false;
+  if (options.beforeLarge && Number.isFinite(declared) && declared > LARGE_BODY_BYTES) {
+    await options.beforeLarge(declared);
+    waited = true;
+  }
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const depth = new DepthScan(options.depth);
+  const pieces: string[] = [];
+  let utf8 = true;
+  let size = 0;
+  const decode = (chunk?: Buffer) => {
+    if (!utf8) return;
+    try {
+      const piece = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+      depth.scan(piece);
+      pieces.push(piece);
+    } catch {
+      utf8 = false;
+      pieces.length = 0;
+    }
+  };
+  const ended = await new Promise<'ok' | 'too_large' | 'aborted'>((resolve) => {
     let settled = false;
-    const settle = (result: BodyResult) => {
+    const settle = (result: 'ok' | 'too_large' | 'aborted') => {
       if (settled) return;
       settled = true;
       req.off('data', onData);
@@ -36,18 +65,28 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Paused, not destroyed: the 413 still goes out on this connection.
         req.pause();
-        settle({ kind: 'too_large' });
+        settle('too_large');
         return;
       }
-      chunks.push(chunk);
+      decode(chunk);
+      if (!waited && options.beforeLarge && size > LARGE_BODY_BYTES) {
+        waited = true;
+        req.pause();
+        options.beforeLarge(limit).then(() => req.resume());
+      }
     };
     req.on('data', onData);
-    req.on('end', () => settle(decode(chunks)));
-    req.on('aborted', () => settle({ kind: 'aborted' }));
-    req.on('error', () => settle({ kind: 'aborted' }));
-    req.on('close', () => settle({ kind: 'aborted' }));
+    req.on('end', () => settle('ok'));
+    req.on('aborted', () => settle('aborted'));
+    req.on('error', () => settle('aborted'));
+    req.on('close', () => settle('aborted'));
   });
+  if (ended !== 'ok') return { kind: ended };
+  decode();
+  if (!utf8) return { kind: 'not_utf8' };
+  return { kind: 'ok', text: pieces.join(''), tooDeep: depth.exceeded };
 }
 
 /** `application/json` or any `application/*+json`, with or without parameters. */
@@ -58,21 +97,45 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 /**
- * The deepest nesting of arrays and objects in a JSON text, scanning at most until `limit` is
- * passed. Checked before parsing so a hostile body cannot make later processing recurse deeply.
+ * The nesting of arrays and objects in a JSON text fed in pieces: whether it ever passes `limit`.
+ * Checked before parsing so a hostile body cannot make later processing recurse deeply.
  */
-export function exceedsJsonDepth(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
-      if (++depth > limit) return true;
-    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+export class DepthScan {
+  exceeded = false;
+  private depth = 0;
+  private inString = false;
+  /** The last piece ended inside a string on a backslash: the next character is escaped. */
+  private escaped = false;
+
+  constructor(private readonly limit: number) {}
+
+  scan(text: string): void {
+    if (this.exceeded || text.length === 0) return;
+    let i = 0;
+    if (this.escaped) {
+      this.escaped = false;
+      i = 1;
+    }
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (c === 92 /* \ */) {
+          if (++i >= text.length) this.escaped = true;
+        } else if (c === 34 /* " */) this.inString = false;
+      } else if (c === 34) this.inString = true;
+      else if (c === 123 /* { */ || c === 91 /* [ */) {
+        if (++this.depth > this.limit) {
+          this.exceeded = true;
+          return;
+        }
+      } else if (c === 125 /* } */ || c === 93 /* ] */) this.depth--;
+    }
   }
-  return false;
+}
+
+/** Whether a whole JSON text nests deeper than `limit` (DepthScan over one piece). */
+export function exceedsJsonDepth(text: string, limit: number): boolean {
+  const scan = new DepthScan(limit);
+  scan.scan(text);
+  return scan.exceeded;
 }

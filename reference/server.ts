@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isValidToken, sameSecret, tokenFromHeader } from './auth.js';
-import { exceedsJsonDepth, isJsonMediaType, readBody } from './body.js';
+import { isJsonMediaType, readBody } from './body.js';
+import { LargeBodyBudget, type Release } from '../core/http/large-bodies.js';
 import { faithfulChecks } from './checks.js';
 import { type Choices, faithfulChoices } from './choices.js';
 import type { ActiveFaults } from './faults/active.js';
@@ -106,6 +107,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   };
   const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
   const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };
+  // Large bodies are read, parsed and handled a body limit's worth at a time; the rest wait their turn
+  // unread (large-bodies.ts), so a flood of them costs the memory of one, not of all at once.
+  const largeBodies = new LargeBodyBudget(limits.body);
   // A rate-limited profile (rate-limit.ts) refuses some authenticated requests before their handler.
   const throttle = throttleFor(env.choices);
   const routes = buildRoutes(env.choices.graphql.path).map((r) => {
@@ -128,7 +132,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     },
     (req, res) => {
       const started = performance.now();
-      handle(req, routes, env, faults, operatorKey, limits)
+      let release: Release | undefined;
+      const beforeLarge = async (bytes: number) => {
+        release = await largeBodies.take(bytes);
+      };
+      handle(req, routes, env, faults, operatorKey, { ...limits, beforeLarge })
         .catch((error: unknown) => {
           process.emitWarning(
             `reference server: unexpected error: ${error instanceof Error ? error.stack : String(error)}`,
@@ -146,7 +154,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
             ms: performance.now() - started,
           });
         })
-        .catch(() => res.destroy());
+        .catch(() => res.destroy())
+        .finally(() => release?.());
     },
   );
   // Requests node's parser refuses: the status says why (a timeout is 408, header overflow 431).
@@ -209,7 +218,7 @@ async function handle(
   env: ServerEnv,
   faults: ActiveFaults,
   operatorKey: string,
-  limits: { body: number; depth: number },
+  limits: { body: number; depth: number; beforeLarge: (bytes: number) => Promise<void> },
 ): Promise<Reply & { close?: boolean }> {
   const method = req.method ?? 'GET';
   if ((req.url ?? '').length > MAX_URL_CHARS)
@@ -270,8 +279,9 @@ async function handle(
   }
 
   let body: unknown;
+  let large = false;
   if (method !== 'GET') {
-    const read = await readBody(req, limits.body);
+    const read = await readBody(req, { limit: limits.body, depth: limits.depth, beforeLarge: limits.beforeLarge });
     if (read.kind === 'too_large')
       return {
         ...refusal(413, 'payload_too_large', `The request body is larger than ${limits.body} bytes.`),
@@ -284,14 +294,16 @@ async function handle(
       if (!isJsonMediaType(req.headers['content-type'])) {
         return refusal(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
       }
-      if (exceedsJsonDepth(read.text, limits.depth))
-        return refusal(400, 'parse_error', `JSON nested deeper than ${limits.depth} levels.`);
+      if (read.tooDeep) return refusal(400, 'parse_error', `JSON nested deeper than ${limits.depth} levels.`);
+      // Parsing is one long step: other clients are answered before it, and after it.
+      large = read.text.length > LARGE_BODY_CHARS;
+      if (large) await yieldToOthers();
       try {
         body = JSON.parse(read.text);
       } catch (error) {
         return refusal(400, 'parse_error', `JSON parse error: ${(error as Error).message}`);
       }
-      if (read.text.length > LARGE_BODY_CHARS) await yieldToOthers();
+      if (large) await yieldToOthers();
     } else if (route.access !== 'operator') {
       return refusal(400, 'parse_error', 'A JSON request body is required.');
     }
@@ -299,6 +311,8 @@ async function handle(
 
   const claim = claimStorage(env.store, route.endpoint, body);
   if (claim && !claim.ok) return storageRefusal(claim.detail);
+  // Measuring a large body's stored size was a step of its own too.
+  if (claim && large) await yieldToOthers();
   let answer: Reply;
   try {
     answer = await route.handler(

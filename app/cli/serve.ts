@@ -29,7 +29,9 @@ Options:
   --max-supplier-bytes SIZE
                          most stored JSON per supplier, e.g. 64MiB (default 64MiB)
   --max-total-bytes SIZE most stored JSON in all (default 128MiB); past a limit a write is
-                         refused with 400 storage_limit_exceeded (see reference/README.md)
+                         refused with 400 storage_limit_exceeded (see reference/README.md);
+                         resident memory stays under 300 MB + 4 x this cap: bodies over 1 MiB
+                         are read and handled a body limit's worth at a time, the rest queued
   --fault ID             switch on a fault of the catalogue (repeatable; see "conformance faults")
   --variant              make the other legal choice wherever the spec leaves freedom
                          (other error codes and bodies, extra fields, 200 for statements, …);

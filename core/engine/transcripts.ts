@@ -9,7 +9,7 @@
  * what its report will show, not every exchange it made; the report (core/report/build.ts) applies
  * the same trim, which leaves a trimmed transcript as it is.
  */
-import { ownCopy } from '../http/bounds.js';
+import { detached } from '../http/bounds.js';
 import type { Exchange } from '../http/exchange.js';
 import { type Verdict, isFailing } from './verdict.js';
 
@@ -43,7 +43,7 @@ function cut(
   if (marker && marker.index <= limit) return { body, body_truncated: true };
   const size = Buffer.byteLength(body);
   return {
-    body: `${ownCopy(body.slice(0, limit))}… [cut: ${truncated ? 'more than ' : ''}${size} bytes in all]`,
+    body: `${detached(body.slice(0, limit))}… [cut: ${truncated ? 'more than ' : ''}${size} bytes in all]`,
     body_truncated: true,
   };
 }

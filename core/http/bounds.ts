@@ -12,18 +12,20 @@ export const MAX_DEPTH = 64;
 /** Entries of one array or object kept when a value is clipped. */
 export const MAX_ENTRIES = 200;
 
+/**
+ * A copy of `part` that holds on to nothing else. A slice of a string keeps the whole string it was
+ * cut from alive (V8 shares the characters), so 2 KB quoted from a 15 MB answer would keep the 15 MB
+ * for as long as the quote is kept: in a failure, until the run ends.
+ */
+export function detached(part: string): string {
+  return JSON.parse(JSON.stringify(part)) as string;
+}
+
 /** `text` cut at `limit` characters, with its size in bytes said. */
 export function capText(text: string, limit = QUOTE_LIMIT): string {
   if (text.length <= limit) return text;
-  return `${ownCopy(text.slice(0, limit))}… (${Buffer.byteLength(text)} bytes)`;
+  return `${detached(text.slice(0, limit))}… (${Buffer.byteLength(text)} bytes)`;
 }
-
-/**
- * A copy of `text` that refers to no longer string. V8 makes a slice of a long string a view of it:
- * the 2 KB a report keeps of a 15 MiB body would keep all 15 MiB alive for the rest of the run. The
- * round trip through UTF-16 code units is exact, lone surrogates included.
- */
-export const ownCopy = (text: string): string => Buffer.from(text, 'utf16le').toString('utf16le');
 
 const deeper = `[clipped: nested deeper than ${MAX_DEPTH} levels]`;
 
@@ -45,9 +47,12 @@ export function clipValue(value: unknown, limit = QUOTE_LIMIT): unknown {
       const kept = node.slice(0, MAX_ENTRIES).map((v) => walk(v, depth + 1));
       copy = node.length > MAX_ENTRIES ? [...kept, `… and ${node.length - MAX_ENTRIES} more items`] : kept;
     } else {
-      const entries = Object.entries(node);
-      const kept = entries.slice(0, MAX_ENTRIES).map(([k, v]) => [capText(k, limit), walk(v, depth + 1)]);
-      if (entries.length > MAX_ENTRIES) kept.push(['…', `and ${entries.length - MAX_ENTRIES} more keys`]);
+      // Keys, not entries: an answer with a million keys would otherwise become a million pairs here.
+      const keys = Object.keys(node);
+      const kept = keys
+        .slice(0, MAX_ENTRIES)
+        .map((k) => [capText(k, limit), walk((node as Record<string, unknown>)[k], depth + 1)]);
+      if (keys.length > MAX_ENTRIES) kept.push(['…', `and ${keys.length - MAX_ENTRIES} more keys`]);
       copy = Object.fromEntries(kept);
     }
     seen.delete(node);

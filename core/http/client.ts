@@ -3,10 +3,12 @@
  * per-request deadline, a cap on response size, no redirects followed (the token only ever goes to
  * the configured base URL), an optional request rate limit, and every exchange recorded redacted.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { LatencyGauge } from './latency.js';
 import { AnswerLog } from './answers.js';
 import { type Exchange, type ExchangeErrorKind, ExchangeError, clip } from './exchange.js';
+import { LARGE_BODY_BYTES, LargeBodyBudget, type Release } from './large-bodies.js';
 import { Pacing, type RateLimitCount } from './pacing.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Redactor } from './redact.js';
@@ -152,6 +154,8 @@ export class HttpClient {
   readonly answers = new AnswerLog();
   /** How long the target takes to answer lately (latency.ts): the runner's automatic width reads it. */
   readonly latency = new LatencyGauge();
+  /** Large bodies read and parsed at once, shared by every rule of the run (large-bodies.ts). */
+  readonly largeBodies = new LargeBodyBudget();
 
   constructor(private readonly options: HttpClientOptions) {
     const url = new URL(options.baseUrl);
@@ -235,6 +239,8 @@ export class HttpClient {
         // The observer's own trouble (a full disk under a HAR file) is its to report.
       }
     };
+    // Held while a large body is read (large-bodies.ts); given back however the exchange ends.
+    let release: Release | undefined;
     try {
       // undici bounds the wait for headers and each pause in the body; one more timer bounds the whole
       // body, since a body that drips forever never pauses long enough for bodyTimeout.
@@ -247,7 +253,15 @@ export class HttpClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await readWithin(res.body, timeoutMs, started);
+      const read = await readAnswer(res.body, {
+        timeoutMs,
+        started,
+        budget: this.largeBodies,
+        declared: Number(res.headers['content-length']),
+        cap: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      });
+      release = read.release;
+      const { text } = read;
       const responseHeaders = flattenHeaders(res.headers);
       const redactedText = redactor.text(text);
       const exchange = transcript.record({
@@ -259,7 +273,8 @@ export class HttpClient {
           ...clip(redactedText),
           bytes: Buffer.byteLength(text),
         },
-        duration_ms: performance.now() - started,
+        // The target's time: a wait for the large-body budget is the runner's own.
+        duration_ms: performance.now() - started - read.waitedMs,
       });
       this.answers.answered(n, recordedRequest);
       this.latency.record(exchange.duration_ms, res.statusCode);
@@ -296,6 +311,8 @@ export class HttpClient {
           duration_ms: failed.duration_ms,
         });
       throw new ExchangeError(kind, `${req.method} ${redactor.text(path)}: ${message}`);
+    } finally {
+      release?.();
     }
   }
 
@@ -324,6 +341,104 @@ export async function readWithin(
     return await body.text();
   } finally {
     clearTimeout(deadline);
+  }
+}
+
+/** A body read whole, with the share of the large-body budget it holds (until the exchange is recorded) and how long it waited for it. */
+export interface AnswerRead {
+  text: string;
+  release?: Release;
+  waitedMs: number;
+}
+
+/**
+ * Reads a whole body as readWithin does (within what is left of `timeoutMs` since `started`, decoded
+ * as undici's `text()` decodes: UTF-8, a leading BOM skipped), but a body larger than
+ * LARGE_BODY_BYTES first takes its share of `budget`: its declared length, or the response cap when
+ * it declared none and grew past the threshold. Waiting for it is the runner's own time, so it does
+ * not count against the deadline; the bytes wait in the socket meanwhile (undici pauses it, and a
+ * paused body does not time out).
+ */
+export async function readAnswer(
+  body: Dispatcher.ResponseData['body'],
+  options: {
+    timeoutMs: number;
+    started: number;
+    budget: LargeBodyBudget;
+    declared: number;
+    cap: number;
+  },
+): Promise<AnswerRead> {
+  const { timeoutMs, started, budget, declared, cap } = options;
+  let waitedMs = 0;
+  let release: Release | undefined;
+  let deadline: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const left = timeoutMs - (performance.now() - started - waitedMs);
+    deadline = setTimeout(() => body.destroy(new DeadlineExceeded()), Math.max(1, left));
+  };
+  const take = async (bytes: number) => {
+    clearTimeout(deadline);
+    const from = performance.now();
+    release = await budget.take(bytes);
+    waitedMs += performance.now() - from;
+    arm();
+  };
+  try {
+    if (Number.isFinite(declared) && declared > LARGE_BODY_BYTES) await take(declared);
+    else arm();
+    const text = new BodyText();
+    for await (const chunk of body) {
+      text.add(chunk as Buffer);
+      if (!release && text.size > LARGE_BODY_BYTES) await take(Math.max(text.size, cap));
+    }
+    return { text: text.end(), ...(release ? { release } : {}), waitedMs };
+  } catch (error) {
+    release?.();
+    throw error;
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+/**
+ * A body's text, decoded as undici's `text()` decodes it (UTF-8, a leading BOM skipped). A large body
+ * is decoded chunk by chunk into the JS heap rather than joined into one buffer first: a buffer of
+ * many megabytes comes from malloc, and once freed it raises glibc's mmap threshold, so the next big
+ * buffers stay in its arenas and the process keeps them resident long after they are garbage
+ * (measured: some 300 MB of a 550 MB peak against 15 MiB answers). The JS heap gives its pages back.
+ */
+class BodyText {
+  size = 0;
+  private chunks: Buffer[] = [];
+  private decoder?: StringDecoder;
+  private pieces: string[] = [];
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.decoder) this.pieces.push(this.decoder.write(chunk));
+    else {
+      this.chunks.push(chunk);
+      if (this.size > LARGE_BODY_BYTES) {
+        this.decoder = new StringDecoder('utf8');
+        for (const c of this.chunks) this.pieces.push(this.decoder.write(c));
+        this.chunks = [];
+      }
+    }
+  }
+
+  end(): string {
+    if (!this.decoder) {
+      const buffer = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+      const bom = this.size > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+      return buffer.toString('utf8', bom ? 3 : 0);
+    }
+    this.pieces.push(this.decoder.end());
+    // U+FEFF first can only be the bytes EF BB BF: the BOM undici's text() skips.
+    if (this.pieces[0]?.startsWith('\uFEFF')) this.pieces[0] = this.pieces[0].slice(1);
+    const text = this.pieces.join('');
+    this.pieces = [];
+    return text;
   }
 }
 

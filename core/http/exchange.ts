@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ownCopy } from './bounds.js';
+import { detached } from './bounds.js';
 
 export const EXCHANGE_ERROR_KINDS = ['timeout', 'refused', 'reset', 'too_large', 'aborted', 'other'] as const;
 export type ExchangeErrorKind = (typeof EXCHANGE_ERROR_KINDS)[number];
@@ -61,7 +61,7 @@ export class ExchangeError extends Error {
 /** Transcripts keep bodies readable but bounded. */
 export const TRANSCRIPT_BODY_LIMIT = 16 * 1024;
 
+/** A copy that keeps no more than its own characters alive (bounds.ts `detached`: a slice would keep the whole body). */
 export function clip(text: string, limit = TRANSCRIPT_BODY_LIMIT): { body: string; body_truncated?: boolean } {
-  // A copy, not a view: the clipped body must not keep the whole answer alive (bounds.ts ownCopy).
-  return text.length > limit ? { body: `${ownCopy(text.slice(0, limit))}…`, body_truncated: true } : { body: text };
+  return text.length > limit ? { body: `${detached(text.slice(0, limit))}…`, body_truncated: true } : { body: text };
 }
