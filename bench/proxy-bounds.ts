@@ -38,7 +38,7 @@ export async function proxyRss(
   }
   return {
     afterMb: median(runs.map((r) => r.afterMb)),
-    peakMb: Math.max(...runs.map((r) => r.peakMb)),
+    peakMb: runs.reduce((most, r) => Math.max(most, r.peakMb), 0),
     runs: runs.map((r) => r.afterMb),
   };
 }
