@@ -45,13 +45,15 @@ export function tenMiBNotes(ext: string): string {
   });
 }
 
-async function post(url: string, path: string, body: string, extra: Record<string, string> = {}) {
+/** A POST with the reference server's token; its status, the answer read and dropped. */
+export async function post(url: string, path: string, body: string, extra: Record<string, string> = {}) {
   const res = await request(`${url}${path}`, { method: 'POST', headers: { ...headers, ...extra }, body });
   await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
   return res.statusCode;
 }
 
-async function stagedAndProcessed(url: string, ext: string) {
+/** An account of the reference server's Ongoing supplier, staged and processed (so it takes notes). */
+export async function stagedAndProcessed(url: string, ext: string) {
   await post(
     url,
     '/v1/data-import/account-import-process/create-or-update/',

@@ -1,5 +1,8 @@
 /** Runs the built CLI (dist/) as a user would, as a child process. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineLoad } from './load.js';
 
@@ -96,4 +99,24 @@ export function stop(child: ChildProcessWithoutNullStreams): Promise<number | nu
     child.on('close', (code) => resolve(code));
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * `conformance proxy` to `target`, writing its reports to `out/` and its HAR to `session.har` of a
+ * fresh folder named after `prefix`; `extra` flags after those. Resolves once it says where it listens.
+ */
+export async function startProxyCli(target: string, prefix: string, extra: string[] = []) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const started = await startCli([
+    'proxy',
+    '--target',
+    target,
+    '--report-dir',
+    join(dir, 'out'),
+    '--har',
+    join(dir, 'session.har'),
+    ...extra,
+  ]);
+  const url = /on (http:\/\/\S+)/.exec(started.firstLine)?.[1] ?? '';
+  return { ...started, dir, url };
 }

@@ -10,9 +10,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { tenMiBNotes } from '../../bench/large-requests.js';
+import { post, stagedAndProcessed, tenMiBNotes } from '../../bench/large-requests.js';
 import { DEFAULT_TOKEN } from '../../reference/index.js';
 import { stop } from '../helpers/cli.js';
 
@@ -21,7 +20,7 @@ const PROBE = fileURLToPath(new URL('../helpers/rss-probe.mjs', import.meta.url)
 /** reference/README.md: peak resident memory under SERVE_BASE_MIB + SERVE_CAP_MULTIPLE × --max-total-bytes. */
 const SERVE_BASE_MIB = 300;
 const SERVE_CAP_MULTIPLE = 4;
-const headers = { authorization: `Token ${DEFAULT_TOKEN}`, 'content-type': 'application/json' };
+const _headers = { authorization: `Token ${DEFAULT_TOKEN}`, 'content-type': 'application/json' };
 
 function serve(args: string[], rssFile: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
   return new Promise((resolve, reject) => {
@@ -38,12 +37,6 @@ function serve(args: string[], rssFile: string): Promise<{ child: ChildProcessWi
   });
 }
 
-async function post(url: string, path: string, body: string): Promise<number> {
-  const res = await request(`${url}${path}`, { method: 'POST', headers, body });
-  await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
-  return res.statusCode;
-}
-
 describe('serve under a flood of 10 MiB requests', () => {
   it('keeps its peak resident memory under the stated multiple of the storage cap', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'serve-rss-'));
@@ -58,22 +51,7 @@ describe('serve under a flood of 10 MiB requests', () => {
       // 40 bodies of 10 MiB, four at a time: the first few are kept up to the cap, the rest refused.
       for (let round = 0; round < 10; round++) {
         const exts = Array.from({ length: 4 }, (_, i) => `FLOOD-${round}-${i}`);
-        for (const ext of exts) {
-          await post(
-            url,
-            '/v1/data-import/account-import-process/create-or-update/',
-            JSON.stringify({ import_supplier: 'SUPPLIER_ONGOING', external_account_number: ext }),
-          );
-          await post(
-            url,
-            '/v1/data-import/account-import-process/process/',
-            JSON.stringify({
-              import_supplier_code: 'SUPPLIER_ONGOING',
-              external_account_number: ext,
-              operations_team_name: 'Migrations',
-            }),
-          );
-        }
+        for (const ext of exts) await stagedAndProcessed(url, ext);
         statuses.push(
           ...(await Promise.all(exts.map((ext) => post(url, '/v1/data-import/notes/create/', tenMiBNotes(ext))))),
         );

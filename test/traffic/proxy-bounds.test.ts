@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAFFIC_CHECKS, TrafficJudge } from '../../app/traffic/checks.js';
 import { fromHar } from '../../app/traffic/har-read.js';
 import { PROXY_MAX_BODY_BYTES, startTrafficProxy, type TrafficProxy } from '../../app/traffic/proxy.js';
-import { startCli } from '../helpers/cli.js';
+import { startProxyCli } from '../helpers/cli.js';
 import { type Listening, listen } from '../helpers/listen.js';
 import { PATHS } from '../helpers/reference.js';
 import { until } from '../helpers/until.js';
@@ -264,18 +264,8 @@ describe('conformance proxy (the command), stopped by a signal', () => {
       req.resume();
       req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(BIG_ANSWER));
     });
-    const dir = mkdtempSync(join(tmpdir(), 'proxy-sigint-'));
-    const { child, firstLine } = await startCli([
-      'proxy',
-      '--target',
-      target.url,
-      '--report-dir',
-      join(dir, 'out'),
-      '--har',
-      join(dir, 'session.har'),
-    ]);
+    const { child, dir, url } = await startProxyCli(target.url, 'proxy-sigint-');
     try {
-      const url = /on (http:\/\/\S+)/.exec(firstLine)![1];
       for (let i = 0; i < 6; i++) expect((await send(url, '/v1/upload/', big('data'))).status).toBe(200);
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
@@ -306,21 +296,9 @@ describe('conformance proxy (the command), stopped by a signal', () => {
       reached++;
       req.resume();
     });
-    const dir = mkdtempSync(join(tmpdir(), 'proxy-silent-'));
-    const { child, firstLine } = await startCli([
-      'proxy',
-      '--target',
-      target.url,
-      '--report-dir',
-      join(dir, 'out'),
-      '--reporter',
-      'json',
-      '--har',
-      join(dir, 'session.har'),
-    ]);
+    const { child, dir, url } = await startProxyCli(target.url, 'proxy-silent-', ['--reporter', 'json']);
     const agent = new Agent({ connections: 256 });
     try {
-      const url = /on (http:\/\/\S+)/.exec(firstLine)![1];
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       const clients = Array.from({ length: 200 }, (_, i) =>
@@ -360,20 +338,8 @@ describe('conformance proxy (the command), stopped by a signal', () => {
       reached++;
       req.resume();
     });
-    const dir = mkdtempSync(join(tmpdir(), 'proxy-twice-'));
-    const { child, firstLine } = await startCli([
-      'proxy',
-      '--target',
-      target.url,
-      '--report-dir',
-      join(dir, 'out'),
-      '--reporter',
-      'json',
-      '--har',
-      join(dir, 'session.har'),
-    ]);
+    const { child, dir, url } = await startProxyCli(target.url, 'proxy-twice-', ['--reporter', 'json']);
     try {
-      const url = /on (http:\/\/\S+)/.exec(firstLine)![1];
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       const hanging = request(`${url}/v1/data-import/x/`, { headers }).catch(() => 'cut');

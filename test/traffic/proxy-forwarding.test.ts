@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endToEnd, forwardingPolicy, refusal, upstreamUrl } from '../../app/traffic/forwarding.js';
 import { startTrafficProxy, type TrafficProxy } from '../../app/traffic/proxy.js';
 import { DEFAULT_API_KEY, DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
-import { runCli, startCli, stop } from '../helpers/cli.js';
+import { runCli, startCli, startProxyCli, stop } from '../helpers/cli.js';
 import { client } from '../helpers/http.js';
 import { type Listening, listen } from '../helpers/listen.js';
 import { PATHS, SUPPLIER } from '../helpers/reference.js';
@@ -201,15 +201,7 @@ describe('conformance proxy (the command), its secrets and its console', () => {
   });
 
   it('no secret of the session, in any header or the token mutation, reaches a report, the HAR or the console', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'proxy-secrets-'));
-    const { child, firstLine } = await startCli([
-      'proxy',
-      '--target',
-      server.url,
-      '--report-dir',
-      join(dir, 'out'),
-      '--har',
-      join(dir, 'session.har'),
+    const { child, firstLine, dir, url } = await startProxyCli(server.url, 'proxy-secrets-', [
       '--secret-header',
       'X-Gateway-Key',
     ]);
@@ -218,7 +210,6 @@ describe('conformance proxy (the command), its secrets and its console', () => {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     try {
-      const url = /on (http:\/\/\S+)/.exec(firstLine)![1];
       // The §5.1 mutation with the key written into the query text: the token it issues is never used.
       const mutation = await fetch(`${url}/v1/graphql/`, {
         method: 'POST',

@@ -13,7 +13,7 @@ import { TRAFFIC_CHECKS, TrafficJudge } from '../../app/traffic/checks.js';
 import { fromHar } from '../../app/traffic/har-read.js';
 import { startTrafficProxy } from '../../app/traffic/proxy.js';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
-import { runCli, startCli, stop } from '../helpers/cli.js';
+import { runCli, startProxyCli, stop } from '../helpers/cli.js';
 import { client, unique } from '../helpers/http.js';
 import { PATHS, SUPPLIER, TEAM, account } from '../helpers/reference.js';
 
@@ -158,20 +158,8 @@ describe('conformance proxy', () => {
 describe('conformance proxy (the command)', () => {
   it('relays unchanged, prints findings as they come, and writes the reports and the HAR when stopped', async () => {
     const server = await startReferenceServer();
-    const dir = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
-    const { child, firstLine } = await startCli([
-      'proxy',
-      '--target',
-      server.url,
-      '--report-dir',
-      join(dir, 'out'),
-      '--har',
-      join(dir, 'session.har'),
-      '--reporter',
-      'json',
-    ]);
+    const { child, dir, url } = await startProxyCli(server.url, 'proxy-cli-', ['--reporter', 'json']);
     try {
-      const url = /on (http:\/\/\S+)/.exec(firstLine)![1];
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const direct = await client(server.url)('GET', PATHS.pending(SUPPLIER));
