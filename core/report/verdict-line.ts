@@ -115,7 +115,11 @@ function interruptedDetail(report: Report): string {
   const notJudged = interrupted?.not_judged ?? 0;
   const failures = rules.filter((r) => r.verdict === 'fail' && r.level === 'MUST' && !r.expected_failure).length;
   return [
-    `${interrupted?.reason ?? 'the run was interrupted'}: ${rules.length - notJudged} of ${plural(rules.length, 'rule')} ran, ${notJudged} not judged`,
+    // A proxy session cut with exchanges in flight judged every check on what it saw: its reason
+    // names what was cut, and "all rules ran, 0 not judged" would only hide it.
+    notJudged > 0
+      ? `${interrupted?.reason ?? 'the run was interrupted'}: ${rules.length - notJudged} of ${plural(rules.length, 'rule')} ran, ${notJudged} not judged`
+      : (interrupted?.reason ?? 'the run was interrupted'),
     ...(failures ? [`${plural(failures, 'MUST failure')} among those that ran`] : []),
   ].join('; ');
 }
