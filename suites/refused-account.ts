@@ -1,7 +1,7 @@
 /**
  * "Refused means nothing happened" for the 404 of §7.2 ("account not found"): one MUST rule per §4.2
- * endpoint of the spec model whose effect the oracle can see (notes, transactions, historical billing
- * documents: `probeOf` in core/engine/observe.ts). Another moment than the refusal itself is looked
+ * endpoint of the catalogue whose effect its driver can see (notes, transactions, historical billing
+ * documents: the probes of core/engine/drivers.ts). Another moment than the refusal itself is looked
  * at: what a refused request leaves behind shows when the account comes to exist.
  *
  * 1. The request, valid in every other respect, names an account that does not exist (never staged):

@@ -1,7 +1,7 @@
 /**
  * "Refused means nothing happened" for the 400 of §7.2 ("validation error on any endpoint"): one
- * MUST rule per POST endpoint of the spec model whose effect the oracle can see (core/engine/observe.ts
- * `probeOf`: staging, process, notes, transactions, historical billing documents, the business; and
+ * MUST rule per POST endpoint of the catalogue whose effect its driver can see (core/engine/drivers.ts
+ * probes: staging, process, notes, transactions, historical billing documents, the business; and
  * validate, probed by staging). The request is valid in every respect but one documented field, made
  * invalid by a MUST defect of generators/defects.ts (§2.1: "A provided optional field must satisfy
  * its validation rules"); it is answered 400, and afterwards the account shows exactly what it

@@ -91,6 +91,11 @@ export class TrafficSecrets {
    */
   keep<E extends Exchange>(exchange: E): E {
     this.learn(exchange);
+    return this.withoutCredentials(exchange);
+  }
+
+  /** The exchange with its credential-bearing headers redacted (its secrets learned already). */
+  withoutCredentials<E extends Exchange>(exchange: E): E {
     return {
       ...exchange,
       request: { ...exchange.request, headers: this.redactor.headers(exchange.request.headers) },
