@@ -75,6 +75,26 @@ function freshAccount(ctx: RuleContext) {
   return { supplier, ext, key: accountKey(supplier, ext) };
 }
 
+/**
+ * The sample of an endpoint whose payload shape the spec does not show (§4.2 agreements, supply
+ * points): the configured template filled with the account's keys and a fresh supply point
+ * identifier under `idField`, or the keys alone when none is configured.
+ */
+function templated(
+  ctx: RuleContext,
+  kind: 'agreements' | 'supply_points',
+  /** Read only when configured: reading an unconfigured template is an internal error. */
+  template: () => unknown,
+  idField: string,
+): CallOptions {
+  const { key } = freshAccount(ctx);
+  return {
+    body: ctx.preconditions.payloads.configured(kind)
+      ? fillTemplate(template(), { ...key, [idField]: ctx.ids.supplyPointIdentifier() })
+      : key,
+  };
+}
+
 const STEP = 'probe: the request again, valid, as the last step';
 type Body = Record<string, unknown>;
 const bodyOf = (request: CallOptions): Body => (request.body ?? {}) as Body;
@@ -182,17 +202,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
   },
   createAgreements: {
     scope: 'imported',
-    sample: (ctx) => {
-      const { key } = freshAccount(ctx);
-      return {
-        body: ctx.preconditions.payloads.configured('agreements')
-          ? fillTemplate(ctx.preconditions.agreementsPayload, {
-              ...key,
-              supply_point_identifier: ctx.ids.supplyPointIdentifier(),
-            })
-          : key,
-      };
-    },
+    sample: (ctx) => templated(ctx, 'agreements', () => ctx.preconditions.agreementsPayload, 'supply_point_identifier'),
     // §4.2: the payload shape is "not shown"; without the configured one the request could be
     // refused for its shape before the account is looked up, which is legal.
     sampleNeeds: ['agreementsPayload'],
@@ -200,17 +210,8 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
   },
   createSupplyPoints: {
     scope: 'imported',
-    sample: (ctx) => {
-      const { key } = freshAccount(ctx);
-      return {
-        body: ctx.preconditions.payloads.configured('supply_points')
-          ? fillTemplate(ctx.preconditions.supplyPointsPayload, {
-              ...key,
-              new_supply_point_identifier: ctx.ids.supplyPointIdentifier(),
-            })
-          : key,
-      };
-    },
+    sample: (ctx) =>
+      templated(ctx, 'supply_points', () => ctx.preconditions.supplyPointsPayload, 'new_supply_point_identifier'),
     sampleNeeds: ['supplyPointsPayload'],
     effect: unobservable('§4.2: 201 with an empty body, and no read of the interface shows supply points'),
   },
