@@ -116,11 +116,18 @@ export async function checkTrafficTokens(entries = 20_000, distinct = 1_000) {
   }
 }
 
+/** The rules that read the all and pending listings whole. */
+export const LISTING_RULES = [
+  'status.listing-all-pending',
+  'status.listing-pending-nulls',
+  'status.listings-per-supplier',
+];
+
 /**
- * A run of the listing rules against a reference server whose all and pending listings carry
- * `records` other accounts' records before the supplier's own (12.9 MB at 130k).
+ * How a reference server answers its all and pending listings with `records` other accounts'
+ * pending records before the supplier's own (12.9 MB at 130k): its `present` choice, and the crowd.
  */
-export async function crowdedListingRun(records = 130_000) {
+export function crowdedListings(records: number) {
   const crowd = Array.from({ length: records }, (_, i) => ({
     external_account_number: `CROWD-${String(i).padStart(8, '0')}`,
     service_account_number: null,
@@ -132,15 +139,20 @@ export async function crowdedListingRun(records = 130_000) {
     Array.isArray(answer.body)
       ? { ...answer, body: [...crowd, ...answer.body] }
       : answer;
-  const rules = ['status.listing-all-pending', 'status.listing-pending-nulls', 'status.listings-per-supplier'];
+  return { crowd, present };
+}
+
+/** A run of the listing rules against a reference server whose listings carry `records` other records. */
+export async function crowdedListingRun(records = 130_000) {
+  const { crowd, present } = crowdedListings(records);
   const started = performance.now();
   const { report } = await runAgainstReference(
     { choices: { present }, auth: 'token' },
-    { selection: { rules }, seed: 1 },
+    { selection: { rules: LISTING_RULES }, seed: 1 },
   );
   const ms = performance.now() - started;
   const judged = report.rules.filter((r) => r.verdict === 'pass' || r.verdict === 'fail').length;
-  return { ms, records, mb: JSON.stringify(crowd).length / 1e6, judged, rules: rules.length };
+  return { ms, records, mb: JSON.stringify(crowd).length / 1e6, judged, rules: LISTING_RULES.length };
 }
 
 /** A report.json to copy rules from: check-traffic's report of a small HAR. */

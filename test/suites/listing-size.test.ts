@@ -5,28 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstReference } from '../../app/against-reference.js';
-import type { Reply } from '../../reference/reply.js';
+import { LISTING_RULES, crowdedListings } from '../../bench/offline.js';
 
 const RECORDS = 130_000;
-const LISTING_RULES = ['status.listing-all-pending', 'status.listing-pending-nulls', 'status.listings-per-supplier'];
-
-/** Other accounts' pending records, put before the supplier's own in the all and pending listings. */
-const crowd = Array.from({ length: RECORDS }, (_, i) => ({
-  external_account_number: `CROWD-${i}`,
-  service_account_number: null,
-  account_created_at: null,
-}));
-const crowded = (answer: Reply, endpoint: string | undefined): Reply =>
-  (endpoint === 'allAccountImportProcesses' || endpoint === 'pendingAccountImportProcesses') &&
-  answer.status === 200 &&
-  Array.isArray(answer.body)
-    ? { ...answer, body: [...crowd, ...answer.body] }
-    : answer;
 
 describe(`a listing of ${RECORDS.toLocaleString('en')} records`, () => {
   it('is read whole and every listing rule is judged', async () => {
     const { report } = await runAgainstReference(
-      { choices: { present: crowded }, auth: 'token' },
+      { choices: { present: crowdedListings(RECORDS).present }, auth: 'token' },
       { selection: { rules: LISTING_RULES }, seed: 20 },
     );
     const verdicts = Object.fromEntries(

@@ -46,6 +46,16 @@ const exited = (child: ChildProcessWithoutNullStreams) =>
     child.on('close', (code) => resolve(code));
   });
 
+/** A target that reads every request and never answers; how many requests reached it. */
+async function silentTarget() {
+  let reached = 0;
+  const target = await listen((req) => {
+    reached++;
+    req.resume();
+  });
+  return { target, reached: () => reached };
+}
+
 describe('what the proxy keeps', () => {
   let target: Listening;
   let proxy: TrafficProxy;
@@ -290,12 +300,7 @@ describe('conformance proxy (the command), stopped by a signal', () => {
   });
 
   it('200 requests in flight to a silent target, then SIGINT: cut after the grace, counted and named, Interrupted, exit 130', async () => {
-    let reached = 0;
-    // Reads every request and never answers.
-    const target = await listen((req) => {
-      reached++;
-      req.resume();
-    });
+    const { target, reached } = await silentTarget();
     const { child, dir, url } = await startProxyCli(target.url, 'proxy-silent-', ['--reporter', 'json']);
     const agent = new Agent({ connections: 256 });
     try {
@@ -307,7 +312,7 @@ describe('conformance proxy (the command), stopped by a signal', () => {
           () => 'cut' as const,
         ),
       );
-      await until(() => reached === 200);
+      await until(() => reached() === 200);
       const code = exited(child);
       child.kill('SIGINT');
       expect(await code).toBe(130);
@@ -333,17 +338,13 @@ describe('conformance proxy (the command), stopped by a signal', () => {
   });
 
   it('a second SIGINT exits at once (130), the HAR file still whole', async () => {
-    let reached = 0;
-    const target = await listen((req) => {
-      reached++;
-      req.resume();
-    });
+    const { target, reached } = await silentTarget();
     const { child, dir, url } = await startProxyCli(target.url, 'proxy-twice-', ['--reporter', 'json']);
     try {
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       const hanging = request(`${url}/v1/data-import/x/`, { headers }).catch(() => 'cut');
-      await until(() => reached === 1);
+      await until(() => reached() === 1);
       const code = exited(child);
       child.kill('SIGINT');
       await until(() => stderr.includes('SIGINT: taking no new connection'));
