@@ -18,6 +18,7 @@ import {
   CONSUMER,
   CONTRACT_FILE,
   INVALID_ACCOUNT_DEFECT,
+  NOT_IN_CONTRACT,
   PROVIDER,
   contractInteractions,
 } from '../../app/ecosystem/pact/interactions.js';
@@ -138,6 +139,17 @@ describe('pact export', () => {
     expect(Object.keys(already.response.matchingRules?.body ?? {})).toEqual(
       expect.arrayContaining(['$.external_account_number', '$.service_account_number']),
     );
+  });
+
+  it('covers every endpoint of the model, or says why it leaves the whole endpoint out', () => {
+    // Derived from the model, not retyped: an endpoint added to the model with no interaction fails here.
+    const inContract = new Set(contract.interactions.map((i) => endpointOf(i.request.method, i.request.path).id));
+    const leftOut = new Set(NOT_IN_CONTRACT.filter((n) => n.case === undefined).map((n) => n.endpoint));
+    const missing = Object.values(model.endpoints)
+      .map((e) => e.id)
+      .filter((id) => !inContract.has(id) && !leftOut.has(id));
+    expect(missing).toEqual([]);
+    for (const id of leftOut) expect(inContract.has(id), `${id} is left out, yet in the contract`).toBe(false);
   });
 
   it('injects the identifiers the provider creates from provider state', () => {

@@ -95,6 +95,14 @@ describe('endpoint drivers', () => {
     for (const e of Object.values(model.endpoints).filter((x) => x.items))
       expect(DRIVERS[e.id].item, e.id).toBeTypeOf('function');
   });
+
+  it('every batch endpoint, whose items are deduplicated, has a race rule sending the same item at once', () => {
+    // §4.2 dedup is a statement about requests that meet: the model's batches, not a retyped list.
+    const raced = new Set(allRules.filter((r) => r.id.startsWith('races.')).flatMap((r) => r.endpoints ?? []));
+    const batches = Object.values(model.endpoints).filter((e) => e.items?.dedup.length);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.map((e) => e.id).filter((id) => !raced.has(id))).toEqual([]);
+  });
 });
 
 describe('an endpoint added to the model with its driver', () => {
