@@ -12,8 +12,9 @@ every fault of the catalogue
 ("conformance faults"), in parallel. Writes the kill matrix (fault -> rules that caught it) as
 kill-matrix.md and kill-matrix.json. Fails (exit 1) when the faithful server or a variant profile
 has a MUST or SHOULD failure (but for the SHOULD rules a profile takes the other reading of, which
-the matrix lists), when a fault is caught by no rule, or when a fault that breaks a stated rule
-(MUST level) is caught only by SHOULD rules.
+the matrix lists), when a fault is caught by no rule, when a fault that breaks a stated rule
+(MUST level) is caught only by SHOULD rules, or when a fault placed to show a family's worth
+(placed where no older rule looks) is missed by that family or caught by an older rule.
 
 Options:
   --fault ID         only these faults (repeatable)
@@ -84,6 +85,8 @@ async function run(argv: string[]): Promise<number> {
   if (t.missed.length) console.log(`Not caught: ${t.missed.join(', ')}`);
   if (t.mustLevelCaughtOnlyByShould.length)
     console.log(`Break a stated rule but caught only by SHOULD rules: ${t.mustLevelCaughtOnlyByShould.join(', ')}`);
+  for (const r of matrix.faults)
+    for (const problem of r.misplaced ?? []) console.log(`Placement of ${r.id} does not hold: ${problem}`);
   console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
   return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
 }

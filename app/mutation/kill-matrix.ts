@@ -9,8 +9,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { FAULTS, VARIANT_PROFILES } from '../../reference/index.js';
-import type { Selection } from '../../core/engine/select.js';
+import { FAULTS, type FaultDefinition, VARIANT_PROFILES } from '../../reference/index.js';
+import { type Selection, selectRules } from '../../core/engine/select.js';
+import { allRules } from '../../suites/index.js';
 import { type Target, type TaskResult, runTask } from './task.js';
 import type { JudgingLevel } from '../../core/engine/verdict.js';
 
@@ -30,6 +31,35 @@ export interface FaultRow {
   /** Caught, but only by SHOULD rules: a default run would pass the server. */
   caughtOnlyByShould: boolean;
   errored: string[];
+  /** What breaks the fault's placement (see Placement): a named rule that missed it, an older rule that caught it. */
+  misplaced?: string[];
+}
+
+/**
+ * What breaks a fault's placement in one run: a rule of `by` that ran and did not fail at the
+ * fault's level, and any other failing rule outside the `beside` prefixes (an older rule saw the
+ * fault, so it does not show the family's worth).
+ */
+export function placementProblems(
+  fault: Pick<FaultDefinition, 'placement' | 'level'>,
+  failed: readonly { rule: string; level: string }[],
+  ran: (rule: string) => boolean,
+): string[] {
+  const placement = fault.placement;
+  if (!placement) return [];
+  const level = fault.level ?? 'MUST';
+  const problems: string[] = [];
+  for (const rule of placement.by) {
+    if (!ran(rule)) continue;
+    const hit = failed.find((f) => f.rule === rule);
+    if (!hit) problems.push(`${rule} did not catch it`);
+    else if (hit.level !== level) problems.push(`${rule} caught it at ${hit.level}, not ${level}`);
+  }
+  const beside = placement.beside ?? [];
+  for (const f of failed)
+    if (!placement.by.includes(f.rule) && !beside.some((prefix) => f.rule.startsWith(prefix)))
+      problems.push(`${f.rule} caught it too: an older rule sees it where it is placed`);
+  return problems;
 }
 
 export interface KillMatrix {
@@ -58,6 +88,8 @@ export interface KillMatrix {
     missed: string[];
     /** MUST-level faults caught only by SHOULD rules: the suite would call these servers conformant. */
     mustLevelCaughtOnlyByShould: string[];
+    /** Faults whose placement did not hold (see FaultRow.misplaced). */
+    misplaced: string[];
   };
   /** Faithful and every variant profile clean, every fault caught, every MUST-level fault by a MUST rule. */
   ok: boolean;
@@ -140,9 +172,11 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
   ];
   const results = await runAll(targets, workers, { seed, numRuns, selection: options.selection }, options.onTask);
 
+  const ran = new Set(selectRules(allRules, options.selection ?? {}).rules.map((r) => r.id));
   const rows: FaultRow[] = faults.map((f, i) => {
     const r = results[i + 1 + profiles.length];
     const mustRules = r.failed.filter((x) => x.level === 'MUST').map((x) => x.rule);
+    const misplaced = placementProblems(f, r.failed, (rule) => ran.has(rule));
     return {
       id: f.id,
       spec: f.spec,
@@ -155,8 +189,10 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
       caughtByMust: mustRules.length > 0,
       caughtOnlyByShould: r.failed.length > 0 && mustRules.length === 0,
       errored: r.errored.map((x) => x.rule),
+      ...(misplaced.length ? { misplaced } : {}),
     };
   });
+  const misplaced = rows.filter((r) => r.misplaced).map((r) => r.id);
   const missed = rows.filter((r) => r.caughtBy.length === 0).map((r) => r.id);
   const mustLevelCaughtOnlyByShould = rows.filter((r) => r.level === 'MUST' && r.caughtOnlyByShould).map((r) => r.id);
   const [faithful, ...rest] = results;
@@ -182,8 +218,14 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
       shouldLevel: rows.filter((r) => r.level === 'SHOULD').length,
       missed,
       mustLevelCaughtOnlyByShould,
+      misplaced,
     },
-    ok: clean(faithful) && variants.every(clean) && missed.length === 0 && mustLevelCaughtOnlyByShould.length === 0,
+    ok:
+      clean(faithful) &&
+      variants.every(clean) &&
+      missed.length === 0 &&
+      mustLevelCaughtOnlyByShould.length === 0 &&
+      misplaced.length === 0,
   };
 }
 
@@ -224,6 +266,11 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
       `**Breaks a stated rule but caught only by SHOULD rules:** ${m.totals.mustLevelCaughtOnlyByShould.map((id) => `\`${id}\``).join(', ')}`,
       '',
     );
+  }
+  if (m.totals.misplaced.length) {
+    lines.push('', '**Placed where only a family looks, but:**');
+    for (const r of m.faults) for (const problem of r.misplaced ?? []) lines.push(`- \`${r.id}\`: ${cell(problem)}`);
+    lines.push('');
   }
   lines.push(
     '| Fault | Spec | Level | Subtle | Caught by MUST rules | Caught by SHOULD rules |',

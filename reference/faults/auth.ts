@@ -4,7 +4,7 @@ import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
 import { reply } from '../reply.js';
 import { fault } from './helpers.js';
 import type { EndpointId } from '../../core/spec/index.js';
-import type { FaultDefinition, Next } from './types.js';
+import type { FaultDefinition, Next, Placement } from './types.js';
 
 const hasValidToken = (req: HandlerRequest, env: ServerEnv) =>
   isValidToken(env.store, tokenFromHeader(req.headers.authorization), env.now().getTime());
@@ -105,14 +105,17 @@ export const authFaults: FaultDefinition[] = [
   // auth.401.* looked only at the status code, with a request for an account that does not exist).
   performedThen401('createNotes', {
     id: 'auth.notes-stored-on-401',
+    placement: { by: ['auth.refused-has-no-effect.createNotes'] },
     description: 'Notes sent without a valid token are stored, though the answer is 401.',
   }),
   performedThen401('createTransactions', {
     id: 'auth.transactions-added-on-401',
+    placement: { by: ['auth.refused-has-no-effect.createTransactions'] },
     description: 'Transactions sent without a valid token are added to the account, though the answer is 401.',
   }),
   performedThen401('createBusiness', {
     id: 'auth.business-created-on-401',
+    placement: { by: ['auth.refused-has-no-effect.createBusiness'] },
     description: 'A business sent without a valid token is created, though the answer is 401.',
   }),
   fault(
@@ -127,7 +130,10 @@ export const authFaults: FaultDefinition[] = [
 ];
 
 /** `endpoint` performs a request without a valid token (its token checked after the work) and answers 401. */
-function performedThen401(endpoint: EndpointId, def: { id: string; description: string }): FaultDefinition {
+function performedThen401(
+  endpoint: EndpointId,
+  def: { id: string; description: string; placement: Placement },
+): FaultDefinition {
   return fault(
     { ...def, spec: '§5.3, §7.2', subtle: true },
     {

@@ -220,6 +220,7 @@ export const migrationFaults: FaultDefinition[] = [
   fault(
     {
       id: 'migration.validate.echo-drops-email',
+      placement: { by: ['migration.validate.echo-fidelity'] },
       spec: '§4.1 (the validated data as body)',
       subtle: true,
       description:
@@ -465,6 +466,7 @@ export const migrationFaults: FaultDefinition[] = [
   dryRunTrace(
     {
       id: 'migration.process.dry-run-leaves-notes-open',
+      placement: { by: ['migration.process.dry-run-no-trace'] },
       spec: '§4.1 process rule 2, §4.2 notes rule 1',
       subtle: true,
       description: 'After a dry run the account takes notes (201) as if it had been imported.',
@@ -487,6 +489,7 @@ export const migrationFaults: FaultDefinition[] = [
   dryRunTrace(
     {
       id: 'migration.process.dry-run-listed-as-imported',
+      placement: { by: ['migration.process.dry-run-not-listed-as-imported'] },
       spec: '§4.1 process rule 2, §4.3 (imported listing, body not shown)',
       subtle: true,
       level: 'SHOULD',
@@ -512,6 +515,7 @@ export const migrationFaults: FaultDefinition[] = [
   ),
   {
     id: 'migration.stage.skipped-listed-on-400',
+    placement: { by: ['refused.stage.skipped'], beside: ['refused.', 'conventions.types.'] },
     spec: '§3 (account not … skipped), §4.1 failures of staging (400), §4.3 all listing',
     subtle: true,
     description:
@@ -551,6 +555,10 @@ export const migrationFaults: FaultDefinition[] = [
   },
   {
     id: 'migration.process.refused-dry-run-stamps-created-at',
+    placement: {
+      by: ['refused.process.paused-supplier-dry-run', 'refused.process.complete-supplier-dry-run'],
+      beside: ['refused.', 'conventions.types.'],
+    },
     spec: '§4.1 process rule 2 (rolled back), §2.2, §4.3 all listing',
     subtle: true,
     description:

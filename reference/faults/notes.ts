@@ -238,6 +238,10 @@ export const noteFaults: FaultDefinition[] = [
   fault(
     {
       id: 'notes.valid-notes-stored-on-400',
+      placement: {
+        by: ['refused.validation.valid-items-not-kept.createNotes'],
+        beside: ['refused.', 'conventions.types.'],
+      },
       spec: '§7.2 (400: validation error), §7.1',
       subtle: true,
       description:

@@ -33,6 +33,16 @@ export interface FaultBehaviour {
   checks?: (spec: SpecChecks) => Partial<SpecChecks>;
 }
 
+/**
+ * Where a fault sits when it proves a family: out of every older rule's sight. `npm run mutation`
+ * checks it on every run: each rule in `by` catches it (at the fault's level), and no rule fails but
+ * those and the rules under the `beside` prefixes (rules built for the same blind spot).
+ */
+export interface Placement {
+  by: readonly string[];
+  beside?: readonly string[];
+}
+
 export interface FaultDefinition {
   id: string;
   /** The spec rule it breaks. */
@@ -48,6 +58,8 @@ export interface FaultDefinition {
    */
   level?: JudgingLevel;
   why?: string;
+  /** Set when the fault shows that only a family catches it (see Placement). */
+  placement?: Placement;
   /** Fresh behaviour per server (faults may keep state, e.g. which accounts had a dry run). */
   create(): FaultBehaviour;
 }

@@ -4,7 +4,68 @@ import { runCli } from '../helpers/cli.js';
 import { FAULTS } from '../../reference/index.js';
 import { allRules } from '../../suites/index.js';
 import { model } from '../../core/spec/index.js';
-import { renderKillMatrixMarkdown, runKillMatrix } from '../../app/mutation/kill-matrix.js';
+import { placementProblems, renderKillMatrixMarkdown, runKillMatrix } from '../../app/mutation/kill-matrix.js';
+
+describe('a fault placed where only a family looks', () => {
+  const placed = { level: 'MUST' as const, placement: { by: ['refused.x.a'], beside: ['refused.'] } };
+  const all = () => true;
+
+  it('holds when its rules catch it at its level and only rules beside them fail too', () => {
+    expect(placementProblems(placed, [{ rule: 'refused.x.a', level: 'MUST' }], all)).toEqual([]);
+    expect(
+      placementProblems(
+        placed,
+        [
+          { rule: 'refused.x.a', level: 'MUST' },
+          { rule: 'refused.y.b', level: 'MUST' },
+        ],
+        all,
+      ),
+    ).toEqual([]);
+    expect(placementProblems({ level: 'MUST' }, [{ rule: 'notes.any', level: 'MUST' }], all)).toEqual([]);
+  });
+
+  it('does not hold when an older rule catches it, or its rule misses it or catches it at another level', () => {
+    expect(
+      placementProblems(
+        placed,
+        [
+          { rule: 'refused.x.a', level: 'MUST' },
+          { rule: 'notes.older', level: 'MUST' },
+        ],
+        all,
+      ),
+    ).toEqual(['notes.older caught it too: an older rule sees it where it is placed']);
+    expect(placementProblems(placed, [], all)).toEqual(['refused.x.a did not catch it']);
+    expect(placementProblems(placed, [{ rule: 'refused.x.a', level: 'SHOULD' }], all)).toEqual([
+      'refused.x.a caught it at SHOULD, not MUST',
+    ]);
+    // A rule the run did not select cannot be asked to catch anything.
+    expect(placementProblems(placed, [], () => false)).toEqual([]);
+  });
+
+  it('is checked in the matrix, and what breaks a placement is named in the Markdown', async () => {
+    const held = await runKillMatrix({
+      faults: ['auth.notes-stored-on-401'],
+      workers: 0,
+      selection: { rules: ['auth.refused-has-no-effect.createNotes', 'notes.create.*'] },
+    });
+    expect(held.faults[0].misplaced).toBeUndefined();
+    expect(held.ok).toBe(true);
+    // A placement that did not hold is named in the Markdown with what broke it.
+    const rendered = renderKillMatrixMarkdown({
+      ...held,
+      faults: [
+        { ...held.faults[0], misplaced: ['notes.older caught it too: an older rule sees it where it is placed'] },
+      ],
+      totals: { ...held.totals, misplaced: ['auth.notes-stored-on-401'] },
+      ok: false,
+    });
+    expect(rendered).toMatch(
+      /\*\*Placed where only a family looks, but:\*\*\n- `auth\.notes-stored-on-401`: notes\.older caught it too/,
+    );
+  });
+});
 
 describe('the kill matrix', () => {
   it('reports each fault with the rules that caught it, and both faithful modes clean', async () => {
