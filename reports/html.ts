@@ -114,7 +114,7 @@ function capabilities(report: Report): Html {
     (c) =>
       html`<tr><td>${c.endpoint}</td><td><code>${c.method}</code></td><td><code class="path">${breakable(c.path)}</code></td>${countCells(c.counts)}<td><span class="badge ${STATUS_CLASS[c.status]}">${c.status}</span></td></tr>`,
   )}</tbody></table></div>
-<p class="muted">Counts MUST and SHOULD rules that judge each endpoint.</p>
+<p class="muted">Counts MUST and SHOULD rules that judge each endpoint; a failure counts at the endpoint whose answer broke the rule. An endpoint conforms when a rule of its behaviour passed, not a §5 token rule alone.</p>
 </section>`;
 }
 
