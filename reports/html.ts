@@ -43,7 +43,7 @@ const countCells = (c: CountsT) =>
   html`<td class="num">${c.pass}</td><td class="num${c.fail ? ' fail-text' : ''}">${c.fail}</td><td class="num${c.error ? ' error-text' : ''}">${c.error}</td><td class="num">${c.skip}</td>`;
 const COUNT_HEADS = html`<th class="num">Pass</th><th class="num">Fail</th><th class="num">Error</th><th class="num">Skip</th>`;
 
-/** "49 pass · 28 fail · 0 error · 177 skip", each count a chip coloured by its verdict when not zero. */
+/** "28 fail 0 error 177 skip 49 pass": failures first, the counts of failures and errors coloured when not zero. */
 const tallyOf = (c: CountsT) =>
   VERDICTS.map(
     (v) =>
@@ -52,21 +52,26 @@ const tallyOf = (c: CountsT) =>
 
 /**
  * The first screen: the verdict in words (wrapping at any width), the counts, then every failing
- * MUST rule with its one line, before the causes, the run's details and the tables. A reader sees
- * what broke without scrolling or filtering (a supplier's causes and the run's metadata come after).
+ * MUST rule with its one line; the shared causes, the run's details and the tables come after. A
+ * reader sees what broke without scrolling or filtering, however many causes a supplier's run has.
  */
 function header(report: Report): Html {
   const { run, summary, target } = report;
   const outcome = runVerdict(report);
-  const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
   return html`<header class="banner ${summary.conformant ? 'ok' : 'bad'}">
   <h1><span class="muted">Conformance report</span> <span class="target">${target.base_url}${target.embedded ? ' (embedded reference server)' : ''}</span></h1>
   <p class="outcome" id="verdict"><strong>${outcome.title}</strong><span class="why">${outcome.detail} · exit code ${summary.exit_code}</span></p>
   <p class="tally" id="counts"><span class="tally-label">${summary.total} rules:</span> ${tallyOf(summary.counts)}<span class="tally-label">MUST:</span> ${tallyOf(summary.by_level.MUST)}</p>
 </header>
-${failingMust(report)}
 ${run.bailed ? html`<p class="notice">The run stopped early (--bail) after a MUST failure: rules after it did not run.</p>` : ''}
-<dl class="meta">
+${failingMust(report)}`;
+}
+
+/** The run itself: ids, seed, timing, selection; after the failures and their causes. */
+function runDetails(report: Report): Html {
+  const { run, summary } = report;
+  const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
+  return html`<dl class="meta">
   <div><dt>Run id</dt><dd><code>${run.id}</code></dd></div>
   <div><dt>Seed</dt><dd><code>${run.seed}</code></dd></div>
   <div><dt>Duration</dt><dd>${formatDuration(run.duration_ms)}</dd></div>
@@ -487,8 +492,9 @@ export function renderHtml(report: Report): string {
 </head>
 <body>
 ${header(report)}
-${totals(report)}
 ${causes(report)}
+${runDetails(report)}
+${totals(report)}
 ${sectionScores(report)}
 ${capabilities(report)}
 ${rules(report)}
