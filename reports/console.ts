@@ -56,9 +56,6 @@ const causeTitle = (cause: Cause): string =>
         : cause.step.charAt(0).toUpperCase() + cause.step.slice(1)
   }${cause.fix.length ? ` (fix: ${cause.fix.join(' or ')})` : ''}`;
 
-/** What the implementation answered. */
-const causeAnswer = (cause: Cause): string => cause.answer;
-
 /** The interface path a request went to (`/v1/data-import/notes/create/`), else its path without the query. */
 function endpointOf(method: string, url: string): string {
   const path = url.split('?')[0];
@@ -68,6 +65,20 @@ function endpointOf(method: string, url: string): string {
     if (new RegExp(`${pattern}$`).test(path)) return e.path;
   }
   return path;
+}
+
+/**
+ * A request line cut in its middle rather than at its end: the method and the path's last segments
+ * name the endpoint (`POST …/account-import-process/create-or-update/`), the shared prefix does not.
+ */
+function clipStart(request: string, width: number): string {
+  if (request.length <= width) return request;
+  const space = request.indexOf(' ');
+  const method = space > 0 && space < 10 ? request.slice(0, space + 1) : '';
+  const tail = request.slice(request.length - Math.max(1, width - method.length - 1));
+  // From a segment's start, so no segment reads as another name.
+  const slash = tail.indexOf('/', 1);
+  return `${method}…${slash > 0 && slash < tail.length - 1 ? tail.slice(slash) : tail}`;
 }
 
 const listOf = (ids: string[], max: number) =>
@@ -132,7 +143,7 @@ export class ConsoleReporter {
         this.write(
           this.options.verbose
             ? this.describeCause(cause).join('\n')
-            : `${this.mark('error')} ${shown(causeTitle(cause))} — ${this.clip(causeAnswer(cause), 40 + causeTitle(cause).length)}${c.gray('; its rules are counted at the end')}`,
+            : `${this.mark('error')} ${shown(causeTitle(cause))} — ${this.causeAnswer(cause, 40 + causeTitle(cause).length)}${c.gray('; its rules are counted at the end')}`,
         );
     } else {
       this.onRule(event.result, event.done, event.total);
@@ -346,6 +357,20 @@ export class ConsoleReporter {
   }
 
   /**
+   * What the implementation answered to a refused setup step, in one line that a cut never robs of
+   * its reason: the status with the attr and code of its errors first (`answered 400: sales_channel
+   * (unsupported_value)`), then the request it answered, which is what a narrow line cuts. Other
+   * causes are their answer, cut at the end.
+   */
+  private causeAnswer(cause: Cause, used: number): string {
+    const at = cause.status === undefined ? -1 : cause.answer.indexOf(` answered ${cause.status}`);
+    if (!cause.id.startsWith('setup.') || at < 0) return this.clip(cause.answer, used);
+    const said = clipLine(shown(cause.answer.slice(at + 1), 4 * 1024), 4 * 1024);
+    const room = this.width - used - said.length - ' to '.length;
+    return `${said} to ${clipStart(clipLine(shown(cause.answer.slice(0, at)), 4 * 1024), Math.max(24, room))}`;
+  }
+
+  /**
    * What failed, one line each: the target going silent, then the shared causes (with the rules they
    * stopped counted), then rules whose failing exchange an endpoint answered 501 or 405, grouped per
    * endpoint, then every other failing rule, MUST first. With --verbose each rule in full instead.
@@ -420,7 +445,7 @@ export class ConsoleReporter {
       const end = ` — ${counted(stopped)} ${stopped.every((r) => r.verdict === 'error') ? 'not judged' : 'failed or not judged'} because of it`;
       const head = `${causeTitle(cause)} — `;
       lines.push(
-        `  ${mark} ${c.bold(shown(head))}${c.yellow(this.clip(causeAnswer(cause), 4 + head.length + end.length))}${end}`,
+        `  ${mark} ${c.bold(shown(head))}${c.yellow(this.causeAnswer(cause, 4 + head.length + end.length))}${end}`,
       );
     }
 

@@ -43,19 +43,35 @@ const countCells = (c: CountsT) =>
   html`<td class="num">${c.pass}</td><td class="num${c.fail ? ' fail-text' : ''}">${c.fail}</td><td class="num${c.error ? ' error-text' : ''}">${c.error}</td><td class="num">${c.skip}</td>`;
 const COUNT_HEADS = html`<th class="num">Pass</th><th class="num">Fail</th><th class="num">Error</th><th class="num">Skip</th>`;
 
+/** "28 fail 0 error 177 skip 49 pass": failures first, the counts of failures and errors coloured when not zero. */
+const tallyOf = (c: CountsT) =>
+  VERDICTS.map(
+    (v) =>
+      html`<span class="tally-item${c[v] && v !== 'pass' && v !== 'skip' ? ` ${v}-text` : ''}"><b>${c[v]}</b> ${v}</span>`,
+  );
+
+/**
+ * The first screen: the verdict in words (wrapping at any width), the counts, then every failing
+ * MUST rule with its one line; the shared causes, the run's details and the tables come after. A
+ * reader sees what broke without scrolling or filtering, however many causes a supplier's run has.
+ */
 function header(report: Report): Html {
   const { run, summary, target } = report;
   const outcome = runVerdict(report);
-  const verdict =
-    outcome.state === 'conformant'
-      ? html`<strong>Conformant</strong><span>exit code ${summary.exit_code}</span>`
-      : html`<strong>${outcome.title}</strong><span>${outcome.detail} · exit code ${summary.exit_code}</span>`;
-  const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
   return html`<header class="banner ${summary.conformant ? 'ok' : 'bad'}">
-  <div><h1>Conformance report</h1><p class="target">${target.base_url}${target.embedded ? ' (embedded reference server)' : ''}</p></div>
-  <div class="verdict">${verdict}</div>
+  <h1><span class="muted">Conformance report</span> <span class="target">${target.base_url}${target.embedded ? ' (embedded reference server)' : ''}</span></h1>
+  <p class="outcome" id="verdict"><strong>${outcome.title}</strong><span class="why">${outcome.detail} · exit code ${summary.exit_code}</span></p>
+  <p class="tally" id="counts"><span class="tally-label">${summary.total} rules:</span> ${tallyOf(summary.counts)}<span class="tally-label">MUST:</span> ${tallyOf(summary.by_level.MUST)}</p>
 </header>
-<dl class="meta">
+${run.bailed ? html`<p class="notice">The run stopped early (--bail) after a MUST failure: rules after it did not run.</p>` : ''}
+${failingMust(report)}`;
+}
+
+/** The run itself: ids, seed, timing, selection; after the failures and their causes. */
+function runDetails(report: Report): Html {
+  const { run, summary } = report;
+  const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
+  return html`<dl class="meta">
   <div><dt>Run id</dt><dd><code>${run.id}</code></dd></div>
   <div><dt>Seed</dt><dd><code>${run.seed}</code></dd></div>
   <div><dt>Duration</dt><dd>${formatDuration(run.duration_ms)}</dd></div>
@@ -66,17 +82,41 @@ function header(report: Report): Html {
   <div><dt>HTTP</dt><dd>${report.http.requests} requests, ${report.http.failures} without a response</dd></div>
   <div><dt>Tool</dt><dd>${report.tool.name} ${report.tool.version} · Node ${run.node}</dd></div>
   ${selection.length ? html`<div><dt>Selection</dt><dd>${selection.map(([k, v]) => `${k}: ${typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : String(v)}`).join('; ')}</dd></div>` : ''}
-</dl>
-${run.bailed ? html`<p class="notice">The run stopped early (--bail) after a MUST failure: rules after it did not run.</p>` : ''}`;
+</dl>`;
+}
+
+/** Failing MUST rules listed on the first screen; the rest are counted, with a way to them. */
+const FIRST_SCREEN_FAILURES = 25;
+
+/**
+ * The MUST rules that fail the run (the baseline's excused ones aside), each with its one line: the
+ * failures, then the rules not judged for a reason of their own. Rules a shared cause stopped are
+ * counted once under it (the Causes section), so a refused setup step does not bury the failures.
+ */
+function failingMust(report: Report): Html {
+  const counted = report.rules.filter((r) => r.level === 'MUST' && isFailing(r.verdict) && !r.expected_failure);
+  const own = [
+    ...counted.filter((r) => r.verdict === 'fail'),
+    ...counted.filter((r) => r.verdict === 'error' && !r.cause),
+  ];
+  const byCause = counted.filter((r) => r.verdict === 'error' && r.cause);
+  if (!own.length && !byCause.length) return html``;
+  const shown = own.slice(0, FIRST_SCREEN_FAILURES);
+  const causeCount = new Set(byCause.map((r) => r.cause)).size;
+  return html`<section id="failing-must" aria-labelledby="failing-must-title"><h2 id="failing-must-title">MUST rules that fail the run <span class="muted">(${counted.length})</span></h2>
+${shown.length ? html`<ol class="failing">${shown.map((r) => html`<li><span class="badge ${r.verdict}">${r.verdict}</span> <a href="#rule-${r.id}"><code>${r.id}</code></a> <span class="line">${r.reason}</span></li>`)}</ol>` : ''}
+${own.length > shown.length ? html`<p class="muted">and ${own.length - shown.length} more: see <a href="#rules">Rules</a>, filtered by fail and MUST.</p>` : ''}
+${byCause.length ? html`<p class="muted">${byCause.length} MUST ${byCause.length === 1 ? 'rule' : 'rules'} not judged because of ${causeCount === 1 ? 'a shared cause' : `${causeCount} shared causes`}: see <a href="#causes">Causes</a>.</p>` : ''}
+</section>`;
 }
 
 function totals(report: Report): Html {
   const { summary } = report;
   const row = (label: string, c: CountsT) => html`<tr><th scope="row">${label}</th>${countCells(c)}</tr>`;
   return html`<section id="totals"><h2>Totals</h2>
-<table class="counts"><thead><tr><th>Level</th>${COUNT_HEADS}</tr></thead>
+<div class="scroll"><table class="counts"><thead><tr><th>Level</th>${COUNT_HEADS}</tr></thead>
 <tbody>${row('MUST', summary.by_level.MUST)}${row('SHOULD', summary.by_level.SHOULD)}${row('INFO', summary.by_level.INFO)}</tbody>
-<tfoot>${row('All', summary.counts)}</tfoot></table>
+<tfoot>${row('All', summary.counts)}</tfoot></table></div>
 <p class="muted">MUST failures fail the run; SHOULD failures fail it only with --strict; INFO rules observe and never fail it.${summary.expected_failures ? ` ${summary.expected_failures} ${summary.expected_failures === 1 ? 'failure is' : 'failures are'} excused by the baseline.` : ''}</p>
 </section>`;
 }
@@ -114,7 +154,7 @@ function capabilities(report: Report): Html {
     (c) =>
       html`<tr><td>${c.endpoint}</td><td><code>${c.method}</code></td><td><code class="path">${breakable(c.path)}</code></td>${countCells(c.counts)}<td><span class="badge ${STATUS_CLASS[c.status]}">${c.status}</span></td></tr>`,
   )}</tbody></table></div>
-<p class="muted">Counts MUST and SHOULD rules that judge each endpoint.</p>
+<p class="muted">Counts MUST and SHOULD rules that judge each endpoint; a failure counts at the endpoint whose answer broke the rule. An endpoint conforms when a rule of its behaviour passed, not a §5 token rule alone.</p>
 </section>`;
 }
 
@@ -286,11 +326,17 @@ pre{margin:0 0 .5rem;padding:.6rem .75rem;background:var(--panel);border:1px sol
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 [hidden]{display:none!important}
 .muted{color:var(--muted)}
-.banner{display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap;padding:1rem 1.25rem;border-radius:8px;border:1px solid}
+.banner{padding:.75rem 1.25rem;border-radius:8px;border:1px solid;overflow-wrap:anywhere}
 .banner.ok{background:var(--pass-bg);border-color:var(--pass)}.banner.bad{background:var(--fail-bg);border-color:var(--fail)}
-.target{margin:.2rem 0 0;font-family:var(--mono);overflow-wrap:anywhere}
-.verdict{text-align:right}.verdict strong{display:block;font-size:1.3rem}
-.banner.ok .verdict strong{color:var(--pass)}.banner.bad .verdict strong{color:var(--fail)}
+.banner h1{font-size:.9rem;font-weight:400}.target{font-family:var(--mono)}
+.outcome{margin:.1rem 0 .3rem;font-size:13px;line-height:1.45}.outcome strong{display:block;font-size:1.5rem;line-height:1.3}
+.banner.ok .outcome strong{color:var(--pass)}.banner.bad .outcome strong{color:var(--fail)}
+.tally{margin:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem;align-items:baseline}.tally-label{color:var(--muted)}.tally-label:not(:first-child){margin-left:.6rem}
+.tally-item b{font-variant-numeric:tabular-nums}
+#failing-must h2{margin:.9rem 0 .5rem}
+.failing{margin:0;padding:0;list-style:none;border:1px solid var(--border);border-radius:8px}
+.failing li{padding:.1rem .6rem;font-size:13px;line-height:1.45;border-bottom:1px solid var(--border);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.failing li:last-child{border-bottom:0}
+.failing code{font-size:12px}.failing .line{color:var(--muted)}.failing .badge{line-height:1.3;font-size:.7rem}
 .meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:.5rem 1.5rem;margin:1rem 0}
 .meta dt{font-size:.75rem;color:var(--muted)}.meta dd{margin:0;overflow-wrap:anywhere}
 .notice{padding:.5rem .75rem;border-left:3px solid var(--error);background:var(--error-bg);border-radius:4px}
@@ -324,8 +370,8 @@ details.rule>summary:hover{background:var(--panel)}
 details.rule .chevron::before{content:"▸";color:var(--muted)}details.rule[open] .chevron::before{content:"▾"}
 details.rule[open]>summary{background:var(--panel);border-bottom:1px solid var(--border)}
 .rule[data-verdict=fail]>summary{box-shadow:inset 3px 0 var(--fail)}.rule[data-verdict=error]>summary{box-shadow:inset 3px 0 var(--error)}
-.id code{font-size:12px;overflow-wrap:anywhere}.spec{color:var(--muted);font-size:.85rem}
-.verdict{white-space:nowrap}.level{font-size:.75rem;font-weight:600}.level-SHOULD{color:var(--error)}.level-INFO{color:var(--muted)}
+.id code{font-size:12px;overflow-wrap:anywhere}.spec{color:var(--muted);font-size:.85rem;min-width:0;overflow-wrap:anywhere}.rule .title{min-width:0;overflow-wrap:anywhere}
+.rule .verdict{white-space:nowrap}.level{font-size:.75rem;font-weight:600}.level-SHOULD{color:var(--error)}.level-INFO{color:var(--muted)}
 .note{display:block;color:var(--muted);font-size:.85rem}
 .detail{padding:.75rem 1rem 1rem 2.5rem}
 .reason{font-weight:600;color:var(--fail);white-space:pre-wrap;overflow-wrap:anywhere}
@@ -343,7 +389,9 @@ details.rule[open]>summary{background:var(--panel);border-bottom:1px solid var(-
 .xpart{min-width:0}.xerror{color:var(--fail)}
 .ids{columns:3 14rem;font-size:.85rem}
 footer{margin-top:2.5rem;color:var(--muted);font-size:.8rem}
-@media (max-width:800px){.rule>summary,div.rule{grid-template-columns:1rem 1fr auto}.rule .spec,.rule .level,div.rule-head{display:none}
+@media (max-width:800px){body{padding:.75rem}.banner{padding:.6rem .75rem}
+.failing li{white-space:normal;overflow-wrap:anywhere;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;line-clamp:2}
+.rule>summary,div.rule{grid-template-columns:1rem 1fr auto}.rule .spec,.rule .level,div.rule-head{display:none}
 .rule .title{grid-column:2/4}.xparts,.diff{grid-template-columns:1fr}.detail{padding-left:1rem}}
 `;
 
@@ -444,8 +492,9 @@ export function renderHtml(report: Report): string {
 </head>
 <body>
 ${header(report)}
-${totals(report)}
 ${causes(report)}
+${runDetails(report)}
+${totals(report)}
 ${sectionScores(report)}
 ${capabilities(report)}
 ${rules(report)}

@@ -4,6 +4,7 @@ import { DEADLINE_CAUSE } from '../engine/interrupt.js';
 import { QUOTE_LIMIT, boundedValue, capText } from '../http/bounds.js';
 import picomatch from 'picomatch';
 import { reportTranscript } from './transcripts.js';
+import { capabilityMatrix } from './capabilities.js';
 import type { RunRecord } from '../engine/record.js';
 import { EXIT, type Level, isFailing } from '../engine/verdict.js';
 import { notImplementedCause, notImplementedCauseId } from '../engine/not-implemented.js';
@@ -112,23 +113,7 @@ export function summarize(
     score: judgedScore(section),
   }));
 
-  const capabilities = Object.values(model.endpoints).map((e) => {
-    const c = zero();
-    for (const r of rules) if (r.endpoints.includes(e.id) && r.level !== 'INFO') c[r.verdict]++;
-    const judged = c.pass + c.fail + c.error;
-    // Not implemented is what the target said of the endpoint (501, 405, an undocumented 404), whatever
-    // else its rules saw: a §5 rule's 401 to a request without a token says nothing about implementation.
-    const status = notImplemented.includes(e.id)
-      ? 'not implemented'
-      : judged === 0
-        ? 'not checked'
-        : c.fail > 0
-          ? 'deviates'
-          : c.pass === 0
-            ? 'could not be checked'
-            : 'conforms';
-    return { endpoint: e.id, method: e.method, path: e.path, counts: c, status } as const;
-  });
+  const capabilities = capabilityMatrix(rules, notImplemented);
 
   return {
     summary: {

@@ -42,11 +42,13 @@ export const CapabilitySchema = z.object({
   endpoint: z.string(),
   method: z.string(),
   path: z.string(),
-  counts: Counts,
+  counts: Counts.describe(
+    'MUST and SHOULD rules judging the endpoint; a failing rule counts only where it was charged',
+  ),
   status: z
     .enum(['conforms', 'deviates', 'not implemented', 'could not be checked', 'not checked'])
     .describe(
-      'not implemented: the target answered 501, 405, or a 404 where the spec documents none (summary.not_implemented)',
+      'not implemented: the target answered 501, 405, or a 404 where the spec documents none (summary.not_implemented), whatever its rules saw; deviates: a MUST or SHOULD rule failed on an answer of this endpoint (a failure is charged to the endpoint whose exchange broke the rule); conforms: a rule judging its behaviour passed (the §5 401 rules alone do not make an endpoint conform); could not be checked: its rules ended in error; not checked: no rule judged its behaviour',
     ),
 });
 
