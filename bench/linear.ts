@@ -5,7 +5,7 @@
  * against every earlier item of the request takes. Both are timed back to back on one server, so a
  * busy machine slows both alike; the ratio's target is < 4. Timed here, not in a test, because a
  * test asserts behaviour and a duration is not one (docs/contributing.md); the test
- * (test/reference/hardening.test.ts) checks what these requests answer.
+ * (test/reference/hostile-clients.test.ts) checks what these requests answer.
  */
 import { request } from 'undici';
 import { DEFAULT_TOKEN, startReferenceServer } from '../reference/index.js';

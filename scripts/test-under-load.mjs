@@ -21,9 +21,9 @@ export const TIMING_SENSITIVE = [
   'test/cli/serve.test.ts',
   'test/golden/verdicts.test.ts',
   'test/runner/engine.test.ts',
-  'test/runner/hardening.test.ts',
+  'test/runner/hostile-targets.test.ts',
   'test/runner/process-retry.test.ts',
-  'test/reference/hardening.test.ts',
+  'test/reference/hostile-clients.test.ts',
   'test/reference/migration.test.ts',
   'test/suites/property-cutoff.test.ts',
   // A gateway that resets connections, and a target answering in 100 ms: the retries in place and
