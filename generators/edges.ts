@@ -122,7 +122,7 @@ export function edgeText(base: string): fc.Arbitrary<string> {
   );
 }
 
-/** `base` repeated, whole words, to exactly `length` characters. */
+/** `base` repeated to exactly `length` characters, cut where the length falls. */
 export function longText(base: string, length: number): string {
   let text = base;
   while (text.length < length) text = `${text} ${base}`;
