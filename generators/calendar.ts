@@ -3,6 +3,7 @@
  * Everything is UTC and string-based, so generated values never depend on the machine's zone.
  */
 import fc from 'fast-check';
+import { orEdge } from './edges.js';
 import { remembered } from './remembered.js';
 
 const DAY_MS = 86_400_000;
@@ -35,9 +36,29 @@ export const dateTime = (date: string, seconds = 0): string => {
   return `${date}T${hh}:${mm}:${ss}Z`;
 };
 
-/** A day in `[from, to]`. */
-export const dayBetween = (from: string, to: string): fc.Arbitrary<string> =>
-  fc.integer({ min: dayNumber(from), max: Math.max(dayNumber(from), dayNumber(to)) }).map(fromDayNumber);
+/**
+ * The edge days in `[from, to]`: month ends (Feb 29 in a leap year), and the first day of a year.
+ * Every date generator draws one of them once in five (generators/edges.ts).
+ */
+export const edgeDays = remembered((range: string): readonly string[] => {
+  const [from, to] = range.split('|');
+  const days: string[] = [];
+  for (let month = addMonths(from, 0); month <= to; month = addMonths(month, 1)) {
+    if (month >= from && month.endsWith('-01-01')) days.push(month);
+    const end = endOfMonth(month);
+    if (end >= from && end <= to) days.push(end);
+  }
+  return days;
+});
+
+/** A day in `[from, to]`; once in five an edge day in it, when it has one. */
+export function dayBetween(from: string, to: string): fc.Arbitrary<string> {
+  const typical = fc
+    .integer({ min: dayNumber(from), max: Math.max(dayNumber(from), dayNumber(to)) })
+    .map(fromDayNumber);
+  const edges = edgeDays(`${from}|${to}`);
+  return edges.length ? orEdge(typical, fc.constantFrom(...edges)) : typical;
+}
 
 const monthIndex = (date: string): number => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
 
@@ -49,6 +70,9 @@ export const monthBetween = (from: string, to: string): fc.Arbitrary<string> =>
 export const officeHours: fc.Arbitrary<number> = fc
   .integer({ min: 8 * 60, max: 19 * 60 })
   .map((minutes) => minutes * 60);
+
+/** Office hours, or once in five the first or the last second of the day (on Dec 31, the year's). */
+export const timeOfDay: fc.Arbitrary<number> = orEdge(officeHours, fc.constantFrom(0, 86_399));
 
 const MONTH_NAMES = [
   'enero',

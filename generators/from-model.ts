@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
+import { orEdge } from './edges.js';
 import { fieldsOf, formatOf, isOmittable, seenOf, specOf } from './model-shape.js';
 import { dotPath } from '../core/spec/paths.js';
 
@@ -49,6 +50,8 @@ export interface Rules<S extends BaseScope> {
   formats: Readonly<Record<string, Generate<S>>>;
   /** Item counts of an array field, inclusive. */
   length(field: string, scope: S): readonly [number, number];
+  /** A large item count an array field takes once in five (generators/edges.ts), if it has one. */
+  large?(field: string, scope: S): number | undefined;
 }
 
 /** A word, for strings no rule knows more about. */
@@ -155,10 +158,15 @@ function leaveOut(
 
 /** Items know their index, so they can build identifiers and consecutive periods from it. */
 function array<S extends BaseScope>(schema: z.ZodArray, rules: Rules<S>, scope: S): fc.Arbitrary<unknown[]> {
-  const [min, max] = rules.length(String(scope.at[scope.at.length - 1] ?? ''), scope);
+  const field = String(scope.at[scope.at.length - 1] ?? '');
+  const [min, max] = rules.length(field, scope);
+  const large = rules.large?.(field, scope);
+  const count = fc.integer({ min, max });
   // Only the items drawn are derived: arbitraries are rebuilt for every generated value.
   const item = (i: number) => derive(schema.element as z.ZodType, rules, { ...scope, at: [...scope.at, i], index: i });
-  return fc.integer({ min, max }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => item(i))));
+  return (large === undefined ? count : orEdge(count, fc.constant(large))).chain((n) =>
+    fc.tuple(...Array.from({ length: n }, (_, i) => item(i))),
+  );
 }
 
 function record<S extends BaseScope>(

@@ -1,7 +1,8 @@
 /**
  * fast-check arbitraries for the data-import interface (docs/design.md §7): valid request bodies with
  * realistic Spanish energy-retail data, single-defect invalid ones with the `attr` a server must
- * report, and fresh namespaced identifiers for whatever a rule sends.
+ * report, and fresh namespaced identifiers for whatever a rule sends. One draw in five of every
+ * domain value is at an edge of its domain (edges.ts lists them; docs/design.md §7).
  */
 export {
   accountPayload,

@@ -19,6 +19,7 @@ import {
   type TransactionsRequest,
 } from '../core/spec/index.js';
 import { addDays, endOfMonth, monthBetween } from './calendar.js';
+import { orEdge } from './edges.js';
 import { derive } from './from-model.js';
 import { rules, type Context, type DocumentKind, type TransactionKind } from './overrides/index.js';
 import type { SupplyKind } from './spanish.js';
@@ -60,7 +61,12 @@ function context(complete: boolean, facts: Partial<Context> = {}): fc.Arbitrary<
   return fc
     .record({
       serial: fc.integer({ min: 10_000, max: 99_999 }),
-      anchor: monthBetween('2023-01-01', '2025-06-01').map(endOfMonth),
+      // Once in five the data is as of a leap day or a year's last day, so the statements, closing
+      // dates and open periods laid out around it fall on and across those edges.
+      anchor: orEdge(
+        monthBetween('2023-01-01', '2025-06-01').map(endOfMonth),
+        fc.constantFrom('2024-02-29', '2023-12-31', '2024-12-31'),
+      ),
     })
     .map(({ serial, anchor }) => ({
       at: [],

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import { cupsCheckLetters, dni } from '../core/domain/spanish-identifiers.js';
 import type { SupplyType } from '../core/spec/index.js';
+import { orEdge, orTextEdge } from './edges.js';
 
 export type SupplyKind = z.infer<typeof SupplyType>;
 
@@ -103,9 +104,24 @@ const PROVINCES: readonly Province[] = [
   { name: 'Illes Balears', localities: [{ name: 'Palma', postal: [7001, 7015] }] },
 ];
 
+/**
+ * Provinces whose postal codes start with 0 and are not among the typical ones: a code read as a
+ * number loses its first digit. Vitoria-Gasteiz has the lowest code in Spain.
+ */
+const LEADING_ZERO_PROVINCES: readonly Province[] = [
+  { name: 'Araba/Álava', localities: [{ name: 'Vitoria-Gasteiz', postal: [1001, 1015] }] },
+  { name: 'Almería', localities: [{ name: 'Almería', postal: [4001, 4009] }] },
+  { name: 'Ávila', localities: [{ name: 'Ávila', postal: [5001, 5005] }] },
+  { name: 'Badajoz', localities: [{ name: 'Mérida', postal: [6800, 6808] }] },
+  { name: 'Burgos', localities: [{ name: 'Burgos', postal: [9001, 9007] }] },
+];
+
 /** The two-digit postal prefix of each province, for checking generated addresses. */
 export const POSTAL_PREFIX: Readonly<Record<string, string>> = Object.fromEntries(
-  PROVINCES.map((p) => [p.name, String(p.localities[0].postal[0]).padStart(5, '0').slice(0, 2)]),
+  [...PROVINCES, ...LEADING_ZERO_PROVINCES].map((p) => [
+    p.name,
+    String(p.localities[0].postal[0]).padStart(5, '0').slice(0, 2),
+  ]),
 );
 
 export type Place = {
@@ -115,17 +131,21 @@ export type Place = {
   country: string;
 };
 
-export const place: fc.Arbitrary<Place> = fc
-  .constantFrom(...PROVINCES)
-  .chain((province) => fc.constantFrom(...province.localities).map((locality) => ({ province, locality })))
-  .chain(({ province, locality }) =>
-    fc.integer({ min: locality.postal[0], max: locality.postal[1] }).map((code) => ({
-      locality: locality.name,
-      administrative_area: province.name,
-      postal_code: String(code).padStart(5, '0'),
-      country: 'ES',
-    })),
-  );
+const placeIn = (provinces: readonly Province[]): fc.Arbitrary<Place> =>
+  fc
+    .constantFrom(...provinces)
+    .chain((province) => fc.constantFrom(...province.localities).map((locality) => ({ province, locality })))
+    .chain(({ province, locality }) =>
+      fc.integer({ min: locality.postal[0], max: locality.postal[1] }).map((code) => ({
+        locality: locality.name,
+        administrative_area: province.name,
+        postal_code: String(code).padStart(5, '0'),
+        country: 'ES',
+      })),
+    );
+
+/** A real place; once in five one whose postal code starts with 0 (generators/edges.ts). */
+export const place: fc.Arbitrary<Place> = orEdge(placeIn(PROVINCES), placeIn(LEADING_ZERO_PROVINCES));
 
 const STREET_TYPES = ['CALLE', 'AVENIDA', 'PLAZA', 'PASEO', 'RONDA', 'TRAVESIA'];
 const STREET_NAMES = [
@@ -186,7 +206,7 @@ export const street: fc.Arbitrary<Street> = fc.record({
   gate: fc.constantFrom('1', '2'),
   stair: fc.constantFrom('1', '2', 'A', 'B'),
   block: fc.constantFrom('A', 'B', '1', '2'),
-  address_extra_info: fc.constantFrom(...EXTRA_INFO),
+  address_extra_info: fc.constantFrom(...EXTRA_INFO).chain(orTextEdge),
 });
 
 const STREET_WORDS: Readonly<Record<string, string>> = {
@@ -297,13 +317,29 @@ const grouped = (prefix: string, rest: number): string => {
   return `+34 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`;
 };
 
+/**
+ * Once in five a number written as people also write it: the country code after the `00`
+ * international prefix (`0034 612 345 678`), or the nine digits alone (`612345678`).
+ */
+const spelledOtherwise = (typical: fc.Arbitrary<string>): fc.Arbitrary<string> =>
+  orEdge(
+    typical,
+    fc
+      .tuple(typical, fc.boolean())
+      .map(([number, international]) =>
+        international ? number.replace('+', '00') : number.slice(4).replace(/ /g, ''),
+      ),
+  );
+
 /** Spanish mobile numbers start with 6 or 7, landlines with 9 (91 Madrid, 93 Barcelona, …). */
-export const mobile: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom('6', '7'), fc.integer({ min: 0, max: 99_999_999 }))
-  .map(([p, n]) => grouped(p, n));
-export const landline: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom('91', '93', '96', '95', '94', '98', '976'), fc.integer({ min: 0, max: 9_999_999 }))
-  .map(([p, n]) => grouped(p, n % 10 ** (9 - p.length)));
+export const mobile: fc.Arbitrary<string> = spelledOtherwise(
+  fc.tuple(fc.constantFrom('6', '7'), fc.integer({ min: 0, max: 99_999_999 })).map(([p, n]) => grouped(p, n)),
+);
+export const landline: fc.Arbitrary<string> = spelledOtherwise(
+  fc
+    .tuple(fc.constantFrom('91', '93', '96', '95', '94', '98', '976'), fc.integer({ min: 0, max: 9_999_999 }))
+    .map(([p, n]) => grouped(p, n % 10 ** (9 - p.length))),
+);
 
 /** A DNI; `n` keeps the people of one account apart even when shrinking makes the draws equal. */
 export const dniArb = (n: number): fc.Arbitrary<string> =>

@@ -3,7 +3,8 @@
  * billable items, notes, payment schedules, statements, metadata and references.
  */
 import fc from 'fast-check';
-import { addDays, addMonths, dateTime, dayBetween, endOfMonth, officeHours } from '../calendar.js';
+import { addDays, addMonths, dateTime, dayBetween, endOfMonth, timeOfDay } from '../calendar.js';
+import { EDGE_GIVEN_NAMES, orEdge, orTextEdge } from '../edges.js';
 import type { ObjectRule } from '../from-model.js';
 import {
   ANNUAL_CONSUMPTION,
@@ -75,18 +76,28 @@ const customer: ObjectRule<Context> = {
   joint: {
     fields: ['given_name', 'family_name', 'user_details', 'email', 'mobile', 'landline'],
     values: (s) =>
-      fc.tuple(person, dniArb(s.index), mobile, landline).map(([p, fiscalCode, mobileNumber, landlineNumber]) => ({
-        given_name: p.given,
-        family_name: `${p.first} ${p.second}`,
-        user_details: [
-          { namespace: 'fiscal_code', value: fiscalCode },
-          { namespace: 'first_family_name', value: p.first },
-          { namespace: 'second_family_name', value: p.second },
-        ],
-        email: emailOf(p, s.index),
-        mobile: mobileNumber,
-        landline: landlineNumber,
-      })),
+      fc
+        .tuple(
+          person,
+          dniArb(s.index),
+          mobile,
+          landline,
+          orEdge<string | undefined>(fc.constant(undefined), fc.constantFrom(...EDGE_GIVEN_NAMES)),
+        )
+        .map(([p, fiscalCode, mobileNumber, landlineNumber, edgeName]) => ({
+          // An edge name (astral, decomposed, right-to-left) replaces the given name only: the e-mail
+          // address stays a plain one.
+          given_name: edgeName ?? p.given,
+          family_name: `${p.first} ${p.second}`,
+          user_details: [
+            { namespace: 'fiscal_code', value: fiscalCode },
+            { namespace: 'first_family_name', value: p.first },
+            { namespace: 'second_family_name', value: p.second },
+          ],
+          email: emailOf(p, s.index),
+          mobile: mobileNumber,
+          landline: landlineNumber,
+        })),
   },
 };
 
@@ -251,6 +262,13 @@ const billableItem: ObjectRule<Context> = {
 
 // §2.3 notes ---------------------------------------------------------------------------------------
 
+/** Distinct within a payload however many notes it has: past the list of bodies, numbered. */
+function noteBody(s: Context): string {
+  const body = NOTE_BODIES[(s.serial + s.index) % NOTE_BODIES.length];
+  const round = Math.floor(s.index / NOTE_BODIES.length);
+  return round === 0 ? body : `${body} (${round + 1})`;
+}
+
 const note: ObjectRule<Context> = {
   // An unpin date only means something on a pinned note, and a complete note carries one.
   joint: {
@@ -259,12 +277,13 @@ const note: ObjectRule<Context> = {
       fc
         .record({
           day: dayBetween(addDays(s.anchor, -365), s.anchor),
-          time: officeHours,
+          time: timeOfDay,
           pinnedFor: fc.integer({ min: 15, max: 90 }),
           pinned: s.complete ? fc.constant(true) : fc.boolean(),
+          body: orTextEdge(noteBody(s)),
         })
-        .map(({ day, time, pinnedFor, pinned }) => ({
-          body: NOTE_BODIES[(s.serial + s.index) % NOTE_BODIES.length],
+        .map(({ day, time, pinnedFor, pinned, body }) => ({
+          body,
           created_at: dateTime(day, time),
           is_pinned: pinned,
           unpin_at: dateTime(addDays(day, pinnedFor)),

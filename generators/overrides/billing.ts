@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { addDays, addMonths, dayBetween, endOfMonth, monthName } from '../calendar.js';
 import type { ObjectRule } from '../from-model.js';
+import { edgeAmount, orEdge, orTextEdge } from '../edges.js';
 import { SUPPLY, type SupplyKind, euros, round2 } from '../spanish.js';
 import { type Context, type TransactionKind, list, pad } from './context.js';
 
@@ -150,10 +151,15 @@ const transaction: ObjectRule<Context> = {
         .record({
           amount: euros(...style.cents),
           asText: fc.boolean(),
+          // A supply charge's amount is the sum of its lines and taxes (finish), so its edges are theirs.
+          edge:
+            s.type === 'SUPPLY_CHARGE'
+              ? fc.constant(undefined)
+              : orEdge<number | string | undefined>(fc.constant(undefined), edgeAmount),
           reason: fc.constantFrom(...style.reasons),
           paymentType: fc.constantFrom(...style.paymentTypes),
           reference: fc.integer({ min: 0, max: 9_999_999 }),
-          displayNote: fc.constantFrom(...style.displayNotes(kind, day)),
+          displayNote: fc.constantFrom(...style.displayNotes(kind, day)).chain(orTextEdge),
           note: fc.constantFrom(...style.notes),
           tariff: fc.constantFrom(...SUPPLY[kind].tariffs),
         })
@@ -161,7 +167,7 @@ const transaction: ObjectRule<Context> = {
           transaction_id: `TX-${s.serial}-${placeCode(s.at)}`,
           transaction_date: day,
           // §2.4: "number or decimal string"; both forms are sent.
-          amount: t.asText ? t.amount.toFixed(2) : t.amount,
+          amount: t.edge ?? (t.asText ? t.amount.toFixed(2) : t.amount),
           type: s.type,
           reason: t.reason,
           payment_type: t.paymentType,

@@ -5,8 +5,9 @@
  * the month the data is as of), so every range is ordered and no two items of a list overlap.
  */
 import fc from 'fast-check';
-import { addDays, dateTime, dayBetween, officeHours } from '../calendar.js';
+import { addDays, dateTime, dayBetween, timeOfDay } from '../calendar.js';
 import type { Rules } from '../from-model.js';
+import { LARGE_BATCH } from '../edges.js';
 import { emailOf, euros, mobile, person } from '../spanish.js';
 import { accountRules } from './account.js';
 import { billingRules } from './billing.js';
@@ -36,6 +37,13 @@ const LENGTHS: Readonly<Record<string, readonly [number, number]>> = {
   details: [1, 4],
 };
 
+/**
+ * Lists that take `LARGE_BATCH` items once in five. Notes only: a large list costs every case that
+ * draws it (generation, validation, the report), and one large list a payload is enough to meet
+ * a server's batch edges.
+ */
+const LARGE = new Set(['notes']);
+
 export const rules: Rules<Context> = {
   objects: { ...accountRules, ...billingRules, ...businessRules },
   fields: {
@@ -58,10 +66,11 @@ export const rules: Rules<Context> = {
   formats: {
     date: (s) => dayBetween(addDays(s.anchor, -365), s.anchor),
     datetime: (s) =>
-      fc.tuple(dayBetween(addDays(s.anchor, -365), s.anchor), officeHours).map(([day, time]) => dateTime(day, time)),
+      fc.tuple(dayBetween(addDays(s.anchor, -365), s.anchor), timeOfDay).map(([day, time]) => dateTime(day, time)),
     email: (s) => person.map((p) => emailOf(p, s.index)),
     phone: () => mobile,
     decimal: () => euros(100, 100_000).map((n) => n.toFixed(2)),
   },
   length: (field, s) => (field === 'supply_points' && s.kinds.length > 1 ? [2, 3] : (LENGTHS[field] ?? [1, 3])),
+  large: (field) => (LARGE.has(field) ? LARGE_BATCH : undefined),
 };

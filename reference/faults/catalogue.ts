@@ -13,6 +13,7 @@ import { errorFaults } from './errors.js';
 import { migrationFaults } from './migration.js';
 import { noteFaults } from './notes.js';
 import { paymentFaults } from './payments.js';
+import { propertyFaults } from './properties.js';
 import { raceFaults } from './races.js';
 import { statementFaults } from './statements.js';
 import { statusFaults } from './status.js';
@@ -34,6 +35,7 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...paymentFaults,
   ...businessFaults,
   ...raceFaults,
+  ...propertyFaults,
 ];
 
 const ids = new Set<string>();

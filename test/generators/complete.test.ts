@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { model } from '../../core/spec/index.js';
 import * as gen from '../../generators/index.js';
+import { LARGE_BATCH } from '../../generators/edges.js';
 import { rules } from '../../generators/overrides/index.js';
 import { KEY, SUPPLIER, walk } from './helpers.js';
 
@@ -15,7 +16,7 @@ function variantOnly(spec: string | undefined, value: Record<string, unknown>): 
   return [];
 }
 
-/** Paths (arrays as `[]`) of lists and the most items the generators put in them. */
+/** Paths (arrays as `[]`) of lists and the most items the generators put in them (edges: a large batch). */
 const MOST_ITEMS: Record<string, number> = {
   customers: 3,
   supply_addresses: 2,
@@ -26,7 +27,7 @@ const MOST_ITEMS: Record<string, number> = {
   ledgers: 2,
   'ledgers[].current_statement_transactions': 4,
   'ledgers[].historical_statement_transactions': 4,
-  notes: 3,
+  notes: LARGE_BATCH,
   statements: 2,
   metadata: 2,
   references: 2,

@@ -6,6 +6,7 @@ import { cupsCheckLetters, dni } from '../../core/domain/spanish-identifiers.js'
 import { model, type AccountPayload } from '../../core/spec/index.js';
 import * as gen from '../../generators/index.js';
 import { formatOf } from '../../generators/model-shape.js';
+import { MANY_DECIMAL_AMOUNTS } from '../../generators/edges.js';
 import { POSTAL_PREFIX } from '../../generators/spanish.js';
 import { KEY, SUPPLIER, lastField, walk } from './helpers.js';
 
@@ -100,6 +101,14 @@ describe('realistic values', () => {
     for (const { path, schema, value } of visits) {
       if (formatOf(schema) === 'date') expect(value).toMatch(DATE);
       if (formatOf(schema) === 'datetime') expect(value).toMatch(DATETIME);
+      // The edge amounts (generators/edges.ts): zero, negative in cents, or one of the many-decimal ones.
+      if (lastField(path) === 'amount' && (typeof value === 'number' || typeof value === 'string')) {
+        if (MANY_DECIMAL_AMOUNTS.includes(value)) continue;
+        if (Number(value) <= 0) {
+          expect(String(value)).toMatch(/^(0|0\.00|-\d+(\.\d{1,2})?)$/);
+          continue;
+        }
+      }
       if (formatOf(schema) === 'decimal' || (lastField(path) === 'amount' && typeof value === 'string'))
         expect(value).toMatch(TWO_DECIMALS);
       if (typeof value === 'number') expect(hasAtMostTwoDecimals(value), `${path.join('.')} = ${value}`).toBe(true);
@@ -117,8 +126,10 @@ describe('realistic values', () => {
       if (details.fiscal_code !== undefined)
         expect(details.fiscal_code).toBe(dni(Number(details.fiscal_code.slice(0, 8))));
       if (customer.email !== undefined) expect(customer.email).toMatch(/^[a-z]+\.[a-z]+\d*@example\.(com|org|net)$/);
-      if (customer.mobile !== undefined) expect(customer.mobile).toMatch(/^\+34 [67]\d{2} \d{3} \d{3}$/);
-      if (customer.landline !== undefined) expect(customer.landline).toMatch(/^\+34 9\d{2} \d{3} \d{3}$/);
+      // Edges (generators/edges.ts): the 00 international prefix, or the nine digits alone.
+      if (customer.mobile !== undefined)
+        expect(customer.mobile).toMatch(/^((\+|00)34 [67]\d{2} \d{3} \d{3}|[67]\d{8})$/);
+      if (customer.landline !== undefined) expect(customer.landline).toMatch(/^((\+|00)34 9\d{2} \d{3} \d{3}|9\d{8})$/);
     }
   });
 

@@ -1,0 +1,150 @@
+/**
+ * Values at the edges of each domain: where real servers break while the middle of every domain
+ * passes. Every generator with edges draws one at `EDGE_ODDS` (1 in 5) through `orEdge`, fast-check's
+ * weighted `oneof`, which shrinks towards the typical value. Every edge is valid by the spec's words
+ * (a string is any string, an amount any number or decimal string, a date any existing day); what
+ * the spec refuses belongs to defects.ts.
+ *
+ * The catalogue (class, example, where drawn) is `EDGES`, also in docs/design.md §7.
+ */
+import fc from 'fast-check';
+
+/** One draw in five is an edge, four are typical. */
+export const EDGE_ODDS = { edge: 1, typical: 4 } as const;
+
+/** `typical` four times in five, `edge` once; shrinking goes towards `typical`. */
+export const orEdge = <T>(typical: fc.Arbitrary<T>, edge: fc.Arbitrary<T>): fc.Arbitrary<T> =>
+  fc.oneof({ arbitrary: typical, weight: EDGE_ODDS.typical }, { arbitrary: edge, weight: EDGE_ODDS.edge });
+
+export type EdgeClass =
+  | 'postcode-leading-zero'
+  | 'phone-prefix'
+  | 'amount-zero'
+  | 'amount-negative'
+  | 'amount-many-decimals'
+  | 'text-astral'
+  | 'text-combining'
+  | 'text-rtl'
+  | 'text-long'
+  | 'array-large'
+  | 'date-leap-day'
+  | 'date-month-end'
+  | 'date-year-boundary';
+
+export interface Edge {
+  readonly example: string;
+  /** The generators that draw it (each at `EDGE_ODDS` where it draws). */
+  readonly where: string;
+}
+
+/**
+ * The spec documents no maximum length of a string and no maximum batch (§8: "payload size limits:
+ * not shown"), so long and large are the suite's choice: past the 255 of a common column type, and
+ * ten times the longest typical list.
+ */
+export const LONG_TEXT = { min: 256, max: 1024 } as const;
+export const LARGE_BATCH = 50;
+
+export const EDGES: Readonly<Record<EdgeClass, Edge>> = {
+  'postcode-leading-zero': {
+    example: '01001 (Vitoria-Gasteiz), 04001 (Almería)',
+    where: 'spanish.ts place: supply addresses and the billing postcode',
+  },
+  'phone-prefix': {
+    example: '0034 612 345 678 (the 00 international prefix), 612345678 (no prefix, no separators)',
+    where: 'spanish.ts mobile, landline: customers',
+  },
+  'amount-zero': { example: '0, "0.00"', where: 'overrides/billing.ts: transaction amount (not a supply charge)' },
+  'amount-negative': {
+    example: '-12.5, "-12.50"',
+    where: 'overrides/billing.ts: transaction amount (not a supply charge)',
+  },
+  'amount-many-decimals': {
+    example: '0.30000000000000004, "10.005", "1234.56789012"',
+    where: 'overrides/billing.ts: transaction amount (not a supply charge)',
+  },
+  'text-astral': {
+    example: '𠮷野 (a given name), a note ending in 🔥',
+    where: 'customer given name, note body, address extra info, transaction display note',
+  },
+  'text-combining': {
+    example: 'Jose\\u0301 (José decomposed, as macOS input sends it)',
+    where: 'customer given name, note body, address extra info, transaction display note',
+  },
+  'text-rtl': {
+    example: 'محمد; a Spanish note with an Arabic sentence in it',
+    where: 'customer given name, note body, address extra info, transaction display note',
+  },
+  'text-long': {
+    example: `a note body of ${LONG_TEXT.min}–${LONG_TEXT.max} characters`,
+    where: 'note body, address extra info, transaction display note',
+  },
+  'array-large': {
+    example: `${LARGE_BATCH} notes in one account payload or notes request`,
+    where: 'from-model.ts array lengths (overrides/index.ts LARGE)',
+  },
+  'date-leap-day': {
+    example: '2024-02-29',
+    where: 'calendar.ts dayBetween (every date and datetime), the payload anchor (payloads.ts)',
+  },
+  'date-month-end': {
+    example: '2024-04-30, 2023-02-28',
+    where: 'calendar.ts dayBetween; the anchor is always a month end',
+  },
+  'date-year-boundary': {
+    example: '2023-12-31, 2024-01-01; 23:59:59 and 00:00:00 as times',
+    where: 'calendar.ts dayBetween, timeOfDay; the anchor 2023-12-31 or 2024-12-31',
+  },
+};
+
+// Text ------------------------------------------------------------------------------------------
+
+/** Outside the Basic Multilingual Plane: two UTF-16 units, four UTF-8 bytes. */
+const ASTRAL = ['🔥', '𠮷', '😀', '𝔄'];
+
+/** A Spanish sentence with an Arabic one inside it: bidirectional text. */
+const RTL_SENTENCE = 'El cliente prefiere: «أفضل التواصل بالعربية».';
+
+/** Given names at the edges of text: one astral, two decomposed, two right-to-left. */
+export const EDGE_GIVEN_NAMES = ['𠮷野', 'Jose\u0301', 'Begon\u0303a', 'محمد', 'יעל'] as const;
+
+/**
+ * `base` at each edge of text. Built from the typical value, so what must differ within a payload
+ * (the note bodies of one account) still differs.
+ */
+export function edgeText(base: string): fc.Arbitrary<string> {
+  const decomposed = base.normalize('NFD');
+  return fc.oneof(
+    fc.constantFrom(...ASTRAL).map((c) => `${base} ${c}`),
+    fc.constant(decomposed === base ? `${base} (Begon\u0303a)` : decomposed),
+    fc.constant(`${base} ${RTL_SENTENCE}`),
+    fc.integer(LONG_TEXT).map((length) => longText(base, length)),
+  );
+}
+
+/** `base` repeated to exactly `length` characters, cut where the length falls. */
+export function longText(base: string, length: number): string {
+  let text = base;
+  while (text.length < length) text = `${text} ${base}`;
+  return text.slice(0, length).trimEnd().padEnd(length, '.');
+}
+
+/** `base` four times in five, else one of its edges. */
+export const orTextEdge = (base: string): fc.Arbitrary<string> => orEdge(fc.constant(base), edgeText(base));
+
+// Money -----------------------------------------------------------------------------------------
+
+/** More decimals than cents: a decimal string with many digits, and the floating-point sum 0.1 + 0.2. */
+export const MANY_DECIMAL_AMOUNTS: readonly (number | string)[] = [0.1 + 0.2, '10.005', '1234.56789012'];
+
+/**
+ * §2.4 amount, "number or decimal string": zero, negative (a correction), and more decimals than
+ * cents.
+ */
+export const edgeAmount: fc.Arbitrary<number | string> = fc.oneof(
+  fc.constantFrom<number | string>(0, '0.00'),
+  fc
+    .tuple(fc.integer({ min: 1, max: 25_000 }), fc.boolean())
+    .map(([cents, asText]) => (asText ? (-cents / 100).toFixed(2) : -cents / 100)),
+  fc.constantFrom<number | string>(...MANY_DECIMAL_AMOUNTS),
+);
