@@ -24,6 +24,11 @@ export const propertyFaults: FaultDefinition[] = [
       id: 'properties.stage.astral-characters-fail',
       spec: '§2.3, §4.1',
       subtle: true,
+      // Only generated accounts carry such characters: no template or example rule sends one.
+      placement: {
+        by: ['properties.account.valid-accepted', 'properties.account.single-defect-refused'],
+        beside: ['properties.account.'],
+      },
       description:
         'Staging an account any string of which holds a character outside the Basic Multilingual Plane (an emoji, 𠮷) fails with 500: the store keeps at most three bytes a character, as MySQL utf8 does.',
     },
