@@ -10,6 +10,7 @@ import conventions from './conventions.js';
 import conventionsTypes from './conventions-types.js';
 import errors from './errors.js';
 import errorsBadInput from './errors-bad-input.js';
+import keys from './keys.js';
 import limits from './limits.js';
 import migration from './migration.js';
 import migrationDryRun from './migration-dry-run.js';
@@ -37,6 +38,7 @@ export const suites: Record<string, Rule[]> = {
   additions,
   payments,
   business,
+  keys,
   auth: [...auth, ...authApiKey, ...authRefused],
   errors: [...errors, ...errorsBadInput],
   versioning,

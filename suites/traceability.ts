@@ -286,7 +286,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '2.8',
     quote: ['A business is unique by its external identifier together with key attributes'],
-    rules: ['business.duplicate.not-created-twice', 'races.business.one-business'],
+    rules: ['business.duplicate.not-created-twice', 'races.business.one-business', 'keys.business.other-identifier'],
   },
   {
     section: '2.8',
@@ -320,6 +320,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run',
       'migration.process.refuses-unknown-team',
       'stateful.state-machine',
+      'keys.import-process.other-supplier',
     ],
   },
   {
@@ -558,6 +559,7 @@ export const STATEMENTS: Statement[] = [
       'races.notes.one-note',
       'stateful.state-machine',
       'races.notes.same-body-two-requests',
+      'keys.note.other-account',
     ],
   },
   {
@@ -604,6 +606,7 @@ export const STATEMENTS: Statement[] = [
       'transactions.dedup.already-exists',
       'transactions.create.every-type',
       'races.transactions.one-transaction',
+      'keys.transaction.other-account',
     ],
   },
   {
@@ -615,7 +618,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['- Usable once per ledger.'],
-    rules: ['billing.once-per-ledger.*', 'races.billing.one-import'],
+    rules: ['billing.once-per-ledger.*', 'races.billing.one-import', 'keys.ledger.other-account'],
   },
   {
     section: '4.2',
