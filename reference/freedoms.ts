@@ -216,8 +216,9 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Whether a refused transaction request keeps the transactions before the failing one',
     choices: ['atomicTransactionRequests'],
     faithful: 'nothing is added',
-    variant: 'the ones before the failing transaction are added',
+    variant: 'the ones before the failing transaction (outside the period, or invalid) are added',
     toleratedBy: ['transactions.period.refused-without-forcing'],
+    observedBy: ['refused.validation.valid-items-not-kept.createTransactions'],
   },
   {
     spec: '§4.2, §7.1',

@@ -8,6 +8,7 @@ import billing from './billing.js';
 import business from './business.js';
 import conventions from './conventions.js';
 import conventionsTypes from './conventions-types.js';
+import conventionsWritten from './conventions-written.js';
 import errors from './errors.js';
 import errorsBadInput from './errors-bad-input.js';
 import keys from './keys.js';
@@ -28,7 +29,7 @@ import transactions from './transactions.js';
 import versioning from './versioning.js';
 
 export const suites: Record<string, Rule[]> = {
-  conventions: [...conventions, ...conventionsTypes],
+  conventions: [...conventions, ...conventionsTypes, ...conventionsWritten],
   migration: [...migration, ...migrationDryRun],
   status,
   notes,

@@ -437,7 +437,7 @@ export const STATEMENTS: Statement[] = [
     quote: [
       'All paths start with `{base_url}`. Bodies are JSON. All requests carry the authentication header of section 5.',
     ],
-    rules: ['auth.401.*', 'versioning.v1-prefix'],
+    rules: ['auth.401.*', 'versioning.v1-prefix', 'conventions.media-type.json'],
   },
   { section: '4.1', quote: ['| POST `/v1/data-import/validate-account/` |'], rules: ['migration.validate.*'] },
   {
@@ -456,6 +456,7 @@ export const STATEMENTS: Statement[] = [
     rules: [
       'migration.process.creates-account',
       'migration.process.dry-run-false',
+      'migration.process.dry-run-false-string',
       'migration.process.dry-run-supported',
       'errors.bad-input.no-5xx.processAccount',
     ],
@@ -477,6 +478,7 @@ export const STATEMENTS: Statement[] = [
     quote: ['2. When `dry_run` is true, the full creation runs and is rolled back.'],
     rules: [
       'migration.process.dry-run',
+      'migration.process.dry-run-false-string',
       'migration.process.dry-run-supported',
       'migration.process.dry-run-checks-*',
       'migration.process.dry-run-no-trace',
