@@ -8,7 +8,7 @@
  * (a type unchecked outside the account payload slipped past every rule): the places come from
  * walking each endpoint's request schema in core/spec over a valid body, so a field added to the
  * model gets its defects for free. Each request must be refused (§7.2: "400 | validation error on
- * any endpoint") and leave nothing behind: the account's status and listings as before, and the
+ * any endpoint", told from the other 400s by its §7.1 body) and leave nothing behind: the account's status and listings as before, and the
  * valid body, sent last, taken as new.
  */
 import { z } from 'zod';
