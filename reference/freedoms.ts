@@ -216,8 +216,9 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Whether a refused transaction request keeps the transactions before the failing one',
     choices: ['atomicTransactionRequests'],
     faithful: 'nothing is added',
-    variant: 'the ones before the failing transaction are added',
+    variant: 'the ones before the failing transaction (outside the period, or invalid) are added',
     toleratedBy: ['transactions.period.refused-without-forcing'],
+    observedBy: ['refused.validation.valid-items-not-kept.createTransactions'],
   },
   {
     spec: '§4.2, §7.1',
@@ -286,11 +287,12 @@ export const FREEDOMS: Freedom[] = [
     toleratedBy: ['notes.dedup.same-body-and-created-at', 'notes.dedup.no-created-at-matches-body'],
   },
   {
-    spec: '§4.2 notes rule 3',
+    spec: '§4.2 notes rule 3, §2.1',
     freedom: 'Spelling of the datetimes the service writes',
     choices: ['present'],
     faithful: '`YYYY-MM-DDTHH:MM:SSZ`',
-    variant: 'microseconds and a `+00:00` offset',
+    variant:
+      'microseconds and a `+00:00` offset (ISO 8601; the SHOULD rule `conventions.datetime.written-with-z` holds listings to the form §2.1 shows, and the kill matrix lists the variant as taking the other reading)',
     toleratedBy: ['notes.created-at.kept', 'notes.created-at.defaults-to-now', 'migration.process.listed-as-created'],
   },
   {

@@ -360,6 +360,8 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
     otherReadings: {
       'transactions.dedup.check-false':
         'With check_previously_added=false the variant refuses a duplicate (a unique constraint): the spec says only that it does not check.',
+      'conventions.datetime.written-with-z':
+        'The variant writes datetimes with microseconds and a +00:00 offset: ISO 8601, as §2.1 names it, though not the form it shows.',
     },
   },
   {

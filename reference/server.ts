@@ -370,9 +370,10 @@ function send(res: ServerResponse, answer: Reply & { close?: boolean }): void {
     res.end();
   } else {
     const text = JSON.stringify(answer.body);
+    // A reply may label its body itself (a fault does); the service's bodies are JSON (§4).
     res.writeHead(answer.status, {
-      ...headers,
       'content-type': 'application/json',
+      ...headers,
       'content-length': String(Buffer.byteLength(text)),
     });
     res.end(text);

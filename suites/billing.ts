@@ -132,11 +132,11 @@ export default defineRules(
         const a = await ctx.given.imported();
         const ledger = a.payload.ledgers![0].ledger_code!;
         const top = { ...billingDocuments(ctx, a, ledger, 'ITEM_BASED'), billing_document_type: 'MONTHLY' };
-        ctx.expect.status(await post(ctx, top, 'top-level type MONTHLY'), 400, 'a top-level type MONTHLY');
+        ctx.expect.validationError(await post(ctx, top, 'top-level type MONTHLY'), 'a top-level type MONTHLY');
         const perDocument = billingDocuments(ctx, a, ledger, 'ITEM_BASED');
         (perDocument.historical_billing_documents[1] as Record<string, unknown>).billing_document_type = 'MONTHLY';
         const res = await post(ctx, perDocument, 'document type MONTHLY');
-        ctx.expect.status(res, 400, 'a document of type MONTHLY');
+        ctx.expect.validationError(res, 'a document of type MONTHLY');
         const { attrs } = errorsOf(res);
         const path = 'historical_billing_documents.1.billing_document_type';
         if (attrs.length)

@@ -8,10 +8,10 @@
  * (a type unchecked outside the account payload slipped past every rule): the places come from
  * walking each endpoint's request schema in core/spec over a valid body, so a field added to the
  * model gets its defects for free. Each request must be refused (§7.2: "400 | validation error on
- * any endpoint") and leave nothing behind: the account's status and listings as before, and the
+ * any endpoint", told from the other 400s by its §7.1 body) and leave nothing behind: the account's status and listings as before, and the
  * valid body, sent last, taken as new.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RuleContext } from '../core/engine/context.js';
 import { type Need, TO_IMPORT } from '../core/engine/needs.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
@@ -25,6 +25,15 @@ import { accountKey, transaction } from './support.js';
 import { PROBE_WIDTH, eachProbe } from '../core/engine/probes.js';
 
 // Types of every request field, not only the account payload's ------------------------------------
+
+/** Another body an endpoint's validation error may carry (docs/freedoms.md §4.2, §7.1). */
+const VALIDATION_BODY_OR: Partial<Record<EndpointId, { schema: z.ZodType; name: string }>> = {
+  // transaction_data echoes the failing transaction as sent, which here may be the wrong-typed value itself.
+  createTransactions: {
+    schema: z.looseObject({ status: z.literal('TRANSACTION_IMPORT_ERROR'), error_detail: z.string() }),
+    name: 'the TRANSACTION_IMPORT_ERROR body of §4.2',
+  },
+};
 
 /** What a type rule stands on: a valid body, the account it touches, and a probe run afterwards. */
 interface Prepared {
@@ -320,7 +329,10 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
         step: `${t.what} with ${invalid.defect.description}`,
       });
       // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.
-      ctx.expect.status(res, key ? [400, 404] : 400, `${t.what} with ${invalid.defect.description}`);
+      // A validation error, told by its §7.1 body from the other 400s (a dry run, an account already imported).
+      const what = `${t.what} with ${invalid.defect.description}`;
+      if (key) ctx.expect.status(res, [400, 404], what);
+      else ctx.expect.validationError(res, what, VALIDATION_BODY_OR[t.endpoint]);
     },
     (invalid) => `${t.what} with ${invalid.defect.description}`,
     // Process requests for one account go one at a time: an implementation may mark the account

@@ -8,8 +8,10 @@ import billing from './billing.js';
 import business from './business.js';
 import conventions from './conventions.js';
 import conventionsTypes from './conventions-types.js';
+import conventionsWritten from './conventions-written.js';
 import errors from './errors.js';
 import errorsBadInput from './errors-bad-input.js';
+import keys from './keys.js';
 import limits from './limits.js';
 import migration from './migration.js';
 import migrationDryRun from './migration-dry-run.js';
@@ -27,7 +29,7 @@ import transactions from './transactions.js';
 import versioning from './versioning.js';
 
 export const suites: Record<string, Rule[]> = {
-  conventions: [...conventions, ...conventionsTypes],
+  conventions: [...conventions, ...conventionsTypes, ...conventionsWritten],
   migration: [...migration, ...migrationDryRun],
   status,
   notes,
@@ -37,6 +39,7 @@ export const suites: Record<string, Rule[]> = {
   additions,
   payments,
   business,
+  keys,
   auth: [...auth, ...authApiKey, ...authRefused],
   errors: [...errors, ...errorsBadInput],
   versioning,

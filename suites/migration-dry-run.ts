@@ -194,6 +194,28 @@ export default defineRules(
         await nothingCreated(ctx, a.supplier, a.ext);
       },
     },
+    {
+      id: 'migration.process.dry-run-false-string',
+      spec: '§4.1 (dry_run: boolean, optional), §4.1 process rule 2, §7.1, §7.2',
+      level: 'MUST',
+      title:
+        'dry_run sent as the string "false" is never a dry run: the account is created (201, the string read as false) or the request is refused with a §7.1 validation error and nothing is created',
+      endpoints: ['processAccount', 'accountTransferStatus'],
+      async check(ctx) {
+        const a = await ctx.given.staged();
+        const res = await ctx.given.process(a.supplier, a.ext, { dry_run: 'false' }, 'process with dry_run "false"');
+        if (res.status === 201) {
+          ctx.observe('dry_run "false" was read as false: the account was created.');
+          return;
+        }
+        // §4.1 process rule 2: a dry run is "when dry_run is true"; the string "false" is false or not a boolean.
+        ctx.expect.validationError(
+          res,
+          'process with dry_run "false" (not a boolean, §4.1: a validation error, §7.2 — never the dry-run answer of rule 2)',
+        );
+        await nothingCreated(ctx, a.supplier, a.ext);
+      },
+    },
     dryRunChecksSupplier('paused'),
     dryRunChecksSupplier('complete'),
     {

@@ -297,7 +297,7 @@ export default defineRules(
           [{ body: ctx.ids.noteBody('fine') }, { is_pinned: true, created_at: '2024-01-01T00:00:00Z' }],
           'a note without body or document_paths',
         );
-        ctx.expect.status(res, 400);
+        ctx.expect.validationError(res, 'a note without body or document_paths (§4.2 notes rule 4)');
         const { attrs } = errorsOf(res);
         ctx.expect.that(
           reportsDefectAt('createNotes', attrs, 'notes.1', true),

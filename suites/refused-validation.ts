@@ -11,7 +11,9 @@
  * storing invalid data while answering 400 breaks what §2.1 and §7.2 state. Whether the *valid* items
  * of a refused batch may be kept is not stated (the whole request is answered 400, and per-item
  * results exist only for the 201, §4.2), so `refused.validation.valid-items-not-kept.*` judges that
- * reading at SHOULD: the defect in the second of two items, and neither taken.
+ * reading at SHOULD: the defect in the second of two items, and neither taken. For transactions it
+ * only records what happened (INFO): §4.2 reports "the first failing transaction only", which leaves
+ * open whether the ones before it were added.
  * The defect never sits on the account's keys or on what deduplicates (a note's body and created_at,
  * a transaction_id): the probe must be the same request, valid.
  *
@@ -156,8 +158,15 @@ export const validationRules = (c: Catalogue = CATALOGUE): Rule[] => {
     .map((e) => ({
       id: `refused.validation.valid-items-not-kept.${e.id}`,
       spec: '§7.2 (400: validation error on any endpoint), §4.2',
-      level: 'SHOULD',
-      why: 'the whole request is answered 400 and per-item results exist only for the 201 (§4.2), so a client cannot tell which items were kept; but the spec does not state that the valid items of a refused request are not',
+      ...(e.id === 'createTransactions'
+        ? {
+            level: 'INFO' as const,
+            why: 'the 400 of transactions reports "the first failing transaction only" (§4.2), which leaves open whether the ones before it were added (docs/freedoms.md: a refused transaction request may keep them); recorded, never failed',
+          }
+        : {
+            level: 'SHOULD' as const,
+            why: 'the whole request is answered 400 and per-item results exist only for the 201 (§4.2), so a client cannot tell which items were kept; but the spec does not state that the valid items of a refused request are not',
+          }),
       title: `${e.path} refused with 400 for its second item keeps neither item`,
       needs: TO_IMPORT,
       endpoints: [e.id],

@@ -53,7 +53,7 @@ class Validate implements Command {
     });
     // §7.2: a validation error is a 400 on any endpoint. What validate answers for a valid payload of
     // an account already imported is not stated (§3 lists stage and process only): not judged.
-    if (!this.valid) r.ctx.expect.status(res, 400, this.toString());
+    if (!this.valid) r.ctx.expect.validationError(res, this.toString());
     else if (phase !== 'imported') r.ctx.expect.status(res, 200, `${this.toString()} in state ${phase}`);
   }
   toString = () => `validate(${this.slot}, ${this.valid ? 'valid' : 'invalid'})`;

@@ -286,7 +286,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '2.8',
     quote: ['A business is unique by its external identifier together with key attributes'],
-    rules: ['business.duplicate.not-created-twice', 'races.business.one-business'],
+    rules: ['business.duplicate.not-created-twice', 'races.business.one-business', 'keys.business.other-identifier'],
   },
   {
     section: '2.8',
@@ -320,6 +320,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run',
       'migration.process.refuses-unknown-team',
       'stateful.state-machine',
+      'keys.import-process.other-supplier',
     ],
   },
   {
@@ -436,7 +437,7 @@ export const STATEMENTS: Statement[] = [
     quote: [
       'All paths start with `{base_url}`. Bodies are JSON. All requests carry the authentication header of section 5.',
     ],
-    rules: ['auth.401.*', 'versioning.v1-prefix'],
+    rules: ['auth.401.*', 'versioning.v1-prefix', 'conventions.media-type.json'],
   },
   { section: '4.1', quote: ['| POST `/v1/data-import/validate-account/` |'], rules: ['migration.validate.*'] },
   {
@@ -455,6 +456,7 @@ export const STATEMENTS: Statement[] = [
     rules: [
       'migration.process.creates-account',
       'migration.process.dry-run-false',
+      'migration.process.dry-run-false-string',
       'migration.process.dry-run-supported',
       'errors.bad-input.no-5xx.processAccount',
     ],
@@ -476,6 +478,7 @@ export const STATEMENTS: Statement[] = [
     quote: ['2. When `dry_run` is true, the full creation runs and is rolled back.'],
     rules: [
       'migration.process.dry-run',
+      'migration.process.dry-run-false-string',
       'migration.process.dry-run-supported',
       'migration.process.dry-run-checks-*',
       'migration.process.dry-run-no-trace',
@@ -558,6 +561,7 @@ export const STATEMENTS: Statement[] = [
       'races.notes.one-note',
       'stateful.state-machine',
       'races.notes.same-body-two-requests',
+      'keys.note.other-account',
     ],
   },
   {
@@ -604,6 +608,7 @@ export const STATEMENTS: Statement[] = [
       'transactions.dedup.already-exists',
       'transactions.create.every-type',
       'races.transactions.one-transaction',
+      'keys.transaction.other-account',
     ],
   },
   {
@@ -615,7 +620,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['- Usable once per ledger.'],
-    rules: ['billing.once-per-ledger.*', 'races.billing.one-import'],
+    rules: ['billing.once-per-ledger.*', 'races.billing.one-import', 'keys.ledger.other-account'],
   },
   {
     section: '4.2',

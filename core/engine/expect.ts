@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { MAX_DEPTH, boundedValue, capText, quoteJson, showControls } from '../http/bounds.js';
 import type { HttpResponse } from '../http/client.js';
+import { model } from '../spec/index.js';
 import { RuleFailure } from './failures.js';
 
 const request = (res: HttpResponse) => `${res.exchange.request.method} ${res.exchange.request.url}`;
@@ -84,6 +85,14 @@ export interface Expect {
   refused(res: HttpResponse, what: string): void;
   /** The JSON body matches a response schema of the spec model; returns the parsed value. */
   body<S extends z.ZodType>(res: HttpResponse, schema: S, what: string): z.output<S>;
+  /**
+   * A validation error (§7.2 400), told from the other 400s of §7.2 (a dry run that would succeed,
+   * an account already imported, a transaction import failure) by its §7.1 body: `{detail, code,
+   * errors: [{detail, code, attr}]}` with at least one error. Codes, wording and attrs are not
+   * compared (`non_field_errors` is as good as a field's path, §7.1). `or` names another body the
+   * spec allows for this endpoint's validation errors (§4.2: the transactions 400).
+   */
+  validationError(res: HttpResponse, what: string, or?: { schema: z.ZodType; name: string }): void;
   /** Deep equality of JSON values, reporting the first differing path. */
   equal(actual: unknown, expected: unknown, what: string, res?: HttpResponse): void;
   /** Any other condition; the message states what the spec requires. */
@@ -129,6 +138,21 @@ export const expect: Expect = {
       message: `${what}: the body of ${request(res)} (${res.status}) does not match: ${problems.join('; ')}${result.error.issues.length > 5 ? '; …' : ''}`,
       path: jsonPath('body', result.error.issues[0].path),
       actual: snippet(res.text),
+      exchange_seq: res.exchange.seq,
+    });
+  },
+
+  validationError(res: HttpResponse, what: string, or?: { schema: z.ZodType; name: string }): void {
+    expect.status(res, 400, what);
+    const json = res.isJson ? res.json() : undefined;
+    const parsed = model.ValidationErrorBody.safeParse(json);
+    if (parsed.success && parsed.data.errors.length > 0) return;
+    if (or?.schema.safeParse(json).success) return;
+    throw new RuleFailure({
+      message: `${what}: a validation error must carry the §7.1 body {detail, code, errors: [{detail, code, attr}]} with at least one error${or ? ` (or ${or.name})` : ''}; the 400 of ${request(res)} has another body, as the other 400s of §7.2 do (a dry run, an account already imported): ${snippet(res.text)}`,
+      expected: '§7.1 validation error body',
+      actual: snippet(res.text),
+      path: 'body',
       exchange_seq: res.exchange.seq,
     });
   },

@@ -1,7 +1,7 @@
 /** Faults of the §2 conventions: dates, types, enumerations, documented shapes, read leniently or strictly. */
-import type { AccountPayload } from '../../core/spec/index.js';
+import { type AccountPayload, type EndpointId, model } from '../../core/spec/index.js';
 import { ACCOUNT_FAILED_VALIDATION, validationError } from '../validation.js';
-import { clone, fault, mapStrings } from './helpers.js';
+import { clone, fault, mapStrings, rewrite } from './helpers.js';
 import type { Around, FaultBehaviour, FaultDefinition } from './types.js';
 
 /** A payload's array as sent, or none: a fault must survive the malformed payloads the suite sends too. */
@@ -321,5 +321,46 @@ export const conventionFaults: FaultDefinition[] = [
       description: 'A historical statement accepts any value as gross_amount, text included.',
     },
     { ignoreIssue: (e) => /^statements\.\d+\.gross_amount$/.test(e.attr) },
+  ),
+  fault(
+    {
+      id: 'conventions.bodies-labelled-text',
+      spec: '§4 (Bodies are JSON)',
+      subtle: false,
+      level: 'SHOULD',
+      why: '§4 says bodies are JSON but names no header: the label is HTTP (RFC 9110 §8.3), judged at SHOULD by conventions.media-type.json',
+      description: 'Every JSON body is sent with Content-Type: text/plain.',
+    },
+    {
+      around: Object.fromEntries(
+        (Object.keys(model.endpoints) as EndpointId[]).map((id) => [
+          id,
+          rewrite(id, (r) =>
+            r.body === undefined ? r : { ...r, headers: { ...r.headers, 'content-type': 'text/plain; charset=utf-8' } },
+          ).around![id]!,
+        ]),
+      ),
+    },
+  ),
+  fault(
+    {
+      id: 'conventions.listing-datetimes-offset',
+      spec: '§2.1 (Datetimes use ISO 8601 YYYY-MM-DDTHH:MM:SSZ), §2.9',
+      subtle: false,
+      level: 'SHOULD',
+      why: '§2.1 shows the form with Z but calls it ISO 8601, which allows an offset: judged at SHOULD by conventions.datetime.written-with-z',
+      description: 'The account import process listings write account_created_at with +00:00 instead of Z.',
+    },
+    {
+      around: Object.fromEntries(
+        (['allAccountImportProcesses', 'importedAccountImportProcesses'] as const).map((id) => [
+          id,
+          rewrite(id, (r) => ({
+            ...r,
+            body: mapStrings(r.body, (v, key) => (key === 'account_created_at' ? v.replace(/Z$/, '+00:00') : v)),
+          })).around![id]!,
+        ]),
+      ),
+    },
   ),
 ];

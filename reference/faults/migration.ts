@@ -3,7 +3,7 @@ import type { AccountPayload, EndpointId } from '../../core/spec/index.js';
 import type { HandlerRequest } from '../handlers/shared.js';
 import { reply } from '../reply.js';
 import { validationError } from '../validation.js';
-import { body, fault, rewrite } from './helpers.js';
+import { alter, body, fault, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 const processKey = (req: HandlerRequest) =>
@@ -392,6 +392,19 @@ export const migrationFaults: FaultDefinition[] = [
       description: 'Exceeding the concurrency limit answers 400 instead of 429.',
     },
     rewrite('processAccount', (r) => (r.status === 429 ? { ...r, status: 400 } : r)),
+  ),
+  fault(
+    {
+      id: 'migration.process.dry-run-string-truthy',
+      spec: '§4.1 (dry_run: boolean), §4.1 process rule 2, §7.1',
+      subtle: true,
+      description:
+        'dry_run sent as a string is read by its truthiness, so the string "false" runs a dry run (answered with the dry-run 400) instead of a validation error.',
+    },
+    alter('processAccount', (req) => {
+      const b = body(req.body);
+      return typeof b.dry_run === 'string' && b.dry_run !== '' ? { ...req, body: { ...b, dry_run: true } } : req;
+    }),
   ),
   fault(
     {

@@ -46,6 +46,18 @@ function invalidTransactions(errors: ErrorItem[], body: unknown, env: ServerEnv)
   });
 }
 
+/**
+ * The request with only the transactions before the first failing one, when every error is about a
+ * transaction and at least one comes before it; otherwise undefined (nothing to keep).
+ */
+function validPrefix(errors: ErrorItem[], body: unknown): Record<string, unknown> | undefined {
+  const indexes = errors.map((e) => /^transactions\.(\d+)(\.|$)/.exec(e.attr)?.[1]);
+  if (indexes.some((i) => i === undefined)) return undefined;
+  const first = indexes.reduce((min, i) => Math.min(min, Number(i)), Number.POSITIVE_INFINITY);
+  const request = body as { transactions: unknown[] };
+  return first > 0 ? { ...request, transactions: request.transactions.slice(0, first) } : undefined;
+}
+
 export const createTransactions: Handler = (req, env) => {
   const early = accountLookedUpFirst(req.body, env);
   if (early) return early;
@@ -56,7 +68,12 @@ export const createTransactions: Handler = (req, env) => {
     return validationError(badParams.map((e) => fieldError(e.message, 'invalid_boolean', 'Must be true or false.')));
 
   const checked = checkBody(strictModel.TransactionsRequest, req.body, env);
-  if (!checked.ok) return invalidTransactions(checked.errors, req.body, env);
+  if (!checked.ok) {
+    // A non-atomic server adds the transactions before the first failing one (§4.2 reports that one only).
+    const prefix = env.choices.atomicTransactionRequests ? undefined : validPrefix(checked.errors, req.body);
+    if (prefix) createTransactions({ ...req, body: prefix }, env);
+    return invalidTransactions(checked.errors, req.body, env);
+  }
   const request = checked.data;
   const account = importedAccountOr404(env, request.import_supplier, request.external_account_number);
   if (isReply(account)) return account;

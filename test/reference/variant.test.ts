@@ -189,6 +189,33 @@ describe('the variant takes the freedoms that used to fail rules', () => {
       [null, 'NOTE_ALREADY_EXISTS'],
     ]);
   });
+
+  it('keeps the transactions before the first invalid one of a refused request (§4.2: the first failing one only)', async () => {
+    const { ext } = await imported();
+    const key = { import_supplier: SUPPLIER, external_account_number: ext };
+    const tx = (id: string, type = 'CHARGE') => ({
+      transaction_id: id,
+      transaction_date: new Date().toISOString().slice(0, 10),
+      amount: '1.00',
+      type,
+      reason: 'IMPORTED_CHARGE',
+    });
+    const [a, b, c] = [unique('T'), unique('T'), unique('T')];
+    const refused = await h.call('POST', PATHS.transactions, {
+      body: { ...key, transactions: [tx(a), tx(b, 'charge'), tx(c)] },
+    });
+    expect([refused.status, refused.body.status]).toEqual([400, 'TRANSACTION_IMPORT_ERROR']);
+    const again = await h.call('POST', PATHS.transactions, { body: { ...key, transactions: [tx(a), tx(c)] } });
+    expect(
+      again.body.results.map((r: { status: string; transaction_data: { transaction_id: string } }) => [
+        r.transaction_data.transaction_id,
+        r.status,
+      ]),
+    ).toEqual([
+      [c, 'TRANSACTION_ADDED_TO_ACCOUNT'],
+      [a, 'TRANSACTION_ALREADY_EXISTS'],
+    ]);
+  });
 });
 
 describe('the demanding profile', () => {

@@ -35,6 +35,31 @@ describe('rule assertions', () => {
     expect(f.message).toBe('process: expected 201 from POST /v1/account-import/process/, got 500: {"detail":"boom"}');
   });
 
+  it('validationError: a 400 with a §7.1 body passes (any code, attr or wording); the other 400s of §7.2 fail', () => {
+    const item = (attr: string) => ({ detail: 'Wrong.', code: 'anything', attr });
+    for (const attr of ['dry_run', 'non_field_errors'])
+      ruleExpect.validationError(response(400, JSON.stringify({ detail: 'd', code: 'c', errors: [item(attr)] })), 'x');
+    const others = [
+      { detail: 'Would import; rolled back.', code: 'dry_run' },
+      { message: 'Dry run: rolled back.', rolled_back: true },
+      { detail: 'Imported.', code: 'x', external_account_number: 'E', service_account_number: 'A-1' },
+      { detail: 'd', code: 'c', errors: [] },
+    ];
+    for (const body of others) {
+      const f = failure(() => ruleExpect.validationError(response(400, JSON.stringify(body)), 'dry_run "false"'));
+      expect(f.message).toMatch(/^dry_run "false": a validation error must carry the §7.1 body/);
+      expect(f.detail).toMatchObject({ path: 'body', exchange_seq: 3 });
+    }
+    expect(failure(() => ruleExpect.validationError(response(200, '{}'), 'x')).detail).toMatchObject({ actual: 200 });
+    expect(failure(() => ruleExpect.validationError(response(400, 'not json'), 'x')).detail.path).toBe('body');
+    const importError = { status: 'TRANSACTION_IMPORT_ERROR', error_detail: 'bad', transaction_data: {} };
+    const or = { schema: z.object({ status: z.literal('TRANSACTION_IMPORT_ERROR') }), name: 'the §4.2 body' };
+    ruleExpect.validationError(response(400, JSON.stringify(importError)), 'x', or);
+    expect(
+      failure(() => ruleExpect.validationError(response(400, JSON.stringify(importError)), 'x')).message,
+    ).not.toMatch(/§4\.2 body/);
+  });
+
   it('refused: any 4xx passes; a success or a server error fails naming what had to be refused', () => {
     for (const status of [400, 403, 404, 409, 422, 499]) ruleExpect.refused(response(status, '{}'), 'x');
     for (const status of [200, 201, 302, 500, 503]) {
