@@ -29,6 +29,7 @@ export const keyFaults: FaultDefinition[] = [
   fault(
     {
       id: 'keys.note-dedup-across-accounts',
+      placement: { by: ['keys.note.other-account'] },
       spec: '§4.2 notes rule 2',
       subtle: true,
       description:
@@ -54,6 +55,7 @@ export const keyFaults: FaultDefinition[] = [
   fault(
     {
       id: 'keys.transaction-ids-per-supplier',
+      placement: { by: ['keys.transaction.other-account'] },
       spec: '§4.2 transactions (TRANSACTION_ALREADY_EXISTS: added earlier)',
       subtle: true,
       level: 'SHOULD',
@@ -84,6 +86,7 @@ export const keyFaults: FaultDefinition[] = [
   fault(
     {
       id: 'keys.ledger-once-per-supplier',
+      placement: { by: ['keys.ledger.other-account'] },
       spec: '§4.2 historical billing documents (once per ledger), §8',
       subtle: true,
       description:
@@ -108,6 +111,7 @@ export const keyFaults: FaultDefinition[] = [
   fault(
     {
       id: 'keys.process-by-external-number',
+      placement: { by: ['keys.import-process.other-supplier'] },
       spec: '§3 (an account per supplier code and external number), §4.1',
       subtle: true,
       description:

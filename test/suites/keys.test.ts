@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { specText } from '../../core/spec/sections.js';
 import { allRules } from '../../suites/index.js';
 import { KEYS, keyRules } from '../../suites/keys.js';
+import { FAULTS } from '../../reference/index.js';
 
 describe('the key table (suites/keys.ts)', () => {
   const spec = specText();
@@ -24,5 +25,19 @@ describe('the key table (suites/keys.ts)', () => {
 
   it('levels a scope below MUST only with a reason', () => {
     for (const s of KEYS.flatMap((k) => k.scopes)) if (s.level !== 'MUST') expect(s.why, s.scope).toBeTruthy();
+  });
+});
+
+describe('the key faults', () => {
+  it('each key scope with a rule has a fault placed where only that rule looks (the kill matrix checks it)', () => {
+    const placed = FAULTS.filter((f) => f.id.startsWith('keys.')).flatMap((f) => f.placement?.by ?? []);
+    expect(placed.sort()).toEqual(
+      keyRules()
+        .map((r) => r.id)
+        // A business keyed by its attributes alone is already seen by older rules: every business of a
+        // run shares name, number and type, so no fault can sit where only this rule looks.
+        .filter((id) => id !== 'keys.business.other-identifier')
+        .sort(),
+    );
   });
 });
