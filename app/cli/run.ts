@@ -74,9 +74,14 @@ Reports:
                             run fails, --max-time or a signal cuts it); a symlink at FILE is
                             replaced, never written through; opens in browser devtools and API clients
   --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
-                            not judged, with its seed (unless --seed), against the target given now;
-                            prints FIXED / STILL FAILING / STILL NOT JUDGED per rule, then the reports.
+                            not judged, with its seed (unless --seed), against the target REPORT
+                            recorded (its base URL when none is given); prints FIXED / STILL FAILING /
+                            STILL NOT JUDGED per rule, then the reports. Another target (base URL,
+                            auth mode, or the digest of fixtures, payloads, account and auth
+                            settings), or a REPORT that recorded none, is refused (exit 2).
                             Rule ids REPORT names that no rule has now are listed, not run
+  --rerun-target-changed    with --rerun-failed: judge those rules against the target given now on
+                            purpose; each reads PASSES HERE / FAILS HERE, never FIXED
 
 Every report carries the run's status and field coverage: per endpoint, the documented statuses
 observed and never observed, undocumented statuses, and the documented request fields sent.
@@ -125,6 +130,7 @@ export const runOptions = {
   insecure: { type: 'boolean' },
   har: { type: 'string' },
   'rerun-failed': { type: 'string' },
+  'rerun-target-changed': { type: 'boolean' },
 } as const;
 
 /** Loopback hosts: a token sent there in clear never leaves the machine. */
@@ -222,6 +228,16 @@ async function run(argv: string[]): Promise<number> {
   const warn = (text: string) => process.stderr.write(`${terminalSafe(redactor.text(text))}\n`);
   try {
     const resolved = resolveRun(values, process.cwd(), env);
+    // A re-run judges the target its report recorded: aimed at it before anything is sent.
+    const rerun = values['rerun-failed'] !== undefined ? await rerunOf(values, resolved.options) : undefined;
+    if (values['rerun-target-changed'] && !rerun)
+      throw new UsageError('--rerun-target-changed goes with --rerun-failed REPORT.', 'run');
+    const aimed = rerun
+      ? (await import('./rerun.js')).aimRerun(rerun, resolved.options, !!values['rerun-target-changed'])
+      : undefined;
+    if (aimed?.adopted) resolved.options.baseUrl = aimed.adopted;
+    // Judging another target on purpose is worth a warning; taking the report's own is just said.
+    if (aimed?.note) (rerun?.otherTarget ? warn : console.log)(`conformance: ${aimed.note}`);
     const { auth, transport } = resolved.options;
     for (const secret of [auth?.token, auth?.apiKey, ...Object.values(transport?.headers ?? {})]) redactor.add(secret);
     const inClear = sendsCredentialsInClear(resolved.options.baseUrl, resolved.options);
@@ -245,7 +261,9 @@ async function run(argv: string[]): Promise<number> {
     const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>
       [
         'npx conformance',
-        ...(values['base-url'] ? ['--base-url', shellQuote(values['base-url'])] : []),
+        ...((values['base-url'] ?? aimed?.adopted)
+          ? ['--base-url', shellQuote((values['base-url'] ?? aimed?.adopted)!)]
+          : []),
         ...(resolved.configFile ? ['--config', shellQuote(values.config ?? 'conformance.config.yaml')] : []),
         '--rule',
         shellQuote(ruleId),
@@ -255,7 +273,6 @@ async function run(argv: string[]): Promise<number> {
         ...(values['num-runs'] ? ['--num-runs', values['num-runs']] : []),
       ].join(' ');
 
-    const rerun = values['rerun-failed'] !== undefined ? await rerunOf(values, resolved.options) : undefined;
     if (rerun && !rerun.rules.length) {
       if (rerun.unknown.length) {
         for (const line of (await import('./rerun.js')).unknownLines(rerun)) warn(line);

@@ -355,7 +355,12 @@ export function buildReport(input: RunRecord): Report {
       bailed: run.bailed,
       ...(input.partial ? { partial: true } : {}),
     },
-    target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
+    target: {
+      base_url: input.target.baseUrl,
+      embedded: input.target.embedded,
+      auth: input.target.auth,
+      ...(input.target.configDigest ? { config_digest: input.target.configDigest } : {}),
+    },
     summary,
     ...(input.aborted ? { aborted: { reason: input.aborted } } : {}),
     ...(input.interrupted && !input.aborted
