@@ -53,8 +53,12 @@ Running:
   --id-prefix P             prefix of every identifier the run creates (default cf)
   --bail                    stop after the first MUST failure
   --strict                  SHOULD failures fail the run too
-  --allow-skip ID|GLOB      accept that these rules are skipped (repeatable; config: run.allow_skip),
-                            e.g. --allow-skip 'payments.*' for a mock without payment endpoints
+  --allow-skip PATTERN      accept that rules are not judged (skipped) (repeatable; config:
+                            run.allow_skip). PATTERN is a rule id or glob ('notes.*'), a
+                            configuration key (every rule that asks for it, or a key inside it), or
+                            an endpoint's operation id (every rule that judges it), e.g.
+                            --allow-skip fixtures.payment_instruction for a mock without payment
+                            instructions. A PATTERN that names nothing is a warning
   --partial                 accept a partial implementation (config: run.partial): an endpoint that
                             answers 501, 405 (or 404 where the spec documents none) is not
                             implemented, and the rules needing it are skipped; --partial accepts
@@ -252,6 +256,18 @@ async function run(argv: string[]): Promise<number> {
       );
     }
     for (const warning of resolved.warnings) console.error(`conformance: warning: ${warning}`);
+    // A pattern that names nothing accepts nothing: most likely a typo, said before the run.
+    if (resolved.options.allowSkip?.length) {
+      const [{ unmatchedPatterns }, { allRules }] = await Promise.all([
+        import('../../core/report/accept.js'),
+        import('../../suites/index.js'),
+      ]);
+      const ids = (resolved.options.rules ?? allRules).map((r) => r.id);
+      for (const pattern of unmatchedPatterns(resolved.options.allowSkip, ids))
+        warn(
+          `conformance: warning: --allow-skip / run.allow_skip '${pattern}' names no rule, configuration key (fixtures.*, payloads.*) or endpoint (operation id): it accepts nothing; see conformance list.`,
+        );
+    }
     if (resolved.options.transport?.insecure)
       warn("conformance: --insecure: the target's TLS certificate is not checked; never use this against production.");
     const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
