@@ -61,8 +61,9 @@ Running:
                             instructions. A PATTERN that names nothing is a warning
   --partial                 accept a partial implementation (config: run.partial): an endpoint that
                             answers 501, 405 (or 404 where the spec documents none) is not
-                            implemented, and the rules needing it are skipped; --partial accepts
-                            those skips, so the run can be conformant for what is implemented
+                            implemented, and the rules needing it are not judged (skipped);
+                            --partial accepts those skips, so the run can be conformant for what
+                            is implemented
 
 Reports:
   --report-dir DIR          where report files go (default conformance-report)
@@ -97,7 +98,7 @@ in the config (account, business, notes, transactions, …); the run says which 
 Exit codes: 0 conformant: every selected MUST rule judged, none failed;
 1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
-4 incomplete: no MUST rule failed, but MUST rules were skipped for missing configuration (the run names
+4 incomplete: no MUST rule failed, but MUST rules were not judged (skipped) for missing configuration (the run names
   the keys; --allow-skip accepts skips deliberately), or endpoints were not implemented (one cause
   each; --partial accepts them);
 130 interrupted by SIGINT or SIGTERM: rules not finished are not judged, the reports say so.`;
