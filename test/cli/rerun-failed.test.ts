@@ -174,6 +174,33 @@ describe('conformance --rerun-failed', () => {
     expect(outcomes(res.stdout)).toEqual(leftFailing.map((id) => `${id} FAILS HERE`));
   });
 
+  it('the embedded reference server is one target whatever its port; a base URL instead of it is another', async () => {
+    const embedded = mkdtempSync(join(tmpdir(), 'rerun-embedded-'));
+    const run = await runCli(
+      ['--rule', 'notes.create.one-result-per-note', '--reporter', 'json', '--report-dir', 'first'],
+      { cwd: embedded },
+    );
+    expect(run.code).toBe(0);
+    const doc = JSON.parse(readFileSync(join(embedded, 'first', 'report.json'), 'utf8'));
+    expect(doc.target.embedded).toBe(true);
+    // As if it had failed: the re-run starts the embedded server anew, on another port.
+    Object.assign(doc.rules[0], { verdict: 'fail', reason: 'r', failure: { message: 'r' } });
+    writeFileSync(join(embedded, 'failed.json'), JSON.stringify(doc));
+    const again = await runCli(['--rerun-failed', 'failed.json', '--reporter', 'json', '--report-dir', 'again'], {
+      cwd: embedded,
+    });
+    expect(again.code).toBe(0);
+    expect(outcomes(again.stdout)).toEqual(['notes.create.one-result-per-note FIXED']);
+    const elsewhere = await runCli(['--rerun-failed', 'failed.json', '--base-url', faithful.url], {
+      cwd: embedded,
+      env: { CONFORMANCE_TOKEN: DEFAULT_TOKEN },
+    });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain(
+      `another target (the embedded reference server, now ${faithful.url}; auth api_key, now token)`,
+    );
+  });
+
   it('--rerun-target-changed without --rerun-failed is a usage error', async () => {
     const res = await runCli(['--config', 'faulty.yaml', '--rerun-target-changed'], { cwd: dir });
     expect(res.code).toBe(2);
