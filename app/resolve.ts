@@ -160,11 +160,15 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
   const transport = resolveTransport(flags, c, file, cwd);
 
   // The embedded target brings its own fixtures; only a real target is judged with the configured ones.
-  // On loopback the placeholders are most likely right: they are what `conformance serve` seeds.
-  const placeholders = baseUrl === undefined || isLoopback(baseUrl) ? [] : placeholdersIn(c.fixtures ?? {});
+  // On loopback the placeholders may be right (they are what `conformance serve` seeds) when the user
+  // named the file; a file found by default (the shipped preset) is said before the first request
+  // wherever the target is, since a supplier's mock on this machine knows none of them.
+  const foundByDefault = file !== undefined && flags.config === undefined;
+  const placeholders =
+    baseUrl === undefined || (isLoopback(baseUrl) && !foundByDefault) ? [] : placeholdersIn(c.fixtures ?? {});
   const warnings = placeholders.length
     ? [
-        `the config${file ? ` (${file})` : ''} still holds starter placeholders (${placeholders.map(({ key, value }) => `${key}: ${value}`).join(', ')}): they name what the reference server (conformance serve) seeds; against any other target set them to values of that target, or rules judge suppliers and accounts that do not exist.`,
+        `the config${file ? ` (${file}${foundByDefault ? ', used because no --config was given' : ''})` : ''} still holds starter placeholders (${placeholders.map(({ key, value }) => `${key}: ${value}`).join(', ')}): they name what the reference server (conformance serve) seeds; against any other target set them to values of that target, or rules judge suppliers and accounts that do not exist.`,
       ]
     : [];
   return {

@@ -129,7 +129,9 @@ export default defineRules(
         );
         ctx.expect.that(
           processed.status >= 400 && processed.status < 500,
-          `an account linked to an unknown contract must be refused, but validate (${validate.status}), stage (${stage.status}) and process (${processed.status}) all accepted it`,
+          // Where the link sits in the account payload is not shown either: a configuration mistake
+          // (the link sent where the implementation does not look) reads the same, so the key is named.
+          `an account linked to an unknown contract must be refused, but validate (${validate.status}), stage (${stage.status}) and process (${processed.status}) all accepted it; the link was sent at ${ctx.contractPath}: if the implementation reads it elsewhere, set account.business_contract_identifier_path`,
           { res: processed },
         );
       },

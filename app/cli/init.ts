@@ -15,6 +15,9 @@ Options:
   --out FILE   where to write it (default conformance.config.yaml)
   --force      overwrite an existing file`;
 
+/** The path as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
+const shellArg = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
 const options = { out: { type: 'string' }, force: { type: 'boolean' } } as const;
 
 /** A name beside `file` that is not taken: conformance.local.yaml, conformance.local-2.yaml, … */
@@ -44,7 +47,11 @@ async function run(argv: string[]): Promise<number> {
       'init',
     );
   }
-  console.log(`Wrote ${file}. Set base_url and auth, then run: npx conformance`);
+  // The default file is found without --config; any other has to be named, or the run ignores it.
+  const named = values.out !== undefined && resolve(values.out) !== resolve('conformance.config.yaml');
+  console.log(
+    `Wrote ${file}. Set base_url and auth, then run: npx conformance${named ? ` --config ${shellArg(values.out!)}` : ''}`,
+  );
   return 0;
 }
 

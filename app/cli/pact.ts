@@ -16,7 +16,8 @@ A Pact V4 contract between the consumer "import-supplier" and the provider
 provider state can set up (agreements and supply points are left out: their payload shape is not
 shown, §4.2). Request bodies are the suite's canonical fixtures; responses are matchers derived
 from the spec model (types, formats, documented values), never message wording (§7.1).
-Needs the optional dependency @pact-foundation/pact (npm install @pact-foundation/pact@^16).
+Uses the optional dependency @pact-foundation/pact, which npm ci installs; after an install
+with --omit=optional: npm install @pact-foundation/pact@^16.
 
 export   Writes the contract by running each interaction against Pact's mock server.
   --out DIR              directory for import-supplier-data-import-service.json (default: pacts)

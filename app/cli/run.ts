@@ -53,12 +53,17 @@ Running:
   --id-prefix P             prefix of every identifier the run creates (default cf)
   --bail                    stop after the first MUST failure
   --strict                  SHOULD failures fail the run too
-  --allow-skip ID|GLOB      accept that these rules are skipped (repeatable; config: run.allow_skip),
-                            e.g. --allow-skip 'payments.*' for a mock without payment endpoints
+  --allow-skip PATTERN      accept that rules are not judged (skipped) (repeatable; config:
+                            run.allow_skip). PATTERN is a rule id or glob ('notes.*'), a
+                            configuration key (every rule that asks for it, or a key inside it), or
+                            an endpoint's operation id (every rule that judges it), e.g.
+                            --allow-skip fixtures.payment_instruction for a mock without payment
+                            instructions. A PATTERN that names nothing is a warning
   --partial                 accept a partial implementation (config: run.partial): an endpoint that
                             answers 501, 405 (or 404 where the spec documents none) is not
-                            implemented, and the rules needing it are skipped; --partial accepts
-                            those skips, so the run can be conformant for what is implemented
+                            implemented, and the rules needing it are not judged (skipped);
+                            --partial accepts those skips, so the run can be conformant for what
+                            is implemented
 
 Reports:
   --report-dir DIR          where report files go (default conformance-report)
@@ -74,9 +79,14 @@ Reports:
                             run fails, --max-time or a signal cuts it); a symlink at FILE is
                             replaced, never written through; opens in browser devtools and API clients
   --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
-                            not judged, with its seed (unless --seed), against the target given now;
-                            prints FIXED / STILL FAILING / STILL NOT JUDGED per rule, then the reports.
+                            not judged, with its seed (unless --seed), against the target REPORT
+                            recorded (its base URL when none is given); prints FIXED / STILL FAILING /
+                            STILL NOT JUDGED per rule, then the reports. Another target (base URL,
+                            auth mode, or the digest of fixtures, payloads, account and auth
+                            settings), or a REPORT that recorded none, is refused (exit 2).
                             Rule ids REPORT names that no rule has now are listed, not run
+  --rerun-target-changed    with --rerun-failed: judge those rules against the target given now on
+                            purpose; each reads PASSES HERE / FAILS HERE, never FIXED
 
 Every report carries the run's status and field coverage: per endpoint, the documented statuses
 observed and never observed, undocumented statuses, and the documented request fields sent.
@@ -88,7 +98,7 @@ in the config (account, business, notes, transactions, …); the run says which 
 Exit codes: 0 conformant: every selected MUST rule judged, none failed;
 1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
-4 incomplete: no MUST rule failed, but MUST rules were skipped for missing configuration (the run names
+4 incomplete: no MUST rule failed, but MUST rules were not judged (skipped) for missing configuration (the run names
   the keys; --allow-skip accepts skips deliberately), or endpoints were not implemented (one cause
   each; --partial accepts them);
 130 interrupted by SIGINT or SIGTERM: rules not finished are not judged, the reports say so.`;
@@ -125,6 +135,7 @@ export const runOptions = {
   insecure: { type: 'boolean' },
   har: { type: 'string' },
   'rerun-failed': { type: 'string' },
+  'rerun-target-changed': { type: 'boolean' },
 } as const;
 
 /** Loopback hosts: a token sent there in clear never leaves the machine. */
@@ -222,6 +233,16 @@ async function run(argv: string[]): Promise<number> {
   const warn = (text: string) => process.stderr.write(`${terminalSafe(redactor.text(text))}\n`);
   try {
     const resolved = resolveRun(values, process.cwd(), env);
+    // A re-run judges the target its report recorded: aimed at it before anything is sent.
+    const rerun = values['rerun-failed'] !== undefined ? await rerunOf(values, resolved.options) : undefined;
+    if (values['rerun-target-changed'] && !rerun)
+      throw new UsageError('--rerun-target-changed goes with --rerun-failed REPORT.', 'run');
+    const aimed = rerun
+      ? (await import('./rerun.js')).aimRerun(rerun, resolved.options, !!values['rerun-target-changed'])
+      : undefined;
+    if (aimed?.adopted) resolved.options.baseUrl = aimed.adopted;
+    // Judging another target on purpose is worth a warning; taking the report's own is just said.
+    if (aimed?.note) (rerun?.otherTarget ? warn : console.log)(`conformance: ${aimed.note}`);
     const { auth, transport } = resolved.options;
     for (const secret of [auth?.token, auth?.apiKey, ...Object.values(transport?.headers ?? {})]) redactor.add(secret);
     const inClear = sendsCredentialsInClear(resolved.options.baseUrl, resolved.options);
@@ -236,6 +257,18 @@ async function run(argv: string[]): Promise<number> {
       );
     }
     for (const warning of resolved.warnings) console.error(`conformance: warning: ${warning}`);
+    // A pattern that names nothing accepts nothing: most likely a typo, said before the run.
+    if (resolved.options.allowSkip?.length) {
+      const [{ unmatchedPatterns }, { allRules }] = await Promise.all([
+        import('../../core/report/accept.js'),
+        import('../../suites/index.js'),
+      ]);
+      const ids = (resolved.options.rules ?? allRules).map((r) => r.id);
+      for (const pattern of unmatchedPatterns(resolved.options.allowSkip, ids))
+        warn(
+          `conformance: warning: --allow-skip / run.allow_skip '${pattern}' names no rule, configuration key (fixtures.*, payloads.*) or endpoint (operation id): it accepts nothing; see conformance list.`,
+        );
+    }
     if (resolved.options.transport?.insecure)
       warn("conformance: --insecure: the target's TLS certificate is not checked; never use this against production.");
     const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
@@ -245,7 +278,9 @@ async function run(argv: string[]): Promise<number> {
     const replayCommand = (ruleId: string, seed: number, counterexample?: { path: string }) =>
       [
         'npx conformance',
-        ...(values['base-url'] ? ['--base-url', shellQuote(values['base-url'])] : []),
+        ...((values['base-url'] ?? aimed?.adopted)
+          ? ['--base-url', shellQuote((values['base-url'] ?? aimed?.adopted)!)]
+          : []),
         ...(resolved.configFile ? ['--config', shellQuote(values.config ?? 'conformance.config.yaml')] : []),
         '--rule',
         shellQuote(ruleId),
@@ -255,7 +290,6 @@ async function run(argv: string[]): Promise<number> {
         ...(values['num-runs'] ? ['--num-runs', values['num-runs']] : []),
       ].join(' ');
 
-    const rerun = values['rerun-failed'] !== undefined ? await rerunOf(values, resolved.options) : undefined;
     if (rerun && !rerun.rules.length) {
       if (rerun.unknown.length) {
         for (const line of (await import('./rerun.js')).unknownLines(rerun)) warn(line);

@@ -137,7 +137,9 @@ export async function obtainServiceToken(
     body = JSON.parse(text);
   } catch {
     answered();
-    throw new AuthError(`${where} answered ${status} with a body that is not JSON.`);
+    throw new AuthError(
+      `${where} answered ${status} with a body that is not JSON${status === 404 || status === 405 ? ` (${ADDRESS_HINT})` : ''}.`,
+    );
   }
   const token = getAtPath(body, auth.tokenPath);
   if (typeof token === 'string' && token.length > 0) {
@@ -147,13 +149,41 @@ export async function obtainServiceToken(
     return token;
   }
   answered();
-  const errors = (body as { errors?: { message?: unknown }[] } | null)?.errors;
-  const reason =
-    Array.isArray(errors) && errors.length
-      ? `errors: ${graphqlErrors(errors)}`
-      : `no string at ${auth.tokenPath} (set auth.token_path)`;
-  throw new AuthError(redactor.text(`${where} answered ${status} without a token: ${reason}`));
+  throw new AuthError(
+    redactor.text(`${where} answered ${status} without a token: ${noTokenReason(status, body, auth)}`),
+  );
 }
+
+const ADDRESS_HINT = 'no GraphQL endpoint there: set auth.graphql_url to its address';
+
+/**
+ * Why an answer held no token, naming the setting the symptom points to: an address that is not there
+ * (404, 405) → auth.graphql_url; errors that the target's schema refuses the mutation's text
+ * (an unknown argument or field, a syntax error) → auth.mutation; other errors, most likely the key
+ * refused → auth.api_key; an answer without errors and without a token where looked → auth.token_path.
+ */
+function noTokenReason(status: number, body: unknown, auth: AuthSettings): string {
+  const errors = (body as { errors?: { message?: unknown }[] } | null)?.errors;
+  const hasErrors = Array.isArray(errors) && errors.length > 0;
+  if ((status === 404 || status === 405) && !hasErrors) return ADDRESS_HINT;
+  if (hasErrors) {
+    const quoted = `errors: ${graphqlErrors(errors)}`;
+    if (errors.some(refusesMutationText))
+      return `${quoted} (the target's schema refuses the mutation's text: set auth.mutation to the one it takes, with the key as $apiKey)`;
+    return `${quoted} (check the API key, auth.api_key / CONFORMANCE_API_KEY; if it is right, auth.mutation)`;
+  }
+  return `no string at ${auth.tokenPath} (set auth.token_path to where the answer holds the token)`;
+}
+
+/** GraphQL's own words for a document its schema refuses (graphql-js and the common servers). */
+const SCHEMA_REFUSAL =
+  /^(Unknown argument|Unknown type|Unknown operation|Unknown directive|Cannot query field|Syntax Error|Field "[^"]*" argument "[^"]*" of type .* is required|Variable "\$[^"]*" (is never used|of required type|of type)|Argument "[^"]*" has invalid value|Expected type|Field "[^"]*" must not have a selection|Field "[^"]*" of type .* must have a selection)/i;
+
+const refusesMutationText = (e: { message?: unknown; extensions?: { code?: unknown } } | null) => {
+  const code = (e as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED') return true;
+  return typeof e?.message === 'string' && SCHEMA_REFUSAL.test(e.message);
+};
 
 /** GraphQL errors a message quotes, and how many there were: the target's text, bounded and shown as data. */
 const GRAPHQL_ERRORS_SHOWN = 5;

@@ -162,7 +162,7 @@ export const RunConfig = z.strictObject({
     .array(nonEmpty)
     .optional()
     .describe(
-      'Rule ids or globs whose skips are accepted: a run whose skipped MUST rules all match is complete (e.g. a mock without payment endpoints).',
+      'Skips accepted: a run whose skipped MUST rules all match is complete. Each is a rule id or glob, a configuration key (the skips that ask for it, e.g. fixtures.payment_instruction for a mock without payment instructions) or an endpoint operation id (the skips of the rules judging it).',
     ),
   partial: z
     .boolean()

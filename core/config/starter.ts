@@ -106,8 +106,9 @@ run:
   # rate_limit: 20                            # requests per second, to protect a shared server
   # max_time_s: 1800                          # overall deadline; unfinished rules are reported as not judged
   # expected_failures: conformance-baseline.yaml
-  # allow_skip: ['payments.*']                # skips you accept: without this, a run whose MUST rules
-  #                                           # were skipped is "incomplete" (exit 4), not conformant
+  # allow_skip: [fixtures.payment_instruction] # skips you accept, by rule glob, config key or endpoint:
+  #                                           # without this, a run whose MUST rules were skipped is
+  #                                           # "incomplete" (exit 4), not conformant
   # partial: true                             # a partial implementation: accept the skips of endpoints
   #                                           # answering 501/405 ("conformant for what is implemented")
 

@@ -111,8 +111,10 @@ export function notImplementedCause(entry: NotImplementedEntry): Cause {
     id: notImplementedCauseId(entry.endpoint),
     step: `${model.endpoints[entry.endpoint].words} not implemented (${entry.status})`,
     answer: `${capText(entry.request, 300)} answered ${entry.status}`,
-    fix: ['run.partial'],
-    hint: `${spec.method} ${spec.path} (${spec.spec}) is not implemented by the target: the rules that need it are not judged; implement it, or accept the missing endpoints with --partial (run.partial: true)`,
+    // A 404 is read so only for a supplier the configuration names: if that supplier is not the
+    // target's (a preset's stand-in left in place), the key is the mistake, not the endpoint.
+    fix: entry.status === 404 ? ['run.partial', 'fixtures.import_suppliers'] : ['run.partial'],
+    hint: `${spec.method} ${spec.path} (${spec.spec}) is not implemented by the target: the rules that need it are not judged; implement it, or accept the missing endpoints with --partial (run.partial: true)${entry.status === 404 ? '. A 404 is read so because the request named a configured supplier: if fixtures.import_suppliers does not name suppliers of this target, set it to ones that exist' : ''}`,
     status: entry.status,
   };
 }

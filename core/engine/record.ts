@@ -30,7 +30,8 @@ export interface RunRecord {
     selection: Selection;
     bailed: boolean;
   };
-  target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key' };
+  /** configDigest: of the settings that decide what is judged there, no secret in it (core/config/digest.ts). */
+  target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key'; configDigest?: string };
   /** Each rule's result as the engine returned it; the report annotates it and trims its transcript. */
   results: RuleResult[];
   /** The setup chain's steps, the causes it found and its exchanges. */

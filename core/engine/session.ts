@@ -11,6 +11,7 @@ import { randomInt } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { TokenSource } from '../auth/token-source.js';
 import { AuthError } from '../auth/token.js';
+import { targetConfigDigest } from '../config/digest.js';
 import { Transcript } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import { redactDeep } from '../http/redact-deep.js';
@@ -166,6 +167,10 @@ class Recorder {
             baseUrl: connection.redactor.text(connection.baseUrl),
             embedded: connection.embedded,
             auth: connection.auth.token ? 'token' : 'api_key',
+            configDigest: targetConfigDigest(
+              { ...options, headerNames: Object.keys(options.transport?.headers ?? {}) },
+              connection.embedded,
+            ),
           } as const,
           setup: this.setup
             ? { steps: this.setup.steps, causes: this.setup.causes, transcript: this.setupExchanges }

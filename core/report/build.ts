@@ -2,12 +2,12 @@
 import { excuse } from '../engine/baseline.js';
 import { DEADLINE_CAUSE } from '../engine/interrupt.js';
 import { QUOTE_LIMIT, boundedValue, capText } from '../http/bounds.js';
-import picomatch from 'picomatch';
 import { reportTranscript } from './transcripts.js';
 import { capabilityMatrix } from './capabilities.js';
 import type { RunRecord } from '../engine/record.js';
 import { EXIT, type Level, isFailing } from '../engine/verdict.js';
-import { notImplementedCause, notImplementedCauseId } from '../engine/not-implemented.js';
+import { notImplementedCause, notImplementedCauseId, notImplementedError } from '../engine/not-implemented.js';
+import { skipAcceptor } from './accept.js';
 import { model } from '../spec/index.js';
 import { compareSections, headingOf, sectionTitle } from '../spec/sections.js';
 import { type CauseResult, type CountsT, REPORT_SCHEMA_VERSION, type Report, type RuleResult } from './schema.js';
@@ -263,16 +263,34 @@ function bounded(result: RuleResult): RuleResult {
 }
 
 /**
+ * A rule skipped for a configuration key while one of its endpoints was found not implemented asks
+ * for a value it could not use: setting the key would only get it skipped as not implemented. It is
+ * not judged for that endpoint, one shared cause with the rules that met it (and --partial accepts it).
+ */
+function withoutMootNeed(result: RuleResult, input: RunRecord): RuleResult {
+  // Only the target's data (fixtures, payload templates): a key of the run's own (auth.api_key) is asked for still.
+  if (result.verdict !== 'skip' || !/^(fixtures|payloads)\./.test(result.skip_key ?? '') || result.cause) return result;
+  const missing = (input.notImplemented ?? []).find((e) => result.endpoints.includes(e.endpoint));
+  if (!missing) return result;
+  const { skip_key: _, ...rest } = result;
+  return {
+    ...rest,
+    reason: `not judged: ${notImplementedError(missing.endpoint, missing.status).message}`,
+    cause: notImplementedCauseId(missing.endpoint),
+  } as RuleResult;
+}
+
+/**
  * What the run adds to a result: whether its skip was accepted, whether the baseline excuses its
  * failure; and the transcript the report keeps.
  */
-function annotated(result: RuleResult, accepted: ((id: string) => boolean)[], input: RunRecord): RuleResult {
+function annotated(found: RuleResult, accepted: ReturnType<typeof skipAcceptor>, input: RunRecord): RuleResult {
+  const result = withoutMootNeed(found, input);
   const transcript = trimmed(result, input.fullTranscripts ?? false);
   if (result.verdict === 'skip') {
-    // --allow-skip globs accept any skip; --partial the skips of endpoints not implemented.
+    // --allow-skip (rule globs, configuration keys, endpoints) accepts any skip; --partial the skips of endpoints not implemented.
     const ok =
-      accepted.some((test) => test(result.id)) ||
-      (input.partial === true && result.cause?.startsWith(NOT_IMPLEMENTED_PREFIX) === true);
+      accepted(result) || (input.partial === true && result.cause?.startsWith(NOT_IMPLEMENTED_PREFIX) === true);
     return { ...result, ...(ok ? { skip_accepted: true } : {}), ...transcript };
   }
   if (result.verdict === 'pass') return { ...result, ...transcript };
@@ -287,7 +305,7 @@ function annotated(result: RuleResult, accepted: ((id: string) => boolean)[], in
 }
 
 export function buildReport(input: RunRecord): Report {
-  const accepted = (input.allowSkip ?? []).map((glob) => picomatch(glob, { dot: true }));
+  const accepted = skipAcceptor(input.allowSkip ?? []);
   const rules: RuleResult[] = input.aborted
     ? [preflightResult(input.aborted)]
     : input.results.map((result) => annotated(bounded(result), accepted, input));
@@ -340,7 +358,12 @@ export function buildReport(input: RunRecord): Report {
       bailed: run.bailed,
       ...(input.partial ? { partial: true } : {}),
     },
-    target: { base_url: input.target.baseUrl, embedded: input.target.embedded, auth: input.target.auth },
+    target: {
+      base_url: input.target.baseUrl,
+      embedded: input.target.embedded,
+      auth: input.target.auth,
+      ...(input.target.configDigest ? { config_digest: input.target.configDigest } : {}),
+    },
     summary,
     ...(input.aborted ? { aborted: { reason: input.aborted } } : {}),
     ...(input.interrupted && !input.aborted

@@ -92,6 +92,12 @@ export const ReportSchema = z.object({
     base_url: z.string(),
     embedded: z.boolean().describe('true when the run started the embedded reference server'),
     auth: z.enum(['token', 'api_key']),
+    config_digest: z
+      .string()
+      .optional()
+      .describe(
+        'sha256 (first 16 hex digits) of the settings that decide what is judged at base_url: fixtures (not for the embedded server), payload templates, the contract-link path, the token request address, mutation and token path, header names; never a secret. --rerun-failed re-runs only against the same target',
+      ),
   }),
   summary: z.object({
     total: z.int(),

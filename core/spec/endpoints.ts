@@ -191,7 +191,12 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
       title: 'Add notes to an imported account',
       body: q.NotesRequest,
       responses: [
-        { status: 201, spec: '§4.2 notes', description: 'one result per note, in order', body: s.NotesResponse },
+        {
+          status: 201,
+          spec: '§4.2 notes',
+          description: 'one result per note (their order is not shown: docs/freedoms.md)',
+          body: s.NotesResponse,
+        },
         validationError('§4.2 notes rule 4, §7.1'),
         unauthorized,
         notFound('§4.2 notes rules 1 and 5, §7.2', 'account not imported, or wrong supplier code or external number'),

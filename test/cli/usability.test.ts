@@ -18,8 +18,45 @@ describe('init where a config exists', () => {
     const written = await runCli(['init', '--out', 'conformance.local.yaml'], { cwd: dir });
     expect(written.code).toBe(0);
     expect(readFileSync(join(dir, 'conformance.local.yaml'), 'utf8')).toMatch(/fixtures:/);
+    expect(written.stdout).toMatch(/then run: npx conformance --config conformance\.local\.yaml\n$/);
     const next = await runCli(['init', '--out', 'conformance.local.yaml'], { cwd: dir });
     expect(next.stderr).toMatch(/--out conformance\.local-2\.yaml/);
+  });
+
+  it('the default file needs no --config to be found, and the follow-up says none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'init-'));
+    const written = await runCli(['init'], { cwd: dir });
+    expect(written.code).toBe(0);
+    expect(written.stdout).toMatch(/then run: npx conformance\n$/);
+  });
+});
+
+describe('--allow-skip patterns', () => {
+  it('one that names no rule, configuration key or endpoint is a warning, written out safely; one that does is not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'allow-skip-'));
+    const res = await runCli(
+      [
+        '--rule',
+        'notes.404.wrong-supplier-existing',
+        '--reporter',
+        'json',
+        '--allow-skip',
+        'payment.*',
+        '--allow-skip',
+        'fixtures.payment_instruction',
+        '--allow-skip',
+        'createPaymentInstruction',
+        '--allow-skip',
+        'typo\u001b[2J',
+      ],
+      { cwd: dir },
+    );
+    expect(res.code).toBe(0);
+    const warnings = res.stderr.split('\n').filter((l) => l.includes('--allow-skip'));
+    expect(warnings).toEqual([
+      "conformance: warning: --allow-skip / run.allow_skip 'payment.*' names no rule, configuration key (fixtures.*, payloads.*) or endpoint (operation id): it accepts nothing; see conformance list.",
+      "conformance: warning: --allow-skip / run.allow_skip 'typo\\x1b[2J' names no rule, configuration key (fixtures.*, payloads.*) or endpoint (operation id): it accepts nothing; see conformance list.",
+    ]);
   });
 });
 
