@@ -24,7 +24,8 @@ rules. Each DIR is a report directory (or a report.json file). Exits like the ru
 
 Each input is read only within bounds: a report.json over ${MAX_REPORT_BYTES / 1024 / 1024} MiB or with more than
 ${MAX_REPORT_RULES.toLocaleString('en')} rules is refused (exit 2), as is one that is not JSON or not a report of this
-tool, naming the file and the field.
+tool, naming the file and the field. Reports of another base URL or another configuration (their
+recorded config digest) are another run, and are refused too.
 
 Options:
   --report-dir DIR   where to write the merged reports (default conformance-report)

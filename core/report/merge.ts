@@ -23,6 +23,17 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
         .join(', ')}${targets.size > 5 ? `, and ${targets.size - 5} more` : ''}); merge the shards of one run.`,
     );
 
+  // Shards of one run share their configuration too: the same URL judged with other fixtures or
+  // templates is another run, and its verdicts do not add up with these.
+  const digests = new Set(reports.map((r) => r.report.target.config_digest ?? 'none'));
+  if (digests.size > 1)
+    throw new ConfigError(
+      `The reports were run with different configurations (config digests ${[...digests]
+        .slice(0, 5)
+        .map((d) => quoted(d))
+        .join(', ')}); merge the shards of one run.`,
+    );
+
   const seen = new Map<string, string>();
   const rules: RuleResult[] = [];
   // Each shard ran the setup chain itself: its causes merge by id; groups of rules that ended the same

@@ -85,6 +85,13 @@ describe('conformance merge-reports', () => {
       const twice = await runCli(['merge-reports', shard, join(shard, 'report.json')]);
       expect(twice.code).toBe(2);
       expect(twice.stderr).toMatch(/Rule status\.\S+ is in both .* merge the reports of different shards/);
+      // The same URL judged with another configuration is another run, not a shard of this one.
+      const other = mkdtempSync(join(tmpdir(), 'shard-other-'));
+      const elsewhere = { ...report, target: { ...report.target, config_digest: 'sha256:0123456789abcdef' } };
+      writeFileSync(join(other, 'report.json'), JSON.stringify({ ...elsewhere, rules: [] }));
+      const mixed = await runCli(['merge-reports', shard, other]);
+      expect(mixed.code).toBe(2);
+      expect(mixed.stderr).toMatch(/different configurations \(config digests sha256:\w+, sha256:0123456789abcdef\)/);
     } finally {
       await server.close();
     }
