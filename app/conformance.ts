@@ -30,9 +30,9 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
   const observe = options.onExchange;
   const observed: RunOptions = {
     ...options,
-    onExchange: (exchange, startedAt, origin) => {
+    onExchange: (exchange, startedAt, origin, sender) => {
       coverage.observe(exchange);
-      observe?.(exchange, startedAt, origin);
+      observe?.(exchange, startedAt, origin, sender);
     },
   };
   try {

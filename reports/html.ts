@@ -73,12 +73,12 @@ function runDetails(report: Report): Html {
   const selection = Object.entries(run.selection).filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length));
   return html`<dl class="meta">
   <div><dt>Run id</dt><dd><code>${run.id}</code></dd></div>
-  <div><dt>Seed</dt><dd><code>${run.seed}</code></dd></div>
+  ${run.seed !== undefined ? html`<div><dt>Seed</dt><dd><code>${run.seed}</code></dd></div>` : ''}
   <div><dt>Duration</dt><dd>${formatDuration(run.duration_ms)}</dd></div>
   <div><dt>Started</dt><dd>${timestamp(run.started_at)}</dd></div>
   <div><dt>Rules</dt><dd>${summary.total}</dd></div>
   <div><dt>Strict</dt><dd>${run.strict ? 'yes: SHOULD failures fail the run' : 'no: SHOULD failures are reported only'}</dd></div>
-  <div><dt>Property runs</dt><dd>${run.num_runs} cases</dd></div>
+  ${run.num_runs !== undefined ? html`<div><dt>Property runs</dt><dd>${run.num_runs} cases</dd></div>` : ''}
   <div><dt>HTTP</dt><dd>${report.http.requests} requests, ${report.http.failures} without a response</dd></div>
   <div><dt>Tool</dt><dd>${report.tool.name} ${report.tool.version} · Node ${run.node}</dd></div>
   ${selection.length ? html`<div><dt>Selection</dt><dd>${selection.map(([k, v]) => `${k}: ${typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : String(v)}`).join('; ')}</dd></div>` : ''}

@@ -98,7 +98,8 @@ export function renderJunit(report: Report): string {
     const properties = suite.ele('properties');
     for (const [key, value] of Object.entries({
       'run.id': report.run.id,
-      'run.seed': String(report.run.seed),
+      // A traffic report has no seed (nothing was generated).
+      ...(report.run.seed !== undefined ? { 'run.seed': String(report.run.seed) } : {}),
       'run.strict': String(report.run.strict),
       target: report.target.base_url,
       'tool.version': report.tool.version,

@@ -109,6 +109,16 @@ function skipped(report: Report): string[] {
   if (!groups.size) return [];
   const total = report.summary.counts.skip;
   const accepted = report.summary.accepted_skips?.length ?? 0;
+  // Traffic checks skip when the traffic held nothing for them: no key runs them, no option accepted them.
+  if (report.run.kind === 'traffic')
+    return [
+      `## Skipped (${total})`,
+      '',
+      `Nothing in the traffic for these checks to judge: ${[...groups.values()]
+        .flat()
+        .map((id) => code(id))
+        .join(', ')}`,
+    ];
   const lines = [
     `## Skipped (${total})`,
     '',
@@ -197,7 +207,7 @@ export function renderMarkdown(report: Report): string {
     [
       title(report),
       '',
-      `**Target** ${code(target.base_url)} · **Run** ${code(run.id)} · **Seed** ${code(String(run.seed))} · **Duration** ${formatDuration(run.duration_ms)} · **Exit code** ${summary.exit_code}${run.strict ? ' · strict' : ''}${run.bailed ? ' · stopped early (--bail)' : ''}`,
+      `**Target** ${code(target.base_url)} · **Run** ${code(run.id)} ·${run.seed !== undefined ? ` **Seed** ${code(String(run.seed))} ·` : ''} **Duration** ${formatDuration(run.duration_ms)} · **Exit code** ${summary.exit_code}${run.strict ? ' · strict' : ''}${run.bailed ? ' · stopped early (--bail)' : ''}`,
       ...(summary.expected_failures
         ? [
             '',

@@ -19,6 +19,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { type AccountPayload, model } from '../core/spec/index.js';
+import { noteOnAccount } from '../core/spec/notes.js';
 import { NON_FIELD_ERRORS, expectedAttr, mayUseNonFieldErrors, sameDefectsAsValidate } from './attrs.js';
 import { alignNotes, completeNote } from './notes.js';
 import { checkProperty } from '../core/engine/property.js';
@@ -217,9 +218,7 @@ export default defineRules(
               body: bodies[n.body],
             }));
             const expected = sent.map((n) => {
-              const found = existing.some(
-                (e) => e.body === n.body && (n.created_at === undefined || e.createdAt === n.created_at),
-              );
+              const found = noteOnAccount(existing, { body: n.body, createdAt: n.created_at }) !== undefined;
               if (!found) existing.push({ body: n.body, createdAt: n.created_at });
               return found ? 'NOTE_ALREADY_EXISTS' : 'NOTE_CREATION_SUCCESS';
             });

@@ -12,11 +12,13 @@ import type { RuleContext } from '../core/engine/context.js';
 import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { type AccountPayload, model } from '../core/spec/index.js';
+import { noteOnAccount } from '../core/spec/notes.js';
+import { type AccountPhase, processRefused, stageAnswer, statusOf } from '../core/spec/transitions.js';
 import { checkProperty } from '../core/engine/property.js';
 import { type Listing, accountKey, readListing, recordsFor, status, today } from './support.js';
 
 interface Slot {
-  phase: 'none' | 'staged' | 'imported';
+  phase: AccountPhase;
   number?: string;
   notes: { body: string; createdAt?: string }[];
   transactions: Set<string>;
@@ -72,7 +74,7 @@ class Stage implements Command {
       step: this.toString(),
     });
     // §3: none → staged (201), staged → staged (200), imported → 400; an invalid payload is 400 anywhere.
-    const expected = !this.valid || s.phase === 'imported' ? 400 : s.phase === 'none' ? 201 : 200;
+    const expected = stageAnswer(s.phase, this.valid);
     r.ctx.expect.status(res, expected, `${this.toString()} in state ${s.phase}`);
     if (expected === 201) s.phase = 'staged';
   }
@@ -100,7 +102,7 @@ class Process implements Command {
       r.ctx.expect.status(res, 201, where);
       s.phase = 'imported';
       s.number = r.ctx.expect.body(res, model.ProcessAccountResponse, 'process response').service_account_number;
-    } else if (s.phase === 'imported' && this.mode !== 'unknown-team') {
+    } else if (processRefused(s.phase) && this.mode !== 'unknown-team') {
       // §3 imported row and §4.1 rule 3: 400 with both numbers.
       r.ctx.expect.status(res, 400, where);
       const body = r.ctx.expect.body(res, model.AlreadyImportedBody, 'already imported');
@@ -133,7 +135,7 @@ class Status implements Command {
     if (s.phase === 'none') return r.ctx.expect.status(res, 404, `${this.toString()}: no import process`);
     r.ctx.expect.status(res, 200, this.toString());
     const body = r.ctx.expect.body(res, model.AccountTransferStatus, 'status');
-    const expected = s.phase === 'imported' ? ['COMPLETED', s.number] : ['UNKNOWN', ''];
+    const expected = [statusOf(s.phase), s.phase === 'imported' ? s.number : ''];
     r.ctx.expect.equal(
       [body.status, body.service_account_number],
       expected,
@@ -196,9 +198,7 @@ class AddNote implements Command {
     if (s.phase !== 'imported')
       return r.ctx.expect.status(res, 404, `${this.toString()}: the account is ${s.phase} (§4.2 notes rule 1)`);
     r.ctx.expect.status(res, 201, this.toString());
-    const exists = s.notes.some(
-      (n) => n.body === note.body && (note.created_at === undefined || n.createdAt === note.created_at),
-    );
+    const exists = noteOnAccount(s.notes, { body: note.body, createdAt: note.created_at }) !== undefined;
     if (!exists) s.notes.push({ body: note.body, createdAt: note.created_at });
     const [result] = r.ctx.expect.body(res, model.NotesResponse, 'notes response');
     r.ctx.expect.equal(result?.status, exists ? 'NOTE_ALREADY_EXISTS' : 'NOTE_CREATION_SUCCESS', this.toString(), res);

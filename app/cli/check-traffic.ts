@@ -27,6 +27,12 @@ they are against (tag client or server). Every report has the traffic's status a
 coverage: per endpoint, documented statuses observed and never observed, undocumented statuses,
 and the documented request fields sent. Exits 1 when a MUST check failed, else 0.
 
+An entry of a run's HAR names the rule that sent it (_conformance.rule); one the rule sent with a
+defect on purpose (no Authorization header, another scheme, a body that is not JSON, a payload
+with a defect) says so (_conformance.deliberate, and its comment) and is judged against the server
+only, never as the client's defect. A check the traffic held nothing for is skipped: no seed, no
+--allow-skip applies; an endpoint counts as checked once the traffic reached it.
+
 The file is checked before anything is judged: a file over 256 MiB, not JSON, or with a field the
 exchanges are built from missing or of the wrong type is a usage error (exit 2) that names the
 field (log.entries[3].request.headers: expected an array). A response whose status is not an HTTP

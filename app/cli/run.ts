@@ -77,7 +77,9 @@ Reports:
                             token request of an API-key run included, redacted like the reports,
                             written as exchanges complete and a valid HAR after each (also when the
                             run fails, --max-time or a signal cuts it); a symlink at FILE is
-                            replaced, never written through; opens in browser devtools and API clients
+                            replaced, never written through; opens in browser devtools and API clients;
+                            each entry names the rule that sent it (_conformance.rule) and what it
+                            breaks on purpose (_conformance.deliberate), for check-traffic
   --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
                             not judged, with its seed (unless --seed), against the target REPORT
                             recorded (its base URL when none is given); prints FIXED / STILL FAILING /
@@ -333,7 +335,12 @@ async function run(argv: string[]): Promise<number> {
           interrupt: interruption.signal,
           onEvent: consoleOut?.onEvent,
           redactor,
-          ...(har ? { onExchange: (exchange, startedAt, origin) => har.add({ ...exchange, startedAt }, origin) } : {}),
+          ...(har
+            ? {
+                onExchange: (exchange, startedAt, origin, sentBy) =>
+                  har.add({ ...exchange, startedAt, ...(sentBy ? { sentBy } : {}) }, origin),
+              }
+            : {}),
         });
       } finally {
         const failure = har?.close();

@@ -30,6 +30,8 @@ const Entry = z.looseObject({
       _error: z.string().optional(),
     })
     .optional(),
+  // Written by a run's --har (har.ts): the rule that sent the exchange, and what it broke on purpose.
+  _conformance: z.looseObject({ rule: z.string(), deliberate: z.string().optional() }).optional(),
 });
 type Entry = z.output<typeof Entry>;
 
@@ -122,6 +124,14 @@ export function fromHar(text: string): { exchanges: TimedExchange[]; origins: st
       duration_ms: entry.time !== undefined && Number.isFinite(entry.time) && entry.time > 0 ? entry.time : 0,
       startedAt: new Date(at),
       origin: url.origin,
+      ...(entry._conformance
+        ? {
+            sentBy: {
+              rule: entry._conformance.rule,
+              ...(entry._conformance.deliberate !== undefined ? { deliberate: entry._conformance.deliberate } : {}),
+            },
+          }
+        : {}),
     };
   });
   return { exchanges, origins: [...origins] };

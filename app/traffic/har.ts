@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import type { Sender } from '../../core/http/client.js';
 import type { Exchange } from '../../core/http/exchange.js';
 import { packageVersion } from '../../core/spec/package-root.js';
 
@@ -41,6 +42,9 @@ interface HarEntry {
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
+  comment?: string;
+  /** HAR's room for custom fields (`_` names): the rule that sent the exchange, and what it broke on purpose. */
+  _conformance?: Sender;
 }
 
 /** An exchange with the time it started, as the proxy records it. */
@@ -48,6 +52,8 @@ export interface TimedExchange extends Exchange {
   startedAt?: Date;
   /** The origin a HAR entry's URL named (its `request.url` keeps only the path). */
   origin?: string;
+  /** The rule of a run that sent it, and what the request breaks on purpose (a HAR entry's `_conformance`). */
+  sentBy?: Sender;
 }
 
 const pairs = (headers: Record<string, string>): HarHeader[] =>
@@ -94,6 +100,16 @@ export function harEntry(e: TimedExchange, origin: string): HarEntry {
     },
     cache: {},
     timings: { send: 0, wait: e.duration_ms, receive: 0 },
+    ...(e.sentBy
+      ? {
+          ...(e.sentBy.deliberate
+            ? {
+                comment: `sent on purpose by ${e.sentBy.rule}: ${e.sentBy.deliberate} (judged against the server only)`,
+              }
+            : {}),
+          _conformance: e.sentBy,
+        }
+      : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { redactDeep } from '../../core/http/redact-deep.js';
 import { buildReport } from '../../core/report/build.js';
 import { type Coverage, coverageOf } from '../../core/report/coverage.js';
 import type { Report } from '../../core/report/schema.js';
+import { model } from '../../core/spec/index.js';
 import { packageVersion } from '../../core/spec/package-root.js';
 import { type CheckName, TRAFFIC_CHECKS, type TrafficJudge } from './checks.js';
 import type { TimedExchange } from './har.js';
@@ -115,7 +116,14 @@ export function trafficReport(
         transcript: [],
         duration_ms: 0,
       };
-    return { ...facts, verdict: 'pass', observations: [], transcript: [], duration_ms: 0 };
+    // What the client's checks left to the server: a run's own probes (its HAR says which).
+    const spared =
+      TRAFFIC_CHECKS[name].side === 'client' && judge.deliberate
+        ? [
+            `${judge.deliberate} request${judge.deliberate === 1 ? '' : 's'} a run sent with a defect on purpose (_conformance.deliberate) judged against the server only`,
+          ]
+        : [];
+    return { ...facts, verdict: 'pass', observations: spared, transcript: [], duration_ms: 0 };
   });
   const record: RunRecord = {
     tool: { name: 'data-import-conformance', version: packageVersion() },
@@ -130,6 +138,7 @@ export function trafficReport(
       finishedAt: source.finishedAt,
       selection: {},
       bailed: false,
+      kind: 'traffic',
     },
     target: { baseUrl: source.label, embedded: false, auth: 'token' },
     results,
@@ -147,5 +156,20 @@ export function trafficReport(
   };
   const report = buildReport(redactor ? redactDeep(record, redactor) : record);
   // The same coverage a run reports, of every exchange judged (not of the findings' transcripts).
-  return { ...report, coverage: coverage ?? coverageOf(exchanges) };
+  return { ...report, capabilities: capabilities(judge), coverage: coverage ?? coverageOf(exchanges) };
+}
+
+/**
+ * Per endpoint, the server's checks its exchanges gave something to judge (the matrix is the
+ * implementation's): failed where a finding names the endpoint, passed otherwise. An endpoint no
+ * answer came from is the only one not checked.
+ */
+function capabilities(judge: TrafficJudge): Report['capabilities'] {
+  return Object.values(model.endpoints).map((e) => {
+    const checks = [...(judge.judged.get(e.id) ?? [])].filter((c) => TRAFFIC_CHECKS[c].side === 'server');
+    const failed = checks.filter((c) => judge.findings.some((f) => f.check === c && f.endpoint === e.id)).length;
+    const counts = { pass: checks.length - failed, fail: failed, error: 0, skip: 0 };
+    const status = !checks.length ? 'not checked' : failed ? 'deviates' : 'conforms';
+    return { endpoint: e.id, method: e.method, path: e.path, counts, status } as const;
+  });
 }

@@ -6,8 +6,9 @@ import type { TokenSource } from '../auth/token-source.js';
 import { authorizationHeader } from '../auth/token.js';
 import type { HttpClient, HttpResponse, Transcript } from '../http/client.js';
 import { seededRandom, sleep, waitAfter429 } from '../http/pacing.js';
-import { type EndpointId, endpointPath, model } from '../spec/index.js';
+import { type EndpointId, type EndpointSpec, endpointPath, model } from '../spec/index.js';
 import { NotJudged } from './failures.js';
+import { documentedShape } from './judgements.js';
 import { type NotImplementedLog, answersNotImplemented, supplierOf } from './not-implemented.js';
 import { labelOfTry } from './tries.js';
 
@@ -36,9 +37,12 @@ export interface CallOptions {
   /**
    * The body has a defect a conforming server refuses before it processes anything (§7.2: 400 on
    * any endpoint): such a call takes no §8 slot, like a call without the run's token (§5.3). Were
-   * it counted against the limit anyway, its 429 is still waited out.
+   * it counted against the limit anyway, its 429 is still waited out. A recording of the run (`--har`)
+   * marks it as the suite's deliberate defect.
    */
   defective?: boolean;
+  /** What the call breaks on purpose, in words, for a recording of the run (the Api works it out when asked). */
+  deliberate?: string | (() => string | undefined);
 }
 
 /**
@@ -75,6 +79,32 @@ export interface PacedResponse {
 /** Without a deadline (a bare Api, e.g. pact verify), a 429 is waited out this many times at most. */
 const UNBOUNDED_ATTEMPTS = 5;
 
+/**
+ * What a call breaks on purpose, as a recording of the run tells it (core/http/client.ts
+ * `deliberate`): the credentials a §5 rule varies, a body a rule marked `defective`, or a payload
+ * the endpoint's documented request schema refuses — the suite sends no other (its payloads are
+ * the canonical ones or the user's templates, both held to that schema), so one that breaks it is
+ * a rule's probe.
+ */
+function deliberately(auth: AuthMode, options: CallOptions, spec?: EndpointSpec): string | undefined {
+  const refused =
+    options.body !== undefined && spec?.body !== undefined && !documentedShape(spec.body, options.body).ok;
+  const what = [
+    auth === 'none'
+      ? 'no Authorization header'
+      : auth === 'token'
+        ? undefined
+        : 'scheme' in auth
+          ? auth.scheme
+            ? `the Authorization scheme "${auth.scheme}"`
+            : 'a bare token as the Authorization header'
+          : 'an Authorization header other than the run token',
+    options.defective && options.rawBody !== undefined ? 'a body that is not valid JSON' : undefined,
+    (options.defective && options.rawBody === undefined) || refused ? 'a payload with a defect' : undefined,
+  ].filter((w) => w !== undefined);
+  return what.length ? what.join('; ') : undefined;
+}
+
 export class Api {
   constructor(
     private readonly http: HttpClient,
@@ -105,7 +135,8 @@ export class Api {
   async callPaced(endpoint: EndpointId, options: CallOptions = {}): Promise<PacedResponse> {
     const spec = model.endpoints[endpoint];
     const raw = options.pacing ? options.pacing === 'raw' : this.pacing.deliberate?.includes(endpoint);
-    const paced = await this.paced(endpoint, spec.method, endpointPath(spec, options.params), options, raw ?? false);
+    const marked = { deliberate: () => deliberately(options.auth ?? 'token', options, spec), ...options };
+    const paced = await this.paced(endpoint, spec.method, endpointPath(spec, options.params), marked, raw ?? false);
     const log = this.pacing.notImplemented;
     const { res } = paced;
     if (
@@ -214,6 +245,7 @@ export class Api {
           body: options.body,
           rawBody: options.rawBody,
           step: labelOfTry(options.step ?? this.transcript.step),
+          deliberate: options.deliberate ?? (() => deliberately(auth, options)),
         },
         this.transcript,
       );

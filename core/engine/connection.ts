@@ -119,7 +119,7 @@ async function preflight(http: HttpClient, token: string, supplier: string, reda
     try {
       const { status } = await http.send(
         { method: 'GET', path, headers: { authorization: authorizationHeader(token) } },
-        new Transcript(),
+        new Transcript(undefined, 'preflight'),
       );
       if (status === 401) throw new AuthError(`The target refused the token: GET ${path} answered 401.`);
       return;

@@ -4,10 +4,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
-import { MAX_DEPTH, boundedValue, capText, quoteJson, showControls } from '../http/bounds.js';
+import { MAX_DEPTH, boundedValue, capText, showControls } from '../http/bounds.js';
 import type { HttpResponse } from '../http/client.js';
 import { model } from '../spec/index.js';
 import { RuleFailure } from './failures.js';
+import { describeIssues, documentedShape, quote } from './judgements.js';
 
 const request = (res: HttpResponse) => `${res.exchange.request.method} ${res.exchange.request.url}`;
 
@@ -18,30 +19,6 @@ const request = (res: HttpResponse) => `${res.exchange.request.method} ${res.exc
 export function snippet(text: string, max = 300): string {
   if (text.length === 0) return '(empty body)';
   return showControls(capText(text, max));
-}
-
-/** A value quoted in a message: JSON, cut at 300 characters with its size said. */
-const quote = (value: unknown, max = 300) => showControls(quoteJson(value, max));
-
-/** `body.results[0].status` from a zod path. */
-export function jsonPath(root: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`),
-    root,
-  );
-}
-
-function describeIssue(issue: z.core.$ZodIssue, root: string): string {
-  const at = jsonPath(root, issue.path);
-  const input = (issue as { input?: unknown }).input;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `${at}: expected ${issue.expected}, got ${input === undefined ? 'nothing (missing)' : quote(input)}`;
-    case 'invalid_value':
-      return `${at}: expected ${issue.values.map((v) => quote(v)).join(' or ')}, got ${quote(input)}`;
-    default:
-      return `${at}: ${showControls(capText(issue.message, 300))}${input !== undefined ? ` (got ${quote(input)})` : ''}`;
-  }
 }
 
 /** The first path at which two JSON values differ (no deeper than MAX_DEPTH: a hostile value may nest 100k levels). */
@@ -130,13 +107,12 @@ export const expect: Expect = {
 
   /** The JSON body matches a response schema of the spec model; returns the parsed value. */
   body<S extends z.ZodType>(res: HttpResponse, schema: S, what: string): z.output<S> {
-    const json = res.json();
-    const result = schema.safeParse(json, { reportInput: true });
-    if (result.success) return result.data;
-    const problems = result.error.issues.slice(0, 5).map((i) => describeIssue(i, 'body'));
+    const shape = documentedShape(schema, res.json());
+    if (shape.ok) return shape.data;
+    const { problems, path } = describeIssues(shape.issues);
     throw new RuleFailure({
-      message: `${what}: the body of ${request(res)} (${res.status}) does not match: ${problems.join('; ')}${result.error.issues.length > 5 ? '; …' : ''}`,
-      path: jsonPath('body', result.error.issues[0].path),
+      message: `${what}: the body of ${request(res)} (${res.status}) does not match: ${problems}`,
+      path,
       actual: snippet(res.text),
       exchange_seq: res.exchange.seq,
     });

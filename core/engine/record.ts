@@ -29,6 +29,11 @@ export interface RunRecord {
     finishedAt: Date;
     selection: Selection;
     bailed: boolean;
+    /**
+     * `traffic`: exchanges someone else made, judged (a proxy session, check-traffic): no seed, no
+     * property runs, and a check the traffic held nothing for is skipped by nature, not by --allow-skip.
+     */
+    kind?: 'traffic';
   };
   /** configDigest: of the settings that decide what is judged there, no secret in it (core/config/digest.ts). */
   target: { baseUrl: string; embedded: boolean; auth: 'token' | 'api_key'; configDigest?: string };

@@ -232,7 +232,7 @@ async function setUp({
   settings,
   signal,
 }: SessionParts): Promise<Setup> {
-  const transcript = new Transcript();
+  const transcript = new Transcript(undefined, 'setup');
   const given = new Given({
     api: new Api(connection.http, tokens, transcript, {
       ...pacingOf(connection, options, settings),
@@ -336,6 +336,7 @@ function ruleRunner({
       });
     const transcript = new Transcript(
       rule.property && !options.fullTranscripts ? { keep: PROPERTY_KEEP_WHOLE, brief } : undefined,
+      rule.id,
     );
     const ruleTimeout = ruleTimeoutOf(timeoutMs) * (rule.property ? Math.max(1, numRuns / 10) : 1);
     const ruleDeadline = Date.now() + ruleTimeout;

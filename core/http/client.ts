@@ -26,6 +26,19 @@ export interface HttpRequest {
   rawBody?: string;
   /** Step label for the transcript. */
   step?: string;
+  /**
+   * What the request breaks on purpose (no Authorization header, another scheme, a body that is not
+   * JSON, a payload with a defect): a recording of the run says so, so that judging the recording
+   * later never charges the suite's own probes to a client. A function is asked only when an
+   * observer reads it (a recording), so a run without one does not pay for working it out.
+   */
+  deliberate?: string | (() => string | undefined);
+}
+
+/** Who sent an exchange, for a recording of the run: the rule (or the setup chain), and what it broke on purpose. */
+export interface Sender {
+  rule: string;
+  deliberate?: string;
 }
 
 /** Collects the exchanges of one rule. */
@@ -44,7 +57,11 @@ export class Transcript {
   /** Exchanges before this index are already brief (or broke). */
   private compacted = 0;
 
-  constructor(private readonly compaction?: Compaction) {}
+  constructor(
+    private readonly compaction?: Compaction,
+    /** The rule whose exchanges these are (or the setup chain's name), told to an exchange observer. */
+    readonly sender?: string,
+  ) {}
 
   /** Records an exchange, labelled with its own step (requests of one rule may be in flight at once) or the transcript's. */
   record({ step = this.step, ...exchange }: Omit<Exchange, 'seq'>): Exchange {
@@ -127,11 +144,11 @@ export interface HttpClientOptions {
 /**
  * Told of every exchange of the client as it completes, in full: the request and response bodies
  * whole (not clipped as transcripts clip them), redacted as transcripts are. `seq` numbers the
- * client's requests; `startedAt` is when the request was sent; `origin` the target's (URLs are paths). For a HAR recording and the status and
+ * client's requests; `startedAt` is when the request was sent; `origin` the target's (URLs are paths); `sender` the rule that sent it, when a rule did. For a HAR recording and the status and
  * field coverage of a run (app/traffic/har.ts, core/report/coverage.ts), which must see every
  * exchange, not the ones transcripts keep. An observer that throws is ignored: it never breaks a rule.
  */
-export type ExchangeObserver = (exchange: Exchange, startedAt: Date, origin: string) => void;
+export type ExchangeObserver = (exchange: Exchange, startedAt: Date, origin: string, sender?: Sender) => void;
 
 export interface HttpStats {
   requests: number;
@@ -140,6 +157,18 @@ export interface HttpStats {
   rate_limited: Record<string, RateLimitCount>;
   /** GET requests sent again once after the connection was reset. */
   resent_after_reset: number;
+}
+
+/** Who sent an exchange; what it broke on purpose worked out when first read, once. */
+function senderOf(rule: string, deliberate: HttpRequest['deliberate']): Sender {
+  let said = deliberate;
+  return {
+    rule,
+    get deliberate() {
+      if (typeof said === 'function') said = said();
+      return said;
+    },
+  };
 }
 
 export class HttpClient {
@@ -234,6 +263,7 @@ export class HttpClient {
           { seq: n, ...(transcript.step ? { step: transcript.step } : {}), ...exchange },
           startedAt,
           this.origin,
+          transcript.sender === undefined ? undefined : senderOf(transcript.sender, req.deliberate),
         );
       } catch {
         // The observer's own trouble (a full disk under a HAR file) is its to report.

@@ -335,8 +335,7 @@ export function buildReport(input: RunRecord): Report {
     tool: input.tool,
     run: {
       id: run.id,
-      seed: run.seed,
-      num_runs: run.numRuns,
+      ...(run.kind === 'traffic' ? { kind: run.kind } : { seed: run.seed, num_runs: run.numRuns }),
       concurrency: run.concurrency,
       ...(run.concurrencyAuto
         ? {

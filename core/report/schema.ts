@@ -57,8 +57,14 @@ export const ReportSchema = z.object({
   tool: z.object({ name: z.string(), version: z.string() }),
   run: z.object({
     id: z.string(),
-    seed: z.number(),
-    num_runs: z.int(),
+    kind: z
+      .literal('traffic')
+      .optional()
+      .describe(
+        'traffic: exchanges someone else made, judged (proxy, check-traffic); no seed, no property runs, and a check the traffic held nothing for is skipped, accepted',
+      ),
+    seed: z.number().optional().describe('absent in a traffic report'),
+    num_runs: z.int().optional().describe('absent in a traffic report'),
     concurrency: z.int().describe('rules at once: the fixed --concurrency, or with auto the most the run had'),
     concurrency_auto: z
       .object({

@@ -69,7 +69,10 @@ export function runVerdict(report: Report): RunVerdict {
     .join('; ');
   const accepted = [
     acceptedMust - acceptedPartial
-      ? `${plural(acceptedMust - acceptedPartial, 'MUST rule')} skipped, accepted by --allow-skip`
+      ? // Traffic judges what it was given: a check it held nothing for skips by nature, no option accepted it.
+        run.kind === 'traffic'
+        ? `${plural(acceptedMust - acceptedPartial, 'MUST check')} had nothing in the traffic to judge`
+        : `${plural(acceptedMust - acceptedPartial, 'MUST rule')} skipped, accepted by --allow-skip`
       : '',
     acceptedPartial ? `${plural(acceptedPartial, 'MUST rule')} skipped, accepted by --partial` : '',
   ]
@@ -91,7 +94,7 @@ export function runVerdict(report: Report): RunVerdict {
       detail: notes(`no ${judged} rule failed, but ${skipped}`, accepted),
     };
   const scope = acceptedMust
-    ? `every ${judged} rule that ran was judged and none failed`
+    ? `every ${judged} ${run.kind === 'traffic' ? 'check that had traffic to judge' : 'rule that ran'} was judged and none failed`
     : `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed`;
   // A partial implementation, accepted as such: conformant for what it implements, never more.
   if (notImplemented.length)

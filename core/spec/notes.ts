@@ -47,3 +47,49 @@ export const sameNote = (
   note: { body: string; createdAt?: string },
   earlier: { body: string; createdAt?: string },
 ): boolean => earlier.body === note.body && (note.createdAt === undefined || earlier.createdAt === note.createdAt);
+
+/**
+ * §4.2 notes rule 2 over an account's notes: the earlier note that makes `note` one that already
+ * exists (it must answer NOTE_ALREADY_EXISTS, not be created), or undefined (it is created).
+ */
+export const noteOnAccount = <N extends { body: string; createdAt?: string }>(
+  notes: readonly N[],
+  note: { body: string; createdAt?: string },
+): N | undefined => notes.find((earlier) => sameNote(note, earlier));
+
+/** A note of one request, with whether its result says it was created. */
+export interface SentNote {
+  /** Its index in the request. */
+  i: number;
+  body: string;
+  createdAt?: string;
+  created: boolean;
+}
+
+/** One case §4.2 notes rule 2 judges in a request's results, and whether they break it. */
+export interface DedupCase<N> {
+  /** The notes of the request it is about: one created again, or the same note sent more than once. */
+  notes: SentNote[];
+  /** The note already on the account that the one sent repeats. */
+  earlier?: N;
+  broken: boolean;
+}
+
+/**
+ * §4.2 notes rule 2 over one request's results, given the notes on the account before it
+ * (`earlier`): a note that repeats one of them must not be created; the same note sent twice in the
+ * request is created once at most, whichever order the service took them in (whether the first of
+ * them counts as "on the account" for the second is not shown).
+ */
+export function dedupCases<N extends { body: string; createdAt?: string }>(
+  earlier: readonly N[],
+  sent: readonly SentNote[],
+): DedupCase<N>[] {
+  return sent.flatMap((note): DedupCase<N>[] => {
+    const same = noteOnAccount(earlier, note);
+    if (same) return [{ notes: [note], earlier: same, broken: note.created }];
+    const twins = sent.filter((t) => t.body === note.body && t.createdAt === note.createdAt);
+    if (twins.length < 2 || twins[0] !== note) return [];
+    return [{ notes: twins, broken: twins.filter((t) => t.created).length > 1 }];
+  });
+}

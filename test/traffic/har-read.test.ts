@@ -139,3 +139,21 @@ describe('a status that is not an HTTP status is an exchange with an error, not 
     expect(statuses).toEqual(['no response recorded', 100, 599]);
   });
 });
+
+describe("a run's marks (_conformance)", () => {
+  it('are read back with the exchange, and a malformed one is refused naming the field', () => {
+    const marked = withField(1, (e) => {
+      e._conformance = { rule: 'auth.401.createNotes', deliberate: 'no Authorization header' };
+    });
+    const { exchanges } = fromHar(marked);
+    expect(exchanges[1].sentBy).toEqual({ rule: 'auth.401.createNotes', deliberate: 'no Authorization header' });
+    expect(exchanges[0].sentBy).toBeUndefined();
+    expect(
+      refusal(
+        withField(2, (e) => {
+          e._conformance = { rule: 7 };
+        }),
+      ),
+    ).toMatch(/^log\.entries\[2\]\._conformance\.rule: expected a string/);
+  });
+});

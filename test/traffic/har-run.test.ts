@@ -125,6 +125,47 @@ describe('conformance --har', () => {
     expect(entries.length).toBeLessThanOrEqual(JSON.parse(read(dir, 'conformance-report/report.json')).http.requests);
   });
 
+  it("the README's recipe: a whole run's HAR, its deliberate defects marked, is conformant traffic (exit 0)", async () => {
+    // Exactly as the README writes it: the embedded reference server, every rule, no option.
+    const dir = mkdtempSync(join(tmpdir(), 'har-recipe-'));
+    const run = await runCli(['--har', 'run.har'], { cwd: dir });
+    expect(run.code).toBe(0);
+    const entries = JSON.parse(read(dir, 'run.har')).log.entries as {
+      request: { headers: { name: string; value: string }[] };
+      comment?: string;
+      _conformance?: { rule: string; deliberate?: string };
+    }[];
+    // Each rule's exchanges name it; those it broke on purpose say what they break.
+    const said = (rule: string) =>
+      entries.filter((e) => e._conformance?.rule === rule).map((e) => e._conformance?.deliberate);
+    expect(said('auth.401.stageAccount')).toContain('no Authorization header');
+    expect(said('auth.other-schemes.refused')).toContain('the Authorization scheme "Bearer"');
+    expect(said('errors.bad-input.no-5xx.stageAccount')).toContain('a body that is not valid JSON');
+    expect(said('conventions.email.malformed')).toContain('a payload with a defect');
+    // A rule's well-formed requests are not marked.
+    expect(said('migration.stage.first-201')).toEqual([undefined]);
+    // The rules' requests without the header (the §5.1 token mutation, which needs none, aside).
+    const unauthenticated = entries.filter(
+      (e) => e._conformance && !e.request.headers.some((h) => h.name === 'authorization'),
+    );
+    expect(unauthenticated.length).toBeGreaterThan(0);
+    for (const e of unauthenticated) {
+      expect(e._conformance?.deliberate).toBe('no Authorization header');
+      expect(e.comment).toMatch(/^sent on purpose by \S+: no Authorization header/);
+    }
+    const checked = await runCli(['check-traffic', 'run.har'], { cwd: dir });
+    expect(checked.stderr).toBe('');
+    expect(checked.stdout).toMatch(/Conformant/);
+    expect(checked.code).toBe(0);
+    // The client's checks say what they left to the server.
+    const traffic = JSON.parse(read(dir, 'conformance-report/report.json'));
+    const header = traffic.rules.find((r: { id: string }) => r.id === 'traffic.client.auth-header');
+    expect(header.verdict).toBe('pass');
+    expect(header.observations[0]).toMatch(
+      /^\d+ requests a run sent with a defect on purpose .* judged against the server only$/,
+    );
+  });
+
   it('a HAR file that cannot be written is a usage error before any request', async () => {
     const dir = workspace(server.url);
     const res = await runCli(['--har', join(dir, 'no-such-dir', 'run.har'), '--reporter', 'json'], { cwd: dir });
