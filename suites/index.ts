@@ -10,6 +10,7 @@ import conventions from './conventions.js';
 import conventionsTypes from './conventions-types.js';
 import errors from './errors.js';
 import errorsBadInput from './errors-bad-input.js';
+import history from './history.js';
 import limits from './limits.js';
 import migration from './migration.js';
 import migrationDryRun from './migration-dry-run.js';
@@ -45,6 +46,7 @@ export const suites: Record<string, Rule[]> = {
   stateful,
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
+  history,
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();

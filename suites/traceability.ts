@@ -286,7 +286,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '2.8',
     quote: ['A business is unique by its external identifier together with key attributes'],
-    rules: ['business.duplicate.not-created-twice', 'races.business.one-business'],
+    rules: ['business.duplicate.not-created-twice', 'races.business.one-business', 'history.ids.unique'],
   },
   {
     section: '2.8',
@@ -303,6 +303,8 @@ export const STATEMENTS: Statement[] = [
       'status.listing-all-pending',
       'status.listing-pending-nulls',
       'stateful.state-machine',
+      'history.account.number-stable',
+      'history.account.created-at-stable',
     ],
   },
 
@@ -332,7 +334,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '3',
     quote: ['| `COMPLETED` | An account has been created |'],
-    rules: ['migration.process.status-completed', 'stateful.state-machine'],
+    rules: ['migration.process.status-completed', 'stateful.state-machine', 'history.account.state-agrees'],
   },
   { section: '3', quote: ['Account import process, by operation:'], descriptive: 'Introduces the state table below.' },
   {
@@ -370,6 +372,10 @@ export const STATEMENTS: Statement[] = [
       'races.process.one-account',
       'stateful.state-machine',
       'races.process.dry-run-during-process',
+      'history.ids.unique',
+      'history.account.number-stable',
+      'history.account.created-at-stable',
+      'history.refused.nothing-appears',
     ],
   },
   {
@@ -504,7 +510,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.1',
     quote: ['Failures of staging (400) arise when:'],
-    rules: ['migration.stage.refuses-*', 'refused.stage.*'],
+    rules: ['migration.stage.refuses-*', 'refused.stage.*', 'history.refused.nothing-appears'],
   },
   {
     section: '4.2',
@@ -641,7 +647,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['| `/v1/data-import/account-transfer-status/'],
-    rules: ['status.staged-unknown', 'migration.process.status-completed', 'stateful.state-machine'],
+    rules: [
+      'status.staged-unknown',
+      'migration.process.status-completed',
+      'stateful.state-machine',
+      'history.account.number-stable',
+    ],
   },
   {
     section: '4.3',
@@ -666,7 +677,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['- The status endpoint gives 404 when no import process exists'],
-    rules: ['status.404-without-process', 'migration.validate.stages-nothing'],
+    rules: ['status.404-without-process', 'migration.validate.stages-nothing', 'history.account.state-agrees'],
   },
   {
     section: '4.3',

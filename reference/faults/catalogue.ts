@@ -10,6 +10,7 @@ import { billingFaults } from './billing.js';
 import { businessFaults } from './business.js';
 import { conventionFaults } from './conventions.js';
 import { errorFaults } from './errors.js';
+import { historyFaults } from './history.js';
 import { migrationFaults } from './migration.js';
 import { noteFaults } from './notes.js';
 import { paymentFaults } from './payments.js';
@@ -34,6 +35,7 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...paymentFaults,
   ...businessFaults,
   ...raceFaults,
+  ...historyFaults,
 ];
 
 const ids = new Set<string>();
