@@ -452,6 +452,7 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.first-201',
       'migration.stage.update-200',
       'errors.stage-same-as-validate',
+      'properties.account.stage-agrees-with-validate',
       'properties.account.single-defect-refused',
     ],
   },

@@ -14,6 +14,7 @@ import { historyFaults } from './history.js';
 import { migrationFaults } from './migration.js';
 import { noteFaults } from './notes.js';
 import { paymentFaults } from './payments.js';
+import { propertyFaults } from './properties.js';
 import { raceFaults } from './races.js';
 import { statementFaults } from './statements.js';
 import { statusFaults } from './status.js';
@@ -36,6 +37,7 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...businessFaults,
   ...raceFaults,
   ...historyFaults,
+  ...propertyFaults,
 ];
 
 const ids = new Set<string>();
