@@ -51,11 +51,11 @@ export interface HistoryStats {
 }
 
 /** Exchanges kept to cite (the first to show each fact); later ones are counted, not kept. */
-export const MAX_WITNESSES = 20_000;
+export const MAX_WITNESSES = 10_000;
 /** Contradictions kept per invariant (one is enough to fail its rule; a few show the pattern). */
 export const MAX_CONTRADICTIONS = 20;
 /** Characters of each body a kept exchange keeps. */
-const WITNESS_BODY = 1024;
+const WITNESS_BODY = 512;
 
 /** One observation's time and the exchange that made it (the client's sequence number). */
 interface Seen {
