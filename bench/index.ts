@@ -13,6 +13,7 @@
  * - check-traffic on a 200k-entry HAR and with 1,000 distinct tokens, the listing rules against a
  *   130k-record listing, and merge-reports at its per-input rule limit (bench/offline.ts).
  * - the reference server while it handles 10 MiB requests: another client's slowest answer, and its peak RSS.
+ * - the run history (core/engine/history.ts) reading a recorded run of 20,000 accounts: time per exchange, heap held.
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
@@ -29,6 +30,7 @@ import { linearGrowth } from './linear.js';
 import { proxyOverhead } from './proxy.js';
 import { proxyRss, proxySecretsCost } from './proxy-bounds.js';
 import { largeRequests } from './large-requests.js';
+import { historyCost } from './history.js';
 
 const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
 /** The repository (dist/bench/ is two levels below it): its own node_modules/.bin/conformance. */
@@ -321,6 +323,18 @@ async function main() {
     ],
   ] as const;
   // --- end of large request bodies ---
+  // --- The run history's own cost (bench/history.ts) ---
+  const history = await historyCost();
+  const historyRows = [
+    [
+      `run history: ${history.exchanges.toLocaleString('en')} exchanges of 20,000 accounts read, time per exchange`,
+      `${history.usPerExchange.toFixed(1)} µs`,
+      '< 50 µs',
+      history.usPerExchange < 50,
+    ],
+    ['run history: heap it holds after them', `${history.heapMb.toFixed(0)} MB`, '< 60 MB', history.heapMb < 60],
+  ] as const;
+  // --- end of the run history ---
 
   const perRequest = measured.cpuMs / measured.report.http.requests;
   const rows = [
@@ -383,6 +397,7 @@ async function main() {
     // Offline commands and the runner at hostile sizes (bench/offline.ts).
     ...offline,
     ...largeRows,
+    ...historyRows,
   ] as const;
 
   // ---- conformance proxy over a long session: its memory, and what the secrets it learned cost ----

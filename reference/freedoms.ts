@@ -35,6 +35,7 @@ export const FREEDOMS: Freedom[] = [
       'migration.validate.accepts-valid',
       'migration.stage.first-201',
       'conventions.optional-fields.omitted',
+      'properties.account.stage-agrees-with-validate',
       'properties.account.valid-accepted',
     ],
     observedBy: ['conventions.minimal-account', 'properties.account.sparse-accepted'],
@@ -45,7 +46,7 @@ export const FREEDOMS: Freedom[] = [
     choices: ['refuseUndocumentedFields'],
     faithful: 'refuses them (400, `unknown_field`)',
     variant: 'ignores them',
-    toleratedBy: ['migration.validate.accepts-valid'],
+    toleratedBy: ['migration.validate.accepts-valid', 'properties.account.stage-agrees-with-validate'],
     observedBy: ['conventions.undocumented-field'],
   },
   {

@@ -11,6 +11,7 @@ import conventionsTypes from './conventions-types.js';
 import conventionsWritten from './conventions-written.js';
 import errors from './errors.js';
 import errorsBadInput from './errors-bad-input.js';
+import history from './history.js';
 import keys from './keys.js';
 import limits from './limits.js';
 import migration from './migration.js';
@@ -48,6 +49,7 @@ export const suites: Record<string, Rule[]> = {
   stateful,
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
+  history,
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();

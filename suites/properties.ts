@@ -109,6 +109,72 @@ async function singleDefectIsRefused(ctx: RuleContext, level: JudgingLevel) {
   });
 }
 
+/** A generated account and what was done to it; `except` is a defect's path, whose value is kept as generated. */
+interface Variation {
+  what: string;
+  payload: Record<string, unknown>;
+  except?: string;
+}
+
+/**
+ * Accounts whose fate validate decides with a freedom (docs/freedoms.md) or a reading: fields left
+ * out (required or optional: not shown), a field the spec does not document (refused or ignored), a
+ * defect of any level. Whatever validate answers, stage must answer alike (§4.1).
+ */
+function variations(ctx: RuleContext): fc.Arbitrary<Variation> {
+  const template = ctx.preconditions.payloads.configured('account') ? accounts(ctx, true) : undefined;
+  const defects = template
+    ? invalidFrom(template, model.AccountPayload, defectKinds())
+    : invalidAccountPayload({ import_supplier: ctx.preconditions.ongoingSupplier, kinds: defectKinds() });
+  const undocumented = fc
+    .tuple(accounts(ctx, true), fc.constantFrom('top', 'customer'))
+    .map(([account, where]): Variation => {
+      const payload = structuredClone(account) as Record<string, unknown>;
+      const customers = payload.customers as Record<string, unknown>[] | undefined;
+      if (where === 'customer' && customers?.length) {
+        customers[0] = { ...customers[0], loyalty_tier: 'GOLD' };
+        return { what: 'an undocumented field at customers.0.loyalty_tier', payload };
+      }
+      return { what: 'an undocumented top-level field loyalty_tier', payload: { ...payload, loyalty_tier: 'GOLD' } };
+    });
+  return fc.oneof(
+    { arbitrary: accounts(ctx, false).map((payload) => ({ what: 'a sparse account', payload })), weight: 1 },
+    {
+      arbitrary: defects.map((d) => ({
+        what: `${d.defect.kind} at ${d.attr}`,
+        payload: d.payload,
+        except: d.attr,
+      })),
+      weight: 1,
+    },
+    { arbitrary: undocumented, weight: 2 },
+  );
+}
+
+/** §4.1: staging validates "by the same rules as the validate endpoint first": the two answers agree. */
+async function stageAgreesWithValidate(ctx: RuleContext) {
+  await checkProperty(ctx, variations(ctx), async (v) => {
+    const payload = freshIdentifiers('AccountPayload', v.payload, ctx.ids, v.except ? { except: v.except } : {});
+    const validated = await ctx.api.call('validateAccount', { body: payload, step: `validate ${v.what}` });
+    ctx.expect.status(validated, [200, 400], `validating ${v.what}`);
+    const staged = await ctx.api.call('stageAccount', { body: payload, step: `stage ${v.what}` });
+    if (validated.status === 200) {
+      ctx.expect.status(staged, [200, 201], `validate accepted ${v.what} (200), so staging must accept it`);
+      return;
+    }
+    ctx.expect.status(staged, 400, `validate refused ${v.what} (400), so staging must refuse it`);
+    const attrs = (res: typeof staged) =>
+      ctx.expect.body(res, model.ValidationErrorBody, '§7.1 body').errors.map((e) => e.attr);
+    const validateAttrs = attrs(validated);
+    const stageAttrs = attrs(staged);
+    ctx.expect.that(
+      sameDefectsAsValidate(stageAttrs, validateAttrs),
+      `stage and validate must report the same attrs for ${v.what} (§4.1), got stage ${JSON.stringify(stageAttrs)} and validate ${JSON.stringify(validateAttrs)}`,
+      { res: staged, expected: validateAttrs, actual: stageAttrs },
+    );
+  });
+}
+
 /** `work` on every item, `width` at a time, the results in the items' order. */
 async function inTurn<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
@@ -189,6 +255,16 @@ export default defineRules(
       endpoints: ['validateAccount', 'stageAccount'],
       property: true,
       check: (ctx) => singleDefectIsRefused(ctx, 'SHOULD'),
+    },
+    {
+      id: 'properties.account.stage-agrees-with-validate',
+      spec: '§4.1 (stage: validated by the same rules as the validate endpoint first), §7.1',
+      level: 'MUST',
+      title:
+        "For generated accounts whose validity is the implementation's choice (fields left out, an undocumented field, a defect of any level), stage answers as validate does: both 2xx, or both 400 with the same attrs",
+      endpoints: ['validateAccount', 'stageAccount'],
+      property: true,
+      check: stageAgreesWithValidate,
     },
     {
       id: 'properties.notes.dedup',

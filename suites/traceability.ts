@@ -286,7 +286,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '2.8',
     quote: ['A business is unique by its external identifier together with key attributes'],
-    rules: ['business.duplicate.not-created-twice', 'races.business.one-business', 'keys.business.other-identifier'],
+    rules: [
+      'business.duplicate.not-created-twice',
+      'races.business.one-business',
+      'keys.business.other-identifier',
+      'history.ids.unique',
+    ],
   },
   {
     section: '2.8',
@@ -303,6 +308,8 @@ export const STATEMENTS: Statement[] = [
       'status.listing-all-pending',
       'status.listing-pending-nulls',
       'stateful.state-machine',
+      'history.account.number-stable',
+      'history.account.created-at-stable',
     ],
   },
 
@@ -333,7 +340,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '3',
     quote: ['| `COMPLETED` | An account has been created |'],
-    rules: ['migration.process.status-completed', 'stateful.state-machine'],
+    rules: ['migration.process.status-completed', 'stateful.state-machine', 'history.account.state-agrees'],
   },
   { section: '3', quote: ['Account import process, by operation:'], descriptive: 'Introduces the state table below.' },
   {
@@ -371,6 +378,10 @@ export const STATEMENTS: Statement[] = [
       'races.process.one-account',
       'stateful.state-machine',
       'races.process.dry-run-during-process',
+      'history.ids.unique',
+      'history.account.number-stable',
+      'history.account.created-at-stable',
+      'history.refused.nothing-appears',
     ],
   },
   {
@@ -447,6 +458,7 @@ export const STATEMENTS: Statement[] = [
       'migration.stage.first-201',
       'migration.stage.update-200',
       'errors.stage-same-as-validate',
+      'properties.account.stage-agrees-with-validate',
       'properties.account.single-defect-refused',
     ],
   },
@@ -507,7 +519,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.1',
     quote: ['Failures of staging (400) arise when:'],
-    rules: ['migration.stage.refuses-*', 'refused.stage.*'],
+    rules: ['migration.stage.refuses-*', 'refused.stage.*', 'history.refused.nothing-appears'],
   },
   {
     section: '4.2',
@@ -646,7 +658,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['| `/v1/data-import/account-transfer-status/'],
-    rules: ['status.staged-unknown', 'migration.process.status-completed', 'stateful.state-machine'],
+    rules: [
+      'status.staged-unknown',
+      'migration.process.status-completed',
+      'stateful.state-machine',
+      'history.account.number-stable',
+    ],
   },
   {
     section: '4.3',
@@ -671,7 +688,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['- The status endpoint gives 404 when no import process exists'],
-    rules: ['status.404-without-process', 'migration.validate.stages-nothing'],
+    rules: ['status.404-without-process', 'migration.validate.stages-nothing', 'history.account.state-agrees'],
   },
   {
     section: '4.3',

@@ -40,6 +40,9 @@ export interface FaultRow {
  * fault's level, and any other failing rule outside the `beside` prefixes (an older rule saw the
  * fault, so it does not show the family's worth).
  */
+/** The rules that judge the run's whole history (suites/history.ts). */
+const RUN_WIDE = 'history.';
+
 export function placementProblems(
   fault: Pick<FaultDefinition, 'placement' | 'level'>,
   failed: readonly { rule: string; level: string }[],
@@ -55,7 +58,9 @@ export function placementProblems(
     if (!hit) problems.push(`${rule} did not catch it`);
     else if (hit.level !== level) problems.push(`${rule} caught it at ${hit.level}, not ${level}`);
   }
-  const beside = placement.beside ?? [];
+  // The history.* rules judge the whole run's exchanges after every other rule, so they may see the
+  // trace of any fault: they are the run-wide oracle, never an older rule that already looked there.
+  const beside = [...(placement.beside ?? []), RUN_WIDE];
   for (const f of failed)
     if (!placement.by.includes(f.rule) && !beside.some((prefix) => f.rule.startsWith(prefix)))
       problems.push(`${f.rule} caught it too: an older rule sees it where it is placed`);

@@ -2,10 +2,12 @@
  * A rule is data (docs/design.md §4): what it enforces, where the spec says so, how strongly, what it
  * needs from the configuration, and the check itself.
  */
+import type { Exchange } from '../http/exchange.js';
 import type { EndpointId } from '../spec/index.js';
 import type { Api } from './api.js';
 import type { Expect } from './expect.js';
 import type { Given } from './given.js';
+import type { Contradiction, HistoryInvariant, HistoryStats } from './history.js';
 import type { Ids } from './ids.js';
 import type { Counterexample } from './result.js';
 import type { Need, Preconditions } from './needs.js';
@@ -30,6 +32,11 @@ export interface Rule {
   endpoints: readonly EndpointId[];
   /** A fast-check property: runs `num_runs` generated cases and can be replayed by seed and path. */
   property?: boolean;
+  /**
+   * Judges the run's history (history.ts) rather than exchanges of its own: started only once every
+   * other rule of the run has ended, so the history it reads is the whole run's.
+   */
+  judgesHistory?: boolean;
   check(ctx: RuleContext): Promise<void>;
 }
 
@@ -128,6 +135,8 @@ export interface RuleContext {
    * origin), the mutation text and where the result carries the token. Never the key itself.
    */
   readonly tokenMutation?: { path?: string; mutation: string; tokenPath: string };
+  /** The run's history (history.ts): what every exchange of the run so far showed, and what contradicts. */
+  readonly history: RunHistoryView;
   /** Records what the implementation does where the spec leaves it open (INFO rules). */
   observe(note: string): void;
   /** Stops the rule as skipped, e.g. when the target's answer makes the rule inapplicable. */
@@ -139,4 +148,14 @@ export interface RuleContext {
    * generated case, property.ts): a pass is then reported as flaky, with the first such reason.
    */
   flaky(why: string): void;
+}
+
+/** What a rule sees of the run's history: the contradictions found, and a way to show their exchanges. */
+export interface RunHistoryView {
+  contradictions(invariant: HistoryInvariant): readonly Contradiction[];
+  readonly stats: HistoryStats;
+  /** The run's target, redacted: exchanges record paths under it (for a kept exchange's curl). */
+  readonly baseUrl: string;
+  /** Puts a kept exchange of another rule into this rule's transcript (so the report shows it with curl); its seq there. */
+  cite(exchange: Exchange, step: string): number;
 }

@@ -95,14 +95,19 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
     // Rules start in `order` while fewer than the width run; the width may change as the run goes
     // (width.ts), so it is asked again each time a rule ends.
     const running = new Set<Promise<void>>();
-    try {
-      for (const index of order) {
+    const start = async (indexes: number[]) => {
+      for (const index of indexes) {
         while (running.size >= session.width.current()) await Promise.race(running);
         const started = runOne(index).finally(() => running.delete(started));
         running.add(started);
         session.width.started(running.size);
       }
       await Promise.all(running);
+    };
+    try {
+      // The rules judging the run's history start once every other rule has ended: the history is then whole.
+      await start(order.filter((i) => !rules[i].judgesHistory));
+      await start(order.filter((i) => rules[i].judgesHistory));
     } finally {
       clearTimeout(deadline);
       interrupt?.removeEventListener('abort', onInterrupt);

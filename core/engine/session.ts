@@ -22,6 +22,7 @@ import { type Connection, UnreachableError, connect } from './connection.js';
 import { createContext } from './context.js';
 import { executeRule, notRun } from './execute.js';
 import { Given } from './given.js';
+import { type HistoryInvariant, RunHistory } from './history.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
 import { RunDeadline, interruptionOf } from './interrupt.js';
 import { missingNeed } from './needs.js';
@@ -92,7 +93,7 @@ function settingsOf(options: RunOptions): Settings {
 }
 
 /** Step 1: the target, its credentials and client; the embedded target when no base URL is given. */
-function connectTo(options: RunOptions, settings: Settings): Promise<Connection> {
+function connectTo(options: RunOptions, settings: Settings, history: RunHistory): Promise<Connection> {
   return connect({
     baseUrl: options.baseUrl,
     startEmbedded: options.startEmbedded,
@@ -105,7 +106,11 @@ function connectTo(options: RunOptions, settings: Settings): Promise<Connection>
     rateLimit: options.rateLimit,
     transport: options.transport,
     redactor: options.redactor,
-    onExchange: options.onExchange,
+    // The run's history reads every exchange as it completes, beside whatever else observes them.
+    onExchange: (exchange, startedAt, origin) => {
+      history.observe(exchange, startedAt);
+      options.onExchange?.(exchange, startedAt, origin);
+    },
   });
 }
 
@@ -220,6 +225,7 @@ interface SessionParts {
   settings: Settings;
   /** Aborted when the run stops (its deadline, an interruption). */
   signal: AbortSignal;
+  history: RunHistory;
 }
 
 /** Step 3: the setup chain, once; a refused step becomes one cause shared by every rule that needs it. */
@@ -322,6 +328,7 @@ function ruleRunner({
   options,
   settings,
   signal: runSignal,
+  history: runHistory,
 }: SessionParts & { setup: Setup }): (rule: Rule) => Promise<RuleResult> {
   const { http: client, preconditions, redactor } = connection;
   const { numRuns, seed, timeoutMs, contractPath } = settings;
@@ -361,7 +368,28 @@ function ruleRunner({
           times: options.retries ?? RUN_DEFAULTS.retries,
           cause: (error: unknown) => transientCause(error, transcript.exchanges),
         };
-        const parts = { rule, api, given, ids, preconditions, property, retry, contractPath, signal, tokenMutation };
+        const history = {
+          contradictions: (invariant: HistoryInvariant) => runHistory.contradictions(invariant),
+          get stats() {
+            return runHistory.stats;
+          },
+          baseUrl: redactor.text(connection.baseUrl),
+          // Numbered anew in this rule's transcript: the kept exchange's own seq is the client's.
+          cite: ({ seq: _, ...exchange }: Exchange, step: string) => transcript.record({ ...exchange, step }).seq,
+        };
+        const parts = {
+          rule,
+          api,
+          given,
+          ids,
+          preconditions,
+          property,
+          retry,
+          contractPath,
+          signal,
+          tokenMutation,
+          history,
+        };
         await rule.check(createContext(parts, state));
       },
       transcript: () => transcript.exchanges,
@@ -381,7 +409,9 @@ function ruleRunner({
  */
 export async function openSession(options: RunOptions = {}): Promise<Session> {
   const settings = settingsOf(options);
-  const connection = await connectTo(options, settings);
+  const namespace = `${options.idPrefix ?? RUN_DEFAULTS.idPrefix}-${settings.runId}`;
+  const history = new RunHistory({ ours: (ext) => ext.startsWith(namespace) });
+  const connection = await connectTo(options, settings, history);
   try {
     const baseUrl = connection.redactor.text(connection.baseUrl);
     options.onEvent?.({ type: 'target', baseUrl, embedded: connection.embedded });
@@ -399,7 +429,16 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
     const limit = connection.preconditions.config.concurrency_limit;
     if (typeof limit === 'number' && limit > 0) connection.http.pacing.limit('processAccount', limit);
     const tokens = await authenticate(connection, recorder);
-    const parts: SessionParts = { connection, tokens, registry, recorder, options, settings, signal: runAbort.signal };
+    const parts: SessionParts = {
+      connection,
+      tokens,
+      registry,
+      recorder,
+      options,
+      settings,
+      signal: runAbort.signal,
+      history,
+    };
     const setup = await setUp(parts);
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
     const width = new RuleWidth(settings.concurrency, {

@@ -10,6 +10,7 @@ import { billingFaults } from './billing.js';
 import { businessFaults } from './business.js';
 import { conventionFaults } from './conventions.js';
 import { errorFaults } from './errors.js';
+import { historyFaults } from './history.js';
 import { keyFaults } from './keys.js';
 import { migrationFaults } from './migration.js';
 import { noteFaults } from './notes.js';
@@ -37,6 +38,7 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...businessFaults,
   ...keyFaults,
   ...raceFaults,
+  ...historyFaults,
   ...propertyFaults,
 ];
 

@@ -1,9 +1,11 @@
 /**
  * Faults only generated payloads meet: values at the edges of their domains (generators/edges.ts),
- * which no payload template and no example rule sends. The property rules catch them.
+ * which no payload template and no example rule sends, and inputs whose validity the spec leaves to
+ * the implementation, answered one way by validate and the other by stage (§4.1: stage is "validated
+ * by the same rules as the validate endpoint first"). The property rules catch them.
  */
 import { reply } from '../reply.js';
-import { fault } from './helpers.js';
+import { alter, body, clone, fault } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 /** A character outside the Basic Multilingual Plane: four bytes in UTF-8, two UTF-16 units. */
@@ -17,6 +19,17 @@ const storeWithoutAstral: Around = (req, _env, next) =>
   holdsAstral(req.body)
     ? reply(500, { detail: "Incorrect string value: '\\xF0\\x9F...' for column 'data' at row 1" })
     : next(req);
+
+/** §2.3 customer: the fields the spec documents. */
+const CUSTOMER_FIELDS = new Set([
+  'account_roles',
+  'user_details',
+  'given_name',
+  'family_name',
+  'email',
+  'mobile',
+  'landline',
+]);
 
 export const propertyFaults: FaultDefinition[] = [
   fault(
@@ -34,4 +47,24 @@ export const propertyFaults: FaultDefinition[] = [
     },
     { around: { stageAccount: storeWithoutAstral } },
   ),
+  {
+    id: 'properties.stage-drops-undocumented-customer-fields',
+    spec: '§4.1 (stage: validated by the same rules as the validate endpoint first)',
+    subtle: true,
+    placement: { by: ['properties.account.stage-agrees-with-validate'] },
+    description:
+      'Staging drops fields the spec does not document from each customer before validating, so it accepts a customer validate refuses.',
+    create: () =>
+      alter('stageAccount', (req) => {
+        const customers = body(req.body).customers;
+        if (!Array.isArray(customers)) return req;
+        const copy = clone(body(req.body));
+        copy.customers = customers.map((c) =>
+          c && typeof c === 'object' && !Array.isArray(c)
+            ? Object.fromEntries(Object.entries(c).filter(([key]) => CUSTOMER_FIELDS.has(key)))
+            : c,
+        );
+        return { ...req, body: copy };
+      }),
+  },
 ];
