@@ -214,6 +214,7 @@ describe('preconditions, selection, baseline and bail', () => {
       'migration.process.dry-run-not-listed-as-imported',
       'migration.process.dry-run-supported',
       'migration.process.dry-run-checks-team',
+      'migration.process.dry-run-false-string',
       'migration.process.dry-run-checks-paused-supplier',
       'migration.process.dry-run-checks-complete-supplier',
       'migration.process.dry-run-imported-numbers',

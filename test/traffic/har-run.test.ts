@@ -37,9 +37,11 @@ afterAll(async () => {
   await Promise.all([server?.close(), faulty?.close()]);
 });
 
+const CONFIG = 'conformance.config.yaml';
+
 function workspace(url: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'har-run-'));
-  writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(url, `  token: ${DEFAULT_TOKEN}`));
+  writeFileSync(join(dir, CONFIG), fullConfig(url, `  token: ${DEFAULT_TOKEN}`));
   return dir;
 }
 
@@ -49,7 +51,19 @@ describe('conformance --har', () => {
   it('writes every exchange of the run, redacted, and check-traffic reads it back with no finding', async () => {
     const dir = workspace(server.url);
     const res = await runCli(
-      ['--har', 'run.har', '--header', `X-Gateway-Key: ${GATEWAY_KEY}`, '--reporter', 'json', ...WELL_FORMED],
+      // --config names the file: one found without it, holding the reference server's preset values,
+      // is announced on stderr before the first request (a run against another server would use them).
+      [
+        '--config',
+        CONFIG,
+        '--har',
+        'run.har',
+        '--header',
+        `X-Gateway-Key: ${GATEWAY_KEY}`,
+        '--reporter',
+        'json',
+        ...WELL_FORMED,
+      ],
       { cwd: dir },
     );
     expect(res.stderr).toBe('');
@@ -87,7 +101,9 @@ describe('conformance --har', () => {
   it('holds the §5.1 token exchange of a run with an API key, first, without the key or the token', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'har-run-'));
     writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(server.url, `  api_key: ${DEFAULT_API_KEY}`));
-    const res = await runCli(['--har', 'run.har', '--reporter', 'json', '--rule', 'status.*'], { cwd: dir });
+    const res = await runCli(['--config', CONFIG, '--har', 'run.har', '--reporter', 'json', '--rule', 'status.*'], {
+      cwd: dir,
+    });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const report = JSON.parse(read(dir, 'conformance-report/report.json'));
