@@ -107,9 +107,9 @@ function connectTo(options: RunOptions, settings: Settings, history: RunHistory)
     transport: options.transport,
     redactor: options.redactor,
     // The run's history reads every exchange as it completes, beside whatever else observes them.
-    onExchange: (exchange, startedAt, origin) => {
+    onExchange: (exchange, startedAt, origin, sender) => {
       history.observe(exchange, startedAt);
-      options.onExchange?.(exchange, startedAt, origin);
+      options.onExchange?.(exchange, startedAt, origin, sender);
     },
   });
 }
