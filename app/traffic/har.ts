@@ -4,7 +4,7 @@
  * from devtools, mitmproxy or Charles back as exchanges to judge).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, renameSync, rmSync, writeSync, writevSync } from 'node:fs';
 import type { Sender } from '../../core/http/client.js';
 import type { Exchange } from '../../core/http/exchange.js';
 import { packageVersion } from '../../core/spec/package-root.js';
@@ -138,6 +138,8 @@ const TRAILER = '\n]}}\n';
 export class HarWriter {
   private fd: number | undefined;
   private count = 0;
+  /** Where a body goes in an entry's text: random, so no exchange can hold it. */
+  private readonly mark = `@har-body-${randomBytes(8).toString('hex')}-`;
   private failure: string | undefined;
   /** Where the closing brackets start: the next entry is written here. */
   private end: number;
@@ -170,11 +172,17 @@ export class HarWriter {
   /** Writes one exchange; `origin` makes its URL absolute. */
   add(exchange: TimedExchange, origin: string): void {
     if (this.fd === undefined || this.failure !== undefined) return;
-    const entry = this.redact(JSON.stringify(harEntry(exchange, origin)));
-    const text = Buffer.from(`${this.count ? ',' : ''}\n${entry}${TRAILER}`);
+    const parts = this.pieces(harEntry(exchange, origin));
+    const size = parts.reduce((n, b) => n + b.length, 0);
     try {
-      let done = 0;
-      while (done < text.length) done += writeSync(this.fd, text, done, text.length - done, this.end + done);
+      // One positional write of every piece (pwritev), as one buffer was written before: the file is a
+      // whole document before it and after it. What a short write left is written from where it stopped.
+      let done = writevSync(this.fd, parts, this.end);
+      if (done < size) {
+        const rest = Buffer.concat(parts).subarray(done);
+        for (let at = 0; at < rest.length; ) at += writeSync(this.fd, rest, at, rest.length - at, this.end + done + at);
+        done = size;
+      }
     } catch (error) {
       this.failure = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
       // Part of the entry may have gone over the closing brackets: put them back where they were
@@ -187,8 +195,44 @@ export class HarWriter {
       }
       return;
     }
-    this.end += text.length - TRAILER.length;
+    this.end += size - TRAILER.length;
     this.count++;
+  }
+
+  /**
+   * The entry as buffers to write: its two bodies, the bulk of a large exchange, are serialised and
+   * redacted each on its own, so no string as large as both is ever made (a 15 MiB exchange each
+   * way used to pass through four copies of the whole entry). A body sits between quotes, so no
+   * secret spans a body and the text around it, and each piece gets the same redaction the whole
+   * entry got. The bodies leave marks in the rest of the entry, unique to this writer, where they go.
+   */
+  private pieces(entry: HarEntry): Buffer[] {
+    const comma = this.count ? ',' : '';
+    const bodies: string[] = [];
+    const mark = (text: string) => `${this.mark}${bodies.push(text) - 1}`;
+    const { postData } = entry.request;
+    const { content } = entry.response;
+    const marked: HarEntry = {
+      ...entry,
+      request: { ...entry.request, ...(postData && { postData: { ...postData, text: mark(postData.text) } }) },
+      response: {
+        ...entry.response,
+        content: { ...content, ...(content.text !== undefined && { text: mark(content.text) }) },
+      },
+    };
+    const rest = this.redact(JSON.stringify(marked));
+    const parts = [Buffer.from(`${comma}\n`)];
+    let at = 0;
+    for (const [i, body] of bodies.entries()) {
+      const quoted = `"${this.mark}${i}"`;
+      const where = rest.indexOf(quoted, at);
+      // A mark the redactor changed (no secret can be one, but were it so): the entry goes whole.
+      if (where < 0) return [Buffer.from(`${comma}\n${this.redact(JSON.stringify(entry))}${TRAILER}`)];
+      parts.push(Buffer.from(rest.slice(at, where)), Buffer.from(this.redact(JSON.stringify(body))));
+      at = where + quoted.length;
+    }
+    parts.push(Buffer.from(`${rest.slice(at)}${TRAILER}`));
+    return parts;
   }
 
   /** Closes the file (already a whole document); returns why the recording stopped early, if it did. */
