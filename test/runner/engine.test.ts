@@ -226,9 +226,11 @@ describe('preconditions, selection, baseline and bail', () => {
     );
     expect(ids({ sections: ['8'] })).toEqual(s8.map((r) => r.id));
     expect(ids({ sections: ['4.3'], levels: ['SHOULD'] })).toEqual([
+      'conventions.datetime.written-with-z',
       'migration.process.listed-as-imported',
       'migration.process.dry-run-not-listed-as-imported',
       'status.listing-imported-excludes-pending',
+      'history.account.state-agrees',
     ]);
     expect(ids({ tags: ['limits'] })).toEqual(['limits.concurrency.429-then-retry']);
     const shards = [1, 2, 3].map((index) => ids({ shard: { index, total: 3 } }));
