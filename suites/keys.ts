@@ -82,6 +82,23 @@ async function transactionStatus(ctx: RuleContext, a: ImportedAccount, tx: Recor
   return { res, status: results[0].status };
 }
 
+/**
+ * Sends one item to two imported accounts of the supplier, each of which must take it as new:
+ * `expected` for the first, and for the second, since the key belongs to one account (`why`).
+ */
+async function newOnBothAccounts(
+  ctx: RuleContext,
+  what: string,
+  send: (a: ImportedAccount, step: string) => Promise<{ res: HttpResponse; status: string }>,
+  expected: string,
+  why: string,
+): Promise<void> {
+  const [a, b] = await Promise.all([ctx.given.imported(), ctx.given.imported()]);
+  ctx.expect.equal((await send(a, `the ${what} on the first account`)).status, expected, `the first ${what} is taken`);
+  const second = await send(b, `the same ${what} on the second account`);
+  ctx.expect.equal(second.status, expected, why, second.res);
+}
+
 /** The service account number of a 201 of process, or a failure saying the body does not carry one. */
 function createdNumber(ctx: RuleContext, res: HttpResponse, what: string): string {
   ctx.expect.status(res, 201, what);
@@ -150,19 +167,13 @@ export const KEYS: readonly KeyedStatement[] = [
           'A note with the body and created_at of a note on another account of the same supplier is created (NOTE_CREATION_SUCCESS)',
         endpoints: ['createNotes'],
         async check(ctx) {
-          const [a, b] = await Promise.all([ctx.given.imported(), ctx.given.imported()]);
           const note = { body: ctx.ids.noteBody('key'), created_at: '2024-01-02T03:04:05Z' };
-          ctx.expect.equal(
-            (await noteStatus(ctx, a, note, 'the note on the first account')).status,
-            NOTE_CREATED,
-            'the first note is created',
-          );
-          const second = await noteStatus(ctx, b, note, 'the same note on the second account');
-          ctx.expect.equal(
-            second.status,
+          await newOnBothAccounts(
+            ctx,
+            'note',
+            (a, step) => noteStatus(ctx, a, note, step),
             NOTE_CREATED,
             'no note on the second account has this body and created_at: dedup is per account (§4.2 notes rule 2: "no note on the account")',
-            second.res,
           );
         },
       },
@@ -183,19 +194,13 @@ export const KEYS: readonly KeyedStatement[] = [
           'A transaction with the transaction_id of one added to another account of the same supplier is added (TRANSACTION_ADDED_TO_ACCOUNT)',
         endpoints: ['createTransactions'],
         async check(ctx) {
-          const [a, b] = await Promise.all([ctx.given.imported(), ctx.given.imported()]);
           const tx = transaction(ctx);
-          ctx.expect.equal(
-            (await transactionStatus(ctx, a, tx, 'the transaction on the first account')).status,
-            ADDED,
-            'the first transaction is added',
-          );
-          const second = await transactionStatus(ctx, b, tx, 'the same transaction on the second account');
-          ctx.expect.equal(
-            second.status,
+          await newOnBothAccounts(
+            ctx,
+            'transaction',
+            (a, step) => transactionStatus(ctx, a, tx, step),
             ADDED,
             'the transaction was never added to the second account, so it is not "added earlier" there (§4.2 TRANSACTION_ALREADY_EXISTS)',
-            second.res,
           );
         },
       },
