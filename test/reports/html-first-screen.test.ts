@@ -131,7 +131,10 @@ describe('the first screen of a failing report, at 1,280 × 800', { timeout: 60_
     expect(await line.locator('code').innerText()).toBe(first.id);
     expect(await line.locator('.line').innerText()).toBe(first.reason!.replace(/\s+/g, ' ').trim());
     await line.locator('a').click();
-    expect(await page.locator(`[id="rule-${first.id}"]`).getAttribute('open')).not.toBeNull();
+    // The page opens the rule on `hashchange`, which fires after the click returns: wait for it.
+    const opened = page.locator(`details[id="rule-${first.id}"][open]`);
+    await opened.waitFor({ state: 'attached', timeout: 30_000 });
+    expect(await opened.count()).toBe(1);
   });
 
   it('the sample report (failures, errors, a baseline, hostile text): the verdict and first failing MUST rule in view', async () => {
