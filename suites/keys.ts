@@ -20,7 +20,7 @@ import type { HttpResponse } from '../core/http/client.js';
 import { type EndpointId, model } from '../core/spec/index.js';
 import { billingDocuments } from './billing.js';
 import { completeNote } from './notes.js';
-import { accountKey, status, transaction } from './support.js';
+import { accountKey, expectCompleted, transaction } from './support.js';
 
 /** One neighbouring scope of a key, and the rule that repeats the key there. */
 export interface NeighbourScope {
@@ -139,14 +139,11 @@ export const KEYS: readonly KeyedStatement[] = [
             `the account created under the other supplier got the number of the first supplier's account (${first.number}): one account for two (supplier, external number) keys (§3)`,
             { expected: `a number other than ${first.number}`, actual: number },
           );
-          const res = await status(ctx, first.supplier, first.ext, 'status of the first account afterwards');
-          ctx.expect.status(res, 200);
-          const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
-          ctx.expect.equal(
-            [body.status, body.service_account_number],
-            ['COMPLETED', first.number],
+          await expectCompleted(
+            ctx,
+            first,
+            'status of the first account afterwards',
             "the first supplier's account is untouched by the other supplier's (§3, §4.3)",
-            res,
           );
         },
       },

@@ -25,7 +25,7 @@ import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
 import { billingDocuments } from './billing.js';
 import { alignNotes } from './notes.js';
-import { accountKey, readListing, recordsFor, status, transaction } from './support.js';
+import { accountKey, expectCompleted, readListing, recordsFor, status, transaction } from './support.js';
 
 /** Requests sent together in one round. */
 export const RACE_WIDTH = 5;
@@ -97,14 +97,11 @@ async function orRetried(
  * what the interface lets a client read after a race on process.
  */
 async function importedOnce(ctx: RuleContext, supplier: string, ext: string, number: string, n: number) {
-  const res = await status(ctx, supplier, ext, `round ${n}: status afterwards`);
-  ctx.expect.status(res, 200);
-  const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
-  ctx.expect.equal(
-    [body.status, body.service_account_number],
-    ['COMPLETED', number],
+  await expectCompleted(
+    ctx,
+    { supplier, ext, number },
+    `round ${n}: status afterwards`,
     `round ${n}: the status names the one account created`,
-    res,
   );
   const read = await readListing(ctx, 'all', supplier, `round ${n}: all listing afterwards`);
   ctx.expect.status(read.first, 200);
@@ -568,19 +565,11 @@ export default defineRules(
             );
           });
           for (const account of accounts) {
-            const res = await status(
+            await expectCompleted(
               ctx,
-              account.supplier,
-              account.ext,
+              account,
               `round ${n}: status of ${account.ext} afterwards`,
-            );
-            ctx.expect.status(res, 200);
-            const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
-            ctx.expect.equal(
-              [body.status, body.service_account_number],
-              ['COMPLETED', account.number],
               `round ${n}: payment instructions leave the account as it was`,
-              res,
             );
           }
         });

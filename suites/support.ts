@@ -16,7 +16,8 @@ import type { RuleContext } from '../core/engine/context.js';
 import type { CallOptions } from '../core/engine/api.js';
 import type { StagedAccount } from '../core/engine/given.js';
 import type { HttpResponse } from '../core/http/client.js';
-import type { EndpointId } from '../core/spec/index.js';
+import { type EndpointId, model } from '../core/spec/index.js';
+import { status as observedStatus } from '../core/engine/observe.js';
 
 /** The account a §4.2 request adds to: its supplier and the supplier's own account number. */
 export type AccountRef = Pick<StagedAccount, 'supplier' | 'ext'>;
@@ -98,6 +99,22 @@ export {
   recordsFor,
   status,
 } from '../core/engine/observe.js';
+
+/**
+ * Reads an account's status and expects it COMPLETED with `number` (§4.3): the account a rule
+ * created, unchanged by whatever the rule did since.
+ */
+export async function expectCompleted(
+  ctx: RuleContext,
+  account: { supplier: string; ext: string; number: string },
+  step: string,
+  why: string,
+): Promise<void> {
+  const res = await observedStatus(ctx, account.supplier, account.ext, step);
+  ctx.expect.status(res, 200);
+  const body = ctx.expect.body(res, model.AccountTransferStatus, 'status');
+  ctx.expect.equal([body.status, body.service_account_number], ['COMPLETED', account.number], why, res);
+}
 
 export interface ValidationOutcome {
   status: number;
