@@ -21,14 +21,19 @@ import type { Report } from '../../core/report/schema.js';
 const SEED = 20261123;
 const NUM_RUNS = 10;
 
-/** One fault per area, none of them timing-dependent, so the verdicts are the same on every run. */
+/**
+ * One fault per area, none of them timing-dependent, so the verdicts are the same on every run.
+ * Not `status.listings-other-supplier-leak`: its leaked records reach the run-wide history, where
+ * whether another rule's status read was sent after a leaking listing's answer arrived (so that
+ * `history.account.state-agrees` may hold the two against each other) depends on scheduling — it
+ * failed on one CI run and passed on the next. The kill matrix keeps it caught, by its own rule.
+ */
 const FAULTS = [
   'auth.bearer-accepted',
   'errors.attr-one-based',
   'conventions.impossible-dates-accepted',
   'migration.stage.paused-allowed',
   'migration.process.dry-run-creates',
-  'status.listings-other-supplier-leak',
   'status.staged-404',
   'notes.dedup-body-only',
   'transactions.no-dedup',
