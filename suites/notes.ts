@@ -5,6 +5,7 @@ import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
+import { LARGE_BATCH } from '../generators/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
 import { type AccountRef, accountKey, errorsOf } from './support.js';
 
@@ -214,6 +215,34 @@ export default defineRules(
           (await statuses(ctx, a, [note, note], 'the same note twice')).sort(),
           ['NOTE_ALREADY_EXISTS', 'NOTE_CREATION_SUCCESS'],
           'one copy created, the other already exists',
+        );
+      },
+    },
+    {
+      id: 'notes.create.success-is-stored',
+      spec: '§4.2 notes rule 2, §3 creation statuses, §8',
+      level: 'MUST',
+      title: `Every note of a ${LARGE_BATCH}-note request answered NOTE_CREATION_SUCCESS is on the account: sent again, each is NOTE_ALREADY_EXISTS`,
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const notes = Array.from({ length: LARGE_BATCH }, (_, i) => ({
+          body: ctx.ids.noteBody(`batch ${i}`),
+          created_at: `2023-04-05T06:07:${String(i % 60).padStart(2, '0')}Z`,
+        }));
+        const first = await postNotes(ctx, a, notes, `${LARGE_BATCH} new notes`);
+        // §8 leaves payload size limits open: a server may refuse a batch this large.
+        if (first.status !== 201)
+          ctx.skip(
+            `the implementation answered ${first.status} to ${LARGE_BATCH} notes in one request (§8: payload size limits not shown)`,
+          );
+        const body = ctx.expect.body(first, model.NotesResponse, 'notes response');
+        ctx.expect.equal(body.length, notes.length, 'one result per note sent', first);
+        const created = alignNotes(notes, body).filter((n) => n.status === 'NOTE_CREATION_SUCCESS').length;
+        ctx.expect.equal(created, notes.length, 'every new note is created', first);
+        ctx.expect.equal(
+          await statuses(ctx, a, notes, 'the same notes again'),
+          notes.map(() => 'NOTE_ALREADY_EXISTS'),
+          'every note the first answer said was created exists',
         );
       },
     },

@@ -429,7 +429,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '3',
     quote: ['- Note: `NOTE_CREATION_SUCCESS`, `NOTE_ALREADY_EXISTS`.'],
-    rules: ['notes.dedup.*', 'properties.notes.dedup'],
+    rules: ['notes.dedup.*', 'notes.create.success-is-stored', 'properties.notes.dedup'],
   },
   {
     section: '3',
@@ -618,6 +618,7 @@ export const STATEMENTS: Statement[] = [
     quote: ['- Per-item statuses: `TRANSACTION_ADDED_TO_ACCOUNT`'],
     rules: [
       'transactions.dedup.already-exists',
+      'transactions.create.added-is-stored',
       'transactions.create.every-type',
       'races.transactions.one-transaction',
       'keys.transaction.other-account',

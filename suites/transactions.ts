@@ -8,6 +8,7 @@ import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
+import { LARGE_BATCH } from '../generators/index.js';
 import { type AccountRef, accountKey, today, transaction } from './support.js';
 
 const OUT_OF_PERIOD = '2001-03-15';
@@ -215,6 +216,37 @@ export default defineRules(
           [EXISTS, ADDED],
           'the earlier one exists, the new one is added',
           res,
+        );
+      },
+    },
+    {
+      id: 'transactions.create.added-is-stored',
+      spec: '§4.2 transactions (per-item statuses), §8',
+      level: 'MUST',
+      title: `Every transaction of a ${LARGE_BATCH}-transaction request answered TRANSACTION_ADDED_TO_ACCOUNT was added: sent again, each is TRANSACTION_ALREADY_EXISTS`,
+      async check(ctx) {
+        const a = await ctx.given.imported();
+        const sent = Array.from({ length: LARGE_BATCH }, () => transaction(ctx));
+        const first = await post(ctx, a, sent, `${LARGE_BATCH} new transactions`);
+        // §8 leaves payload size limits open: a server may refuse a batch this large.
+        if (first.status !== 201)
+          ctx.skip(
+            `the implementation answered ${first.status} to ${LARGE_BATCH} transactions in one request (§8: payload size limits not shown)`,
+          );
+        expectStatuses(
+          ctx,
+          await statuses(ctx, first, sent),
+          sent.map(() => ADDED),
+          'every new transaction is added',
+          first,
+        );
+        const again = await post(ctx, a, sent, 'the same transactions again');
+        expectStatuses(
+          ctx,
+          await statuses(ctx, again, sent),
+          sent.map(() => EXISTS),
+          'every transaction the first answer said was added exists',
+          again,
         );
       },
     },

@@ -491,7 +491,7 @@ export const migrationFaults: FaultDefinition[] = [
           req.body,
         );
         if (r.status !== 404 || !dryRun.has(keyOf(b.import_supplier, b.external_account_number))) return r;
-        const now = env.now().toISOString().slice(0, 19) + 'Z';
+        const now = `${env.now().toISOString().slice(0, 19)}Z`;
         return reply(
           201,
           (b.notes ?? []).map((n) => ({ created_at: now, body: n.body ?? null, status: 'NOTE_CREATION_SUCCESS' })),
@@ -520,7 +520,7 @@ export const migrationFaults: FaultDefinition[] = [
           .map((p) => ({
             external_account_number: p.externalAccountNumber,
             service_account_number: 'A-DRYRUN00',
-            account_created_at: env.now().toISOString().slice(0, 19) + 'Z',
+            account_created_at: `${env.now().toISOString().slice(0, 19)}Z`,
           }));
         return { ...r, body: [...r.body, ...ghosts] };
       },

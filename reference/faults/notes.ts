@@ -115,6 +115,30 @@ export const noteFaults: FaultDefinition[] = [
   ),
   fault(
     {
+      id: 'notes.large-batch-partly-stored',
+      spec: '§4.2 notes rule 2, §3',
+      subtle: true,
+      description:
+        'A request of more than 20 notes answers NOTE_CREATION_SUCCESS for each, but only the first 20 new notes are stored (a bulk insert cut at its page size).',
+      // An edge value (a batch past a bulk insert's page) where no dedup rule sends one.
+      placement: { by: ['notes.create.success-is-stored'] },
+    },
+    {
+      around: {
+        createNotes: async (req, env, next) => {
+          const b = body<NotesBody>(req.body);
+          const account = env.store.importedAccount(b.import_supplier, b.external_account_number);
+          const before = account?.notes.length ?? 0;
+          const res = await next(req);
+          if (account && Array.isArray(b.notes) && b.notes.length > 20 && account.notes.length > before + 20)
+            account.notes.splice(before + 20);
+          return res;
+        },
+      },
+    },
+  ),
+  fault(
+    {
       id: 'notes.default-created-at-epoch',
       spec: '§4.2 notes rule 3',
       subtle: true,

@@ -30,6 +30,31 @@ const isResults = (x: unknown): x is Results => !!x && Array.isArray((x as Resul
 export const transactionFaults: FaultDefinition[] = [
   fault(
     {
+      id: 'transactions.large-batch-partly-added',
+      spec: '§4.2 transactions (per-item statuses)',
+      subtle: true,
+      description:
+        'A request of more than 20 transactions answers TRANSACTION_ADDED_TO_ACCOUNT for each, but only the first 20 new ones are added (a bulk insert cut at its page size).',
+      // An edge value (a batch past a bulk insert's page) where no dedup rule sends one.
+      placement: { by: ['transactions.create.added-is-stored'] },
+    },
+    {
+      around: {
+        createTransactions: async (req, env, next) => {
+          const b = body<TxBody>(req.body);
+          const account = env.store.importedAccount(b.import_supplier, b.external_account_number);
+          const before = account?.transactions.length ?? 0;
+          const res = await next(req);
+          if (account && Array.isArray(b.transactions) && b.transactions.length > 20)
+            for (const dropped of account.transactions.splice(before + 20))
+              account.transactionIds.delete(dropped.transaction_id as string);
+          return res;
+        },
+      },
+    },
+  ),
+  fault(
+    {
       id: 'transactions.check-flag-ignored',
       spec: '§4.2 transactions (check_previously_added)',
       subtle: true,
