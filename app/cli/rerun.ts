@@ -101,12 +101,18 @@ type OldRule = { id?: unknown; verdict?: unknown; skip_accepted?: unknown };
 export function loadRerun(file: string, known: ReadonlySet<string>): Rerun {
   const name = pathShown(file);
   const text = readReportText(file, 'run', '--rerun-failed: ');
-  let doc: { run?: { seed?: unknown }; rules?: unknown; aborted?: unknown; target?: unknown };
+  let doc: { run?: { seed?: unknown; kind?: unknown }; rules?: unknown; aborted?: unknown; target?: unknown };
   try {
     doc = JSON.parse(text);
   } catch {
     throw new UsageError(`--rerun-failed: ${name} is not JSON; give the report.json of an earlier run.`, 'run');
   }
+  // A traffic report judged exchanges someone else sent: there is no request of ours to send again.
+  if (typeof doc === 'object' && doc !== null && doc.run?.kind === 'traffic')
+    throw new UsageError(
+      `--rerun-failed: ${name} is the report of recorded traffic (check-traffic or proxy), which judged requests a client sent; there is nothing of the suite's to re-run. Record the client's traffic again and judge it with check-traffic.`,
+      'run',
+    );
   if (typeof doc !== 'object' || doc === null || !Array.isArray(doc.rules) || typeof doc.run?.seed !== 'number')
     throw new UsageError(
       `--rerun-failed: ${name} is not a conformance report.json (no rules array or run.seed); give the report.json of an earlier run.`,
