@@ -7,16 +7,35 @@
  * made them.
  */
 import { RuleFailure } from '../core/engine/failures.js';
-import type { HistoryInvariant } from '../core/engine/history.js';
+import type { HistoryInvariant, HistoryStats } from '../core/engine/history.js';
+import { notImplementedError } from '../core/engine/not-implemented.js';
+import type { EndpointId } from '../core/spec/index.js';
 import { type RuleContext, type RuleInput, defineRules } from '../core/engine/rule.js';
 import { curlCommand } from '../core/report/curl.js';
 
+/**
+ * What an invariant compares, and the endpoints whose answers show it. A history that holds none of
+ * it because those endpoints were found not implemented judged nothing: the rule is not judged, with
+ * the endpoint's not-implemented cause like every rule that needed it — a pass there would read as
+ * conformance for sections (a business's, a listing's) the target never served.
+ */
+interface Evidence {
+  count: (stats: HistoryStats) => number;
+  from: readonly EndpointId[];
+}
+
 /** Fails the rule with the first contradiction found, both exchanges in its transcript. */
-function judge(ctx: RuleContext, invariant: HistoryInvariant): void {
+function judge(ctx: RuleContext, invariant: HistoryInvariant, evidence: Evidence): void {
   const found = ctx.history.contradictions(invariant);
-  const { exchanges, accounts, businesses, droppedExchanges } = ctx.history.stats;
+  const { stats } = ctx.history;
+  const { exchanges, accounts, businesses, droppedExchanges } = stats;
   const read = `${exchanges} exchanges of the run read (${accounts} accounts, ${businesses} businesses)`;
   if (found.length === 0) {
+    if (evidence.count(stats) === 0)
+      for (const endpoint of evidence.from) {
+        const status = ctx.history.notImplemented(endpoint);
+        if (status !== undefined) throw notImplementedError(endpoint, status);
+      }
     ctx.observe(`${read}: no contradiction`);
     return;
   }
@@ -31,14 +50,15 @@ function judge(ctx: RuleContext, invariant: HistoryInvariant): void {
   throw new RuleFailure({ message: `${c.message}${more}.${curl}`, ...(then ? { exchange_seq: then } : {}) });
 }
 
-const ALL_READS = [
-  'stageAccount',
-  'processAccount',
-  'accountTransferStatus',
+const LISTINGS = [
   'allAccountImportProcesses',
   'pendingAccountImportProcesses',
   'importedAccountImportProcesses',
 ] as const;
+const ALL_READS = ['stageAccount', 'processAccount', 'accountTransferStatus', ...LISTINGS] as const;
+/** What shows an account's number: the process answers, the status endpoint, the listings. */
+const NUMBERS: Evidence = { count: (s) => s.numbers, from: ['processAccount', 'accountTransferStatus', ...LISTINGS] };
+const ACCOUNTS: Evidence = { count: (s) => s.accounts, from: ALL_READS };
 
 /** Every history rule judges the whole run, so it starts last and needs no fixture of its own. */
 const overHistory = (rules: Omit<RuleInput, 'judgesHistory' | 'needs'>[]): RuleInput[] =>
@@ -49,13 +69,23 @@ export default defineRules(
   overHistory([
     {
       id: 'history.ids.unique',
-      spec: '§3, §4.1, §4.4, §2.8',
+      spec: '§3, §4.1, §4.3',
       level: 'MUST',
       title:
-        'An identifier the service issues names one thing: a service_account_number one account (supplier code and external number), a service_business_id one business',
-      endpoints: [...ALL_READS, 'createBusiness'],
+        'A service_account_number the service issues names one account (supplier code and external number) in every answer that shows it',
+      endpoints: [...ALL_READS],
       async check(ctx) {
-        judge(ctx, 'ids-unique');
+        judge(ctx, 'ids-unique', NUMBERS);
+      },
+    },
+    {
+      id: 'history.business.ids-unique',
+      spec: '§4.4, §2.8',
+      level: 'MUST',
+      title: 'A service_business_id the service issues names one business (its external_business_identifier)',
+      endpoints: ['createBusiness'],
+      async check(ctx) {
+        judge(ctx, 'business-ids-unique', { count: (s) => s.businesses, from: ['createBusiness'] });
       },
     },
     {
@@ -66,7 +96,7 @@ export default defineRules(
         "An account's service_account_number, once shown (process 201, the already-imported 400, status, listings), is the one every later answer shows",
       endpoints: [...ALL_READS],
       async check(ctx) {
-        judge(ctx, 'number-stable');
+        judge(ctx, 'number-stable', NUMBERS);
       },
     },
     {
@@ -76,7 +106,10 @@ export default defineRules(
       title: "An account's account_created_at, once shown by a listing, never changes: the account is created once",
       endpoints: ['allAccountImportProcesses', 'importedAccountImportProcesses'],
       async check(ctx) {
-        judge(ctx, 'created-at-stable');
+        judge(ctx, 'created-at-stable', {
+          count: (s) => s.createdAts,
+          from: ['allAccountImportProcesses', 'importedAccountImportProcesses'],
+        });
       },
     },
     {
@@ -88,7 +121,7 @@ export default defineRules(
         'Once an answer showed an account created (or its import process existing), no read sent after it shows it pending, UNKNOWN or without an import process',
       endpoints: [...ALL_READS],
       async check(ctx) {
-        judge(ctx, 'state-agrees');
+        judge(ctx, 'state-agrees', ACCOUNTS);
       },
     },
     {
@@ -99,7 +132,7 @@ export default defineRules(
         'An account of the run whose every staging was refused never appears in the status endpoint or a listing, and one whose every process request was refused is never shown created',
       endpoints: [...ALL_READS],
       async check(ctx) {
-        judge(ctx, 'refused-leaves-nothing');
+        judge(ctx, 'refused-leaves-nothing', ACCOUNTS);
       },
     },
   ]),

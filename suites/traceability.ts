@@ -290,7 +290,7 @@ export const STATEMENTS: Statement[] = [
       'business.duplicate.not-created-twice',
       'races.business.one-business',
       'keys.business.other-identifier',
-      'history.ids.unique',
+      'history.business.ids-unique',
     ],
   },
   {

@@ -22,6 +22,7 @@ import { route } from '../spec/route.js';
 /** The statements judged over the history, one `history.*` rule each. */
 export const HISTORY_INVARIANTS = [
   'ids-unique',
+  'business-ids-unique',
   'number-stable',
   'created-at-stable',
   'state-agrees',
@@ -44,6 +45,9 @@ export interface HistoryStats {
   observations: number;
   accounts: number;
   businesses: number;
+  /** Account numbers shown, and accounts whose account_created_at a listing showed: what the invariants on them compare. */
+  numbers: number;
+  createdAts: number;
   /** Exchanges kept to show in a contradiction, and those the cap dropped. */
   kept: number;
   droppedExchanges: number;
@@ -152,7 +156,13 @@ export class RunHistory {
   private readonly businesses = new Map<string, Valued<string>>();
   private readonly kept = new Map<number, Exchange>();
   private readonly found = new Map<HistoryInvariant, Contradiction[]>();
-  private readonly counts = { exchanges: 0, observations: 0, droppedExchanges: 0, droppedContradictions: 0 };
+  private readonly counts = {
+    exchanges: 0,
+    observations: 0,
+    createdAts: 0,
+    droppedExchanges: 0,
+    droppedContradictions: 0,
+  };
   private readonly ours: (ext: string) => boolean;
   private readonly maxWitnesses: number;
   /** The exchange being read, kept only if a fact it shows is the first of its kind. */
@@ -169,6 +179,8 @@ export class RunHistory {
       ...this.counts,
       accounts: this.accounts.size,
       businesses: this.businesses.size,
+      numbers: this.numbers.size,
+      createdAts: this.counts.createdAts,
       kept: this.kept.size,
     };
   }
@@ -290,7 +302,7 @@ export class RunHistory {
         if (!first) this.businesses.set(String(id), this.keep({ ...seen, value: external }));
         else if (first.value !== external)
           this.contradict(
-            'ids-unique',
+            'business-ids-unique',
             `service_business_id ${String(id)} was given to business ${JSON.stringify(first.value)} and to business ${JSON.stringify(external)}`,
             first,
             seen,
@@ -372,8 +384,10 @@ export class RunHistory {
   private createdAt(facts: AccountFacts, seen: Seen, value: string, how: string): void {
     const second = secondOf(value);
     if (second === undefined) return;
-    if (!facts.createdAt) facts.createdAt = this.keep({ ...seen, value: second, text: value });
-    else if (facts.createdAt.value !== second)
+    if (!facts.createdAt) {
+      this.counts.createdAts++;
+      facts.createdAt = this.keep({ ...seen, value: second, text: value });
+    } else if (facts.createdAt.value !== second)
       this.contradict(
         'created-at-stable',
         `account_created_at was ${JSON.stringify(facts.createdAt.text)} (${describe(facts.createdAt, this.kept)}), then ${JSON.stringify(value)} (${how}): an account is created once`,

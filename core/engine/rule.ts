@@ -158,4 +158,6 @@ export interface RunHistoryView {
   readonly baseUrl: string;
   /** Puts a kept exchange of another rule into this rule's transcript (so the report shows it with curl); its seq there. */
   cite(exchange: Exchange, step: string): number;
+  /** The status with which the run found an endpoint not implemented (core/engine/not-implemented.ts), if it did. */
+  notImplemented(endpoint: EndpointId): number | undefined;
 }

@@ -16,6 +16,7 @@ import { Transcript } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import { redactDeep } from '../http/redact-deep.js';
 import { packageVersion } from '../spec/package-root.js';
+import type { EndpointId } from '../spec/index.js';
 import { Api, type PacingContext } from './api.js';
 import { seededRandom } from '../http/pacing.js';
 import { type Connection, UnreachableError, connect } from './connection.js';
@@ -376,6 +377,8 @@ function ruleRunner({
           baseUrl: redactor.text(connection.baseUrl),
           // Numbered anew in this rule's transcript: the kept exchange's own seq is the client's.
           cite: ({ seq: _, ...exchange }: Exchange, step: string) => transcript.record({ ...exchange, step }).seq,
+          notImplemented: (endpoint: EndpointId) =>
+            recorder.notImplemented.entries.find((e) => e.endpoint === endpoint)?.status,
         };
         const parts = {
           rule,

@@ -322,13 +322,16 @@ describe('conformance --rerun-failed, the fault removed from the same target', (
     writeFileSync(join(dir, 'foreign.json'), '{"hello": "world"}');
     // What check-traffic and the proxy write (app/traffic/report.ts): failing checks, no seed.
     const traffic = structuredClone(first) as unknown as { run: Record<string, unknown> };
-    traffic.run = { kind: 'traffic', started_at: first.run.started_at };
+    traffic.run = { kind: 'traffic', started_at: new Date().toISOString() };
     writeFileSync(join(dir, 'traffic.json'), JSON.stringify(traffic));
     const cases: [string[], RegExp][] = [
       [['--rerun-failed', 'nowhere.json'], /--rerun-failed: cannot read nowhere\.json \(ENOENT\)/],
       [['--rerun-failed', 'broken.json'], /--rerun-failed: broken\.json is not JSON/],
       [['--rerun-failed', 'foreign.json'], /--rerun-failed: foreign\.json is not a conformance report\.json/],
-      [['--rerun-failed', 'traffic.json'], /--rerun-failed: traffic\.json is the report of recorded traffic \(check-traffic or proxy\).*nothing of the suite's to re-run/],
+      [
+        ['--rerun-failed', 'traffic.json'],
+        /--rerun-failed: traffic\.json is the report of recorded traffic \(check-traffic or proxy\).*nothing of the suite's to re-run/,
+      ],
       [['--rerun-failed', 'first/report.json', '--rule', 'notes.*'], /--rerun-failed chooses the rules itself.*--rule/],
     ];
     for (const [args, message] of cases) {

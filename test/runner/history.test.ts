@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/http/exchange.js';
-import { RuleFailure } from '../../core/engine/failures.js';
+import { NotImplemented, RuleFailure } from '../../core/engine/failures.js';
 import { RunHistory } from '../../core/engine/history.js';
 import type { RuleContext } from '../../core/engine/rule.js';
 import { Transcript } from '../../core/http/client.js';
@@ -60,7 +60,7 @@ function feed(history: RunHistory, exchanges: Exchange[]) {
 }
 
 /** Runs one history rule's check over `history`: its failure and the transcript it cited into. */
-async function judged(history: RunHistory, ruleId: string) {
+async function judged(history: RunHistory, ruleId: string, notImplemented: Record<string, number> = {}) {
   const rule = historyRules.find((r) => r.id === ruleId)!;
   const transcript = new Transcript();
   const ctx = {
@@ -70,14 +70,19 @@ async function judged(history: RunHistory, ruleId: string) {
       stats: history.stats,
       baseUrl: 'http://127.0.0.1:9999',
       cite: ({ seq: _, ...x }: Exchange, step: string) => transcript.record({ ...x, step }).seq,
+      notImplemented: (endpoint: string) => notImplemented[endpoint],
     },
     observe: () => undefined,
   } as unknown as RuleContext;
+  let skipped: NotImplemented | undefined;
   const failure = await rule.check(ctx).then(
     () => undefined,
-    (error: unknown) => (error instanceof RuleFailure ? error.detail : undefined),
+    (error: unknown) => {
+      if (error instanceof NotImplemented) skipped = error;
+      return error instanceof RuleFailure ? error.detail : undefined;
+    },
   );
-  return { failure, transcript: transcript.exchanges };
+  return { failure, skipped, transcript: transcript.exchanges };
 }
 
 describe('the run history', () => {
@@ -172,6 +177,41 @@ describe('the run history', () => {
     const found = history.contradictions('refused-leaves-nothing');
     expect(found).toHaveLength(1);
     expect([found[0].first?.seq, found[0].contradicting?.seq]).toEqual([refused.seq, shown.seq]);
+  });
+
+  it('a service_business_id given to two businesses fails history.business.ids-unique, not the accounts rule', async () => {
+    const history = new RunHistory();
+    const created = (external: string) =>
+      exchange(
+        'POST',
+        '/v1/data-import/business/',
+        201,
+        { service_business_id: 7, external_business_identifier: external },
+        { external_business_identifier: external },
+      );
+    feed(history, [created('B-1'), created('B-2')]);
+    const business = await judged(history, 'history.business.ids-unique');
+    expect(business.failure?.message).toContain(
+      'service_business_id 7 was given to business "B-1" and to business "B-2"',
+    );
+    expect((await judged(history, 'history.ids.unique')).failure).toBeUndefined();
+  });
+
+  it('judges nothing of what an endpoint found not implemented showed none of: not judged with its cause', async () => {
+    // A partial mock: accounts staged and processed, businesses and listings answered 501.
+    const history = new RunHistory();
+    feed(history, [processed('cf-f-1', 'A-0000000F')]);
+    const missing = { createBusiness: 501, allAccountImportProcesses: 501, importedAccountImportProcesses: 501 };
+    const business = await judged(history, 'history.business.ids-unique', missing);
+    expect(business.skipped?.causeId).toBe('not-implemented.createBusiness');
+    expect(business.failure).toBeUndefined();
+    const createdAt = await judged(history, 'history.account.created-at-stable', missing);
+    expect(createdAt.skipped?.causeId).toBe('not-implemented.allAccountImportProcesses');
+    // What the history does hold is judged: an account number was shown.
+    expect((await judged(history, 'history.ids.unique', missing)).skipped).toBeUndefined();
+    // Implemented but unused (no business in this run): nothing contradicts, it passes as before.
+    const quiet = await judged(history, 'history.business.ids-unique');
+    expect([quiet.skipped, quiet.failure]).toEqual([undefined, undefined]);
   });
 
   it('keeps no more exchanges than its cap, and counts the ones it dropped', () => {

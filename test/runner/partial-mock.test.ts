@@ -128,6 +128,21 @@ describe('a partial mock (§4.1 and §4.3 status implemented, 501 elsewhere)', (
     });
   });
 
+  it('a history rule with nothing to compare from a missing endpoint is not judged, and no section reads judged by it', () => {
+    expect(rule(tokenFirst, 'history.business.ids-unique')).toMatchObject({
+      verdict: 'skip',
+      cause: 'not-implemented.createBusiness',
+    });
+    expect(rule(tokenFirst, 'history.account.created-at-stable')).toMatchObject({
+      verdict: 'skip',
+      cause: 'not-implemented.allAccountImportProcesses',
+    });
+    // What the implemented endpoints showed is judged.
+    expect(rule(tokenFirst, 'history.ids.unique').verdict).toBe('pass');
+    // §2.8 (businesses) was never served: no rule judged it, so it has no score, not 100%.
+    expect(tokenFirst.sections.find((s) => s.section === '2.8')?.score).toBeNull();
+  });
+
   it('a §5 rule on a missing endpoint may pass on its 401, but the matrix still says not implemented', () => {
     const auth401 = tokenFirst.rules.filter((r) => r.id.startsWith('auth.') && r.verdict === 'pass');
     expect(auth401.some((r) => r.endpoints.some((e) => MISSING.includes(e)))).toBe(true);
