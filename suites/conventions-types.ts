@@ -16,12 +16,13 @@ import type { RuleContext } from '../core/engine/context.js';
 import { type Need, TO_IMPORT } from '../core/engine/needs.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import type { HttpResponse } from '../core/http/client.js';
-import { type EndpointId, model } from '../core/spec/index.js';
+import { CATALOGUE, type Catalogue, type EndpointDriver, observes, probeFrom } from '../core/engine/drivers.js';
+import { type EndpointId, type EndpointSpec, model } from '../core/spec/index.js';
 import { DEFECTS, type DefectKind, everyDefect, type Invalid, TYPE_DEFECTS } from '../generators/index.js';
 import { billingDocuments } from './billing.js';
 import { defect } from './conventions.js';
 import { oracle } from '../core/engine/observe.js';
-import { accountKey, transaction } from './support.js';
+import { accountKey, subjectFor, transaction } from './support.js';
 import { PROBE_WIDTH, eachProbe } from '../core/engine/probes.js';
 
 // Types of every request field, not only the account payload's ------------------------------------
@@ -83,12 +84,12 @@ async function expectCreated(ctx: RuleContext, res: HttpResponse, status: number
   ctx.expect.status(res, status, `${what}, sent after every wrong-typed one was refused`);
 }
 
-/** Every POST endpoint whose body the spec documents (§4.2 agreements and supply points: "payload shape: not shown"). */
 /**
- * Every endpoint, each with its type rule or the reason it has none: an endpoint added to the model
- * does not compile until it is one or the other. Typed entries come first, in the order of their rules.
+ * The endpoints whose type rule is written here (their valid request or its probe is their own), or
+ * the reason they have none; every other endpoint's rule is derived from its driver (fromDriver).
+ * Typed entries come first, in the order of their rules.
  */
-const TYPED: Record<EndpointId, Omit<TypedEndpoint, 'endpoint'> | { notTyped: string }> = {
+const TYPED: Partial<Record<EndpointId, Omit<TypedEndpoint, 'endpoint'> | { notTyped: string }>> = {
   processAccount: {
     slug: 'process',
     spec: '§4.1 process (dry_run: boolean), §7.2, §3',
@@ -293,9 +294,51 @@ const TYPED: Record<EndpointId, Omit<TypedEndpoint, 'endpoint'> | { notTyped: st
 };
 
 /** The endpoints with a type rule, in rule order. */
-const TYPED_ENDPOINTS: readonly TypedEndpoint[] = Object.entries(TYPED).flatMap(([endpoint, t]) =>
-  'notTyped' in t ? [] : [{ ...t, endpoint: endpoint as EndpointId }],
-);
+/**
+ * The type rule of an endpoint that has no entry above, derived from its driver
+ * (core/engine/drivers.ts): the driver's valid request about the account its scope asks for, walked
+ * for wrong types, and the driver's effect probe (the valid request taken as new) sent last. An
+ * endpoint added to the model is typed this way with nothing more written; one whose driver sees no
+ * effect cannot be, and needs an entry or a reason above.
+ */
+function fromDriver(e: EndpointSpec, driver: EndpointDriver): Omit<TypedEndpoint, 'endpoint'> | undefined {
+  if (e.method !== 'POST' || !e.body || !observes(driver)) return undefined;
+  return {
+    slug: e.path.split('/')[3],
+    spec: `${e.spec}, §7.2`,
+    what: `${e.words} request`,
+    schema: e.body,
+    needs: [...TO_IMPORT, ...(driver.sampleNeeds ?? [])],
+    async prepare(ctx) {
+      const { request, account } = await subjectFor(ctx, e.id, driver);
+      return {
+        body: request.body as Record<string, unknown>,
+        account,
+        probe: () => probeFrom(driver, request)!.run(ctx),
+      };
+    },
+  };
+}
+
+/**
+ * The entries above in their order, then every other endpoint of the catalogue with its derived
+ * rule; an endpoint with neither stops the suite from loading, named (every test then fails on it).
+ */
+export function typedEndpoints(c: Catalogue = CATALOGUE): TypedEndpoint[] {
+  return [
+    ...Object.entries(TYPED).map(([endpoint, t]) => [endpoint as EndpointId, t] as const),
+    ...c.endpoints
+      .filter((e) => !TYPED[e.id])
+      .map((e) => {
+        const derived = fromDriver(e, c.drivers[e.id]);
+        if (!derived)
+          throw new Error(
+            `suites/conventions-types.ts: ${e.id} has no type rule and its driver sees no effect to derive one from; give it an entry in TYPED, or { notTyped: why }`,
+          );
+        return [e.id, derived] as const;
+      }),
+  ].flatMap(([endpoint, t]) => (t && !('notTyped' in t) ? [{ ...t, endpoint }] : []));
+}
 
 /**
  * One case per documented field and kind: the items of a list share their fields, so only the last
@@ -353,8 +396,9 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
   );
 }
 
-const typeRules: RuleInput[] = [
-  ...TYPED_ENDPOINTS.map(
+/** One MUST rule per typed endpoint of the catalogue (conventions.types.<slug>). */
+export const typeRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
+  typedEndpoints(c).map(
     (t): RuleInput => ({
       id: `conventions.types.${t.slug}`,
       spec: t.spec,
@@ -370,7 +414,11 @@ const typeRules: RuleInput[] = [
           TYPE_DEFECTS.filter((k) => DEFECTS[k].level === 'MUST'),
         ),
     }),
-  ),
+  );
+
+const TYPED_ENDPOINTS = typedEndpoints();
+
+const booleanStrings: RuleInput[] = [
   {
     id: 'conventions.types.boolean-strings',
     spec: '§4.1 process (dry_run: boolean), §2.3 note (is_pinned: boolean), §7.2',
@@ -437,7 +485,8 @@ export default defineRules(
       value: 'true',
       what: 'the string "true" for a boolean',
     }),
-    ...typeRules,
+    ...typeRules(),
+    ...booleanStrings,
   ],
   { needs: ['ongoingSupplier'] },
 );

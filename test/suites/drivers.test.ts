@@ -21,6 +21,8 @@ import { notFoundRules } from '../../suites/errors.js';
 import { allRules } from '../../suites/index.js';
 import { unknownAccountRules } from '../../suites/refused-account.js';
 import { validationRules } from '../../suites/refused-validation.js';
+import { typeRules } from '../../suites/conventions-types.js';
+import { z } from 'zod';
 
 const meterReadings = {
   id: 'createMeterReadings',
@@ -112,6 +114,11 @@ describe('an endpoint added to the model with its driver', () => {
   const endpoint: EndpointSpec = {
     ...meterReadings,
     id,
+    body: z.object({
+      import_supplier: z.string(),
+      external_account_number: z.string(),
+      readings: z.array(z.object({ meter_serial_number: z.string(), interval_start: z.iso.datetime(), value: z.number() })),
+    }),
     responses: model.endpoints.createNotes.responses.filter((r) => r.status !== 404),
   };
   const driver: EndpointDriver = {
@@ -135,6 +142,7 @@ describe('an endpoint added to the model with its driver', () => {
       ['refused.validation.createMeterReadings', 'refused.validation.valid-items-not-kept.createMeterReadings'],
     ],
     ['404 by the §7.2 table', notFoundRules, ['errors.404.createMeterReadings']],
+    ['field types (derived from the driver)', typeRules, ['conventions.types.meter-readings']],
   ] as const)('the %s family makes its rules for it, and only those more', (_family, family, added) => {
     const before = family(CATALOGUE).map((r) => r.id);
     const after = family(grown).map((r) => r.id);
@@ -152,5 +160,9 @@ describe('an endpoint added to the model with its driver', () => {
     expect(refusedHasNoEffectRules(quiet).some((r) => r.id === `auth.refused-has-no-effect.${id}`)).toBe(true);
     expect(validationRules(quiet).some((r) => r.id.endsWith(id))).toBe(false);
     expect(unknownAccountRules(quiet).some((r) => r.id.endsWith(id))).toBe(false);
+    // The type rule stands on the probe too: with none to derive it from, the suite names the endpoint.
+    expect(() => typeRules(quiet)).toThrow(
+      'createMeterReadings has no type rule and its driver sees no effect to derive one from',
+    );
   });
 });
