@@ -3,7 +3,7 @@
  * skipped accounts, upstream vendor instructions, the §8 limit) and what the interface creates
  * (import processes, accounts, businesses).
  */
-import type { AccountPayload, Note, Transaction } from '../core/spec/index.js';
+import type { AccountPayload, EndpointId, Note, Transaction } from '../core/spec/index.js';
 import { DEFAULT_STORAGE_LIMITS, type StorageLimits, StorageTally } from './limits.js';
 
 export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
@@ -81,6 +81,23 @@ export interface Account {
   billingDocuments: unknown[];
   paymentInstructions: { vendor: string; reference: string; type?: string }[];
   supplyPoints: Map<string, { identifier: string; agreements: unknown[] }>;
+  /**
+   * The keys of the items an addition endpoint has taken, per endpoint, for one that deduplicates by
+   * key and has no field above: an endpoint added to the interface (§9.2) keeps what it added here
+   * without a change to this type or to the account's creation. Read through `addedKeys`.
+   */
+  added?: Map<EndpointId, Set<string>>;
+}
+
+/** The keys of the items `endpoint` has added to the account (created empty on first use). */
+export function addedKeys(account: Account, endpoint: EndpointId): Set<string> {
+  account.added ??= new Map();
+  let keys = account.added.get(endpoint);
+  if (!keys) {
+    keys = new Set();
+    account.added.set(endpoint, keys);
+  }
+  return keys;
 }
 
 /** §3: the account import process of one (supplier code, external account number). */
