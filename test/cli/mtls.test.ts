@@ -1,7 +1,7 @@
 /**
  * Mutual TLS against a stand-in on loopback: an HTTPS front of the reference server that asks every
  * client for a certificate its CA signed and refuses the handshake otherwise. The run, the token
- * mutation and `conformance token` present the certificate given with
+ * mutation, `conformance token` and the proxy's upstream present the certificate given with
  * --client-cert / --client-key (or tls.client_cert / tls.client_key); a missing or refused one ends
  * the run with exit 3 and a line saying so; a certificate and key that do not load is exit 2.
  */
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedSeed } from '../../app/embedded.js';
 import { DEFAULT_API_KEY, DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, startProxyCli, stop } from '../helpers/cli.js';
 import { fullConfig } from '../helpers/config.js';
 import { client } from '../helpers/http.js';
 import { type Front, makeMutualTlsMaterial, startFront } from '../helpers/staging.js';
@@ -220,5 +220,29 @@ describe('conformance token', () => {
       '/v1/data-import/pending-account-import-processes/SUPPLIER_ONGOING/',
     );
     expect(status.status).toBe(200);
+  }, 60_000);
+});
+
+describe('conformance proxy', () => {
+  it('presents the client certificate to its target; without it, says the target refused the handshake', async () => {
+    const path = '/v1/data-import/pending-account-import-processes/SUPPLIER_ONGOING/';
+    const withCert = await startProxyCli(front.url, 'mtls-proxy-', withCertificate());
+    try {
+      const answer = await client(withCert.url, DEFAULT_TOKEN)('GET', path);
+      expect(answer.status).toBe(200);
+    } finally {
+      await stop(withCert.child);
+    }
+    const without = await startProxyCli(front.url, 'mtls-proxy-', ['--ca-cert', files.ca]);
+    try {
+      const answer = await client(without.url, DEFAULT_TOKEN)('GET', path);
+      expect(answer.status).toBe(502);
+    } finally {
+      await stop(without.child);
+    }
+    expect(without.stderr()).toMatch(
+      /the target refused the TLS handshake: the server asked for a client certificate and none was given/,
+    );
+    for (const line of keyLines(material.client.key)) expect(withCert.stderr()).not.toContain(line);
   }, 60_000);
 });
