@@ -6,7 +6,13 @@ import type { Level } from '../core/engine/rule.js';
 import type { RunOptions } from '../core/engine/run.js';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { checkHeaders, parseHeader, type TransportOptions } from '../core/http/transport.js';
+import {
+  checkClientIdentity,
+  checkHeaders,
+  ClientIdentityError,
+  parseHeader,
+  type TransportOptions,
+} from '../core/http/transport.js';
 import { ConfigError } from '../core/config/errors.js';
 import { loadConfig } from '../core/config/load.js';
 import { placeholdersIn } from '../core/config/starter.js';
@@ -52,6 +58,9 @@ export interface RunFlags {
   header?: string[];
   'ca-cert'?: string;
   insecure?: boolean;
+  'client-cert'?: string;
+  'client-key'?: string;
+  'client-key-passphrase-env'?: string;
   har?: string;
 }
 
@@ -157,7 +166,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
     throw new ConfigError(`--max-time must be a positive number of seconds (at most a week), got "${maxTimeText}".`);
   }
   const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
-  const transport = resolveTransport(flags, c, file, cwd);
+  const transport = resolveTransport(flags, c, file, cwd, env);
 
   // The embedded target brings its own fixtures; only a real target is judged with the configured ones.
   // On loopback the placeholders may be right (they are what `conformance serve` seeds) when the user
@@ -171,6 +180,10 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
         `the config${file ? ` (${file}${foundByDefault ? ', used because no --config was given' : ''})` : ''} still holds starter placeholders (${placeholders.map(({ key, value }) => `${key}: ${value}`).join(', ')}): they name what the reference server (conformance serve) seeds; against any other target set them to values of that target, or rules judge suppliers and accounts that do not exist.`,
       ]
     : [];
+  if (transport?.clientCert && baseUrl !== undefined && new URL(baseUrl).protocol === 'http:')
+    warnings.push(
+      'a client certificate is configured (--client-cert / tls.client_cert) but the base URL is plain http://: there is no TLS handshake to present it in.',
+    );
   return {
     configFile: file,
     warnings,
@@ -220,13 +233,14 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
 
 /**
  * Extra headers (config `headers:`, then each --header, a later one replacing an earlier one of the same
- * name) and TLS trust (--ca-cert / tls.ca_cert read here, so a missing file is a usage error; --insecure).
+ * name) and TLS (resolveTls).
  */
 function resolveTransport(
   flags: RunFlags,
   c: ConformanceConfig,
   file: string | undefined,
   cwd: string,
+  env: NodeJS.ProcessEnv,
 ): TransportOptions | undefined {
   const headers: Record<string, string> = {};
   const put = (name: string, value: string) => {
@@ -245,31 +259,107 @@ function resolveTransport(
   } catch (error) {
     throw new ConfigError(`${(error as Error).message}.`);
   }
-  const tls = TlsConfig.parse(c.tls ?? {});
-  const caFile =
-    flags['ca-cert'] !== undefined
-      ? resolvePath(cwd, flags['ca-cert'])
-      : tls.ca_cert !== undefined
-        ? resolvePath(file ? dirname(file) : cwd, tls.ca_cert)
-        : undefined;
-  let caCert: string | undefined;
-  if (caFile !== undefined) {
-    const where = flags['ca-cert'] !== undefined ? '--ca-cert' : 'tls.ca_cert';
+  const tls = resolveTls(flags, TlsConfig.parse(c.tls ?? {}), file ? dirname(file) : cwd, cwd, env);
+  if (!Object.keys(headers).length && !Object.keys(tls).length) return undefined;
+  return { ...(Object.keys(headers).length ? { headers } : {}), ...tls };
+}
+
+/** The TLS flags, as parsed; each overrides its `tls:` key of the config. */
+export type TlsFlags = Pick<
+  RunFlags,
+  'ca-cert' | 'insecure' | 'client-cert' | 'client-key' | 'client-key-passphrase-env'
+>;
+
+/**
+ * TLS for every connection to the target, resolved once: the CA to trust too (--ca-cert /
+ * tls.ca_cert), --insecure, and the client certificate for mutual TLS (--client-cert / tls.client_cert,
+ * --client-key / tls.client_key, the key's passphrase from the environment variable
+ * --client-key-passphrase-env / tls.client_key_passphrase_env names). Files are read and the
+ * certificate and key loaded here, so a missing file, a key of another certificate or a wrong
+ * passphrase is a usage error before anything is sent. Paths from flags are relative to the working
+ * directory, those from the config to the config file (`configDir`).
+ */
+export function resolveTls(
+  flags: TlsFlags,
+  tls: Partial<TlsConfig>,
+  configDir: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Omit<TransportOptions, 'headers'> {
+  /** A file named by a flag or a config key, as text, and the name to blame it on. */
+  const read = (flag: keyof TlsFlags, key: string, configured: string | undefined) => {
+    const given = flags[flag] as string | undefined;
+    const path =
+      given !== undefined
+        ? resolvePath(cwd, given)
+        : configured !== undefined
+          ? resolvePath(configDir, configured)
+          : undefined;
+    const where = given !== undefined ? `--${flag}` : `tls.${key}`;
+    if (path === undefined) return undefined;
     try {
-      caCert = readFileSync(caFile, 'utf8');
+      return { text: readFileSync(path, 'utf8'), path, where };
     } catch (error) {
       throw new ConfigError(
-        `${where}: cannot read ${caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+        `${where}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       );
     }
-    if (!caCert.includes('-----BEGIN CERTIFICATE-----'))
-      throw new ConfigError(`${where}: ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  };
+  const ca = read('ca-cert', 'ca_cert', tls.ca_cert);
+  if (ca && !ca.text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError(`${ca.where}: ${ca.path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  const cert = read('client-cert', 'client_cert', tls.client_cert);
+  const key = read('client-key', 'client_key', tls.client_key);
+  const passphraseVariable = flags['client-key-passphrase-env'] ?? tls.client_key_passphrase_env;
+  const passphraseWhere =
+    flags['client-key-passphrase-env'] !== undefined ? '--client-key-passphrase-env' : 'tls.client_key_passphrase_env';
+  if (cert && !key)
+    throw new ConfigError(`${cert.where}: a client certificate needs its key too (--client-key / tls.client_key).`);
+  if (key && !cert)
+    throw new ConfigError(`${key.where}: a client key needs its certificate too (--client-cert / tls.client_cert).`);
+  if (passphraseVariable !== undefined && !key)
+    throw new ConfigError(
+      `${passphraseWhere}: a passphrase is for a client key; give the key and its certificate too (--client-key, --client-cert).`,
+    );
+  let passphrase: string | undefined;
+  if (passphraseVariable !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(passphraseVariable))
+      throw new ConfigError(
+        `${passphraseWhere} takes the name of an environment variable (letters, digits, _), got "${passphraseVariable}"; the passphrase itself is never given on the command line.`,
+      );
+    passphrase = env[passphraseVariable];
+    if (passphrase === undefined || passphrase === '')
+      throw new ConfigError(
+        `${passphraseWhere}: the environment variable ${passphraseVariable} is not set (it should hold the client key's passphrase).`,
+      );
+  }
+  if (cert && key) {
+    try {
+      checkClientIdentity(cert.text, key.text, passphrase);
+    } catch (error) {
+      if (!(error instanceof ClientIdentityError)) throw error;
+      const { about, problem } = error;
+      const fromVariable =
+        about === 'key' && passphraseVariable !== undefined
+          ? ` (passphrase from ${passphraseWhere} ${passphraseVariable})`
+          : '';
+      const askVariable = /no passphrase/.test(problem)
+        ? ': name the environment variable holding it with --client-key-passphrase-env (or tls.client_key_passphrase_env)'
+        : '';
+      const named =
+        about === 'cert'
+          ? `${cert.where}: ${cert.path}: ${problem}`
+          : about === 'key'
+            ? `${key.where}: ${key.path}: ${problem}${fromVariable}${askVariable}`
+            : `${key.where}: ${key.path}: ${problem} (${cert.where} ${cert.path})`;
+      throw new ConfigError(`${named}.`);
+    }
   }
   const insecure = flags.insecure ?? tls.insecure;
-  if (!Object.keys(headers).length && !caCert && !insecure) return undefined;
   return {
-    ...(Object.keys(headers).length ? { headers } : {}),
-    ...(caCert ? { caCert } : {}),
+    ...(ca ? { caCert: ca.text } : {}),
     ...(insecure ? { insecure } : {}),
+    ...(cert && key ? { clientCert: cert.text, clientKey: key.text } : {}),
+    ...(passphrase !== undefined ? { clientKeyPassphrase: passphrase } : {}),
   };
 }

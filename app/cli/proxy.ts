@@ -46,6 +46,12 @@ Options:
   --allow-host NAME  another name the Host header may carry (repeatable; default: the
                      proxy's own addresses, localhost, 127.0.0.1, ::1)
   --secret-header N  another header whose values are secrets (repeatable; e.g. X-Gateway-Key)
+  --ca-cert FILE     a CA to trust too for the target's certificate;  --insecure  accept any
+  --client-cert FILE, --client-key FILE
+                     the client certificate and its key (PEM) the proxy presents to a target
+                     behind mutual TLS (its clients' own certificates are not relayed)
+  --client-key-passphrase-env NAME
+                     the environment variable holding the key's passphrase (never the passphrase)
   --har FILE         also write every exchange as HAR 1.2 (redacted), as it completes
   --report-dir DIR   where to write the reports (default conformance-report)
   --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)`;
@@ -61,6 +67,11 @@ async function proxy(argv: string[]): Promise<number> {
       host: { type: 'string' },
       'allow-host': { type: 'string', multiple: true },
       'secret-header': { type: 'string', multiple: true },
+      'ca-cert': { type: 'string' },
+      insecure: { type: 'boolean' },
+      'client-cert': { type: 'string' },
+      'client-key': { type: 'string' },
+      'client-key-passphrase-env': { type: 'string' },
     },
     'proxy',
   );
@@ -73,12 +84,28 @@ async function proxy(argv: string[]): Promise<number> {
     { TRAFFIC_CHECKS },
     { shown },
     { ForwardingConfigError, isLoopbackHost },
+    { resolveTls },
+    { ConfigError },
   ] = await Promise.all([
     import('../traffic/proxy.js'),
     import('../traffic/checks.js'),
     import('../../reports/terminal.js'),
     import('../traffic/forwarding.js'),
+    import('../resolve.js'),
+    import('../../core/config/errors.js'),
   ]);
+  // The same TLS resolution as a run's (no config file here: paths are relative to the working directory).
+  let upstreamTls: ReturnType<typeof resolveTls>;
+  try {
+    upstreamTls = resolveTls(values, {}, process.cwd(), process.cwd(), process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message, 'proxy');
+    throw error;
+  }
+  if (upstreamTls.insecure)
+    console.error(
+      "conformance proxy: --insecure: the target's TLS certificate is not checked; never use this against production.",
+    );
   const host = values.host ?? '127.0.0.1';
   if (!isLoopbackHost(host))
     console.error(
@@ -97,6 +124,9 @@ async function proxy(argv: string[]): Promise<number> {
       allowHosts: values['allow-host'],
       secretHeaders: values['secret-header'],
       har: values.har,
+      upstreamTls,
+      onHandshakeRefusal: (cause) =>
+        console.error(`conformance proxy: the target refused the TLS handshake: ${safe(cause)}.`),
       onFinding: (finding) => {
         const c = TRAFFIC_CHECKS[finding.check];
         console.log(`✗ ${c.level} ${c.id} (against the ${c.side}) — ${safe(finding.message)}`);

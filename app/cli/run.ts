@@ -17,6 +17,11 @@ Target and configuration:
                             config: headers). Values are redacted from output and reports.
   --ca-cert FILE            trust this PEM certificate authority too (a staging CA; config: tls.ca_cert)
   --insecure                accept any server certificate (config: tls.insecure); never for production
+  --client-cert FILE        a client certificate (PEM) for a server behind mutual TLS, with
+  --client-key FILE         its private key (PEM) (config: tls.client_cert, tls.client_key)
+  --client-key-passphrase-env NAME
+                            the environment variable holding the key's passphrase, if it is
+                            encrypted (config: tls.client_key_passphrase_env); never the passphrase
                             Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY;
                             HTTPS_PROXY, HTTP_PROXY and NO_PROXY route requests through a proxy.
                             Precedence: flags > environment > config file > defaults.
@@ -135,6 +140,9 @@ export const runOptions = {
   header: { type: 'string', multiple: true },
   'ca-cert': { type: 'string' },
   insecure: { type: 'boolean' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  'client-key-passphrase-env': { type: 'string' },
   har: { type: 'string' },
   'rerun-failed': { type: 'string' },
   'rerun-target-changed': { type: 'boolean' },
@@ -246,7 +254,13 @@ async function run(argv: string[]): Promise<number> {
     // Judging another target on purpose is worth a warning; taking the report's own is just said.
     if (aimed?.note) (rerun?.otherTarget ? warn : console.log)(`conformance: ${aimed.note}`);
     const { auth, transport } = resolved.options;
-    for (const secret of [auth?.token, auth?.apiKey, ...Object.values(transport?.headers ?? {})]) redactor.add(secret);
+    for (const secret of [
+      auth?.token,
+      auth?.apiKey,
+      ...Object.values(transport?.headers ?? {}),
+      ...(await import('../../core/http/transport.js')).clientSecrets(transport),
+    ])
+      redactor.add(secret);
     const inClear = sendsCredentialsInClear(resolved.options.baseUrl, resolved.options);
     if (inClear)
       warn(

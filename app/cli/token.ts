@@ -19,6 +19,10 @@ Options:
   --config FILE      the config file (default conformance.config.yaml, if present)
   --header 'N: V'    an extra header on every request (repeatable)
   --ca-cert FILE     a CA to trust too;  --insecure  accept any certificate
+  --client-cert FILE, --client-key FILE
+                     a client certificate and its key (PEM), for a server behind mutual TLS
+  --client-key-passphrase-env NAME
+                     the environment variable holding the key's passphrase (never the passphrase)
   --timeout MS       per request (default 10000)`;
 
 const options = {
@@ -27,6 +31,9 @@ const options = {
   header: { type: 'string', multiple: true },
   'ca-cert': { type: 'string' },
   insecure: { type: 'boolean' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  'client-key-passphrase-env': { type: 'string' },
   timeout: { type: 'string' },
 } as const;
 

@@ -16,6 +16,8 @@ import { Agent, request as undiciRequest } from 'undici';
 import { capText, showControls } from '../../core/http/bounds.js';
 import type { ExchangeErrorKind } from '../../core/http/exchange.js';
 import { Redactor } from '../../core/http/redact.js';
+import { clientCertificateRefusal } from '../../core/http/tls-refusal.js';
+import { clientSecrets, type TransportOptions, tlsOptions } from '../../core/http/transport.js';
 import { CoverageCounter } from '../../core/report/coverage.js';
 import type { Report } from '../../core/report/schema.js';
 import { reportTranscript } from '../../core/report/transcripts.js';
@@ -59,6 +61,10 @@ export interface TrafficProxyOptions {
   secretHeaders?: readonly string[];
   /** A HAR 1.2 file every exchange is written to (redacted) as it completes; a whole document at any moment. */
   har?: string;
+  /** TLS toward the target: a CA to trust too, --insecure, and the client certificate of mutual TLS. */
+  upstreamTls?: Omit<TransportOptions, 'headers'>;
+  /** Called when the target refused the TLS handshake over the client certificate (the cause, in words). */
+  onHandshakeRefusal?: (cause: string) => void;
   /** Called for each finding as it is made (the CLI prints them live). */
   onFinding?: (finding: Finding, exchange: TimedExchange) => void;
   /** Called for each request refused without being forwarded (another host, an absolute URL, CONNECT). */
@@ -290,8 +296,28 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
         `--har: cannot write ${options.har} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       );
     }
+  // The client key and its passphrase are never sent on, never shown.
+  for (const secret of clientSecrets(options.upstreamTls)) redactor.add(secret);
   // Its own connection pool, so that a stop can close every connection to the target at once.
-  const dispatcher = new Agent({ headersTimeout: timeout, bodyTimeout: timeout });
+  const dispatcher = new Agent({
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+    ...(options.upstreamTls ? { connect: tlsOptions(options.upstreamTls) } : {}),
+  });
+  // Whether the target refuses the handshake over the client certificate: asked once when an exchange
+  // gets no answer, and again only after one got an answer in between.
+  let refusalCheck: Promise<string | undefined> | undefined;
+  const handshakeRefusal = () => {
+    if (refusalCheck) return refusalCheck;
+    refusalCheck = clientCertificateRefusal(origin, options.upstreamTls ?? {}, Math.min(timeout, 10_000)).then(
+      (cause) => {
+        if (cause) options.onHandshakeRefusal?.(cause);
+        return cause;
+      },
+      () => undefined,
+    );
+    return refusalCheck;
+  };
   let refused = 0;
   const startedAt = new Date();
   let seq = 0;
@@ -468,6 +494,7 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
       const size = answer.size;
       // Decoded in one expression: no name holds the bytes while the exchange is judged.
       const text = size ? answer.take().toString('utf8') : undefined;
+      refusalCheck = undefined;
       exchange.response = {
         status: upstream.statusCode,
         headers: answerHeaders,
@@ -478,7 +505,11 @@ export async function startTrafficProxy(options: TrafficProxyOptions): Promise<T
       const message = (error as Error).message;
       if (flight.cut) fail('aborted', 'cut in flight: the proxy stopped before the target answered');
       else if (res.destroyed) fail('aborted', 'the client went away before the answer was relayed');
-      else fail(/timeout/i.test(message) ? 'timeout' : 'other', message);
+      else {
+        const timedOut = /timeout/i.test(message);
+        const refused = timedOut ? undefined : await handshakeRefusal();
+        fail(timedOut ? 'timeout' : 'other', refused ? `the target refused the TLS handshake: ${refused}` : message);
+      }
       if (flight.cut) res.destroy();
       else json(res, 502, { detail: 'conformance proxy: target did not answer' });
     } finally {

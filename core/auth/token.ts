@@ -12,7 +12,7 @@ import {
   flattenHeaders,
   readWithin,
 } from '../http/client.js';
-import { type Exchange, clip } from '../http/exchange.js';
+import { type Exchange, type ExchangeErrorKind, clip } from '../http/exchange.js';
 import { getAtPath } from '../spec/paths.js';
 import type { Redactor } from '../http/redact.js';
 
@@ -53,7 +53,13 @@ export async function obtainServiceToken(
    * sees the exchange once it is over (a HAR file, the coverage), redacted: the key and the token
    * obtained never reach it.
    */
-  via: { dispatcher?: Dispatcher; headers?: Record<string, string>; onExchange?: ExchangeObserver } = {},
+  via: {
+    dispatcher?: Dispatcher;
+    headers?: Record<string, string>;
+    onExchange?: ExchangeObserver;
+    /** Whether a failed connection was the target refusing the TLS handshake over the client certificate, in words. */
+    handshakeRefusal?: (kind: ExchangeErrorKind) => Promise<string | undefined>;
+  } = {},
   maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
 ): Promise<string> {
   if (!auth.apiKey) throw new AuthError('No API key configured (auth.api_key or CONFORMANCE_API_KEY).');
@@ -117,7 +123,10 @@ export async function obtainServiceToken(
     responseHeaders = flattenHeaders(res.headers);
     text = await readWithin(res.body, timeoutMs, started);
   } catch (error) {
-    const why = whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor);
+    const refused = await via.handshakeRefusal?.(noAnswerKind(error));
+    const why = refused
+      ? `the server refused the TLS handshake: ${refused}`
+      : whyNoAnswer(error, timeoutMs, maxResponseBytes, redactor);
     observe({ error: { kind: noAnswerKind(error), message: why } });
     throw new AuthError(`Could not obtain a token from ${where}: ${why}`);
   } finally {

@@ -197,8 +197,23 @@ export const TlsConfig = z
       .boolean()
       .default(false)
       .describe('Accept any server certificate. Never against production. Flag: --insecure.'),
+    client_cert: nonEmpty
+      .optional()
+      .describe(
+        'PEM file of the client certificate (with its chain) for a server behind mutual TLS, relative to the config file; needs client_key. Flag: --client-cert.',
+      ),
+    client_key: nonEmpty
+      .optional()
+      .describe("PEM file of the client certificate's private key, relative to the config file. Flag: --client-key."),
+    client_key_passphrase_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable')
+      .optional()
+      .describe(
+        "The name of the environment variable that holds the client key's passphrase, when the key is encrypted (the passphrase itself is never written here). Flag: --client-key-passphrase-env.",
+      ),
   })
-  .describe('TLS trust for an https base_url.');
+  .describe('TLS for an https base_url: what to trust, and the client certificate for mutual TLS.');
 
 export const ConformanceConfig = z
   .strictObject({
@@ -227,3 +242,4 @@ export type ConformanceConfig = z.output<typeof ConformanceConfig>;
 export type ConformanceConfigInput = z.input<typeof ConformanceConfig>;
 export type FixturesConfig = z.output<typeof FixturesConfig>;
 export type PayloadsConfig = z.output<typeof PayloadsConfig>;
+export type TlsConfig = z.output<typeof TlsConfig>;

@@ -54,6 +54,10 @@ auth:
 # tls:
 #   ca_cert: staging-ca.pem                   # a CA to trust too, relative to this file (also: --ca-cert)
 #   insecure: false                           # accept any certificate; never for production (also: --insecure)
+#   # Mutual TLS: the client certificate a server behind it asks for (also: --client-cert, --client-key).
+#   client_cert: client.pem                   # PEM, with its chain; relative to this file
+#   client_key: client-key.pem                # its private key, PEM
+#   client_key_passphrase_env: CLIENT_KEY_PASSPHRASE  # the variable holding the key's passphrase, if encrypted
 
 # Preconditions the interface cannot create. A rule whose fixture is missing is skipped, and the
 # report says which key to set.

@@ -11,7 +11,14 @@ import type { FixturesConfig } from '../config/schema.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type ExchangeObserver, HttpClient, Transcript } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
 import { Redactor } from '../http/redact.js';
-import { createDispatcher, proxyConfigured, type TransportOptions } from '../http/transport.js';
+import { clientCertificateRefusal } from '../http/tls-refusal.js';
+import {
+  clientSecrets,
+  createDispatcher,
+  needsAgent,
+  proxyConfigured,
+  type TransportOptions,
+} from '../http/transport.js';
 import { endpointPath, model } from '../spec/index.js';
 import { Preconditions } from './needs.js';
 import { PayloadTemplates, type PayloadTemplatesInput } from './templates.js';
@@ -106,7 +113,13 @@ function urlCredentials(baseUrl: string | undefined): string[] {
  * One broken endpoint must not make the whole target "unreachable", so a second one is tried when
  * the first does not answer; a refused connection needs no second try.
  */
-async function preflight(http: HttpClient, token: string, supplier: string, redactor: Redactor): Promise<void> {
+async function preflight(
+  http: HttpClient,
+  token: string,
+  supplier: string,
+  redactor: Redactor,
+  handshakeRefusal: (kind: ExchangeError['kind']) => Promise<string | undefined>,
+): Promise<void> {
   const paths = [
     endpointPath(model.endpoints.accountTransferStatus, {
       import_supplier_code: supplier,
@@ -131,6 +144,9 @@ async function preflight(http: HttpClient, token: string, supplier: string, reda
       if (error.kind === 'refused') break;
     }
   }
+  const refused = await handshakeRefusal(failure!.kind);
+  if (refused)
+    throw new UnreachableError(`The target ${redactor.text(http.origin)} refused the TLS handshake: ${refused}.`);
   throw new UnreachableError(
     `The target ${redactor.text(http.origin)} is unreachable (${failure!.kind}): ${redactor.text(failure!.message)}`,
   );
@@ -149,14 +165,16 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     embedded?.apiKey,
     ...urlCredentials(options.baseUrl),
     ...Object.values(options.transport?.headers ?? {}),
+    ...clientSecrets(options.transport),
   ])
     redactor.add(secret);
   let http: HttpClient | undefined;
   // The embedded server is on loopback in this process: no proxy, no TLS, no gateway headers.
   const transport = embedded ? undefined : (options.transport ?? {});
-  // The mutation goes the same way as the rules' requests: through the proxy, with the TLS trust asked for.
+  // The mutation goes the same way as the rules' requests: through the proxy, with the TLS trust and
+  // client certificate asked for.
   const mutationDispatcher =
-    transport?.caCert || transport?.insecure || (transport && proxyConfigured())
+    transport && needsAgent(transport)
       ? createDispatcher(transport ?? {}, {
           maxResponseSize: DEFAULT_MAX_RESPONSE_BYTES,
           headersTimeout: options.timeoutMs,
@@ -170,6 +188,13 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   };
   try {
     const baseUrl = embedded?.baseUrl ?? options.baseUrl!;
+    // A target that sent no answer over https may have refused the TLS handshake over the client
+    // certificate: asked once the first exchange got none, with a connection of its own (a proxy's
+    // tunnel is not probed).
+    const handshakeRefusal = async (kind: ExchangeError['kind']) =>
+      transport && (kind === 'reset' || kind === 'other') && !proxyConfigured()
+        ? clientCertificateRefusal(baseUrl, transport, options.timeoutMs)
+        : undefined;
     const auth: AuthSettings = {
       graphqlUrl: '/v1/graphql/',
       mutation: '',
@@ -208,6 +233,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
                 dispatcher: mutationDispatcher,
                 headers: transport?.headers,
                 onExchange: options.onExchange,
+                handshakeRefusal,
               })
           : undefined;
         const tokens = (connection.tokens = new TokenSource(auth.token ?? (await obtain!()), obtain));
@@ -216,6 +242,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
           tokens.current(),
           preconditions.config.import_suppliers?.ongoing ?? 'conformance-preflight',
           redactor,
+          handshakeRefusal,
         );
         return tokens;
       },

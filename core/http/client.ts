@@ -12,7 +12,7 @@ import { LARGE_BODY_BYTES, LargeBodyBudget, type Release } from './large-bodies.
 import { Pacing, type RateLimitCount } from './pacing.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Redactor } from './redact.js';
-import { createDispatcher, proxyConfigured, type TransportOptions } from './transport.js';
+import { createDispatcher, needsAgent, type TransportOptions } from './transport.js';
 
 export interface HttpRequest {
   method: string;
@@ -135,7 +135,7 @@ export interface HttpClientOptions {
   rateLimit?: number;
   /** Larger responses are cut off and reported as an exchange error (default 16 MiB). */
   maxResponseBytes?: number;
-  /** Extra headers, TLS trust, and the proxy variables honoured (see transport.ts); unset for the embedded server. */
+  /** Extra headers, TLS trust and client certificate, and the proxy variables honoured (see transport.ts); unset for the embedded server. */
   transport?: TransportOptions;
   /** Sees every exchange as it completes, bodies whole (not clipped) and redacted (see ExchangeObserver). */
   onExchange?: ExchangeObserver;
@@ -202,7 +202,7 @@ export class HttpClient {
     // The plain case keeps one pool to the one origin; TLS settings or a proxy need the agent. Without
     // `transport` (the embedded server) the proxy variables do not apply.
     this.pool =
-      transport && (transport.caCert || transport.insecure || proxyConfigured())
+      transport && needsAgent(transport)
         ? createDispatcher(transport, poolOptions)
         : new Pool(this.origin, poolOptions);
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit);

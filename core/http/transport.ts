@@ -1,11 +1,12 @@
 /**
  * How the runner reaches a target beyond a plain connection, for staging servers: extra headers a
- * gateway wants on every request (`--header`, config `headers:`), TLS trust (`--ca-cert`, `--insecure`)
- * and the standard proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, read by undici's
+ * gateway wants on every request (`--header`, config `headers:`), TLS trust (`--ca-cert`, `--insecure`),
+ * a client certificate for a server behind mutual TLS (`--client-cert`, `--client-key`) and the
+ * standard proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, read by undici's
  * EnvHttpProxyAgent). One dispatcher carries all of it, so the rules' requests and the
  * ObtainServiceToken mutation (§5.1) travel the same way.
  */
-import { rootCertificates } from 'node:tls';
+import { type ConnectionOptions, createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 
 export interface TransportOptions {
@@ -15,6 +16,88 @@ export interface TransportOptions {
   caCert?: string;
   /** Accept any server certificate (never for production; named in the console). */
   insecure?: boolean;
+  /** The client certificate (PEM, with its chain) a server behind mutual TLS asks for; with `clientKey`. */
+  clientCert?: string;
+  /** PEM text of the client certificate's private key: a secret, never shown, never sent. */
+  clientKey?: string;
+  /** The key's passphrase when it is encrypted: a secret, never shown. */
+  clientKeyPassphrase?: string;
+}
+
+/**
+ * What the redactor learns of the client identity: the passphrase, the key, and each line of the key's
+ * base64 body (a leak would more likely be a piece of it than the whole file). None is ever sent;
+ * registered so that a mistake elsewhere still cannot print them.
+ */
+export function clientSecrets(options: TransportOptions | undefined): string[] {
+  const key = options?.clientKey;
+  const lines = key
+    ? key.split(/\r?\n/).filter((l) => l.length >= 16 && !l.startsWith('-----') && !l.includes(':'))
+    : [];
+  return [...(key ? [key] : []), ...lines, ...(options?.clientKeyPassphrase ? [options.clientKeyPassphrase] : [])];
+}
+
+/** True when the transport needs an agent of its own (TLS settings or a proxy) rather than a plain pool. */
+export function needsAgent(options: TransportOptions, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!(options.caCert || options.insecure || options.clientCert || proxyConfigured(env));
+}
+
+/**
+ * The TLS options of every connection to the target: the run's client, the token mutation and the
+ * proxy's upstream all take these, so they trust and present the same certificates.
+ */
+export function tlsOptions(options: TransportOptions): ConnectionOptions {
+  return {
+    // Giving `ca` replaces node's bundled roots; an extra CA must add to them.
+    ...(options.caCert ? { ca: [...rootCertificates, options.caCert] } : {}),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+    ...(options.clientCert && options.clientKey ? { cert: options.clientCert, key: options.clientKey } : {}),
+    ...(options.clientKeyPassphrase !== undefined ? { passphrase: options.clientKeyPassphrase } : {}),
+  };
+}
+
+/** Why a client certificate and key cannot be used, found before the first request: which file, and what. */
+export class ClientIdentityError extends Error {
+  constructor(
+    readonly about: 'cert' | 'key' | 'pair',
+    readonly problem: string,
+  ) {
+    super(`${about}: ${problem}`);
+  }
+}
+
+/**
+ * Loads the client certificate and key as a TLS connection would, so a wrong passphrase, a key of
+ * another certificate or a file that holds something else is said before the run. The messages name
+ * the problem in words: never the key's bytes, never the passphrase (OpenSSL's own text is not passed on).
+ */
+export function checkClientIdentity(cert: string, key: string, passphrase: string | undefined): void {
+  if (!cert.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ClientIdentityError('cert', 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key))
+    throw new ClientIdentityError('key', 'holds no PEM private key (-----BEGIN ... PRIVATE KEY-----)');
+  const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/.test(key);
+  if (encrypted && passphrase === undefined)
+    throw new ClientIdentityError('key', 'is encrypted, and no passphrase was given');
+  try {
+    createSecureContext({ cert, key, ...(passphrase !== undefined ? { passphrase } : {}) });
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'ERR_OSSL_BAD_DECRYPT')
+      throw new ClientIdentityError('key', encrypted ? 'the passphrase does not decrypt it' : 'cannot be decrypted');
+    if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH')
+      throw new ClientIdentityError('pair', "the key is not the client certificate's (key values mismatch)");
+    // Which of the two OpenSSL could not read: the certificate is loaded first.
+    let certReadable = true;
+    try {
+      createSecureContext({ cert });
+    } catch {
+      certReadable = false;
+    }
+    throw certReadable
+      ? new ClientIdentityError('key', `is not a readable private key${code ? ` (${code})` : ''}`)
+      : new ClientIdentityError('cert', `is not a readable PEM certificate${code ? ` (${code})` : ''}`);
+  }
 }
 
 /**
@@ -60,18 +143,15 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
 /**
  * The dispatcher for a run: an EnvHttpProxyAgent when the environment names a proxy (it honours
  * NO_PROXY and, like curl, sends nothing through the proxy for hosts listed there), else a plain
- * Agent; both with the TLS trust asked for, for the target and for a TLS connection through a proxy.
+ * Agent; both with the TLS trust and client certificate asked for, for the target and for a TLS
+ * connection through a proxy (the client certificate goes to the target, never to the proxy).
  */
 export function createDispatcher(
   options: TransportOptions,
   pool: Agent.Options = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Dispatcher {
-  // Giving `ca` replaces node's bundled roots; an extra CA must add to them.
-  const tls = {
-    ...(options.caCert ? { ca: [...rootCertificates, options.caCert] } : {}),
-    ...(options.insecure ? { rejectUnauthorized: false } : {}),
-  };
+  const tls = tlsOptions(options);
   const connect = { ...(pool.connect as object | undefined), ...tls };
   if (!proxyConfigured(env)) return new Agent({ ...pool, connect });
   return new EnvHttpProxyAgent({

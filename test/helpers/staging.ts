@@ -1,16 +1,17 @@
 /**
  * What stands between the runner and a staging server, on loopback: a front that forwards to a real
- * (reference) server — over TLS with a certificate from a CA made here, and/or checking a gateway
- * header — and a forward proxy (CONNECT) like the ones HTTPS_PROXY points at.
+ * (reference) server — over TLS with a certificate from a CA made here (asking for a client
+ * certificate that CA signed, for mutual TLS), and/or checking a gateway header — and a forward
+ * proxy (CONNECT) like the ones HTTPS_PROXY points at.
  */
 import { createServer as createHttpServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { generate } from 'selfsigned';
 
-/** A certificate authority and a server certificate for 127.0.0.1 it signed. */
-export async function makeTlsMaterial(): Promise<{ caCert: string; key: string; cert: string }> {
-  const ca = await generate([{ name: 'commonName', value: 'Conformance Test CA' }], {
+/** A certificate authority: its certificate and the key it signs with. */
+async function makeCa(name: string): Promise<{ private: string; cert: string }> {
+  return generate([{ name: 'commonName', value: name }], {
     keySize: 2048,
     algorithm: 'sha256',
     extensions: [
@@ -18,6 +19,51 @@ export async function makeTlsMaterial(): Promise<{ caCert: string; key: string; 
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   });
+}
+
+/** A client certificate `ca` signed, with its key (encrypted with `passphrase` when given). */
+async function makeClientCertificate(
+  ca: { private: string; cert: string },
+  name: string,
+  passphrase?: string,
+): Promise<{ cert: string; key: string }> {
+  const client = await generate([{ name: 'commonName', value: name }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    ca: { key: ca.private, cert: ca.cert },
+    ...(passphrase ? { passphrase } : {}),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', clientAuth: true },
+    ],
+  });
+  return { cert: client.cert, key: client.private };
+}
+
+/**
+ * For mutual TLS: a CA with a server certificate for 127.0.0.1 and a client certificate it signed
+ * (plain, and with a key encrypted by `passphrase`), and a client certificate another CA signed.
+ */
+export async function makeMutualTlsMaterial(passphrase: string) {
+  const ca = await makeCa('Conformance Test CA');
+  const other = await makeCa('Another Test CA');
+  const [server, client, encryptedClient, otherClient] = await Promise.all([
+    makeServerCertificate(ca),
+    makeClientCertificate(ca, 'conformance client'),
+    makeClientCertificate(ca, 'conformance client (encrypted key)', passphrase),
+    makeClientCertificate(other, 'client of another CA'),
+  ]);
+  return { caCert: ca.cert, ...server, client, encryptedClient, otherClient };
+}
+
+/** A certificate authority and a server certificate for 127.0.0.1 it signed. */
+export async function makeTlsMaterial(): Promise<{ caCert: string; key: string; cert: string }> {
+  const ca = await makeCa('Conformance Test CA');
+  return { caCert: ca.cert, ...(await makeServerCertificate(ca)) };
+}
+
+async function makeServerCertificate(ca: { private: string; cert: string }): Promise<{ key: string; cert: string }> {
   const server = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keySize: 2048,
     algorithm: 'sha256',
@@ -29,7 +75,7 @@ export async function makeTlsMaterial(): Promise<{ caCert: string; key: string; 
       { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
     ],
   });
-  return { caCert: ca.cert, key: server.private, cert: server.cert };
+  return { key: server.private, cert: server.cert };
 }
 
 export interface Front {
@@ -45,7 +91,11 @@ export interface Front {
  */
 export async function startFront(
   upstream: string,
-  options: { tls?: { key: string; cert: string }; gate?: (req: IncomingMessage) => number | undefined } = {},
+  options: {
+    /** `clientCa`: ask every client for a certificate that CA signed, and refuse the handshake without one. */
+    tls?: { key: string; cert: string; clientCa?: string };
+    gate?: (req: IncomingMessage) => number | undefined;
+  } = {},
 ): Promise<Front> {
   const seen: Front['seen'] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -69,7 +119,14 @@ export async function startFront(
     req.pipe(up);
   };
   const server = options.tls
-    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler)
+    ? createHttpsServer(
+        {
+          key: options.tls.key,
+          cert: options.tls.cert,
+          ...(options.tls.clientCa ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
+        },
+        handler,
+      )
     : createHttpServer(handler);
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
