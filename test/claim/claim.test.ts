@@ -11,6 +11,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/reference.js';
+import { badgeSvg } from '../../app/claim/badge.js';
+import { type Statement, fromReport } from '../../app/claim/statement.js';
+import { summarize } from '../../core/report/build.js';
+import type { Report } from '../../core/report/schema.js';
 
 const work = mkdtempSync(join(tmpdir(), 'claim-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -302,6 +306,34 @@ describe('a claim of a run against a reference server with a fault', () => {
     const { code, stdout } = await verify(dir);
     expect(stdout).toContain(`traffic: rule ${rule.id} (fail): exchange ${kept.seq} of its transcript`);
     expect(stdout).toContain('is not in the HAR');
+    expect(code).toBe(1);
+  });
+
+  it('catches failures forged into passes consistently everywhere: the traffic shows the statement broken', async () => {
+    const dir = tampered(faulty.claim, (d) => {
+      // report.json with every failure a pass and its summary counted again, the statement and the badge made from it.
+      const report = readJson<Report>(join(d, 'reports/report.json'));
+      report.rules = report.rules.map((r) => {
+        if (r.verdict !== 'fail') return r;
+        const { reason: _r, failure: _f, expected_failure: _e, replay: _p, ...rest } = r;
+        return { ...rest, verdict: 'pass' } as Report['rules'][number];
+      });
+      report.summary = summarize(report.rules, report.run.strict, false, report.summary.not_implemented).summary;
+      writeJson(join(d, 'reports/report.json'), report);
+      const statement = readJson<Statement>(join(d, 'statement.json'));
+      const forged = {
+        ...statement,
+        ...fromReport(report),
+        observed: { ...statement.observed, ...fromReport(report).observed },
+      };
+      writeJson(join(d, 'statement.json'), forged);
+      writeFileSync(join(d, 'badge.svg'), badgeSvg(forged.verdict, forged.counts.MUST));
+    });
+    const { code, stdout } = await verify(dir);
+    expect(stdout).not.toMatch(/statement: |digests: |badge: /);
+    expect(stdout).toMatch(
+      /traffic: the claim says (conformant|incomplete), but the HAR shows traffic\.notes\.dedup \(MUST, §4\.2 notes rule 2\) broken/,
+    );
     expect(code).toBe(1);
   });
 
