@@ -56,6 +56,14 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'merge the reports of CI shards into one set of reports',
     load: async () => (await import('./merge-reports.js')).mergeReportsCommand,
   },
+  claim: {
+    summary: 'make a conformance claim from a run: statement, reports, HAR, digests, badge',
+    load: async () => (await import('./claim.js')).claimCommand,
+  },
+  'verify-claim': {
+    summary: 'check a conformance claim offline: digests, statement against report, traffic',
+    load: async () => (await import('./verify-claim.js')).verifyClaimCommand,
+  },
   mutation: {
     summary: 'prove the suite: run it against every fault of the reference server',
     load: async () => (await import('./mutation.js')).mutationCommand,

@@ -85,6 +85,12 @@ Reports:
                             replaced, never written through; opens in browser devtools and API clients;
                             each entry names the rule that sent it (_conformance.rule) and what it
                             breaks on purpose (_conformance.deliberate), for check-traffic
+  --claim DIR               also make a conformance claim of the run in DIR (a new or empty
+                            directory): statement, reports, HAR, configuration without secrets,
+                            SHA256SUMS and badge, as "conformance claim" makes it (see its --help);
+                            the HAR goes to a temporary file when --har is not given, and report.json
+                            is written whatever --reporter says. An aborted or interrupted run makes
+                            none; a claim that does not verify is said, and exits 1 if the run passed
   --rerun-failed REPORT     run again only the rules REPORT (an earlier report.json) left failing or
                             not judged, with its seed (unless --seed), against the target REPORT
                             recorded (its base URL when none is given); prints FIXED / STILL FAILING /
@@ -144,6 +150,7 @@ export const runOptions = {
   'client-key': { type: 'string' },
   'client-key-passphrase-env': { type: 'string' },
   har: { type: 'string' },
+  claim: { type: 'string' },
   'rerun-failed': { type: 'string' },
   'rerun-target-changed': { type: 'boolean' },
 } as const;
@@ -266,6 +273,8 @@ async function run(argv: string[]): Promise<number> {
       warn(
         `conformance: warning: the credentials go in clear (plain http://) to ${inClear}, which is not this machine; anyone on the way can read them. Use https:// for a target elsewhere.`,
       );
+    // --claim: report.json and a HAR are what a claim is made of; the HAR goes to a temporary file when none was asked for.
+    const claimTo = values.claim !== undefined ? await claimPrepared(values.claim, resolved.report) : undefined;
     if (resolved.report.formats.some((f) => f !== 'console')) {
       (await import('../../core/report/dir.js')).checkReportDir(
         resolved.report.dir,
@@ -367,7 +376,8 @@ async function run(argv: string[]): Promise<number> {
         redactor.text(text),
       );
       consoleOut?.summary(report, written);
-      return report.summary.exit_code;
+      const code = report.summary.exit_code;
+      return claimTo ? await claimOfRun(claimTo, report, resolved, redactor, warn, code) : code;
     } finally {
       interruption.dispose();
     }
@@ -395,6 +405,63 @@ async function run(argv: string[]): Promise<number> {
       return EXIT.UNREACHABLE;
     }
     throw error;
+  }
+}
+
+/** Where --claim writes, checked before the run; the HAR it records when the run was not asked for one. */
+async function claimPrepared(out: string, report: { formats: string[]; har?: string }) {
+  const { existsSync, mkdtempSync, readdirSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  if (existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0))
+    throw new UsageError(`--claim ${out}: a claim is written to a new or empty directory.`, 'run');
+  if (!report.formats.includes('json')) report.formats.push('json');
+  if (report.har !== undefined) return { out };
+  const temporary = mkdtempSync(join(tmpdir(), 'conformance-claim-'));
+  report.har = join(temporary, 'run.har');
+  return { out, temporary };
+}
+
+/** The claim of a finished run (--claim): made, checked and said; the run's exit code, or why the claim changes it. */
+async function claimOfRun(
+  claim: { out: string; temporary?: string },
+  report: import('../../core/report/schema.js').Report,
+  resolved: { configFile?: string; report: { dir: string; har?: string } },
+  redactor: import('../../core/http/redact.js').Redactor,
+  warn: (text: string) => void,
+  code: number,
+): Promise<number> {
+  const [{ makeClaim, reportClaim }, { noClaimReason }, { rmSync }] = await Promise.all([
+    import('./claim.js'),
+    import('../claim/verdict.js'),
+    import('node:fs'),
+  ]);
+  try {
+    const refused = noClaimReason(report);
+    if (refused) {
+      warn(`conformance: --claim: no claim made: ${refused}.`);
+      return code;
+    }
+    const outcome = await makeClaim({
+      reportDir: resolved.report.dir,
+      report,
+      harFile: resolved.report.har!,
+      out: claim.out,
+      ...(resolved.configFile ? { configFile: resolved.configFile } : {}),
+      trusted: true,
+      cwd: process.cwd(),
+      env: process.env,
+      redactor,
+      command: 'run',
+    });
+    const claimed = await reportClaim(claim.out, outcome, console.log, warn);
+    return claimed !== EXIT.OK && code === EXIT.OK ? claimed : code;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    warn(`conformance: --claim: no claim made: ${error.message}`);
+    return code === EXIT.OK ? EXIT.USAGE : code;
+  } finally {
+    if (claim.temporary) rmSync(claim.temporary, { recursive: true, force: true });
   }
 }
 
