@@ -248,6 +248,7 @@ async function run(argv: string[]): Promise<number> {
   // obtained mid-run too): the last pass over every line printed and every report file written.
   const redactor = new Redactor();
   const warn = (text: string) => process.stderr.write(`${terminalSafe(redactor.text(text))}\n`);
+  let claimTemporary: string | undefined;
   try {
     const resolved = resolveRun(values, process.cwd(), env);
     // A re-run judges the target its report recorded: aimed at it before anything is sent.
@@ -275,6 +276,7 @@ async function run(argv: string[]): Promise<number> {
       );
     // --claim: report.json and a HAR are what a claim is made of; the HAR goes to a temporary file when none was asked for.
     const claimTo = values.claim !== undefined ? await claimPrepared(values.claim, resolved.report) : undefined;
+    claimTemporary = claimTo?.temporary;
     if (resolved.report.formats.some((f) => f !== 'console')) {
       (await import('../../core/report/dir.js')).checkReportDir(
         resolved.report.dir,
@@ -405,6 +407,9 @@ async function run(argv: string[]): Promise<number> {
       return EXIT.UNREACHABLE;
     }
     throw error;
+  } finally {
+    // A run that ended before its claim was made (unreachable, refused token, a usage error) leaves no HAR behind.
+    if (claimTemporary) (await import('node:fs')).rmSync(claimTemporary, { recursive: true, force: true });
   }
 }
 
