@@ -18,7 +18,7 @@ import type { Report, RuleResult } from '../core/report/schema.js';
 import { plural, runVerdict } from '../core/report/verdict-line.js';
 import { quoteJson } from '../core/http/bounds.js';
 import { model } from '../core/spec/index.js';
-import { shortReason } from './plain-text.js';
+import { whatWentWrong } from './plain-text.js';
 import { clipLine, shown, terminalSafe } from './terminal.js';
 
 export interface ConsoleOptions {
@@ -471,7 +471,7 @@ export class ConsoleReporter {
     for (const r of [...left].sort((a, b) => order[a.level] - order[b.level])) {
       const head = `${r.level} ${r.id} (${r.spec})`;
       const level = r.level === 'MUST' ? c.bold(r.level) : r.level;
-      const reason = r.reason ? shortReason(r.reason) : r.title;
+      const reason = whatWentWrong(r);
       lines.push(
         `  ${this.mark(r.verdict)} ${level} ${shown(r.id)} ${c.gray(`(${shown(r.spec)})`)} — ${(r.verdict === 'fail' ? c.red : c.yellow)(this.clip(reason, 7 + head.length))}`,
       );

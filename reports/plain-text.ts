@@ -156,3 +156,16 @@ export function shortReason(reason: string): string {
   const split = /^(.+?): (expected .+)$/.exec(line);
   return split ? `${split[2]}; ${split[1]}` : line;
 }
+
+/** What the console's one line says of a failing or unjudged rule: expected vs got, else the rule's title. */
+export function whatWentWrong(rule: RuleResult): string {
+  return rule.reason ? shortReason(rule.reason) : rule.title;
+}
+
+/**
+ * The console's one line of a failing or unjudged rule, without its colours and its cut to the
+ * terminal's width: level, id, the section it enforces, what went wrong.
+ */
+export function ruleLine(rule: RuleResult): string {
+  return `${rule.level} ${rule.id} (${rule.spec}) — ${whatWentWrong(rule)}`;
+}

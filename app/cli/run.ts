@@ -67,7 +67,10 @@ Running:
 
 Reports:
   --report-dir DIR          where report files go (default conformance-report)
-  --reporter FMT            console, json, junit, html, markdown, ctrf (repeatable; default all)
+  --reporter FMT            console, json, junit, html, markdown, ctrf, sarif (repeatable; default
+                            all but sarif). sarif writes report.sarif (SARIF 2.1.0) for code
+                            scanning: one result per rule failed or not judged, at the lines of
+                            the spec section it cites (spec/data-import-interface.md in the package)
   --expected-failures FILE  baseline of known failures; only new failures fail the run
   --full-transcripts        keep every exchange in full (default: failing rules keep their last
                             exchanges with bodies cut at 2 KB; passing rules one line each)

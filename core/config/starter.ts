@@ -114,6 +114,6 @@ run:
 
 report:
   dir: conformance-report
-  formats: [console, json, junit, html, markdown, ctrf]
+  formats: [console, json, junit, html, markdown, ctrf] # add sarif for code scanning (report.sarif)
 `;
 }
