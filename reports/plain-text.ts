@@ -169,3 +169,15 @@ export function whatWentWrong(rule: RuleResult): string {
 export function ruleLine(rule: RuleResult): string {
   return `${rule.level} ${rule.id} (${rule.spec}) — ${whatWentWrong(rule)}`;
 }
+
+/**
+ * Why a run whose rules pass exits 1 under --strict-baseline: its baseline excuses failures that
+ * are gone. Said beside the verdict, which stays what the rules say.
+ */
+export function strictBaselineLine(report: Report): string | undefined {
+  const b = report.baseline;
+  if (!b?.strict || !b.now_passing.length || !report.summary.conformant || report.summary.exit_code !== 1)
+    return undefined;
+  const one = b.now_passing.length === 1;
+  return `Exit code 1 (--strict-baseline): ${b.now_passing.length} baseline ${one ? 'entry passes' : 'entries pass'} now; remove ${one ? 'it' : 'them'} from ${b.file}.`;
+}

@@ -159,7 +159,15 @@ export const RunConfig = z.strictObject({
     ),
   expected_failures: nonEmpty
     .optional()
-    .describe('YAML baseline of known failures (rule id, reason, comment); only new failures fail the run.'),
+    .describe(
+      'YAML baseline of known failures (rule id, reason, comment, until: YYYY-MM-DD); only new failures fail the run. An entry past its until day (UTC) excuses nothing.',
+    ),
+  strict_baseline: z
+    .boolean()
+    .optional()
+    .describe(
+      'Baseline entries whose rule passes now fail the run (exit code 1), so the baseline cannot rot. Needs expected_failures. Flag: --strict-baseline.',
+    ),
   allow_skip: z
     .array(nonEmpty)
     .optional()
