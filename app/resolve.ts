@@ -49,6 +49,7 @@ export interface RunFlags {
   reporter?: string[];
   strict?: boolean;
   'expected-failures'?: string;
+  'strict-baseline'?: boolean;
   'id-prefix'?: string;
   shard?: string;
   'allow-skip'?: string[];
@@ -70,6 +71,8 @@ export interface ResolvedRun {
   warnings: string[];
   report: { dir: string; formats: ReportFormat[]; har?: string };
   expectedFailures?: string;
+  /** --strict-baseline / run.strict_baseline: baseline entries that pass now fail the run. */
+  strictBaseline?: boolean;
   configFile?: string;
 }
 
@@ -166,6 +169,13 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
     throw new ConfigError(`--max-time must be a positive number of seconds (at most a week), got "${maxTimeText}".`);
   }
   const maxTimeS = maxTimeText === undefined ? run.max_time_s : Number(maxTimeText);
+  const expectedFailures = flags['expected-failures'] ?? run.expected_failures;
+  const strictBaseline = flags['strict-baseline'] ?? run.strict_baseline ?? false;
+  // Strictness about a baseline there is not would gate nothing: most likely a forgotten flag.
+  if (strictBaseline && expectedFailures === undefined)
+    throw new ConfigError(
+      `${flags['strict-baseline'] !== undefined ? '--strict-baseline' : 'run.strict_baseline'} needs a baseline: give --expected-failures FILE (run.expected_failures).`,
+    );
   const transport = resolveTransport(flags, c, file, cwd, env);
 
   // The embedded target brings its own fixtures; only a real target is judged with the configured ones.
@@ -227,7 +237,8 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       formats: (reporters as ReportFormat[] | undefined) ?? report.formats,
       ...((flags.har ?? report.har) !== undefined ? { har: flags.har ?? report.har } : {}),
     },
-    expectedFailures: flags['expected-failures'] ?? run.expected_failures,
+    expectedFailures,
+    ...(strictBaseline ? { strictBaseline } : {}),
   };
 }
 

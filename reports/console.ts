@@ -18,7 +18,7 @@ import type { Report, RuleResult } from '../core/report/schema.js';
 import { plural, runVerdict } from '../core/report/verdict-line.js';
 import { quoteJson } from '../core/http/bounds.js';
 import { model } from '../core/spec/index.js';
-import { shortReason } from './plain-text.js';
+import { strictBaselineLine, whatWentWrong } from './plain-text.js';
 import { clipLine, shown, terminalSafe } from './terminal.js';
 
 export interface ConsoleOptions {
@@ -215,8 +215,21 @@ export class ConsoleReporter {
         lines.push(`  ${this.mark(r.verdict)} ${r.id} ${c.gray(`— ${shown(r.expected_failure!.comment)}`)}`);
     }
     if (report.baseline?.now_passing.length) {
-      lines.push('', c.bold('Baseline entries that pass now (remove them):'));
+      lines.push(
+        '',
+        c.bold(
+          `Baseline entries that pass now (remove them)${report.baseline.strict ? ', failing the run under --strict-baseline' : ''}:`,
+        ),
+      );
       for (const e of report.baseline.now_passing) lines.push(`  - ${e.rule}`);
+    }
+    if (report.baseline?.expired?.length) {
+      lines.push(
+        '',
+        c.yellow(c.bold('Baseline entries past their until day (they excuse nothing; a failure counts as new):')),
+      );
+      for (const e of report.baseline.expired)
+        lines.push(`  - ${shown(e.rule)} expired on ${shown(e.until)} ${c.gray(`— ${shown(e.comment)}`)}`);
     }
     if (report.baseline?.unknown_rules.length) {
       lines.push(
@@ -286,6 +299,8 @@ export class ConsoleReporter {
       `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests${widthNote(report)}`)}`,
     );
     lines.push(this.verdictLine(report));
+    const gate = strictBaselineLine(report);
+    if (gate) lines.push(c.red.bold(shown(gate)));
     const { coverage } = report;
     if (coverage)
       lines.push(
@@ -471,7 +486,7 @@ export class ConsoleReporter {
     for (const r of [...left].sort((a, b) => order[a.level] - order[b.level])) {
       const head = `${r.level} ${r.id} (${r.spec})`;
       const level = r.level === 'MUST' ? c.bold(r.level) : r.level;
-      const reason = r.reason ? shortReason(r.reason) : r.title;
+      const reason = whatWentWrong(r);
       lines.push(
         `  ${this.mark(r.verdict)} ${level} ${shown(r.id)} ${c.gray(`(${shown(r.spec)})`)} — ${(r.verdict === 'fail' ? c.red : c.yellow)(this.clip(reason, 7 + head.length))}`,
       );

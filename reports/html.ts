@@ -263,7 +263,8 @@ function baseline(report: Report): Html {
   if (!b) return html``;
   return html`<section id="baseline"><h2>Baseline</h2>
 <p><code>${b.file}</code>: ${b.entries} ${b.entries === 1 ? 'entry' : 'entries'}; ${report.summary.expected_failures} excused ${report.summary.expected_failures === 1 ? 'failure' : 'failures'} in this run.</p>
-${b.now_passing.length ? html`<h3>Now passing — remove these entries</h3><ul>${b.now_passing.map((e) => html`<li><code>${e.rule}</code> — ${e.comment}</li>`)}</ul>` : ''}
+${b.now_passing.length ? html`<h3>Now passing — remove these entries${b.strict ? ' (they fail the run under --strict-baseline)' : ''}</h3><ul>${b.now_passing.map((e) => html`<li><code>${e.rule}</code> — ${e.comment}</li>`)}</ul>` : ''}
+${b.expired?.length ? html`<h3>Past their until day — they excuse nothing, a failure counts as new</h3><ul>${b.expired.map((e) => html`<li><code>${e.rule}</code> expired on ${e.until} — ${e.comment}</li>`)}</ul>` : ''}
 ${b.unknown_rules.length ? html`<h3>Entries that name no rule</h3><ul>${b.unknown_rules.map((r) => html`<li><code>${r}</code></li>`)}</ul>` : ''}
 </section>`;
 }

@@ -14,6 +14,7 @@ export const REPORT_FILES: Record<Exclude<ReportFormat, 'console'>, string> = {
   html: 'report.html',
   markdown: 'summary.md',
   ctrf: 'ctrf.json',
+  sarif: 'report.sarif',
 };
 
 async function render(format: Exclude<ReportFormat, 'console'>, report: Report): Promise<string> {
@@ -28,6 +29,8 @@ async function render(format: Exclude<ReportFormat, 'console'>, report: Report):
       return (await import('./markdown.js')).renderMarkdown(report);
     case 'ctrf':
       return `${JSON.stringify((await import('./ctrf.js')).renderCtrf(report), null, 2)}\n`;
+    case 'sarif':
+      return `${JSON.stringify((await import('./sarif.js')).renderSarif(report), null, 2)}\n`;
   }
 }
 

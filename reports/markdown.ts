@@ -7,7 +7,7 @@
 import { isFailing } from '../core/engine/verdict.js';
 import type { CountsT, Report, RuleResult } from '../core/report/schema.js';
 import { runVerdict } from '../core/report/verdict-line.js';
-import { formatDuration, formatScore, oneLine, showControlChars } from './plain-text.js';
+import { formatDuration, formatScore, oneLine, showControlChars, strictBaselineLine } from './plain-text.js';
 
 const MAX_FAILURES = 50;
 const MAX_SKIP_KEYS = 20;
@@ -142,7 +142,7 @@ function skipped(report: Report): string[] {
 
 function baselineNotes(report: Report): string[] {
   const b = report.baseline;
-  if (!b || (!b.now_passing.length && !b.unknown_rules.length)) return [];
+  if (!b || (!b.now_passing.length && !b.unknown_rules.length && !b.expired?.length)) return [];
   const list = (ids: string[]) =>
     ids
       .slice(0, IDS_PER_LINE)
@@ -151,7 +151,16 @@ function baselineNotes(report: Report): string[] {
   return [
     `## Baseline ${code(b.file)}`,
     '',
-    ...(b.now_passing.length ? [`- Now passing, remove: ${list(b.now_passing.map((e) => e.rule))}`] : []),
+    ...(b.now_passing.length
+      ? [
+          `- Now passing, remove: ${list(b.now_passing.map((e) => e.rule))}${b.strict ? ' (they fail the run under --strict-baseline)' : ''}`,
+        ]
+      : []),
+    // Past its day an entry excuses nothing: its rule's failure is counted as new above.
+    ...(b.expired ?? [])
+      .slice(0, IDS_PER_LINE)
+      .map((e) => `- Expired on ${text(e.until)}, excuses nothing (a failure counts as new): ${code(e.rule)}`),
+    ...((b.expired?.length ?? 0) > IDS_PER_LINE ? [`- …and ${b.expired!.length - IDS_PER_LINE} more expired`] : []),
     ...(b.unknown_rules.length ? [`- Name no rule: ${list(b.unknown_rules)}`] : []),
   ];
 }
@@ -214,6 +223,7 @@ export function renderMarkdown(report: Report): string {
             `${summary.expected_failures} ${summary.expected_failures === 1 ? 'failure is' : 'failures are'} excused by the baseline.`,
           ]
         : []),
+      ...(strictBaselineLine(report) ? ['', `**${text(strictBaselineLine(report)!)}**`] : []),
       ...(summary.flaky?.length
         ? [
             '',

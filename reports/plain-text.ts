@@ -156,3 +156,28 @@ export function shortReason(reason: string): string {
   const split = /^(.+?): (expected .+)$/.exec(line);
   return split ? `${split[2]}; ${split[1]}` : line;
 }
+
+/** What the console's one line says of a failing or unjudged rule: expected vs got, else the rule's title. */
+export function whatWentWrong(rule: RuleResult): string {
+  return rule.reason ? shortReason(rule.reason) : rule.title;
+}
+
+/**
+ * The console's one line of a failing or unjudged rule, without its colours and its cut to the
+ * terminal's width: level, id, the section it enforces, what went wrong.
+ */
+export function ruleLine(rule: RuleResult): string {
+  return `${rule.level} ${rule.id} (${rule.spec}) — ${whatWentWrong(rule)}`;
+}
+
+/**
+ * Why a run whose rules pass exits 1 under --strict-baseline: its baseline excuses failures that
+ * are gone. Said beside the verdict, which stays what the rules say.
+ */
+export function strictBaselineLine(report: Report): string | undefined {
+  const b = report.baseline;
+  if (!b?.strict || !b.now_passing.length || !report.summary.conformant || report.summary.exit_code !== 1)
+    return undefined;
+  const one = b.now_passing.length === 1;
+  return `Exit code 1 (--strict-baseline): ${b.now_passing.length} baseline ${one ? 'entry passes' : 'entries pass'} now; remove ${one ? 'it' : 'them'} from ${b.file}.`;
+}

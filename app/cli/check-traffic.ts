@@ -40,7 +40,8 @@ status (an integer of 100-599) is recorded as malformed: an exchange with an err
 
 Options:
   --report-dir DIR   where to write the reports (default conformance-report)
-  --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)
+  --reporter FMT     console, json, junit, html, markdown, ctrf, sarif (repeatable; default all
+                     but sarif)
   --secret-header N  another header whose values are secrets (repeatable; e.g. X-Gateway-Key)
 
 Secrets in the file never reach a report or the console: Authorization, Proxy-Authorization,

@@ -29,7 +29,8 @@ recorded config digest) are another run, and are refused too.
 
 Options:
   --report-dir DIR   where to write the merged reports (default conformance-report)
-  --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)`;
+  --reporter FMT     console, json, junit, html, markdown, ctrf, sarif (repeatable; default all
+                     but sarif)`;
 
 const options = { 'report-dir': { type: 'string' }, reporter: { type: 'string', multiple: true } } as const;
 
@@ -42,7 +43,7 @@ async function run(argv: string[]): Promise<number> {
     { mergeReports },
     { writeReports },
     { ConsoleReporter },
-    { REPORT_FORMATS },
+    { DEFAULT_REPORT_FORMATS, REPORT_FORMATS },
     { ConfigError },
   ] = await Promise.all([
     import('../../core/report/schema.js'),
@@ -53,7 +54,7 @@ async function run(argv: string[]): Promise<number> {
     import('../../core/config/errors.js'),
   ]);
   const formats = (values.reporter?.flatMap((r) => r.split(',')).map((r) => r.trim()) ?? [
-    ...REPORT_FORMATS,
+    ...DEFAULT_REPORT_FORMATS,
   ]) as (typeof REPORT_FORMATS)[number][];
   for (const f of formats)
     if (!(REPORT_FORMATS as readonly string[]).includes(f))

@@ -72,8 +72,16 @@ Running:
 
 Reports:
   --report-dir DIR          where report files go (default conformance-report)
-  --reporter FMT            console, json, junit, html, markdown, ctrf (repeatable; default all)
-  --expected-failures FILE  baseline of known failures; only new failures fail the run
+  --reporter FMT            console, json, junit, html, markdown, ctrf, sarif (repeatable; default
+                            all but sarif). sarif writes report.sarif (SARIF 2.1.0) for code
+                            scanning: one result per rule failed or not judged, at the lines of
+                            the spec section it cites (spec/data-import-interface.md in the package)
+  --expected-failures FILE  baseline of known failures; only new failures fail the run (config:
+                            run.expected_failures). An entry (rule, comment, optional reason)
+                            may carry until: YYYY-MM-DD: after that day (UTC) it excuses nothing
+                            and the failure counts as new. Entries whose rule passes now are listed
+  --strict-baseline         entries whose rule passes now fail the run (exit 1), so the baseline
+                            shrinks as failures are fixed (config: run.strict_baseline)
   --full-transcripts        keep every exchange in full (default: failing rules keep their last
                             exchanges with bodies cut at 2 KB; passing rules one line each)
   --verbose                 print every rule as it finishes, and each failure in full (reason, replay
@@ -109,7 +117,8 @@ allowed values are "not shown" in the spec), give one it accepts per request kin
 in the config (account, business, notes, transactions, …); the run says which key to set.
 
 Exit codes: 0 conformant: every selected MUST rule judged, none failed;
-1 a MUST rule failed or could not be judged (with --strict, SHOULD too);
+1 a MUST rule failed or could not be judged (with --strict, SHOULD too), or with
+  --strict-baseline baseline entries pass now;
 2 usage or configuration error; 3 target unreachable or authentication failed before any rule ran;
 4 incomplete: no MUST rule failed, but MUST rules were not judged (skipped) for missing configuration (the run names
   the keys; --allow-skip accepts skips deliberately), or endpoints were not implemented (one cause
@@ -138,6 +147,7 @@ export const runOptions = {
   'report-dir': { type: 'string' },
   reporter: { type: 'string', multiple: true },
   'expected-failures': { type: 'string' },
+  'strict-baseline': { type: 'boolean' },
   'allow-skip': { type: 'string', multiple: true },
   partial: { type: 'boolean' },
   'full-transcripts': { type: 'boolean' },
@@ -298,7 +308,9 @@ async function run(argv: string[]): Promise<number> {
     }
     if (resolved.options.transport?.insecure)
       warn("conformance: --insecure: the target's TLS certificate is not checked; never use this against production.");
-    const baseline = resolved.expectedFailures ? loadBaseline(resolved.expectedFailures) : undefined;
+    const baseline = resolved.expectedFailures
+      ? loadBaseline(resolved.expectedFailures, { strict: resolved.strictBaseline })
+      : undefined;
     const consoleOut = resolved.report.formats.includes('console')
       ? new ConsoleReporter({ verbose: values.verbose, redact: (text) => redactor.text(text) })
       : undefined;

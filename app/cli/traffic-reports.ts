@@ -14,9 +14,9 @@ export const reportOptions = {
 } as const;
 
 export async function formatsOf(reporter: string[] | undefined, command: string): Promise<ReportFormat[]> {
-  const { REPORT_FORMATS } = await import('../../core/config/schema.js');
+  const { DEFAULT_REPORT_FORMATS, REPORT_FORMATS } = await import('../../core/config/schema.js');
   const formats = (reporter?.flatMap((r) => r.split(',')).map((r) => r.trim()) ?? [
-    ...REPORT_FORMATS,
+    ...DEFAULT_REPORT_FORMATS,
   ]) as ReportFormat[];
   for (const f of formats)
     if (!(REPORT_FORMATS as readonly string[]).includes(f))

@@ -6,8 +6,10 @@ import { z } from 'zod';
 
 const nonEmpty = z.string().min(1, 'must not be empty');
 
-export const REPORT_FORMATS = ['console', 'json', 'junit', 'html', 'markdown', 'ctrf'] as const;
+export const REPORT_FORMATS = ['console', 'json', 'junit', 'html', 'markdown', 'ctrf', 'sarif'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
+/** Written unless formats are named: all but SARIF, which is for uploading to code scanning and is asked for. */
+export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = REPORT_FORMATS.filter((f) => f !== 'sarif');
 
 export const DEFAULT_MUTATION =
   'mutation ObtainServiceToken($apiKey: String!) { obtainServiceToken(input: {APIKey: $apiKey}) { token } }';
@@ -157,7 +159,15 @@ export const RunConfig = z.strictObject({
     ),
   expected_failures: nonEmpty
     .optional()
-    .describe('YAML baseline of known failures (rule id, reason, comment); only new failures fail the run.'),
+    .describe(
+      'YAML baseline of known failures (rule id, reason, comment, until: YYYY-MM-DD); only new failures fail the run. An entry past its until day (UTC) excuses nothing.',
+    ),
+  strict_baseline: z
+    .boolean()
+    .optional()
+    .describe(
+      'Baseline entries whose rule passes now fail the run (exit code 1), so the baseline cannot rot. Needs expected_failures. Flag: --strict-baseline.',
+    ),
   allow_skip: z
     .array(nonEmpty)
     .optional()
@@ -177,8 +187,10 @@ export const ReportConfig = z.strictObject({
   formats: z
     .array(z.enum(REPORT_FORMATS))
     .min(1)
-    .default([...REPORT_FORMATS])
-    .describe('Report formats to write.'),
+    .default([...DEFAULT_REPORT_FORMATS])
+    .describe(
+      'Report formats to write (default: all but sarif). sarif writes report.sarif (SARIF 2.1.0) for code scanning.',
+    ),
   har: nonEmpty
     .optional()
     .describe(

@@ -109,7 +109,8 @@ run:
   id_prefix: cf                               # every identifier the run creates starts with it
   # rate_limit: 20                            # requests per second, to protect a shared server
   # max_time_s: 1800                          # overall deadline; unfinished rules are reported as not judged
-  # expected_failures: conformance-baseline.yaml
+  # expected_failures: conformance-baseline.yaml # known failures (rule, comment, until: YYYY-MM-DD)
+  # strict_baseline: true                     # baseline entries that pass now fail the run
   # allow_skip: [fixtures.payment_instruction] # skips you accept, by rule glob, config key or endpoint:
   #                                           # without this, a run whose MUST rules were skipped is
   #                                           # "incomplete" (exit 4), not conformant
@@ -118,6 +119,6 @@ run:
 
 report:
   dir: conformance-report
-  formats: [console, json, junit, html, markdown, ctrf]
+  formats: [console, json, junit, html, markdown, ctrf] # add sarif for code scanning (report.sarif)
 `;
 }

@@ -1,5 +1,5 @@
 /** Builds the report object from rule outcomes: totals, sections, capability matrix, baseline, exit code. */
-import { excuse } from '../engine/baseline.js';
+import { excuse, isExpired } from '../engine/baseline.js';
 import { DEADLINE_CAUSE } from '../engine/interrupt.js';
 import { QUOTE_LIMIT, boundedValue, capText } from '../http/bounds.js';
 import { reportTranscript } from './transcripts.js';
@@ -320,14 +320,8 @@ export function buildReport(input: RunRecord): Report {
     !!input.interrupted && !input.aborted,
   );
 
-  const baseline = input.baseline && {
-    file: input.baseline.file,
-    entries: input.baseline.entries.length,
-    now_passing: input.baseline.entries
-      .filter((e) => rules.some((r) => r.id === e.rule && r.verdict === 'pass'))
-      .map((e) => ({ rule: e.rule, comment: e.comment })),
-    unknown_rules: input.baseline.entries.filter((e) => !rules.some((r) => r.id === e.rule)).map((e) => e.rule),
-  };
+  const baseline = input.baseline && baselineSummary(input.baseline, rules);
+  if (baseline) summary.exit_code = strictBaselineExit(summary.exit_code, baseline);
 
   const { run } = input;
   return {
@@ -384,6 +378,31 @@ export function buildReport(input: RunRecord): Report {
     http: input.http,
     ...(stopped ? { stopped_answering: stopped } : {}),
   };
+}
+
+/** What the run says of its baseline: entries that pass now, name no rule, or are past their day. */
+function baselineSummary(baseline: NonNullable<RunRecord['baseline']>, rules: RuleResult[]): Report['baseline'] {
+  const passes = (e: { rule: string }) => rules.some((r) => r.id === e.rule && r.verdict === 'pass');
+  const expired = baseline.entries
+    .filter((e) => isExpired(e, baseline) && !passes(e))
+    .map((e) => ({ rule: e.rule, until: e.until!, comment: e.comment }));
+  return {
+    file: baseline.file,
+    entries: baseline.entries.length,
+    now_passing: baseline.entries.filter(passes).map((e) => ({ rule: e.rule, comment: e.comment })),
+    unknown_rules: baseline.entries.filter((e) => !rules.some((r) => r.id === e.rule)).map((e) => e.rule),
+    ...(expired.length ? { expired } : {}),
+    ...(baseline.strict ? { strict: true } : {}),
+  };
+}
+
+/**
+ * The gate under --strict-baseline: a run that would pass fails (exit code 1) while baseline entries
+ * pass now, so a baseline cannot keep excusing failures that are gone. The verdict stays what the
+ * rules say; the console and summary.md say why the exit code is 1.
+ */
+export function strictBaselineExit(exitCode: number, baseline: Report['baseline']): number {
+  return exitCode === EXIT.OK && baseline?.strict && baseline.now_passing.length ? EXIT.MUST_FAILURES : exitCode;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { ConfigError } from '../config/errors.js';
 import { capText, showControls } from '../http/bounds.js';
-import { summarize } from './build.js';
+import { strictBaselineExit, summarize } from './build.js';
 import { mergeCoverage } from './coverage.js';
 import type { CauseResult, Report, RuleResult } from './schema.js';
 
@@ -71,6 +71,9 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const started = all.reduce((t, r) => Math.min(t, Date.parse(r.run.started_at)), Number.POSITIVE_INFINITY);
   const finished = all.reduce((t, r) => Math.max(t, Date.parse(r.run.finished_at)), Number.NEGATIVE_INFINITY);
   const baselines = all.flatMap((r) => (r.baseline ? [r.baseline] : []));
+  const baseline = mergedBaseline(baselines);
+  const summarized = summarize(rules, strict, aborted, [], !!interrupted && !aborted);
+  summarized.summary.exit_code = strictBaselineExit(summarized.summary.exit_code, baseline);
   const { shard: _shard, ...selection } = first.report.run.selection;
 
   const coverages = all.flatMap((r) => (r.coverage ? [r.coverage] : []));
@@ -91,7 +94,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       selection,
       bailed: all.some((r) => r.run.bailed),
     },
-    ...summarize(rules, strict, aborted, [], !!interrupted && !aborted),
+    ...summarized,
     causes: [...causes.values()],
     ...(aborted ? { aborted: first.report.aborted } : { aborted: undefined }),
     ...(interrupted && !aborted
@@ -103,20 +106,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
         }
       : { interrupted: undefined }),
     rules,
-    ...(baselines.length
-      ? {
-          baseline: {
-            file: baselines[0].file,
-            entries: baselines[0].entries,
-            now_passing: [...new Map(baselines.flatMap((b) => b.now_passing).map((e) => [e.rule, e])).values()],
-            // An entry is unknown only if no shard knew its rule.
-            unknown_rules: (() => {
-              const known = baselines.map((b) => new Set(b.unknown_rules));
-              return baselines[0].unknown_rules.filter((id) => known.every((s) => s.has(id)));
-            })(),
-          },
-        }
-      : {}),
+    ...(baseline ? { baseline } : {}),
     created_identifiers: {
       external_account_numbers: all.flatMap((r) => r.created_identifiers.external_account_numbers),
       business_identifiers: all.flatMap((r) => r.created_identifiers.business_identifiers),
@@ -133,5 +123,25 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       token_renewals: all.reduce((n, r) => n + r.http.token_renewals, 0),
       token_refused_mid_run: all.reduce((n, r) => n + r.http.token_refused_mid_run, 0),
     },
+  };
+}
+
+/** The shards' baseline (the same file): what passes in any shard passes; unknown only if no shard knew the rule. */
+function mergedBaseline(baselines: NonNullable<Report['baseline']>[]): Report['baseline'] {
+  if (!baselines.length) return undefined;
+  const nowPassing = [...new Map(baselines.flatMap((b) => b.now_passing).map((e) => [e.rule, e])).values()];
+  const known = baselines.map((b) => new Set(b.unknown_rules));
+  const passing = new Set(nowPassing.map((e) => e.rule));
+  // A shard lists an expired entry of a rule another shard ran and saw pass: that one is stale, not expired.
+  const expired = [
+    ...new Map(baselines.flatMap((b) => b.expired ?? []).map((e) => [`${e.rule} ${e.until}`, e])).values(),
+  ].filter((e) => !passing.has(e.rule));
+  return {
+    file: baselines[0].file,
+    entries: baselines[0].entries,
+    now_passing: nowPassing,
+    unknown_rules: baselines[0].unknown_rules.filter((id) => known.every((s) => s.has(id))),
+    ...(expired.length ? { expired } : {}),
+    ...(baselines.some((b) => b.strict) ? { strict: true } : {}),
   };
 }

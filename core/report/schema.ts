@@ -166,6 +166,18 @@ export const ReportSchema = z.object({
         .array(z.object({ rule: z.string(), comment: z.string() }))
         .describe('entries whose rule passes now: remove them'),
       unknown_rules: z.array(z.string()).describe('entries that name no rule'),
+      expired: z
+        .array(z.object({ rule: z.string(), until: z.string(), comment: z.string() }))
+        .optional()
+        .describe(
+          'entries past their until day (UTC) that do not pass now: they excuse nothing, so a failure of their rule counts as new',
+        ),
+      strict: z
+        .boolean()
+        .optional()
+        .describe(
+          '--strict-baseline / run.strict_baseline: an entry whose rule passes now (now_passing) fails the run (exit code 1)',
+        ),
     })
     .optional(),
   created_identifiers: z.object({

@@ -12,12 +12,52 @@ export function specText(): string {
   return text;
 }
 
+/** A numbered heading of the spec (`### 4.2 Data added …`): its depth is the count of `#`. */
+interface Heading {
+  section: string;
+  title: string;
+  depth: number;
+  /** 1-based line number of the heading in the spec file. */
+  line: number;
+}
+
+const HEADING = /^(#{2,3}) (\d+(?:\.\d+)*)\.? (.+)$/;
+
+function headings(spec: string): Heading[] {
+  const found: Heading[] = [];
+  spec.split('\n').forEach((text, i) => {
+    const m = HEADING.exec(text);
+    if (m) found.push({ section: m[2], title: m[3].trim(), depth: m[1].length, line: i + 1 });
+  });
+  return found;
+}
+
 export function sectionTitles(): Map<string, string> {
-  if (!titles) {
-    titles = new Map();
-    for (const m of specText().matchAll(/^#{2,3} (\d+(?:\.\d+)*)\.? (.+)$/gm)) titles.set(m[1], m[2].trim());
-  }
+  titles ??= new Map(headings(specText()).map((h) => [h.section, h.title]));
   return titles;
+}
+
+/** The lines a section's text spans in the spec file, 1-based and inclusive. */
+export interface SectionLines {
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * Where each numbered section stands in the spec file: from its heading to the line before the next
+ * heading of the same or a higher level (a `##` section holds its `###` subsections), or to the last
+ * line. `spec` defaults to the shipped copy.
+ */
+export function sectionLines(spec: string = specText()): Map<string, SectionLines> {
+  const all = headings(spec);
+  const lines = spec.split('\n');
+  const last = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  const map = new Map<string, SectionLines>();
+  all.forEach((h, i) => {
+    const next = all.slice(i + 1).find((n) => n.depth <= h.depth);
+    map.set(h.section, { startLine: h.line, endLine: next ? next.line - 1 : last });
+  });
+  return map;
 }
 
 /** The title of a section, or of its nearest parent. */
