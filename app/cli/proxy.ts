@@ -54,7 +54,8 @@ Options:
                      the environment variable holding the key's passphrase (never the passphrase)
   --har FILE         also write every exchange as HAR 1.2 (redacted), as it completes
   --report-dir DIR   where to write the reports (default conformance-report)
-  --reporter FMT     console, json, junit, html, markdown, ctrf (repeatable; default all)`;
+  --reporter FMT     console, json, junit, html, markdown, ctrf, sarif (repeatable; default all
+                     but sarif)`;
 
 async function proxy(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(
