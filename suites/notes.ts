@@ -220,7 +220,7 @@ export default defineRules(
     },
     {
       id: 'notes.create.success-is-stored',
-      spec: '§4.2 notes rule 2, §3 creation statuses, §8',
+      spec: '§4.2 notes rule 2, §3 creation statuses',
       level: 'MUST',
       title: `Every note of a ${LARGE_BATCH}-note request answered NOTE_CREATION_SUCCESS is on the account: sent again, each is NOTE_ALREADY_EXISTS`,
       async check(ctx) {

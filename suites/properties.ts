@@ -236,6 +236,60 @@ export default defineRules(
       },
     },
     {
+      id: 'properties.account.beyond-template-accepted',
+      spec: '§2.3, §2.4, §4.1',
+      level: 'INFO',
+      why: 'A configured account template says which values the implementation takes where the spec leaves them open (account types, reasons, payment types: §2.3, §2.4 "not shown"); documented fields the template leaves out may be refused for values the spec does not fix, so what is refused is recorded, never failed.',
+      title:
+        "Which documented fields beyond the account template the implementation refuses: complete generated accounts (every documented field, SUPPLY_CHARGE line and tax items included) carrying the template's top-level values",
+      endpoints: ['validateAccount', 'stageAccount'],
+      property: true,
+      async check(ctx) {
+        // Without a template there is nothing beyond it: properties.account.valid-accepted sends these
+        // accounts at MUST. Recorded as such (an INFO rule scores no section), not a skip on every default run.
+        if (!ctx.preconditions.payloads.configured('account')) {
+          ctx.observe(
+            'no account template (payloads.account): properties.account.valid-accepted sends complete generated accounts',
+          );
+          return;
+        }
+        const template = ctx.given.account() as Record<string, unknown>;
+        // The template's own values win where they are values; nested lists stay the generated ones, whose
+        // parts (ledger periods and the transactions dated in them) only hold together as generated.
+        const topValues = Object.fromEntries(
+          Object.entries(template).filter(([, v]) => v === null || typeof v !== 'object'),
+        );
+        const arbitrary = SUPPLY.chain((supply) =>
+          accountPayload({ import_supplier: ctx.preconditions.ongoingSupplier, supply, complete: true }),
+        ).map((generated) => ({ ...generated, ...topValues }) as AccountPayload);
+        const cases = fc.sample(arbitrary, { seed: ctx.property.seed, numRuns: ctx.property.numRuns });
+        // Validated, then staged when valid (§4.1: staging validates by the same rules first).
+        const answers = await inTurn(cases, ctx.property.concurrency ?? 1, async (generated) => {
+          const body = freshIdentifiers('AccountPayload', generated, ctx.ids);
+          const validated = await ctx.api.call('validateAccount', {
+            body,
+            step: "validate a complete generated account with the template's values",
+          });
+          if (validated.status !== 200) return { refused: validated };
+          const staged = await ctx.api.call('stageAccount', { body, step: 'stage it' });
+          return staged.status === 201 ? {} : { refused: staged };
+        });
+        const refusedAt = new Map<string, number>();
+        let accepted = 0;
+        for (const { refused } of answers) {
+          if (!refused) accepted++;
+          else
+            for (const e of errorsOf(refused).attrs) {
+              const at = e.replace(/\.\d+\./g, '.N.');
+              refusedAt.set(at, (refusedAt.get(at) ?? 0) + 1);
+            }
+        }
+        ctx.observe(
+          `${accepted} of ${cases.length} complete generated accounts with the template's values validated and staged${refusedAt.size ? `; refused for: ${[...refusedAt.keys()].join(', ')}` : ''}`,
+        );
+      },
+    },
+    {
       id: 'properties.account.single-defect-refused',
       spec: '§2.1, §7.1, §4.1',
       level: 'MUST',

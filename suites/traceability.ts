@@ -15,6 +15,7 @@ import type { Statement } from '../core/engine/traceability.js';
 const FIELD_SHAPES = [
   'migration.validate.accepts-valid',
   'properties.account.valid-accepted',
+  'properties.account.beyond-template-accepted',
   'properties.account.single-defect-refused',
   'properties.account.single-defect-refused-readings',
 ];

@@ -221,7 +221,7 @@ export default defineRules(
     },
     {
       id: 'transactions.create.added-is-stored',
-      spec: '§4.2 transactions (per-item statuses), §8',
+      spec: '§4.2 transactions (per-item statuses)',
       level: 'MUST',
       title: `Every transaction of a ${LARGE_BATCH}-transaction request answered TRANSACTION_ADDED_TO_ACCOUNT was added: sent again, each is TRANSACTION_ALREADY_EXISTS`,
       async check(ctx) {
