@@ -273,6 +273,18 @@ describe('action.yml', () => {
       expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
   });
 
+  it('the sharded example gives the action only inputs it declares, and uploads the report directory it names', () => {
+    const example = parse(readFileSync(new URL('../../examples/ci/github-actions.yml', import.meta.url), 'utf8'));
+    const uses = (
+      example.jobs.conformance.steps as { id?: string; uses?: string; with?: Record<string, unknown> }[]
+    ).find((s) => s.uses?.includes('/data-import-conformance@'))!;
+    expect(Object.keys(uses.with ?? {}).filter((k) => !(k in ACTION.inputs))).toEqual([]);
+    expect(uses.with?.shard).toBe('${{ matrix.shard }}/3');
+    const upload = JSON.stringify(example.jobs.conformance.steps);
+    expect(upload).toContain(`steps.${uses.id}.outputs.report-dir`);
+    expect(JSON.stringify(example.jobs.report.steps)).toContain('npx conformance merge-reports');
+  });
+
   it('passes inputs to scripts only through the environment, the secrets as the CLI reads them', () => {
     for (const step of steps)
       if (step.run) {
