@@ -4,7 +4,7 @@
  * pointing at files — against the reference server: once with a fault that fails more MUST rules
  * than GitHub shows annotations for, once clean (the embedded server).
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { embeddedSeed } from '../../app/embedded.js';
 import { ReportSchema } from '../../core/report/schema.js';
-import { type ReferenceServer, startReferenceServer } from '../../reference/index.js';
+import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { CLI_WAIT_MS } from '../helpers/cli.js';
 import { conformantReport } from '../helpers/sample-report.js';
 import { fullConfig } from '../helpers/config.js';
+import { until } from '../helpers/until.js';
 
 const SCRIPT = fileURLToPath(new URL('../../dist/app/ci/github-action.js', import.meta.url));
 const ACTION = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8'));
@@ -56,8 +57,15 @@ function readOutputs(text: string): Record<string, string> {
   return out;
 }
 
-/** Runs the step in a fresh directory with the given inputs (INPUT_*) and secrets; resolves at its exit. */
-function runStep(env: Record<string, string>, dir = mkdtempSync(join(tmpdir(), 'action-'))): Promise<StepResult> {
+interface RunningStep {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  /** Resolves at the step's exit (rejects, killing it, when it never exits). */
+  done: Promise<StepResult>;
+}
+
+/** Starts the step in a fresh directory with the given inputs (INPUT_*) and secrets. */
+function startStep(env: Record<string, string>, dir = mkdtempSync(join(tmpdir(), 'action-'))): RunningStep {
   const files = {
     GITHUB_OUTPUT: join(dir, 'output.txt'),
     GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
@@ -67,12 +75,12 @@ function runStep(env: Record<string, string>, dir = mkdtempSync(join(tmpdir(), '
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(CONFORMANCE_|INPUT_|GITHUB_)/.test(k)),
   );
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT], { cwd: dir, env: { ...clean, NO_COLOR: '1', ...files, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+  const child = spawn(process.execPath, [SCRIPT], { cwd: dir, env: { ...clean, NO_COLOR: '1', ...files, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<StepResult>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the action's step did not exit within ${CLI_WAIT_MS / 1000} s\n${stdout}\n${stderr}`));
@@ -93,7 +101,11 @@ function runStep(env: Record<string, string>, dir = mkdtempSync(join(tmpdir(), '
       });
     });
   });
+  return { child, stdout: () => stdout, done };
 }
+
+/** Runs the step to its exit. */
+const runStep = (env: Record<string, string>, dir?: string) => startStep(env, dir).done;
 
 const lines = (text: string) => text.split('\n');
 const commandLines = (stdout: string, name: string) => lines(stdout).filter((l) => l.startsWith(`::${name} `));
@@ -232,6 +244,34 @@ describe('the GitHub Action against the embedded reference server', () => {
     expect(step.summary).toContain(
       '**Conformance: no report.** The run ended with exit code 2 before writing report.json',
     );
+  });
+});
+
+describe('the GitHub Action cancelled', () => {
+  let server: ReferenceServer;
+  beforeAll(async () => {
+    server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a SIGINT to the step reaches the run once: its reports say interrupted, the outputs are set, exit 130', async () => {
+    // Every answer late: the run would take minutes, so the signal lands mid-run.
+    server.store.settings.responseDelayMs = 200;
+    const dir = mkdtempSync(join(tmpdir(), 'action-'));
+    writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(server.url, `  token: \${CONFORMANCE_TOKEN}`));
+    const step = startStep({ CONFORMANCE_TOKEN: DEFAULT_TOKEN, INPUT_ARGS: '--verbose' }, dir);
+    // A rule's line as --verbose prints it when the rule ends: rules are under way.
+    await until(() => /^\S+ (MUST|SHOULD|INFO) [a-z]+\./m.test(step.stdout()) || step.child.exitCode !== null);
+    expect(step.child.exitCode).toBeNull();
+    step.child.kill('SIGINT');
+    const result = await step.done;
+    expect(result.code, result.stderr).toBe(130);
+    // One signal, passed on once: a second would have ended the run at once, without its reports.
+    expect(result.stderr.split('stopping the run').length - 1).toBe(1);
+    expect(result.outputs).toMatchObject({ verdict: 'interrupted', 'exit-code': '130' });
+    expect(result.summary).toMatch(/^# ⏹️ Interrupted/m);
   });
 });
 
