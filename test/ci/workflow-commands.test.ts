@@ -1,5 +1,6 @@
 /** The pieces of the GitHub Action's step: command escaping, output entries, args splitting, annotations. */
 import { describe, expect, it } from 'vitest';
+import { commandLine } from '../../app/ci/action-run.js';
 import { annotationsNote, annotationsOf } from '../../app/ci/annotations.js';
 import { ShellWordsError, shellWords } from '../../app/ci/shell-words.js';
 import {
@@ -121,5 +122,45 @@ describe('annotations', () => {
     const a = annotationsOf(conformantReport());
     expect(a.lines).toEqual([]);
     expect(annotationsNote(a)).toBeUndefined();
+  });
+});
+
+describe('the run command line from the inputs', () => {
+  it('inputs first as --flag=value (a value starting with - stays a value), args last', () => {
+    const { argv, reportDir } = commandLine({
+      INPUT_BASE_URL: ' https://staging.example.com ',
+      INPUT_CONFIG: '-odd name.yaml',
+      INPUT_SHARD: '2/3',
+      INPUT_ARGS: "--rule 'notes.*' --strict",
+    });
+    expect(argv).toEqual([
+      'run',
+      '--report-dir=conformance-report',
+      '--base-url=https://staging.example.com',
+      '--config=-odd name.yaml',
+      '--shard=2/3',
+      '--rule',
+      'notes.*',
+      '--strict',
+    ]);
+    expect(reportDir).toBe('conformance-report');
+  });
+
+  it('a --report-dir in args wins over the input, and is the directory read', () => {
+    expect(commandLine({ INPUT_REPORT_DIR: 'a', INPUT_ARGS: '--report-dir b' }).reportDir).toBe('b');
+    expect(commandLine({ INPUT_REPORT_DIR: 'a' }).reportDir).toBe('a');
+  });
+
+  it('reporters chosen in args get json and markdown added, which the step reads', () => {
+    expect(commandLine({ INPUT_ARGS: '--reporter junit' }).argv.slice(-3)).toEqual([
+      'junit',
+      '--reporter=json',
+      '--reporter=markdown',
+    ]);
+    expect(commandLine({}).argv.some((a) => a.startsWith('--reporter'))).toBe(false);
+  });
+
+  it.each(['--token x', '--token=x', "--header 'A: b' --token=x"])('refuses %j: a token on a command line', (args) => {
+    expect(() => commandLine({ INPUT_ARGS: args })).toThrow('args: --token would put the token on a command line');
   });
 });
