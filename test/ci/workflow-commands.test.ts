@@ -1,0 +1,166 @@
+/** The pieces of the GitHub Action's step: command escaping, output entries, args splitting, annotations. */
+import { describe, expect, it } from 'vitest';
+import { commandLine } from '../../app/ci/action-run.js';
+import { annotationsNote, annotationsOf } from '../../app/ci/annotations.js';
+import { ShellWordsError, shellWords } from '../../app/ci/shell-words.js';
+import {
+  escapeData,
+  escapeProperty,
+  fileCommandEntry,
+  maskCommands,
+  stopCommands,
+  workflowCommand,
+} from '../../app/ci/workflow-commands.js';
+import { conformantReport, hugeReport, sampleReport } from '../helpers/sample-report.js';
+
+describe('workflow commands', () => {
+  it('escape data as GitHub documents it: %, CR and LF', () => {
+    expect(escapeData('100% done\r\nnext')).toBe('100%25 done%0D%0Anext');
+    expect(escapeData('%0A stays text')).toBe('%250A stays text');
+  });
+
+  it('escape properties further: : and , end a value there', () => {
+    expect(escapeProperty('MUST failed: a.b (§2.1, §7.1)\n')).toBe('MUST failed%3A a.b (§2.1%2C §7.1)%0A');
+  });
+
+  it('a message cannot start a second command or close the first', () => {
+    const line = workflowCommand('error', { title: 'x::y' }, 'reason\n::set-output name=verdict::conformant');
+    expect(line).toBe('::error title=x%3A%3Ay::reason%0A::set-output name=verdict::conformant');
+    expect(line.split('\n')).toHaveLength(1);
+  });
+
+  it('masks a secret whole and each of its lines', () => {
+    expect(maskCommands('')).toEqual([]);
+    expect(maskCommands('s3cr%t')).toEqual(['::add-mask::s3cr%25t']);
+    expect(maskCommands('line one\nline two')).toEqual([
+      '::add-mask::line one%0Aline two',
+      '::add-mask::line one',
+      '::add-mask::line two',
+    ]);
+  });
+
+  it('stop-commands uses a fresh random token each time', () => {
+    const a = stopCommands();
+    const b = stopCommands();
+    expect(a.stop).toMatch(/^::stop-commands::conformance-[0-9a-f]{32}$/);
+    expect(a.resume).toBe(`::${a.stop.slice('::stop-commands::'.length)}::`);
+    expect(b.stop).not.toBe(a.stop);
+  });
+
+  it('writes outputs in the multi-line form with a delimiter the value does not hold', () => {
+    const entry = fileCommandEntry('report-dir', 'a\nb');
+    const [head, ...rest] = entry.split('\n');
+    const delimiter = head.slice('report-dir<<'.length);
+    expect(delimiter).toMatch(/^ghadelimiter_[0-9a-f]{24}$/);
+    expect(rest).toEqual(['a', 'b', delimiter, '']);
+    expect(() => fileCommandEntry('bad name', 'x')).toThrow('not an output name');
+  });
+});
+
+describe('shellWords (the args input)', () => {
+  it.each([
+    ['', []],
+    ['  --seed 7  ', ['--seed', '7']],
+    ['--rule notes.*\n--level MUST', ['--rule', 'notes.*', '--level', 'MUST']],
+    [`--rule 'a b' --header "X-Key: \\"q\\" \\$HOME"`, ['--rule', 'a b', '--header', 'X-Key: "q" $HOME']],
+    [`it"'"s' ok'`, [`it's ok`]],
+    ['a\\ b c\\\nd', ['a b', 'cd']],
+    ['--x "" \'\'', ['--x', '', '']],
+    ['$HOME `id` $(id)', ['$HOME', '`id`', '$(id)']],
+  ])('%j', (text, words) => {
+    expect(shellWords(text)).toEqual(words);
+  });
+
+  it.each([
+    ["--rule 'open", "a ' quote opened at character 8 is never closed"],
+    ['--rule "open', 'a " quote is never closed'],
+    ['ends with \\', 'a backslash ends the text'],
+  ])('%j is refused', (text, message) => {
+    expect(() => shellWords(text)).toThrow(ShellWordsError);
+    expect(() => shellWords(text)).toThrow(message);
+  });
+});
+
+describe('annotations', () => {
+  it('one error per failing MUST rule and one warning per SHOULD rule, the baseline left out', () => {
+    const report = sampleReport();
+    const a = annotationsOf(report);
+    expect(a.must.total).toBe(report.summary.must_failures);
+    expect(a.should.total).toBe(report.summary.should_failures);
+    expect(a.lines.filter((l) => l.startsWith('::error ')).length).toBe(a.must.total);
+    for (const r of report.rules.filter((x) => x.expected_failure))
+      expect(a.lines.some((l) => l.includes(r.id))).toBe(false);
+  });
+
+  it('target text arrives as one line with its controls written out, then escaped', () => {
+    const report = sampleReport();
+    const rule = report.rules.find((r) => r.level === 'MUST' && r.verdict === 'fail' && !r.expected_failure)!;
+    rule.reason = 'got 100%\r::set-output name=verdict::conformant\u001b]52;c;aGk=\u0007\u202e';
+    const line = annotationsOf(report).lines.find((l) => l.includes(rule.id))!;
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    // The console's one line: the CR is whitespace there, made a space; the rest written out.
+    expect(line).toContain('got 100%25 ::set-output name=verdict::conformant\\x1b]52;c;aGk=\\x07\\u202e');
+  });
+
+  it('at most 10 of each, MUST before SHOULD, and what was left out counted', () => {
+    const report = hugeReport(90);
+    const a = annotationsOf(report);
+    const errors = a.lines.filter((l) => l.startsWith('::error '));
+    const warnings = a.lines.filter((l) => l.startsWith('::warning '));
+    expect(errors).toHaveLength(10);
+    expect(warnings).toHaveLength(10);
+    expect(a.lines.indexOf(warnings[0])).toBe(10);
+    expect(a.must.dropped).toBe(a.must.total - 10);
+    expect(a.should.dropped).toBe(a.should.total - 10);
+    expect(annotationsNote(a)).toBe(
+      `Annotations: 10 of ${a.must.total} MUST failures and 10 of ${a.should.total} SHOULD failures shown (GitHub shows at most 10 errors and 10 warnings per step); and ${a.must.dropped} more MUST failures and ${a.should.dropped} more SHOULD failures not annotated: see the summary above, or report.json in the report directory.`,
+    );
+  });
+
+  it('a run with nothing failing has no annotations and no note', () => {
+    const a = annotationsOf(conformantReport());
+    expect(a.lines).toEqual([]);
+    expect(annotationsNote(a)).toBeUndefined();
+  });
+});
+
+describe('the run command line from the inputs', () => {
+  it('inputs first as --flag=value (a value starting with - stays a value), args last', () => {
+    const { argv, reportDir } = commandLine({
+      INPUT_BASE_URL: ' https://staging.example.com ',
+      INPUT_CONFIG: '-odd name.yaml',
+      INPUT_SHARD: '2/3',
+      INPUT_ARGS: "--rule 'notes.*' --strict",
+    });
+    expect(argv).toEqual([
+      'run',
+      '--report-dir=conformance-report',
+      '--base-url=https://staging.example.com',
+      '--config=-odd name.yaml',
+      '--shard=2/3',
+      '--rule',
+      'notes.*',
+      '--strict',
+    ]);
+    expect(reportDir).toBe('conformance-report');
+  });
+
+  it('a --report-dir in args wins over the input, and is the directory read', () => {
+    expect(commandLine({ INPUT_REPORT_DIR: 'a', INPUT_ARGS: '--report-dir b' }).reportDir).toBe('b');
+    expect(commandLine({ INPUT_REPORT_DIR: 'a' }).reportDir).toBe('a');
+  });
+
+  it('reporters chosen in args get json and markdown added, which the step reads', () => {
+    expect(commandLine({ INPUT_ARGS: '--reporter junit' }).argv.slice(-3)).toEqual([
+      'junit',
+      '--reporter=json',
+      '--reporter=markdown',
+    ]);
+    expect(commandLine({}).argv.some((a) => a.startsWith('--reporter'))).toBe(false);
+  });
+
+  it.each(['--token x', '--token=x', "--header 'A: b' --token=x"])('refuses %j: a token on a command line', (args) => {
+    expect(() => commandLine({ INPUT_ARGS: args })).toThrow('args: --token would put the token on a command line');
+  });
+});
