@@ -6,7 +6,7 @@
  *
  * Inputs come through the environment, never through the step's script text, so that no input can
  * become shell code: INPUT_BASE_URL, INPUT_CONFIG, INPUT_ARGS, INPUT_SHARD, INPUT_REPORT_DIR, and the
- * secrets as the CLI reads them, CONFORMANCE_API_KEY and CONFORMANCE_TOKEN.
+ * secrets INPUT_API_KEY and INPUT_TOKEN, passed on as the CLI reads them (withSecretInputs).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, statSync, writeSync } from 'node:fs';
@@ -172,8 +172,23 @@ function publish(env: NodeJS.ProcessEnv, outputs: ActionOutputs, summary: string
   );
 }
 
+/**
+ * The run's environment: the api-key and token inputs, where given, as the variables the CLI reads
+ * (CONFORMANCE_API_KEY, CONFORMANCE_TOKEN); an input left empty leaves the job's own variable as it
+ * is. The inputs' own variables are not passed on.
+ */
+export function withSecretInputs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { INPUT_API_KEY: apiKey, INPUT_TOKEN: token, ...rest } = env;
+  return {
+    ...rest,
+    ...(apiKey ? { CONFORMANCE_API_KEY: apiKey } : {}),
+    ...(token ? { CONFORMANCE_TOKEN: token } : {}),
+  };
+}
+
 /** The whole step; returns the exit code the step ends with: the CLI's, or 2 for a mistake in the inputs. */
-export async function runGithubAction(env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+export async function runGithubAction(stepEnv: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  const env = withSecretInputs(stepEnv);
   // Before anything else is printed: from here on the runner masks the secrets in the log.
   for (const secret of [env.CONFORMANCE_API_KEY, env.CONFORMANCE_TOKEN])
     for (const line of maskCommands(secret ?? '')) out(line);

@@ -130,7 +130,7 @@ describe('the GitHub Action against a faulty reference server', () => {
         INPUT_CONFIG: 'conformance.config.yaml',
         INPUT_REPORT_DIR: 'reports',
         INPUT_ARGS: '--seed 4242\n--reporter "console" --reporter html',
-        CONFORMANCE_API_KEY: API_KEY,
+        INPUT_API_KEY: API_KEY,
       },
       dir,
     );
@@ -332,7 +332,7 @@ describe('action.yml', () => {
         expect(step.shell).toBe('bash');
       }
     const run = steps.find((s) => s.id === 'run')!;
-    expect(run.env?.CONFORMANCE_API_KEY).toBe('${{ inputs.api-key }}');
-    expect(run.env?.CONFORMANCE_TOKEN).toBe('${{ inputs.token }}');
+    expect(run.env?.INPUT_API_KEY).toBe('${{ inputs.api-key }}');
+    expect(run.env?.INPUT_TOKEN).toBe('${{ inputs.token }}');
   });
 });

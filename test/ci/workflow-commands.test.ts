@@ -1,6 +1,6 @@
 /** The pieces of the GitHub Action's step: command escaping, output entries, args splitting, annotations. */
 import { describe, expect, it } from 'vitest';
-import { commandLine } from '../../app/ci/action-run.js';
+import { commandLine, withSecretInputs } from '../../app/ci/action-run.js';
 import { annotationsNote, annotationsOf } from '../../app/ci/annotations.js';
 import { ShellWordsError, shellWords } from '../../app/ci/shell-words.js';
 import {
@@ -162,5 +162,17 @@ describe('the run command line from the inputs', () => {
 
   it.each(['--token x', '--token=x', "--header 'A: b' --token=x"])('refuses %j: a token on a command line', (args) => {
     expect(() => commandLine({ INPUT_ARGS: args })).toThrow('args: --token would put the token on a command line');
+  });
+});
+
+describe('the secret inputs', () => {
+  it('are passed on as the variables the CLI reads, and an empty one leaves the job variable as it was', () => {
+    const job = { CONFORMANCE_API_KEY: 'from-the-job', CONFORMANCE_TOKEN: 'job-token', PATH: '/bin' };
+    expect(withSecretInputs({ ...job, INPUT_API_KEY: '', INPUT_TOKEN: '' })).toEqual(job);
+    expect(withSecretInputs({ ...job, INPUT_API_KEY: 'from-the-input', INPUT_TOKEN: '' })).toEqual({
+      ...job,
+      CONFORMANCE_API_KEY: 'from-the-input',
+    });
+    expect(withSecretInputs({ INPUT_TOKEN: 't' })).toEqual({ CONFORMANCE_TOKEN: 't' });
   });
 });

@@ -117,7 +117,9 @@ describe('an endpoint added to the model with its driver', () => {
     body: z.object({
       import_supplier: z.string(),
       external_account_number: z.string(),
-      readings: z.array(z.object({ meter_serial_number: z.string(), interval_start: z.iso.datetime(), value: z.number() })),
+      readings: z.array(
+        z.object({ meter_serial_number: z.string(), interval_start: z.iso.datetime(), value: z.number() }),
+      ),
     }),
     responses: model.endpoints.createNotes.responses.filter((r) => r.status !== 404),
   };
