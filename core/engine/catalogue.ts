@@ -31,12 +31,16 @@ export function ruleCatalogue(rules: readonly Rule[]): CatalogueEntry[] {
 }
 
 export function renderRuleTable(rules: readonly Rule[]): string {
-  // Columns as wide as their longest value: a cut spec reference would cite the wrong section.
+  // The SPEC column names the sections a rule cites; the whole reference, never cut (a cut one would
+  // cite the wrong statement), ends the line where it says more than its sections: a column as wide
+  // as the longest reference pushed every title off screen.
+  const sections = (r: Rule) => [...new Set(sectionsOf(r.spec))].map((s) => `§${s}`).join(' ');
+  const whole = (r: Rule) => (r.spec.replace(/[,\s]+/g, ' ').trim() === sections(r) ? '' : `  (${r.spec})`);
   const idWidth = rules.reduce((w, r) => Math.max(w, r.id.length), 4);
-  const specWidth = rules.reduce((w, r) => Math.max(w, r.spec.length), 4);
+  const specWidth = rules.reduce((w, r) => Math.max(w, sections(r).length), 4);
   const lines = rules.map((r) => {
     const needs = (r.needs ?? []).map((n) => NEEDS[n].key.replace(/^fixtures\./, '')).join(', ');
-    return `${r.id.padEnd(idWidth)}  ${r.level.padEnd(6)}  ${r.spec.padEnd(specWidth)}  ${r.title}${needs ? `  [needs ${needs}]` : ''}`;
+    return `${r.id.padEnd(idWidth)}  ${r.level.padEnd(6)}  ${sections(r).padEnd(specWidth)}  ${r.title}${needs ? `  [needs ${needs}]` : ''}${whole(r)}`;
   });
   return [
     `${'RULE'.padEnd(idWidth)}  LEVEL   ${'SPEC'.padEnd(specWidth)}  TITLE`,
