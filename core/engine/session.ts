@@ -107,9 +107,9 @@ function connectTo(options: RunOptions, settings: Settings, history: RunHistory)
     transport: options.transport,
     redactor: options.redactor,
     // The run's history reads every exchange as it completes, beside whatever else observes them.
-    onExchange: (exchange, startedAt, origin, sender) => {
-      history.observe(exchange, startedAt);
-      options.onExchange?.(exchange, startedAt, origin, sender);
+    onExchange: (exchange, startedAt, origin, sender, response) => {
+      history.observe(exchange, startedAt, Date.now(), response);
+      options.onExchange?.(exchange, startedAt, origin, sender, response);
     },
   });
 }
