@@ -56,6 +56,11 @@ export class Transcript {
   step?: string;
   /** Exchanges before this index are already brief (or broke). */
   private compacted = 0;
+  /**
+   * Answers larger than LARGE_BODY_BYTES it read (large-bodies.ts). A rule may keep what it parsed of
+   * them until it ends, so the run starts no other rule meanwhile (core/engine/run.ts).
+   */
+  largeBodies = 0;
 
   constructor(
     private readonly compaction?: Compaction,
@@ -351,6 +356,7 @@ export class HttpClient {
       });
       release = read.release;
       const { text } = read;
+      if (read.release) transcript.largeBodies++;
       const responseHeaders = flattenHeaders(res.headers);
       const redactedText = redactor.text(text);
       const exchange = transcript.record({
