@@ -17,6 +17,7 @@
  */
 import { detached } from '../http/bounds.js';
 import type { Exchange } from '../http/exchange.js';
+import type { SharedBody } from '../http/client.js';
 import { route } from '../spec/route.js';
 
 /** The statements judged over the history, one `history.*` rule each. */
@@ -167,6 +168,8 @@ export class RunHistory {
   private readonly maxWitnesses: number;
   /** The exchange being read, kept only if a fact it shows is the first of its kind. */
   private current?: Exchange;
+  /** Its response body parsed once with the rule that reads it, when the client shares it. */
+  private response?: SharedBody;
   private lastDropped?: number;
 
   constructor(options: HistoryOptions = {}) {
@@ -195,7 +198,7 @@ export class RunHistory {
    * Reads one completed exchange: `startedAt` when it was sent, `endedAt` when its answer (or the
    * failure to get one) arrived. Never throws: an answer it cannot read shows nothing.
    */
-  observe(exchange: Exchange, startedAt: Date, endedAt = Date.now()): void {
+  observe(exchange: Exchange, startedAt: Date, endedAt = Date.now(), response?: SharedBody): void {
     this.counts.exchanges++;
     const at = exchange.request.url.indexOf('/v1/');
     if (at < 0) return;
@@ -203,11 +206,20 @@ export class RunHistory {
     if (!routed) return;
     const seen: Seen = { seq: exchange.seq, start: startedAt.getTime(), end: endedAt };
     this.current = exchange;
+    this.response = response;
     try {
       this.read(routed.endpoint.id, routed.params, exchange, seen);
     } finally {
       this.current = undefined;
+      this.response = undefined;
     }
+  }
+
+  /** The exchange's response body as JSON, or undefined: the rule's own parse when shared. */
+  private responseJson(x: Exchange): unknown {
+    if (!this.response) return parse(x.response?.body);
+    const parsed = this.response.peek();
+    return 'value' in parsed ? parsed.value : undefined;
   }
 
   private read(endpoint: string, params: Record<string, string>, x: Exchange, seen: Seen): void {
@@ -235,7 +247,7 @@ export class RunHistory {
         const ext = text(req.external_account_number);
         const facts = this.account(supplier, ext);
         if (!facts) return;
-        const res = parse(x.response?.body);
+        const res = this.responseJson(x);
         if (status === 201) {
           facts.processOk = true;
           const number = isObject(res) ? shown(res.service_account_number) : undefined;
@@ -256,7 +268,7 @@ export class RunHistory {
           this.absent(facts, seen, 'the status endpoint answers 404 (no import process)');
           return;
         }
-        const res = parse(x.response?.body);
+        const res = this.responseJson(x);
         if (status !== 200 || !isObject(res)) return;
         this.appeared(facts, seen, `status ${String(res.status)}`);
         const number = shown(res.service_account_number);
@@ -275,7 +287,7 @@ export class RunHistory {
             : endpoint === 'pendingAccountImportProcesses'
               ? 'pending'
               : 'imported';
-        for (const record of recordsOf(parse(x.response?.body))) {
+        for (const record of recordsOf(this.responseJson(x))) {
           const ext = record.external_account_number as string;
           const facts = this.account(supplier, ext);
           if (!facts) continue;
@@ -291,7 +303,7 @@ export class RunHistory {
         return;
       }
       case 'createBusiness': {
-        const res = parse(x.response?.body);
+        const res = this.responseJson(x);
         const req = parse(x.request.body);
         if (!isObject(res) || !isObject(req) || status === undefined || status >= 500) return;
         const id = res.service_business_id;

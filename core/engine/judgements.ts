@@ -4,7 +4,7 @@
  * without us. One function per statement, fed what the exchange holds, each answering what breaks
  * the statement in words (or nothing): the two judges cannot read the spec differently.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { authorizationHeader } from '../auth/token.js';
 import { capText, quoteJson, showControls } from '../http/bounds.js';
 import type { DocumentedResponse, EndpointSpec } from '../spec/index.js';
@@ -40,8 +40,29 @@ export type Shape<T> = { ok: true; data: T } | { ok: false; issues: readonly z.c
  * refuses fields the spec does not document; response schemas let the interface grow, §9).
  */
 export function documentedShape<S extends z.ZodType>(schema: S, value: unknown): Shape<z.output<S>> {
-  const result = schema.safeParse(value, { reportInput: true });
-  return result.success ? { ok: true, data: result.data } : { ok: false, issues: result.error.issues };
+  const documented = documentedPart(schema, value);
+  const result = schema.safeParse(documented ?? value, { reportInput: true });
+  if (!result.success) return { ok: false, issues: result.error.issues };
+  return { ok: true, data: documented ? (value as z.output<S>) : result.data };
+}
+
+/**
+ * The documented fields of a response object, when checking them alone says what checking the whole
+ * object says: a response schema lets any other field through unchecked (§9.2), so leaving them out
+ * changes no issue. Zod rebuilds a loose object key by key, and a body of a million undocumented keys
+ * (15 MiB of them is some 125 MB parsed) would be copied whole to check a few fields: that copy was
+ * the largest value a run held. The value itself is then the data, not zod's copy: no schema of the
+ * model transforms a value (core/spec), so the copy differed only in the order of its keys.
+ */
+function documentedPart(schema: z.ZodType, value: unknown): Record<string, unknown> | undefined {
+  if (!(schema instanceof z.ZodObject)) return undefined;
+  const { catchall, checks } = schema.def;
+  if (catchall?._zod.def.type !== 'unknown' || checks?.length) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const part: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.shape))
+    if (Object.hasOwn(value, key)) part[key] = (value as Record<string, unknown>)[key];
+  return part;
 }
 
 /** The first `max` issues of a body, described from `root` as a rule's failure says them. */

@@ -93,11 +93,16 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
       options.onEvent?.({ type: 'rule', result, done: ++done, total: rules.length });
     };
     // Rules start in `order` while fewer than the width run; the width may change as the run goes
-    // (width.ts), so it is asked again each time a rule ends.
+    // (width.ts), so it is asked again each time a rule ends. No rule starts while a running rule
+    // holds a large answer (session.holdsLargeBodies): each may keep one parsed (some 125 MB for
+    // 15 MiB of small keys) until it ends, and the rules running then are the only ones that can add
+    // another. The wait ends when a running rule ends, which its own time limit bounds: a rule not
+    // yet started holds nothing any running rule waits on, and its time limit has not begun.
     const running = new Set<Promise<void>>();
     const start = async (indexes: number[]) => {
       for (const index of indexes) {
-        while (running.size >= session.width.current()) await Promise.race(running);
+        while (running.size >= session.width.current() || (running.size > 0 && session.holdsLargeBodies()))
+          await Promise.race(running);
         const started = runOne(index).finally(() => running.delete(started));
         running.add(started);
         session.width.started(running.size);

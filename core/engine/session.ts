@@ -58,6 +58,11 @@ export interface Session {
   readonly setup: Setup;
   /** How many rules the run may have at once: fixed, or following the target (width.ts). */
   readonly width: RuleWidth;
+  /**
+   * Whether a rule running now read an answer larger than LARGE_BODY_BYTES (core/http/large-bodies.ts):
+   * it may keep it parsed until it ends, and the run starts no other rule meanwhile (run.ts).
+   */
+  holdsLargeBodies(): boolean;
   /** The run's deadline: rules still running end at once as not judged (timeout), with `reason`. */
   stop(reason: string): void;
   /** The record of the rules run so far, with the facts of the run around them. */
@@ -108,9 +113,9 @@ function connectTo(options: RunOptions, settings: Settings, history: RunHistory)
     transport: options.transport,
     redactor: options.redactor,
     // The run's history reads every exchange as it completes, beside whatever else observes them.
-    onExchange: (exchange, startedAt, origin, sender) => {
-      history.observe(exchange, startedAt);
-      options.onExchange?.(exchange, startedAt, origin, sender);
+    onExchange: (exchange, startedAt, origin, sender, response) => {
+      history.observe(exchange, startedAt, Date.now(), response);
+      options.onExchange?.(exchange, startedAt, origin, sender, response);
     },
   });
 }
@@ -227,6 +232,8 @@ interface SessionParts {
   /** Aborted when the run stops (its deadline, an interruption). */
   signal: AbortSignal;
   history: RunHistory;
+  /** The transcripts of the rules running now. */
+  running: Set<Transcript>;
 }
 
 /** Step 3: the setup chain, once; a refused step becomes one cause shared by every rule that needs it. */
@@ -330,6 +337,7 @@ function ruleRunner({
   settings,
   signal: runSignal,
   history: runHistory,
+  running,
 }: SessionParts & { setup: Setup }): (rule: Rule) => Promise<RuleResult> {
   const { http: client, preconditions, redactor } = connection;
   const { numRuns, seed, timeoutMs, contractPath } = settings;
@@ -348,6 +356,7 @@ function ruleRunner({
     );
     const ruleTimeout = ruleTimeoutOf(timeoutMs) * (rule.property ? Math.max(1, numRuns / 10) : 1);
     const ruleDeadline = Date.now() + ruleTimeout;
+    running.add(transcript);
     const result = await executeRule({
       rule,
       run: async (state, signal) => {
@@ -400,7 +409,7 @@ function ruleRunner({
       timeoutMs: ruleTimeout,
       redactor,
       fullTranscripts: options.fullTranscripts,
-    });
+    }).finally(() => running.delete(transcript));
     // Progress events carry the result too (console, library callers): redacted like the report.
     return redactDeep(result, redactor);
   };
@@ -441,6 +450,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       settings,
       signal: runAbort.signal,
       history,
+      running: new Set(),
     };
     const setup = await setUp(parts);
     const replay = options.replayCommand ?? defaultReplay(options.baseUrl);
@@ -458,6 +468,7 @@ export async function openSession(options: RunOptions = {}): Promise<Session> {
       seed: settings.seed,
       setup,
       run: ruleRunner({ ...parts, setup }),
+      holdsLargeBodies: () => [...parts.running].some((transcript) => transcript.largeBodies > 0),
       replay: (result) => connection.redactor.text(replay(result.id, settings.seed, result.counterexample)),
       stop: (reason) => runAbort.abort(new RunDeadline(reason)),
       record: (results, extra) => recorder.record(results, extra),

@@ -56,6 +56,11 @@ export class Transcript {
   step?: string;
   /** Exchanges before this index are already brief (or broke). */
   private compacted = 0;
+  /**
+   * Answers larger than LARGE_BODY_BYTES it read (large-bodies.ts). A rule may keep what it parsed of
+   * them until it ends, so the run starts no other rule meanwhile (core/engine/run.ts).
+   */
+  largeBodies = 0;
 
   constructor(
     private readonly compaction?: Compaction,
@@ -79,14 +84,68 @@ export class Transcript {
   }
 }
 
+/** A body read as JSON: its value, or why it is not JSON. */
+export type ParsedBody = { value: unknown } | { error: string };
+
+function parseBody(text: string): ParsedBody {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/**
+ * One exchange's response body parsed once, for the run's history (which reads it as the exchange
+ * completes) and the rule (which reads it later, or never). Parsing is where a big body costs memory
+ * (15 MiB of small keys is ~125 MB parsed), so two parses of one body were two such values at once.
+ * An early reader's value is kept only weakly: a rule that never reads the body does not keep it
+ * alive, and one that does gets the same value whether it is reused or parsed again (JSON.parse of
+ * one text), so only memory depends on when the collector runs, never what a rule reads.
+ */
+export class SharedBody {
+  private weak?: WeakRef<object>;
+  /** A value that is not an object (a number, a string, null) or a parse error: small, kept as is. */
+  private small?: ParsedBody;
+
+  constructor(readonly text: string) {}
+
+  /** The parsed body for a reader that reads it now and keeps nothing of it. */
+  peek(): ParsedBody {
+    const kept = this.small ?? this.reuse();
+    if (kept) return kept;
+    const parsed = parseBody(this.text);
+    this.remember(parsed);
+    return parsed;
+  }
+
+  /** The parsed body for its owner, who keeps it: the value an earlier reader parsed when it is still alive. */
+  take(): ParsedBody {
+    return this.small ?? this.reuse() ?? parseBody(this.text);
+  }
+
+  private reuse(): ParsedBody | undefined {
+    const value = this.weak?.deref();
+    return value === undefined ? undefined : { value };
+  }
+
+  private remember(parsed: ParsedBody): void {
+    if ('value' in parsed && typeof parsed.value === 'object' && parsed.value !== null)
+      this.weak = new WeakRef(parsed.value);
+    else this.small = parsed;
+  }
+}
+
 export class HttpResponse {
-  private parsed?: { value: unknown } | { error: string };
+  private parsed?: ParsedBody;
 
   constructor(
     readonly status: number,
     readonly headers: Record<string, string>,
     readonly text: string,
     readonly exchange: Exchange,
+    /** The body as the run's history may already have parsed it (the same text). */
+    private readonly shared?: SharedBody,
   ) {}
 
   /** True when the body parses as JSON. */
@@ -104,14 +163,8 @@ export class HttpResponse {
     );
   }
 
-  private parse(): { value: unknown } | { error: string } {
-    if (!this.parsed) {
-      try {
-        this.parsed = { value: JSON.parse(this.text) };
-      } catch (error) {
-        this.parsed = { error: (error as Error).message };
-      }
-    }
+  private parse(): ParsedBody {
+    if (!this.parsed) this.parsed = this.shared?.take() ?? parseBody(this.text);
     return this.parsed;
   }
 }
@@ -148,7 +201,17 @@ export interface HttpClientOptions {
  * field coverage of a run (app/traffic/har.ts, core/report/coverage.ts), which must see every
  * exchange, not the ones transcripts keep. An observer that throws is ignored: it never breaks a rule.
  */
-export type ExchangeObserver = (exchange: Exchange, startedAt: Date, origin: string, sender?: Sender) => void;
+export type ExchangeObserver = (
+  exchange: Exchange,
+  startedAt: Date,
+  origin: string,
+  sender?: Sender,
+  /**
+   * The response body parsed, shared with the rule that reads it (one parse of a big body, not two):
+   * given when the recorded body is the text the rule reads (redaction changed nothing).
+   */
+  response?: SharedBody,
+) => void;
 
 export interface HttpStats {
   requests: number;
@@ -257,13 +320,14 @@ export class HttpClient {
     const started = performance.now();
     const startedAt = new Date();
     const observe = this.options.onExchange;
-    const observed = (exchange: Omit<Exchange, 'seq' | 'step'>) => {
+    const observed = (exchange: Omit<Exchange, 'seq' | 'step'>, response?: SharedBody) => {
       try {
         observe?.(
           { seq: n, ...(transcript.step ? { step: transcript.step } : {}), ...exchange },
           startedAt,
           this.origin,
           transcript.sender === undefined ? undefined : senderOf(transcript.sender, req.deliberate),
+          response,
         );
       } catch {
         // The observer's own trouble (a full disk under a HAR file) is its to report.
@@ -292,6 +356,7 @@ export class HttpClient {
       });
       release = read.release;
       const { text } = read;
+      if (read.release) transcript.largeBodies++;
       const responseHeaders = flattenHeaders(res.headers);
       const redactedText = redactor.text(text);
       const exchange = transcript.record({
@@ -308,18 +373,22 @@ export class HttpClient {
       });
       this.answers.answered(n, recordedRequest);
       this.latency.record(exchange.duration_ms, res.statusCode);
+      const shared = new SharedBody(text);
       if (observe)
-        observed({
-          request: { ...recordedRequest, ...(payload !== undefined ? { body: redactor.text(payload) } : {}) },
-          response: {
-            status: res.statusCode,
-            headers: exchange.response!.headers,
-            body: redactedText,
-            bytes: exchange.response!.bytes,
+        observed(
+          {
+            request: { ...recordedRequest, ...(payload !== undefined ? { body: redactor.text(payload) } : {}) },
+            response: {
+              status: res.statusCode,
+              headers: exchange.response!.headers,
+              body: redactedText,
+              bytes: exchange.response!.bytes,
+            },
+            duration_ms: exchange.duration_ms,
           },
-          duration_ms: exchange.duration_ms,
-        });
-      return new HttpResponse(res.statusCode, responseHeaders, text, exchange);
+          redactedText === text ? shared : undefined,
+        );
+      return new HttpResponse(res.statusCode, responseHeaders, text, exchange, shared);
     } catch (error) {
       this.stats.failures++;
       const kind = classify(error);

@@ -9,7 +9,9 @@
  * order in which large bodies are read changes, never what they say.
  *
  * The runner holds a share only while it reads and records: parsing stays lazy (a rule that only
- * reads the status never parses), and parsing eagerly under the budget measured worse.
+ * reads the status never parses), and parsing eagerly under the budget measured worse. What rules
+ * keep parsed is bounded where they start: no rule starts while a running rule read a large body
+ * (a Transcript's `largeBodies`, core/engine/run.ts).
  */
 
 /** Smaller bodies are read at once: they cost little, and most bodies are a few kilobytes. */

@@ -2,14 +2,24 @@
  * The runner's client and big answers: large bodies are read within the run's budget
  * (core/http/large-bodies.ts), never more at once than it allows, a body larger than the whole
  * budget still goes alone, and what a rule reads of a body — its text and its parsed value — is what
- * it would have been without the budget (undici's own decoding: UTF-8, a leading BOM skipped).
+ * it would have been without the budget (undici's own decoding: UTF-8, a leading BOM skipped). A big
+ * body is parsed once for the run's history and the rule, checked without a copy, and no rule starts
+ * while a running rule holds one.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, Transcript } from '../../core/http/client.js';
+import { z } from 'zod';
+import { runConformance } from '../../app/conformance.js';
+import { embeddedFixtures, embeddedSeed } from '../../app/embedded.js';
+import { documentedShape } from '../../core/engine/judgements.js';
+import { defineRules } from '../../core/engine/rule.js';
+import { HttpClient, type SharedBody, Transcript } from '../../core/http/client.js';
 import { LARGE_BODY_BUDGET, LargeBodyBudget } from '../../core/http/large-bodies.js';
 import { Redactor } from '../../core/http/redact.js';
+import { model } from '../../core/spec/index.js';
+import { DEFAULT_TOKEN, startReferenceServer, type ReferenceServer } from '../../reference/index.js';
 import { type Listening, listen } from '../helpers/listen.js';
+import { startProxy } from '../helpers/proxy.js';
 
 const MiB = 1024 * 1024;
 
@@ -114,5 +124,132 @@ describe('the client against a target answering big bodies to many requests at o
     expect(most).toBeLessThanOrEqual(LARGE_BODY_BUDGET);
     expect(waited).toBeGreaterThan(0);
     expect(client.largeBodies.inUse).toBe(0);
+  }, 120_000);
+});
+
+describe('one parse of a big body, checked without a copy', () => {
+  const body = bigJson(3 * MiB, 'p').replace('{', '{"status":"COMPLETED","service_account_number":"A-1",');
+  let target: Listening;
+  beforeAll(async () => {
+    target = await listen((req: IncomingMessage, res: ServerResponse) => {
+      // The second path echoes a secret the redactor knows: the recorded body is not the text read.
+      const text = req.url?.startsWith('/secret') ? body.replace('"A-1"', '"sekret-1"') : body;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+    });
+  });
+  afterAll(() => target?.close());
+
+  it('the observer and the rule read one parsed value, unless redaction changed what the observer saw', async () => {
+    const seen: (SharedBody | undefined)[] = [];
+    const values: unknown[] = [];
+    const client = new HttpClient({
+      baseUrl: target.url,
+      timeoutMs: 60_000,
+      connections: 2,
+      redactor: new Redactor(['sekret-1']),
+      onExchange: (_x, _at, _origin, _sender, response) => {
+        seen.push(response);
+        const parsed = response?.peek();
+        values.push(parsed && 'value' in parsed ? parsed.value : undefined);
+      },
+    });
+    try {
+      const plain = await client.send({ method: 'GET', path: '/plain/' }, new Transcript());
+      expect(plain.json()).toBe(values[0]);
+      const secret = await client.send({ method: 'GET', path: '/secret/' }, new Transcript());
+      expect(seen[1]).toBeUndefined();
+      expect((secret.json() as { service_account_number: string }).service_account_number).toBe('sekret-1');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a response checked on its documented fields says what checking it whole says, and returns the body itself', () => {
+    const value = JSON.parse(body) as Record<string, unknown>;
+    const schema = model.AccountTransferStatus;
+    const whole = schema.safeParse(value, { reportInput: true });
+    const shape = documentedShape(schema, value);
+    expect(whole.success).toBe(true);
+    expect(shape.ok && shape.data).toBe(value);
+    for (const broken of [{ ...value, status: 'NOPE' }, { ...value, service_account_number: 7 }, { p1: 1 }]) {
+      const wholeIssues = schema.safeParse(broken, { reportInput: true }).error?.issues;
+      const said = documentedShape(schema, broken);
+      expect(said.ok).toBe(false);
+      expect(!said.ok && said.issues).toEqual(wholeIssues);
+    }
+    // A request schema refuses undocumented fields: it is checked whole.
+    const strict = z.strictObject({ a: z.string() });
+    expect(documentedShape(strict, { a: 'x', b: 1 }).ok).toBe(false);
+  });
+});
+
+describe('a run while a rule holds a large answer', () => {
+  let reference: ReferenceServer;
+  beforeAll(async () => {
+    reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+  });
+  afterAll(() => reference?.close());
+
+  it('starts no other rule until the holder ends; the rules running then finish', async () => {
+    const big = bigJson(2 * MiB, 'g');
+    const proxy = await startProxy(reference.url, async (req, forward) => {
+      if (!req.path.includes('/account-transfer-status/') || !req.path.includes('BIG')) return undefined;
+      const up = await forward();
+      return { ...up, headers: { ...up.headers, 'content-type': 'application/json' }, body: big };
+    });
+    const events: string[] = [];
+    let heldRead!: () => void;
+    const read = new Promise<void>((resolve) => {
+      heldRead = resolve;
+    });
+    const status = (external_account_number: string) => ({
+      params: { import_supplier_code: 'SUPPLIER_ONGOING', external_account_number },
+    });
+    const rule = (id: string, check: Parameters<typeof defineRules>[1][number]['check']) => ({
+      id: `gate.${id}`,
+      spec: '§9.1',
+      level: 'INFO' as const,
+      why: 'a test of the scheduler',
+      title: id,
+      endpoints: ['accountTransferStatus' as const],
+      check,
+    });
+    const holder = rule('holder', async (ctx) => {
+      events.push('holder starts');
+      await ctx.api.call('accountTransferStatus', status('BIG-1'));
+      heldRead();
+      // Later requests of the holder: a rule started meanwhile would start before these end.
+      for (let i = 0; i < 3; i++) await ctx.api.call('accountTransferStatus', status(`small-${i}`));
+      events.push('holder ends');
+    });
+    const running = (n: number) =>
+      rule(`running-${n}`, async () => {
+        events.push(`running-${n} starts`);
+        await read;
+      });
+    const later = (n: number) =>
+      rule(`later-${n}`, async () => {
+        events.push(`later-${n} starts`);
+      });
+    try {
+      const report = await runConformance({
+        baseUrl: proxy.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        rules: defineRules('gate', [holder, running(1), running(2), later(1), later(2)]),
+        concurrency: 3,
+      });
+      expect(report.rules.map((r) => r.verdict)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+      const ends = events.indexOf('holder ends');
+      expect(ends, events.join(', ')).toBeGreaterThan(0);
+      expect(events.slice(0, 3).sort(), events.join(', ')).toEqual([
+        'holder starts',
+        'running-1 starts',
+        'running-2 starts',
+      ]);
+      expect(events.slice(ends + 1).sort(), events.join(', ')).toEqual(['later-1 starts', 'later-2 starts']);
+    } finally {
+      await proxy.close();
+    }
   }, 120_000);
 });

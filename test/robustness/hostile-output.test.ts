@@ -84,12 +84,15 @@ function expectNoTerminalControl(run: HostileRun): void {
 /** The runner's peak resident memory the issue asks for, whatever the target answers. */
 const RSS_BOUND_MIB = 500;
 /**
- * What the runner holds with a 15 MiB answer every 40th request, now that large answers are read
- * within a shared byte budget (core/http/large-bodies.ts) and what a report keeps of a body is a copy,
- * not a view that keeps the whole body alive: 467 MiB on a quiet machine, 448–505 MiB under load
- * (each such answer is ~15 MB of text and ~125 MB parsed, and much of the peak is memory the C
- * allocator has not given back). RSS_BOUND_MIB is not yet held whatever the timing, so this case
- * holds the bound it reliably keeps (it was 1.3 GB before any bound).
+ * What the runner holds with a 15 MiB answer every 40th request. Large answers are read within a
+ * shared byte budget (core/http/large-bodies.ts), parsed once for the run's history and the rule,
+ * checked without zod's copy, and no rule starts while a running rule holds one (core/engine/run.ts):
+ * 437–550 MiB over nine runs on the shared 2-core machine at load 1–7, against 517–601 before those
+ * three (each such answer is ~15 MB of text and ~125 MB parsed; one parse leaves some 170 MB resident
+ * in a fresh process, much of it outside the JS heap, kept by the allocator for the next). The rules
+ * already running when a rule gets a large answer may still each get one, so RSS_BOUND_MIB is not yet
+ * held whatever the timing, and this case holds the bound it reliably keeps (it was 1.3 GB before any
+ * bound).
  */
 const BIG_ANSWERS_RSS_MIB = 768;
 
