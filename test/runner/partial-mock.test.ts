@@ -143,6 +143,18 @@ describe('a partial mock (§4.1 and §4.3 status implemented, 501 elsewhere)', (
     expect(tokenFirst.sections.find((s) => s.section === '2.8')?.score).toBeNull();
   });
 
+  it('a rule that would need a fixture for a missing endpoint is not judged for the endpoint, not the fixture', async () => {
+    // A supplier whose mock has no payment instructions configures none: the 501 explains those rules.
+    const { payment_instruction: _none, ...fixtures } = await embeddedFixtures();
+    const report = await runAgainst(mock('token first'), { ...base, fixtures, partial: true });
+    const asking = report.rules.filter((r) => r.skip_key?.startsWith('fixtures.payment_instruction'));
+    expect(asking.map((r) => r.id)).toEqual([]);
+    for (const id of ['payments.account.created', 'conventions.types.payment-instruction'])
+      expect(rule(report, id)).toMatchObject({ verdict: 'skip', cause: 'not-implemented.createPaymentInstruction' });
+    expect(report.summary.missing_keys).toEqual([]);
+    expect(report.summary.exit_code).toBe(0);
+  });
+
   it('a §5 rule on a missing endpoint may pass on its 401, but the matrix still says not implemented', () => {
     const auth401 = tokenFirst.rules.filter((r) => r.id.startsWith('auth.') && r.verdict === 'pass');
     expect(auth401.some((r) => r.endpoints.some((e) => MISSING.includes(e)))).toBe(true);
