@@ -97,3 +97,37 @@ export function keptUntilImport<T>(
     },
   };
 }
+
+/** The page of a bulk insert that stops there: `keptFirstPage`. */
+export const BULK_PAGE = 20;
+
+/**
+ * A bulk insert cut at its page size: a request of more than BULK_PAGE items of `list` answers as
+ * the faithful handler does (each item created), but of the items it added to the account's
+ * `stored` list only the first BULK_PAGE stay; `forget` drops what else recorded a dropped one.
+ */
+export function keptFirstPage<T>(
+  endpoint: EndpointId,
+  list: string,
+  stored: (account: Account) => T[],
+  forget: (account: Account, dropped: T) => void = () => undefined,
+): FaultBehaviour {
+  return {
+    around: {
+      [endpoint]: async (
+        req: HandlerRequest,
+        env: ServerEnv,
+        next: (req: HandlerRequest) => Reply | Promise<Reply>,
+      ) => {
+        const b = body(req.body);
+        const account = env.store.importedAccount(String(b.import_supplier), String(b.external_account_number));
+        const before = account ? stored(account).length : 0;
+        const res = await next(req);
+        const items = b[list];
+        if (account && Array.isArray(items) && items.length > BULK_PAGE)
+          for (const dropped of stored(account).splice(before + BULK_PAGE)) forget(account, dropped);
+        return res;
+      },
+    },
+  };
+}

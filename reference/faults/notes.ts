@@ -2,7 +2,7 @@
 import { reply } from '../reply.js';
 import type { StoredNote } from '../store.js';
 import { validationError } from '../validation.js';
-import { alter, body, clone, fault, isValidationError, rewrite } from './helpers.js';
+import { alter, body, clone, fault, isValidationError, keptFirstPage, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 type NotesBody = {
@@ -123,19 +123,7 @@ export const noteFaults: FaultDefinition[] = [
       // An edge value (a batch past a bulk insert's page) where no dedup rule sends one.
       placement: { by: ['notes.create.success-is-stored'] },
     },
-    {
-      around: {
-        createNotes: async (req, env, next) => {
-          const b = body<NotesBody>(req.body);
-          const account = env.store.importedAccount(b.import_supplier, b.external_account_number);
-          const before = account?.notes.length ?? 0;
-          const res = await next(req);
-          if (account && Array.isArray(b.notes) && b.notes.length > 20 && account.notes.length > before + 20)
-            account.notes.splice(before + 20);
-          return res;
-        },
-      },
-    },
+    keptFirstPage('createNotes', 'notes', (account) => account.notes),
   ),
   fault(
     {

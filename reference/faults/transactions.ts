@@ -2,7 +2,7 @@
 import { openStatementPeriodStart } from '../handlers/migration.js';
 import { reply } from '../reply.js';
 import { validationError } from '../validation.js';
-import { alter, body, fault, keptUntilImport, rewrite } from './helpers.js';
+import { alter, body, fault, keptFirstPage, keptUntilImport, rewrite } from './helpers.js';
 import type { FaultDefinition } from './types.js';
 
 type TxBody = {
@@ -38,20 +38,12 @@ export const transactionFaults: FaultDefinition[] = [
       // An edge value (a batch past a bulk insert's page) where no dedup rule sends one.
       placement: { by: ['transactions.create.added-is-stored'] },
     },
-    {
-      around: {
-        createTransactions: async (req, env, next) => {
-          const b = body<TxBody>(req.body);
-          const account = env.store.importedAccount(b.import_supplier, b.external_account_number);
-          const before = account?.transactions.length ?? 0;
-          const res = await next(req);
-          if (account && Array.isArray(b.transactions) && b.transactions.length > 20)
-            for (const dropped of account.transactions.splice(before + 20))
-              account.transactionIds.delete(dropped.transaction_id as string);
-          return res;
-        },
-      },
-    },
+    keptFirstPage(
+      'createTransactions',
+      'transactions',
+      (account) => account.transactions,
+      (account, dropped) => account.transactionIds.delete(dropped.transaction_id as string),
+    ),
   ),
   fault(
     {
