@@ -397,8 +397,8 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
 }
 
 /** One MUST rule per typed endpoint of the catalogue (conventions.types.<slug>). */
-export const typeRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
-  typedEndpoints(c).map(
+export const typeRules = (c: Catalogue = CATALOGUE, typed = typedEndpoints(c)): RuleInput[] =>
+  typed.map(
     (t): RuleInput => ({
       id: `conventions.types.${t.slug}`,
       spec: t.spec,
@@ -485,7 +485,7 @@ export default defineRules(
       value: 'true',
       what: 'the string "true" for a boolean',
     }),
-    ...typeRules(),
+    ...typeRules(CATALOGUE, TYPED_ENDPOINTS),
     ...booleanStrings,
   ],
   { needs: ['ongoingSupplier'] },
