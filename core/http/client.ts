@@ -138,6 +138,12 @@ export class SharedBody {
 
 export class HttpResponse {
   private parsed?: ParsedBody;
+  /**
+   * A large body's value, kept weakly: a rule that read it and moved on does not hold it until it
+   * ends (15 MiB of small keys is ~125 MB parsed, and eight rules run at once). Read again, it is
+   * the same value while anyone holds it, or the same text parsed again (JSON.parse of one text).
+   */
+  private large?: SharedBody;
 
   constructor(
     readonly status: number,
@@ -164,7 +170,12 @@ export class HttpResponse {
   }
 
   private parse(): ParsedBody {
-    if (!this.parsed) this.parsed = this.shared?.take() ?? parseBody(this.text);
+    if (this.parsed) return this.parsed;
+    if (this.text.length > LARGE_BODY_BYTES) {
+      this.large ??= this.shared ?? new SharedBody(this.text);
+      return this.large.peek();
+    }
+    this.parsed = this.shared?.take() ?? parseBody(this.text);
     return this.parsed;
   }
 }
@@ -307,11 +318,13 @@ export class HttpClient {
     };
     // The label is the request's own: several requests of a rule may be in flight at once.
     const step = req.step ?? transcript.step;
+    // Redacted once: the transcript keeps it clipped, an observer whole.
+    const redactedPayload = payload === undefined ? undefined : redactor.text(payload);
     const recordedRequest = {
       method: req.method,
       url: redactor.text(path),
       headers: redactor.headers(headers),
-      ...(payload !== undefined ? clip(redactor.text(payload)) : {}),
+      ...(redactedPayload !== undefined ? clip(redactedPayload) : {}),
     };
     if (this.limiter) await this.limiter.take();
     this.stats.requests++;
@@ -377,7 +390,7 @@ export class HttpClient {
       if (observe)
         observed(
           {
-            request: { ...recordedRequest, ...(payload !== undefined ? { body: redactor.text(payload) } : {}) },
+            request: { ...recordedRequest, ...(redactedPayload !== undefined ? { body: redactedPayload } : {}) },
             response: {
               status: res.statusCode,
               headers: exchange.response!.headers,
@@ -405,7 +418,7 @@ export class HttpClient {
       else this.answers.unanswered(n, recordedRequest, kind, failed);
       if (observe)
         observed({
-          request: { ...recordedRequest, ...(payload !== undefined ? { body: redactor.text(payload) } : {}) },
+          request: { ...recordedRequest, ...(redactedPayload !== undefined ? { body: redactedPayload } : {}) },
           error: failed.error,
           duration_ms: failed.duration_ms,
         });

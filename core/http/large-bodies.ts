@@ -22,6 +22,10 @@ export const LARGE_BODY_BUDGET = 16 * 1024 * 1024;
 /** Gives back what was taken; a second call does nothing. */
 export type Release = () => void;
 
+/** Large bodies this process has taken a share for, in any budget: the runner's memory mode reads it (app/cli/run.ts). */
+let takenEver = 0;
+export const largeBodiesTaken = (): number => takenEver;
+
 export class LargeBodyBudget {
   private used = 0;
   private readonly waiting: { bytes: number; grant: () => void }[] = [];
@@ -43,6 +47,7 @@ export class LargeBodyBudget {
    * the budget goes alone). First come, first served: a large body is not passed by smaller ones.
    */
   take(bytes: number): Promise<Release> {
+    takenEver++;
     return new Promise((resolve) => {
       this.waiting.push({ bytes, grant: () => resolve(this.releaser(bytes)) });
       this.grant();

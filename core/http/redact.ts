@@ -11,7 +11,7 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi;
 
 /** Any URL in `text` with its user information (username and password) replaced. */
 export const withoutUrlCredentials = (text: string): string =>
-  text.includes('@') ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
+  text.includes('@') && text.includes('://') ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
 
 const SECRET_HEADERS = new Set<string>([
   'authorization',

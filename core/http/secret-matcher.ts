@@ -45,6 +45,9 @@ function hexValue(text: string, at: number, digits: number): number {
   return value;
 }
 
+/** Code units that begin a spelling other than the character as written (see `spelled`). */
+const isEscape = (u: number) => u === BACKSLASH || u === 0x25 || u === 0x2b || u === 0x26;
+
 const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
 const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
 
@@ -56,6 +59,20 @@ export class SecretMatcher {
    */
   private readonly starts = new Uint8Array(0x10000);
   private count = 0;
+  /**
+   * The code units of `starts` as one character class: the text is searched for the next of them
+   * natively, not a unit at a time. Built again only when a code unit is added, at most once per
+   * distinct unit, so its cost never grows with the number of secrets.
+   */
+  private startPattern?: RegExp;
+  /**
+   * Code units that may follow a secret's first character as written: its second character's
+   * first unit, or an escape beginning. A candidate followed by none of them is passed over without
+   * a walk of the trie (most candidates are ordinary letters in ordinary text). Unused (`oneUnit`)
+   * once a secret of one code unit is registered.
+   */
+  private readonly seconds = new Uint8Array(0x10000);
+  private oneUnit = false;
   /** The backslash run last measured (texts quoted again are long runs of them: measured once each). */
   private runStart = -1;
   private runEnd = -1;
@@ -79,22 +96,43 @@ export class SecretMatcher {
     node.end = true;
     this.count++;
     const first = [...secret][0];
-    this.starts[first.charCodeAt(0)] = 2;
-    if (this.starts[BACKSLASH] === 0) this.starts[BACKSLASH] = 1; // \uXXXX
-    if (this.starts[0x25] === 0) this.starts[0x25] = 1; // %XX
-    if (first === ' ' && this.starts[0x2b] === 0) this.starts[0x2b] = 1; // +
-    if (ENTITIES.some(([, c]) => c === first) && this.starts[0x26] === 0) this.starts[0x26] = 1; // &
+    this.mayStart(first.charCodeAt(0), 2);
+    // The unit after the first as written: the second character's, or a surrogate pair's second half.
+    if (secret.length === 1) this.oneUnit = true;
+    else this.seconds[secret.charCodeAt(1)] = 1;
+    for (const unit of [BACKSLASH, 0x25, 0x2b, 0x26]) this.seconds[unit] = 1;
+    this.mayStart(BACKSLASH, 1); // \uXXXX
+    this.mayStart(0x25, 1); // %XX
+    if (first === ' ') this.mayStart(0x2b, 1); // +
+    if (ENTITIES.some(([, c]) => c === first)) this.mayStart(0x26, 1); // &
+  }
+
+  private mayStart(unit: number, how: 1 | 2): void {
+    if (this.starts[unit] >= how) return;
+    if (this.starts[unit] === 0) this.startPattern = undefined;
+    this.starts[unit] = how;
+  }
+
+  private buildStartPattern(): RegExp {
+    let units = '';
+    for (let unit = 0; unit < this.starts.length; unit++)
+      if (this.starts[unit] !== 0) units += `\\u${unit.toString(16).padStart(4, '0')}`;
+    return new RegExp(`[${units}]`, 'g');
   }
 
   /** The first secret at or after `from`: its start and end (the longest there), or undefined. */
   find(text: string, from = 0): [start: number, end: number] | undefined {
     if (this.count === 0) return undefined;
-    for (let p = from; p < text.length; p++) {
+    const candidates = (this.startPattern ??= this.buildStartPattern());
+    candidates.lastIndex = from;
+    // `test` moves lastIndex past the one code unit it matched, and allocates nothing.
+    while (candidates.test(text)) {
+      const p = candidates.lastIndex - 1;
       const unit = text.charCodeAt(p);
-      if (this.starts[unit] === 0) continue;
       // JSON quoted again is full of `\"`, and URLs of `%XX`: only an escape that can spell a
       // secret's first character is worth following.
       if (unit === BACKSLASH && this.starts[BACKSLASH] === 1 && !this.escapeMayStart(text, p)) continue;
+      if (!this.oneUnit && !isEscape(unit) && this.seconds[text.charCodeAt(p + 1)] === 0) continue;
       const end = this.longestAt(text, p);
       if (end > p) return [p, end];
     }

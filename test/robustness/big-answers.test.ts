@@ -13,7 +13,7 @@ import { runConformance } from '../../app/conformance.js';
 import { embeddedFixtures, embeddedSeed } from '../../app/embedded.js';
 import { documentedShape } from '../../core/engine/judgements.js';
 import { defineRules } from '../../core/engine/rule.js';
-import { HttpClient, type SharedBody, Transcript } from '../../core/http/client.js';
+import { HttpClient, HttpResponse, type SharedBody, Transcript } from '../../core/http/client.js';
 import { LARGE_BODY_BUDGET, LargeBodyBudget } from '../../core/http/large-bodies.js';
 import { Redactor } from '../../core/http/redact.js';
 import { model } from '../../core/spec/index.js';
@@ -159,6 +159,30 @@ describe('one parse of a big body, checked without a copy', () => {
       const secret = await client.send({ method: 'GET', path: '/secret/' }, new Transcript());
       expect(seen[1]).toBeUndefined();
       expect((secret.json() as { service_account_number: string }).service_account_number).toBe('sekret-1');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a rule that read a large body and moved on does not keep its value alive; a small one is kept', async () => {
+    const v8 = await import('node:v8');
+    const vm = await import('node:vm');
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const client = new HttpClient({ baseUrl: target.url, timeoutMs: 60_000, connections: 2, redactor: new Redactor() });
+    try {
+      const large = await client.send({ method: 'GET', path: '/plain/' }, new Transcript());
+      const small = new HttpResponse(200, {}, '{"status":"COMPLETED"}', large.exchange);
+      const read = (res: HttpResponse) => new WeakRef(res.json() as object);
+      const [largeValue, smallValue] = [read(large), read(small)];
+      // A WeakRef keeps its value alive until the current job ends.
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      expect(largeValue.deref()).toBeUndefined();
+      expect(smallValue.deref()).toBe(small.json());
+      // Read again, the large body says the same.
+      expect((large.json() as { status: string }).status).toBe('COMPLETED');
+      expect(Object.keys(large.json() as object).length).toBe(Object.keys(JSON.parse(body)).length);
     } finally {
       await client.close();
     }

@@ -65,6 +65,10 @@ describe('Redactor spellings and scale', () => {
     ],
     ['a space written as +', 'two words 77', (s: string) => s.replace(/ /g, '+')],
     ['JSON-escaped quote and slash', 'q"u/o', (s: string) => JSON.stringify(s).slice(1, -1).replace(/\//g, '\\/')],
+    ['an astral first character, as written', '😀tok-9x', (s: string) => s],
+    ['an astral first character, \\u-escaped', '😀tok-9x', u],
+    ['only its second character escaped', 'q"uote-9', (s: string) => JSON.stringify(s).slice(1, -1)],
+    ['only its second character percent-encoded', 'a/b-c-d-9', (s: string) => s.replace('/', '%2F')],
   ])('finds a secret with %s', (_what, secret, spell) => {
     const spelled = spell(secret);
     const r = new Redactor([secret]);
@@ -81,6 +85,14 @@ describe('Redactor spellings and scale', () => {
     expect(r.text('no secret here, only \\"quotes\\" and %41 and &amp;')).toBe(
       'no secret here, only \\"quotes\\" and %41 and &amp;',
     );
+  });
+
+  it('finds a one-unit secret registered with the matcher, next to any character', async () => {
+    const { SecretMatcher } = await import('../../core/http/secret-matcher.js');
+    const m = new SecretMatcher();
+    m.add('longer-secret');
+    m.add('Z');
+    expect(m.replace('aZb ZZ longer-secret', '*')).toBe('a*b ** *');
   });
 
   it('learns header names whose values are secrets', () => {
