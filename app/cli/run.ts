@@ -206,11 +206,12 @@ const COLLECT_ABOVE = 128 * 1024 * 1024;
  * and V8's default heuristics let that garbage grow the heap to gigabytes before collecting it; a
  * run of many cases (`--num-runs` above the default) grows its heap with time the same way. There,
  * V8's heuristics for a small heap (`--optimize-for-size`, read at run time) hold the peak to what is
- * live, and a check every 20 ms collects at once when the heap in use passes COLLECT_ABOVE (and half
- * as much again as what the last collection left). Those heuristics cost CPU: a quarter of the
- * default run's time and half of a nightly's (3.8 s against 3.1 s, 34 s against 22 s), so a run
- * turns them on only when it holds much — from the start for many cases, at its first large answer
- * otherwise (core/http/large-bodies.ts: none in an ordinary run).
+ * live, and a check every 20 ms collects at once when the heap in use passes COLLECT_ABOVE, or what
+ * the last collection left by half of COLLECT_ABOVE (not by a multiple of it: a collection made
+ * while two large answers were still held would let the next two pile up on top). Those heuristics
+ * cost CPU: a quarter of the default run's time and half of a nightly's (3.8 s against 3.1 s, 34 s
+ * against 22 s), so a run turns them on only when it holds much — from the start for many cases, at
+ * its first large answer otherwise (core/http/large-bodies.ts: none in an ordinary run).
  */
 let memoryBounded = false;
 let smallHeap = false;
@@ -230,7 +231,7 @@ function boundMemory(
   setInterval(() => {
     if (!smallHeap && largeBodiesTaken() > 0) keepHeapSmall(v8);
     const used = v8.getHeapStatistics().used_heap_size;
-    if (used < Math.max(COLLECT_ABOVE, live * 1.5)) return;
+    if (used < Math.max(COLLECT_ABOVE, live + COLLECT_ABOVE / 2)) return;
     gc();
     live = v8.getHeapStatistics().used_heap_size;
   }, 20).unref();

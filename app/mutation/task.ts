@@ -21,12 +21,23 @@ export interface TaskResult {
 
 export async function runTask(
   target: Target,
-  options: { seed: number; numRuns: number; selection?: Selection },
+  options: {
+    seed: number;
+    numRuns: number;
+    selection?: Selection;
+    /** How long a process call the §8 limit refused is retried (default: against-reference.ts's). */
+    processRetryBudgetMs?: number;
+  },
 ): Promise<TaskResult> {
   const started = performance.now();
   const { report, profile } = await runAgainstReference(
     target.kind === 'variant' ? { profile: target.profile } : target.kind === 'fault' ? { fault: target.id } : {},
-    { seed: options.seed, numRuns: options.numRuns, selection: options.selection },
+    {
+      seed: options.seed,
+      numRuns: options.numRuns,
+      selection: options.selection,
+      ...(options.processRetryBudgetMs !== undefined ? { processRetryBudgetMs: options.processRetryBudgetMs } : {}),
+    },
   );
   const pick = (verdict: string) =>
     report.rules

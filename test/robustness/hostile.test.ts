@@ -30,7 +30,7 @@ afterAll(() => reference.close());
 const FILES = ['report.json', 'junit.xml', 'report.html', 'summary.md', 'ctrf.json'];
 
 /** The runner's request timeout: the timeout under test for the behaviours that never finish an answer. */
-const requestTimeout = (behaviour: Behaviour) => (behaviour === 'hang' || behaviour === 'slow-body' ? 8_000 : 60_000);
+const requestTimeout = (behaviour: Behaviour) => (behaviour === 'hang' || behaviour === 'slow-body' ? 5_000 : 60_000);
 
 async function runAgainst(plan: Parameters<typeof startChaos>[1], args: string[], timeoutMs: number) {
   const chaos = await startChaos(reference.url, plan);

@@ -49,9 +49,9 @@ describe('pacing primitives', () => {
 });
 
 describe('a faithful server with the §8 limit on is conformant at the default concurrency', () => {
-  it('limit 1 and a 300 ms process: exit 0, the §8 rule still sees its 429, and the 429s absorbed are counted', async () => {
+  it('limit 1 and a 120 ms process: exit 0, the §8 rule still sees its 429, and the 429s absorbed are counted', async () => {
     const { report } = await runAgainstReference(
-      { settings: { concurrency_limit: 1, processing_delay_ms: 300 } },
+      { settings: { concurrency_limit: 1, processing_delay_ms: 120 } },
       // The budget derived from the rule's time limit, not the fixed one of the mutation run.
       { seed: 21, numRuns: 5, processRetryBudgetMs: undefined },
     );
