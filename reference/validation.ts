@@ -121,12 +121,26 @@ function arrayOf(element: z.ZodType): z.ZodType {
   return schema;
 }
 
+/** Whether an array longer than BULK_ARRAY_ITEMS sits anywhere in `value` (bodies are depth-limited before they get here). */
+function hasLongArray(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    if (value.length > BULK_ARRAY_ITEMS) return true;
+    for (const item of value) if (hasLongArray(item)) return true;
+    return false;
+  }
+  for (const key in value) if (hasLongArray((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 /**
  * Long arrays are checked a slice at a time, stopping once `MAX_LISTED_ERRORS` errors are found.
  * zod itself would first collect one issue per wrong item — millions for a 10 MB body, and a
  * stack overflow when it spreads them into the parent's list — before any could be cut.
  */
 function bulkCheck(schema: z.ZodType, value: unknown, keep: (e: ErrorItem) => boolean): BulkCheck {
+  // Most bodies hold no long array: one look without building paths says so.
+  if (!hasLongArray(value)) return { stopped: null, clean: [], wrong: false };
   const found: ErrorItem[] = [];
   const clean: CleanArray[] = [];
   const walk = (node: z.ZodType, input: unknown, path: PropertyKey[], keys: string[] | null): boolean => {
