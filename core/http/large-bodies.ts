@@ -22,9 +22,15 @@ export const LARGE_BODY_BUDGET = 16 * 1024 * 1024;
 /** Gives back what was taken; a second call does nothing. */
 export type Release = () => void;
 
-/** Large bodies this process has taken a share for, in any budget: the runner's memory mode reads it (app/cli/run.ts). */
-let takenEver = 0;
-export const largeBodiesTaken = (): number => takenEver;
+/**
+ * Called as each large body gets its turn, before it is read: the CLI makes room there (app/cli/run.ts
+ * collects what earlier large bodies left, so two parsed at once are two only when both are still
+ * held). One per process; it must not throw.
+ */
+let beforeLargeBody: (() => void) | undefined;
+export function onLargeBody(hook: (() => void) | undefined): void {
+  beforeLargeBody = hook;
+}
 
 export class LargeBodyBudget {
   private used = 0;
@@ -47,7 +53,6 @@ export class LargeBodyBudget {
    * the budget goes alone). First come, first served: a large body is not passed by smaller ones.
    */
   take(bytes: number): Promise<Release> {
-    takenEver++;
     return new Promise((resolve) => {
       this.waiting.push({ bytes, grant: () => resolve(this.releaser(bytes)) });
       this.grant();
@@ -70,6 +75,7 @@ export class LargeBodyBudget {
       if (this.used > 0 && this.used + next.bytes > this.budget) return;
       this.waiting.shift();
       this.used += next.bytes;
+      beforeLargeBody?.();
       next.grant();
     }
   }

@@ -241,6 +241,7 @@ describe('big and deep answers', () => {
     const big = keys.join(',');
     const run = await againstProxy((n, up) => (n % 40 === 0 ? spliced(up, big) : up), []);
     expect([0, 1, 4]).toContain(run.code);
+    process.stderr.write(`PEAKRSS ${run.maxRssMiB}\n`);
     expectBounded(run, BIG_ANSWERS_RSS_MIB);
     const report = JSON.parse(run.files.find((f) => f.name === 'report.json')!.text);
     expect(report.http.requests).toBeGreaterThan(400);
