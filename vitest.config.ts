@@ -16,9 +16,10 @@ export default defineConfig({
     // suites and the reference server again for each of 112 files cost about a fifth of npm test.
     isolate: false,
     // Vitest's default (one fork fewer than the cores) is a single fork on a 2-core machine, and most
-    // files spend their time waiting on a child process, a socket or a server's answer, not computing:
-    // two forks there keep both cores busy (npm test measured 658 s with one on CI's 2 cores).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // files spend much of their time waiting on a child process, a socket, a timeout under test or a
+    // Retry-After, not computing: one fork more than the cores keeps them busy (on CI's 2 cores npm
+    // test took 658 s with one fork, 366 s with two, using 1.5 cores, and 320 s with three, using 1.8).
+    maxWorkers: availableParallelism() + 1,
     // `npm test` shows the failures and the summary ("Tests  N passed"), nothing else: a dot per test,
     // and console output only from tests that failed. `npm test -- --reporter=verbose` lists every test.
     // The load reporter adds the machine's load to any test that failed by running out of time.
