@@ -83,24 +83,12 @@ function expectNoTerminalControl(run: HostileRun): void {
 
 /** The runner's peak resident memory the issue asks for, whatever the target answers. */
 const RSS_BOUND_MIB = 500;
-/**
- * What the runner holds with a 15 MiB answer every 40th request. Large answers are read within a
- * shared byte budget (core/http/large-bodies.ts), parsed once for the run's history and the rule,
- * checked without zod's copy, and no rule starts while a running rule holds one (core/engine/run.ts):
- * 437–550 MiB over nine runs on the shared 2-core machine at load 1–7, against 517–601 before those
- * three (each such answer is ~15 MB of text and ~125 MB parsed; one parse leaves some 170 MB resident
- * in a fresh process, much of it outside the JS heap, kept by the allocator for the next). The rules
- * already running when a rule gets a large answer may still each get one, so RSS_BOUND_MIB is not yet
- * held whatever the timing, and this case holds the bound it reliably keeps (it was 1.3 GB before any
- * bound).
- */
-const BIG_ANSWERS_RSS_MIB = 768;
 
-function expectBounded(run: HostileRun, rssBoundMiB = RSS_BOUND_MIB): void {
+function expectBounded(run: HostileRun): void {
   const total = run.files.reduce((n, f) => n + f.bytes, 0);
   expect(total, `reports: ${run.files.map((f) => `${f.name} ${f.bytes}`).join(', ')}`).toBeLessThan(5 * MB);
   expect(run.stdout.length + run.stderr.length, 'console output').toBeLessThan(1 * MB);
-  expect(run.maxRssMiB, 'peak resident memory of the runner (MiB)').toBeLessThan(rssBoundMiB);
+  expect(run.maxRssMiB, 'peak resident memory of the runner (MiB)').toBeLessThan(RSS_BOUND_MIB);
   for (const out of everythingLeftTheProcess(run)) {
     const internal = out.text.split('\n').find((line) => /internal error|RangeError|Maximum call stack/.test(line));
     expect(internal, `${out.name}: ${internal?.slice(0, 600)}`).toBeUndefined();
@@ -241,8 +229,11 @@ describe('big and deep answers', () => {
     const big = keys.join(',');
     const run = await againstProxy((n, up) => (n % 40 === 0 ? spliced(up, big) : up), []);
     expect([0, 1, 4]).toContain(run.code);
-    process.stderr.write(`PEAKRSS ${run.maxRssMiB}\n`);
-    expectBounded(run, BIG_ANSWERS_RSS_MIB);
+    // The runner reads large answers within a budget, parses each once for the history and the rule,
+    // keeps a parsed one only weakly once a rule has moved on, collects before reading the next, and
+    // starts no rule while a running one holds one: 337-475 MiB over 17 runs of this case on the
+    // 2-core machine, quiet and beside three busy loops (437-550 before the last three of those).
+    expectBounded(run);
     const report = JSON.parse(run.files.find((f) => f.name === 'report.json')!.text);
     expect(report.http.requests).toBeGreaterThan(400);
   }, 400_000);
