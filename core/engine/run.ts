@@ -28,13 +28,7 @@ export { RunInterrupted } from './interrupt.js';
  */
 function longestFirst(rules: readonly Rule[]): number[] {
   const weight = (rule: Rule) =>
-    rule.property
-      ? rule.needs?.includes('operationsTeam')
-        ? 3
-        : 2
-      : rule.needs?.includes('concurrencyLimit')
-        ? 1
-        : 0;
+    rule.property ? (rule.needs?.includes('operationsTeam') ? 3 : 2) : rule.needs?.includes('concurrencyLimit') ? 1 : 0;
   return rules.map((_, i) => i).sort((a, b) => weight(rules[b]) - weight(rules[a]) || a - b);
 }
 
