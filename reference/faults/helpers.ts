@@ -66,23 +66,20 @@ export function keptUntilImport<T>(
 ): FaultBehaviour {
   const waiting = new Map<string, T[]>();
   const key = (supplier: unknown, ext: unknown) => JSON.stringify([supplier, ext]);
+  const keep: Around = async (req, env, next) => {
+    const r = await next(req);
+    const b = body(req.body);
+    const process = env.store.process(b.import_supplier as string, b.external_account_number as string);
+    const items = r.status === 404 && process && !process.account ? kept(b) : undefined;
+    if (items) {
+      const k = key(b.import_supplier, b.external_account_number);
+      waiting.set(k, [...(waiting.get(k) ?? []), ...items]);
+    }
+    return r;
+  };
   return {
     around: {
-      [endpoint]: async (
-        req: HandlerRequest,
-        env: ServerEnv,
-        next: (req: HandlerRequest) => Reply | Promise<Reply>,
-      ) => {
-        const r = await next(req);
-        const b = body(req.body);
-        const process = env.store.process(b.import_supplier as string, b.external_account_number as string);
-        const items = r.status === 404 && process && !process.account ? kept(b) : undefined;
-        if (items) {
-          const k = key(b.import_supplier, b.external_account_number);
-          waiting.set(k, [...(waiting.get(k) ?? []), ...items]);
-        }
-        return r;
-      },
+      [endpoint]: keep,
       processAccount: async (req, env, next) => {
         const r = await next(req);
         const b = body<{ import_supplier_code?: string; external_account_number?: string }>(req.body);
@@ -112,22 +109,15 @@ export function keptFirstPage<T>(
   stored: (account: Account) => T[],
   forget: (account: Account, dropped: T) => void = () => undefined,
 ): FaultBehaviour {
-  return {
-    around: {
-      [endpoint]: async (
-        req: HandlerRequest,
-        env: ServerEnv,
-        next: (req: HandlerRequest) => Reply | Promise<Reply>,
-      ) => {
-        const b = body(req.body);
-        const account = env.store.importedAccount(String(b.import_supplier), String(b.external_account_number));
-        const before = account ? stored(account).length : 0;
-        const res = await next(req);
-        const items = b[list];
-        if (account && Array.isArray(items) && items.length > BULK_PAGE)
-          for (const dropped of stored(account).splice(before + BULK_PAGE)) forget(account, dropped);
-        return res;
-      },
-    },
+  const cut: Around = async (req, env, next) => {
+    const b = body(req.body);
+    const account = env.store.importedAccount(String(b.import_supplier), String(b.external_account_number));
+    const before = account ? stored(account).length : 0;
+    const res = await next(req);
+    const items = b[list];
+    if (account && Array.isArray(items) && items.length > BULK_PAGE)
+      for (const dropped of stored(account).splice(before + BULK_PAGE)) forget(account, dropped);
+    return res;
   };
+  return { around: { [endpoint]: cut } };
 }
