@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { pointsAt, replacedAtPath, dotPath } from '../core/spec/paths.js';
 import { model } from '../core/spec/index.js';
 import { fieldsOf, formatOf, isPlainObject, specOf } from './model-shape.js';
+import { fewShrinks } from './few-shrinks.js';
 import type { JudgingLevel } from '../core/engine/verdict.js';
 import {
   accountPayload,
@@ -195,7 +196,8 @@ function withDefect(
   under?: string,
 ): fc.Arbitrary<Invalid> {
   const wanted = new Set(kinds);
-  return valid
+  // The defect is drawn from the payload's sites, so a smaller payload mostly moves it (few-shrinks.ts).
+  return fewShrinks(valid)
     .map((payload) => ({
       payload,
       sites: sitesOf(schema, payload, wanted).filter((site) => under === undefined || site.path[0] === under),
