@@ -16,6 +16,16 @@ import { inPlace } from './probes.js';
 /** Bounds a property's wall time, shrinking included; the best counterexample so far is kept. */
 const TIME_LIMIT_MS = 120_000;
 
+/**
+ * Shrinking runs at most this many cases (the failing case replayed included). Against a target that
+ * fails every case, fast-check takes the first smaller case at every step, and a complete account
+ * shrinks for 500 steps, each a validate and a stage: over 1,000 requests, minutes at a staging
+ * server's latency. The counterexample is then the smallest failing case found within the budget, and
+ * `--path` replays it (and shrinks on from it, within the budget again). Counted, not timed, so the
+ * same seed gives the same counterexample on any machine.
+ */
+export const SHRINK_BUDGET = 200;
+
 const short = (value: unknown) => {
   const text = JSON.stringify(value);
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
@@ -86,8 +96,13 @@ function haltingOnBroken<T>(
   label: string,
 ) {
   let broken: Error | undefined;
+  let ran = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (broken) throw broken;
+    // Past the budget a case is not run, and passes: fast-check finds no smaller failing case and
+    // stops at the last one that failed.
+    if (ran >= SHRINK_BUDGET) return;
+    ran++;
     try {
       await attempt(value, label);
     } catch (error) {
@@ -95,7 +110,7 @@ function haltingOnBroken<T>(
       throw error;
     }
   });
-  return { property, broken: () => broken };
+  return { property, broken: () => broken, spent: () => ran >= SHRINK_BUDGET };
 }
 
 /**
@@ -167,7 +182,7 @@ export async function checkProperty<T>(
     return;
   }
   // Shrinking, one case at a time, from the first failing case as fast-check replays it.
-  const { property, broken: shrinkBroken } = haltingOnBroken(arbitrary, attempt, 'a shrunk case');
+  const { property, broken: shrinkBroken, spent } = haltingOnBroken(arbitrary, attempt, 'a shrunk case');
   const left = deadline - Date.now();
   const shrunk =
     left > 0
@@ -185,6 +200,7 @@ export async function checkProperty<T>(
   );
   const brokenWhileShrinking = shrinkBroken();
   if (brokenWhileShrinking) throw brokenWhileShrinking;
+  if (spent()) ctx.observe(shrinkingStopped);
   const reproduced = shrunk?.failed === true && shrunk.counterexample !== null;
   if (!reproduced)
     ctx.observe(
@@ -202,6 +218,8 @@ export async function checkProperty<T>(
 }
 
 const lowest = (found: { index: number } | undefined) => found?.index ?? Number.POSITIVE_INFINITY;
+
+const shrinkingStopped = `shrinking stopped after ${SHRINK_BUDGET} cases: the counterexample is the smallest failing case found by then (--path shrinks on from it)`;
 
 const limitText = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
 
@@ -227,7 +245,7 @@ async function replay<T>(
   attempt: (value: T, label: string) => Promise<void>,
   timeLimitMs: number,
 ): Promise<void> {
-  const { property, broken } = haltingOnBroken(arbitrary, attempt, 'the replayed case');
+  const { property, broken, spent } = haltingOnBroken(arbitrary, attempt, 'the replayed case');
   const { numRuns, seed, path } = ctx.property;
   const result = await fc.check(property, {
     seed,
@@ -251,6 +269,7 @@ async function replay<T>(
   }
   const brokenCase = broken();
   if (brokenCase) throw brokenCase;
+  if (spent()) ctx.observe(shrinkingStopped);
   report(ctx, result.seed, {
     value: result.counterexample?.[0],
     path: result.counterexamplePath ?? '',
