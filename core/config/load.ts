@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { yaml } from './yaml.js';
 import type { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { ConformanceConfig } from './schema.js';
@@ -119,7 +119,7 @@ export function parseConfig(
   file: string,
   env: NodeJS.ProcessEnv = process.env,
 ): z.output<typeof ConformanceConfig> {
-  const doc = parseDocument(text, { prettyErrors: true });
+  const doc = yaml().parseDocument(text, { prettyErrors: true });
   if (doc.errors.length) {
     throw new ConfigError(
       `${file} is not valid YAML:`,

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
+import { yaml } from './yaml.js';
 import { ConfigError } from './errors.js';
 import type { PayloadKind, PayloadsConfig } from './schema.js';
 
@@ -33,7 +33,7 @@ export function loadPayloadTemplates(payloads: PayloadsConfig, baseDir: string):
     }
     let parsed: unknown;
     try {
-      parsed = /\.ya?ml$/i.test(file) ? parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
+      parsed = /\.ya?ml$/i.test(file) ? yaml().parse(text, { maxAliasCount: 100 }) : JSON.parse(text);
     } catch (error) {
       throw new ConfigError(
         `payloads.${kind}: ${value} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message.split('\n')[0]}`,

@@ -7,7 +7,7 @@
  * `--strict-baseline` it fails the run.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../config/yaml.js';
 import { z } from 'zod';
 import { ConfigError } from '../config/errors.js';
 import { describeIssues } from '../config/load.js';
@@ -87,7 +87,7 @@ export function loadBaseline(file: string, options: { now?: Date; strict?: boole
   }
   let raw: unknown;
   try {
-    raw = parseYaml(text) ?? [];
+    raw = yaml().parse(text) ?? [];
   } catch (error) {
     throw new ConfigError(`${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
