@@ -96,21 +96,24 @@ function haltingOnBroken<T>(
   label: string,
 ) {
   let broken: Error | undefined;
-  let ran = 0;
+  // Cases run since the first that failed: the shrinking. Cases before it (a replayed path goes on
+  // with the cases after the one it names, up to --num-runs) are not counted.
+  let shrinking = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (broken) throw broken;
     // Past the budget a case is not run, and passes: fast-check finds no smaller failing case and
     // stops at the last one that failed.
-    if (ran >= SHRINK_BUDGET) return;
-    ran++;
+    if (shrinking >= SHRINK_BUDGET) return;
+    if (shrinking > 0) shrinking++;
     try {
       await attempt(value, label);
     } catch (error) {
       if (isBroken(error)) broken = error;
+      if (shrinking === 0) shrinking = 1;
       throw error;
     }
   });
-  return { property, broken: () => broken, spent: () => ran >= SHRINK_BUDGET };
+  return { property, broken: () => broken, spent: () => shrinking >= SHRINK_BUDGET };
 }
 
 /**

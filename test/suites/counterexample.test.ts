@@ -83,6 +83,22 @@ describe('property counterexamples', () => {
     expect(replayed.recorded.value).toBe(1000 - 2 * (SHRINK_BUDGET - 1));
   });
 
+  it('count against the shrink budget only from the first failing case: a replay goes on with the cases after its path', async () => {
+    let calls = 0;
+    const ctx = {
+      property: { numRuns: SHRINK_BUDGET + 100, seed: 1, path: '0' },
+      retry: { times: 0, cause: () => undefined },
+      counterexample: () => undefined,
+      observe: () => undefined,
+    } as unknown as RuleContext;
+    // Only the case after the budget's worth of passing ones fails: it must still be run.
+    await expect(
+      checkProperty(ctx, fc.integer(), async () => {
+        if (++calls === SHRINK_BUDGET + 50) throw new Error('refused');
+      }),
+    ).rejects.toThrow(/refused/);
+  });
+
   it('leave a generated payload as it is', () => {
     const payload = { customers: [{ email: 'not-an-email' }] };
     expect(readable(payload)).toBe(payload);
