@@ -218,16 +218,14 @@ let memoryBounded = false;
 let smallHeap = false;
 function boundMemory(
   v8: typeof import('node:v8'),
-  vm: typeof import('node:vm'),
+  gc: (() => void) | undefined,
   onLargeBody: (hook: () => void) => void,
   manyCases: boolean,
 ): void {
   if (manyCases) keepHeapSmall(v8);
   if (memoryBounded) return; // once per process, however many runs it makes
   memoryBounded = true;
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
-  if (typeof gc !== 'function') return;
+  if (!gc) return;
   let live = 0;
   const collect = (above: number) => {
     if (v8.getHeapStatistics().used_heap_size < above) return;
@@ -286,7 +284,7 @@ async function run(argv: string[]): Promise<number> {
     const resolved = resolveRun(values, process.cwd(), env);
     boundMemory(
       await import('node:v8'),
-      await import('node:vm'),
+      (await import('../full-collection.js')).fullCollection(),
       (await import('../../core/http/large-bodies.js')).onLargeBody,
       (resolved.options.numRuns ?? RUN_DEFAULTS.numRuns) > RUN_DEFAULTS.numRuns,
     );

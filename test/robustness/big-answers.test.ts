@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runConformance } from '../../app/conformance.js';
+import { fullCollection } from '../../app/full-collection.js';
 import { embeddedFixtures, embeddedSeed } from '../../app/embedded.js';
 import { documentedShape } from '../../core/engine/judgements.js';
 import { defineRules } from '../../core/engine/rule.js';
@@ -165,10 +166,7 @@ describe('one parse of a big body, checked without a copy', () => {
   });
 
   it('a rule that read a large body and moved on does not keep its value alive; a small one is kept', async () => {
-    const v8 = await import('node:v8');
-    const vm = await import('node:vm');
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
+    const gc = fullCollection()!;
     const client = new HttpClient({ baseUrl: target.url, timeoutMs: 60_000, connections: 2, redactor: new Redactor() });
     try {
       const large = await client.send({ method: 'GET', path: '/plain/' }, new Transcript());
