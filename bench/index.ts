@@ -32,7 +32,7 @@ import { proxyRss, proxySecretsCost } from './proxy-bounds.js';
 import { largeRequests } from './large-requests.js';
 import { historyCost } from './history.js';
 
-const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 /** The repository (dist/bench/ is two levels below it): its own node_modules/.bin/conformance. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LINKED_BIN = join(ROOT, 'node_modules', '.bin', 'conformance');

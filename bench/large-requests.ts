@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { DEFAULT_TOKEN, defaultSeed } from '../reference/index.js';
 
-const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const MiB = 1024 * 1024;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const headers = { authorization: `Token ${DEFAULT_TOKEN}`, 'content-type': 'application/json' };

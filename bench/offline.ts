@@ -13,7 +13,7 @@ import { runAgainstReference } from '../app/against-reference.js';
 import { MAX_REPORT_RULES } from '../app/cli/report-input.js';
 import type { Reply } from '../reference/reply.js';
 
-const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
 /** A HAR 1.2 document of `n` status reads (GET, 200, a documented body), one second apart. */
 export function syntheticHar(

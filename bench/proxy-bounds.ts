@@ -15,7 +15,7 @@ import { request } from 'undici';
 import { startTrafficProxy } from '../app/traffic/proxy.js';
 import { DEFAULT_TOKEN } from '../reference/index.js';
 
-const CLI = fileURLToPath(new URL('../app/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const MiB = 1024 * 1024;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kbOf = (text: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);

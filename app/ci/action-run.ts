@@ -24,7 +24,7 @@ import { annotationsNote, annotationsOf } from './annotations.js';
 import { ShellWordsError, shellWords } from './shell-words.js';
 import { fileCommandEntry, maskCommands, stopCommands, workflowCommand } from './workflow-commands.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
 /** The report directory when neither the input nor `args` names one: the CLI's own default. */
 const DEFAULT_REPORT_DIR = 'conformance-report';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineLoad } from './load.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/app/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /**
  * How long a CLI child may take before the test gives up on it: generous, because a busy machine

@@ -15,7 +15,7 @@ import { post, stagedAndProcessed, tenMiBNotes } from '../../bench/large-request
 import { DEFAULT_TOKEN } from '../../reference/index.js';
 import { stop } from '../helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/app/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('../helpers/rss-probe.mjs', import.meta.url));
 /** reference/README.md: peak resident memory under SERVE_BASE_MIB + SERVE_CAP_MULTIPLE × --max-total-bytes. */
 const SERVE_BASE_MIB = 300;
