@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -20,6 +21,8 @@ export default defineConfig({
     // Retry-After, not computing: one fork more than the cores keeps them busy (on CI's 2 cores npm
     // test took 658 s with one fork, 366 s with two, using 1.5 cores, and 320 s with three, using 1.8).
     maxWorkers: availableParallelism() + 1,
+    // The longest files first (test/helpers/sequencer.ts): a long file started late runs alone at the end.
+    sequence: { sequencer: LongestFirst },
     // `npm test` shows the failures and the summary ("Tests  N passed"), nothing else: a dot per test,
     // and console output only from tests that failed. `npm test -- --reporter=verbose` lists every test.
     // The load reporter adds the machine's load to any test that failed by running out of time.
