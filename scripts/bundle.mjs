@@ -10,7 +10,7 @@
 // dynamic import of a subcommand becomes a chunk of its own, so `--help` still loads none of them.
 // Nothing is left out of the bundle but what is loaded by a name computed at run time (the optional
 // Pact library) or by createRequire (yaml), which Node resolves from node_modules as before.
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
@@ -38,6 +38,8 @@ export async function bundle() {
   } finally {
     await build.close();
   }
+  // The bin is run as a program (node_modules/.bin/conformance links to it); the file is new each build.
+  chmodSync(join(out, 'main.js'), 0o755);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();
