@@ -112,6 +112,12 @@ async function proxy(argv: string[]): Promise<number> {
     console.error(
       `conformance proxy: warning: listening on ${shown(host)}, not a loopback address: anyone who reaches it can relay requests, with their own credentials, to the target.`,
     );
+  // A session relays bodies of up to 16 MiB each way again and again: garbage collected as it grows
+  // past what is live, not when V8's defaults get to it (app/cli/memory.ts).
+  (await import('./memory.js')).collectPromptly(
+    await import('node:v8'),
+    (await import('../full-collection.js')).fullCollection(),
+  );
   let server: Awaited<ReturnType<typeof startTrafficProxy>>;
   // Text from the traffic (finding messages, request targets) is redacted with the session's secrets
   // and shown as data: never a secret, never terminal control, never a line of its own.

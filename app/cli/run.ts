@@ -197,56 +197,6 @@ export function sendsCredentialsInClear(
   return credentials ? url.host : undefined;
 }
 
-/** Heap in use past which the run collects its garbage at once (see boundMemory). */
-const COLLECT_ABOVE = 128 * 1024 * 1024;
-
-/**
- * Keeps the runner's resident memory bounded where a run holds much (docs/design.md §6). Against a
- * target that answers megabytes of JSON again and again, each answer is parsed, checked and dropped,
- * and V8's default heuristics let that garbage grow the heap to gigabytes before collecting it; a
- * run of many cases (`--num-runs` above the default) grows its heap with time the same way. There,
- * V8's heuristics for a small heap (`--optimize-for-size`, read at run time) hold the peak to what is
- * live, and a check every 20 ms collects at once when the heap in use passes COLLECT_ABOVE, or what
- * the last collection left by half of COLLECT_ABOVE (not by a multiple of it: a collection made
- * while two large answers were still held would let the next two pile up on top), as does each large
- * body's turn to be read when the heap in use passes COLLECT_ABOVE. Those heuristics
- * cost CPU: a quarter of the default run's time and half of a nightly's (3.8 s against 3.1 s, 34 s
- * against 22 s), so a run turns them on only when it holds much — from the start for many cases, at
- * its first large answer otherwise (core/http/large-bodies.ts: none in an ordinary run).
- */
-let memoryBounded = false;
-let smallHeap = false;
-function boundMemory(
-  v8: typeof import('node:v8'),
-  gc: (() => void) | undefined,
-  onLargeBody: (hook: () => void) => void,
-  manyCases: boolean,
-): void {
-  if (manyCases) keepHeapSmall(v8);
-  if (memoryBounded) return; // once per process, however many runs it makes
-  memoryBounded = true;
-  if (!gc) return;
-  let live = 0;
-  const collect = (above: number) => {
-    if (v8.getHeapStatistics().used_heap_size < above) return;
-    gc();
-    live = v8.getHeapStatistics().used_heap_size;
-  };
-  setInterval(() => collect(Math.max(COLLECT_ABOVE, live + COLLECT_ABOVE / 2)), 20).unref();
-  // Before each large body is read: what earlier ones left (a rule that read one and moved on keeps
-  // it only weakly) is collected first, so the next parse does not pile up on top of it.
-  onLargeBody(() => {
-    keepHeapSmall(v8);
-    collect(COLLECT_ABOVE);
-  });
-}
-
-function keepHeapSmall(v8: typeof import('node:v8')): void {
-  if (smallHeap) return;
-  smallHeap = true;
-  v8.setFlagsFromString('--optimize-for-size');
-}
-
 /** Quotes an argument for a POSIX shell when it needs it. */
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -282,7 +232,7 @@ async function run(argv: string[]): Promise<number> {
   let claimTemporary: string | undefined;
   try {
     const resolved = resolveRun(values, process.cwd(), env);
-    boundMemory(
+    (await import('./memory.js')).boundRunMemory(
       await import('node:v8'),
       (await import('../full-collection.js')).fullCollection(),
       (await import('../../core/http/large-bodies.js')).onLargeBody,

@@ -1,0 +1,80 @@
+/**
+ * The resident memory of the commands that read large bodies again and again: a run against a target
+ * that answers megabytes of JSON (docs/design.md §6), and a proxy session relaying them. Each body is
+ * read, judged and dropped, and V8's default heuristics let that garbage grow the heap far past what
+ * is live before collecting it, by an amount that depends on how the heap started (the bundled CLI's
+ * proxy, loading fewer modules, peaked 30 MB higher than the same code unbundled on 15 MiB exchanges).
+ */
+
+/** Heap in use past which a command collects its garbage at once. */
+export const COLLECT_ABOVE = 128 * 1024 * 1024;
+
+type V8 = typeof import('node:v8');
+
+/**
+ * When to collect, apart from the clock: `tick` collects when the heap in use passes COLLECT_ABOVE,
+ * or what the last collection left by half of COLLECT_ABOVE (not by a multiple of it: a collection
+ * made while two large bodies were still held would let the next two pile up on top); `collect`
+ * when it passes `above`, for a caller that knows a large body comes.
+ */
+export function heapCollector(usedHeap: () => number, gc: () => void) {
+  let live = 0;
+  const collect = (above: number) => {
+    if (usedHeap() < above) return;
+    gc();
+    live = usedHeap();
+  };
+  return { collect, tick: () => collect(Math.max(COLLECT_ABOVE, live + COLLECT_ABOVE / 2)) };
+}
+
+/** The process's collection once started: undefined where V8 gives no way to collect. */
+let collector: ((above: number) => void) | undefined;
+let started = false;
+
+/**
+ * The collector above, ticking every 20 ms. Once per process, however many runs or sessions it
+ * makes; returns the collection, for a caller that knows a large body comes.
+ */
+export function collectPromptly(v8: V8, gc: (() => void) | undefined): ((above: number) => void) | undefined {
+  if (started) return collector;
+  started = true;
+  if (!gc) return undefined;
+  const { collect, tick } = heapCollector(() => v8.getHeapStatistics().used_heap_size, gc);
+  setInterval(tick, 20).unref();
+  collector = collect;
+  return collect;
+}
+
+let smallHeap = false;
+let largeBodyHook = false;
+
+/**
+ * A run's bound: the collector above, and before each large body is read (core/http/large-bodies.ts)
+ * what earlier ones left is collected first (a rule that read one and moved on keeps it only weakly),
+ * so the next parse does not pile up on top of it. A run that holds much — many cases from the start
+ * (`--num-runs` above the default), or from its first large answer — also takes V8's heuristics for a
+ * small heap (`--optimize-for-size`, read at run time), which hold the peak to what is live. Those
+ * cost CPU: a quarter of the default run's time and half of a nightly's (3.8 s against 3.1 s, 34 s
+ * against 22 s), so an ordinary run, which reads no large answer, never turns them on.
+ */
+export function boundRunMemory(
+  v8: V8,
+  gc: (() => void) | undefined,
+  onLargeBody: (hook: () => void) => void,
+  manyCases: boolean,
+): void {
+  if (manyCases) keepHeapSmall(v8);
+  const collect = collectPromptly(v8, gc);
+  if (!collect || largeBodyHook) return;
+  largeBodyHook = true;
+  onLargeBody(() => {
+    keepHeapSmall(v8);
+    collect(COLLECT_ABOVE);
+  });
+}
+
+function keepHeapSmall(v8: V8): void {
+  if (smallHeap) return;
+  smallHeap = true;
+  v8.setFlagsFromString('--optimize-for-size');
+}
