@@ -1,7 +1,8 @@
-// The first step of `npm test`: builds dist/ (tsconfig.build.json: the sources the CLI runs, then the CLI's
-// bundle, scripts/bundle.mjs) and type-checks everything, tests included (tsconfig.json, no output), at once. Each tsc is one thread for most of its
-// time: on two cores the two side by side take the time of the longer, not of both. Exits with the first
-// non-zero code; each compiler's output is printed whole, one after the other, never interleaved.
+// The first step of `npm test`: builds dist/ (tsconfig.build.json: the sources the CLI runs, then the
+// CLI's bundle, scripts/bundle.mjs) and type-checks everything, tests included (tsconfig.json, no
+// output), at once. Each tsc is one thread for most of its time: on two cores the two side by side take
+// the time of the longer, not of both. Exits with the first non-zero code; each compiler's output is
+// printed whole, one after the other, never interleaved.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -13,7 +13,6 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rolldown } from 'rolldown';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'cli');
@@ -21,6 +20,9 @@ const out = join(root, 'dist', 'cli');
 export async function bundle() {
   // Chunk names carry a content hash: the ones of an earlier build would otherwise pile up beside.
   rmSync(out, { recursive: true, force: true });
+  // Loaded here, not at the top: prepare.mjs imports this file on every install, and needs the bundler
+  // (a development dependency) only when it builds.
+  const { rolldown } = await import('rolldown');
   const build = await rolldown({
     input: {
       main: join(root, 'dist', 'app', 'cli', 'main.js'),

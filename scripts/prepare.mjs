@@ -1,7 +1,8 @@
 // `prepare` runs on `npm ci` and again whenever npm installs this directory as a package, which includes
 // every `npx conformance` run inside the repo (npm installs the project itself into its npx cache as a link
 // and runs `prepare` there). Rebuilding each time made `npx conformance --help` take half a minute, so this
-// builds (tsc, then the CLI's bundle) only when dist/ is missing or older than a source or build setting; otherwise it returns at once.
+// builds (tsc, then the CLI's bundle) only when dist/ is missing or older than a source or build setting;
+// otherwise it returns at once.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,7 @@ const SOURCES = [
   'tsconfig.json',
   'tsconfig.build.json',
   'package.json',
+  'scripts/bundle.mjs',
 ];
 // The bundle is written last: it is there and newer than every source only when the whole build is.
 const STAMP = join(root, 'dist', 'cli', 'main.js');
