@@ -2,8 +2,8 @@
  * The resident memory of the commands that read large bodies again and again: a run against a target
  * that answers megabytes of JSON (docs/design.md §6), and a proxy session relaying them. Each body is
  * read, judged and dropped, and V8's default heuristics let that garbage grow the heap far past what
- * is live before collecting it, by an amount that depends on how the heap started (the bundled CLI's
- * proxy, loading fewer modules, peaked 30 MB higher than the same code unbundled on 15 MiB exchanges).
+ * is live before collecting it, by an amount no one chose: the bundled CLI's proxy peaked 30 MB higher
+ * than the same code unbundled on 15 MiB exchanges, with the same live heap after each collection.
  */
 
 /** Heap in use past which a command collects its garbage at once. */

@@ -6,8 +6,8 @@
  * files overlap with one another and the short ones fill the end.
  *
  * The list is measured (`npm test -- --reporter=json`, each file's duration, 2026-11-27) and only
- * orders: a file it misses runs in vitest's order after these, a stale entry costs minutes of
- * nothing but time. test/helpers/sequencer.test.ts checks that every entry names a test file.
+ * orders: a file it misses runs in vitest's order after these, and a stale entry costs time, never a
+ * result. test/helpers/sequencer.test.ts checks that every entry names a test file.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
