@@ -6,10 +6,11 @@
  * than the same code unbundled on 15 MiB exchanges, with the same live heap after each collection.
  */
 
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { fullCollection } from '../full-collection.js';
+
 /** Heap in use past which a command collects its garbage at once. */
 export const COLLECT_ABOVE = 128 * 1024 * 1024;
-
-type V8 = typeof import('node:v8');
 
 /**
  * When to collect, apart from the clock: `tick` collects when the heap in use passes COLLECT_ABOVE,
@@ -35,18 +36,18 @@ let started = false;
  * The collector above, ticking every 20 ms. Once per process, however many runs or sessions it
  * makes; returns the collection, for a caller that knows a large body comes.
  */
-export function collectPromptly(v8: V8, gc: (() => void) | undefined): ((above: number) => void) | undefined {
+export function collectPromptly(): ((above: number) => void) | undefined {
   if (started) return collector;
   started = true;
+  const gc = fullCollection();
   if (!gc) return undefined;
-  const { collect, tick } = heapCollector(() => v8.getHeapStatistics().used_heap_size, gc);
+  const { collect, tick } = heapCollector(() => getHeapStatistics().used_heap_size, gc);
   setInterval(tick, 20).unref();
   collector = collect;
   return collect;
 }
 
 let smallHeap = false;
-let largeBodyHook = false;
 
 /**
  * A run's bound: the collector above, and before each large body is read (core/http/large-bodies.ts)
@@ -57,24 +58,19 @@ let largeBodyHook = false;
  * cost CPU: a quarter of the default run's time and half of a nightly's (3.8 s against 3.1 s, 34 s
  * against 22 s), so an ordinary run, which reads no large answer, never turns them on.
  */
-export function boundRunMemory(
-  v8: V8,
-  gc: (() => void) | undefined,
-  onLargeBody: (hook: () => void) => void,
-  manyCases: boolean,
-): void {
-  if (manyCases) keepHeapSmall(v8);
-  const collect = collectPromptly(v8, gc);
-  if (!collect || largeBodyHook) return;
-  largeBodyHook = true;
-  onLargeBody(() => {
-    keepHeapSmall(v8);
-    collect(COLLECT_ABOVE);
-  });
+export function boundRunMemory(onLargeBody: (hook: () => void) => void, manyCases: boolean): void {
+  if (manyCases) keepHeapSmall();
+  const collect = collectPromptly();
+  // One hook per process (large-bodies.ts): a second run sets the same one again.
+  if (collect)
+    onLargeBody(() => {
+      keepHeapSmall();
+      collect(COLLECT_ABOVE);
+    });
 }
 
-function keepHeapSmall(v8: V8): void {
+function keepHeapSmall(): void {
   if (smallHeap) return;
   smallHeap = true;
-  v8.setFlagsFromString('--optimize-for-size');
+  setFlagsFromString('--optimize-for-size');
 }

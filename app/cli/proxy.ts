@@ -114,10 +114,7 @@ async function proxy(argv: string[]): Promise<number> {
     );
   // A session relays bodies of up to 16 MiB each way again and again: garbage collected as it grows
   // past what is live, not when V8's defaults get to it (app/cli/memory.ts).
-  (await import('./memory.js')).collectPromptly(
-    await import('node:v8'),
-    (await import('../full-collection.js')).fullCollection(),
-  );
+  (await import('./memory.js')).collectPromptly();
   let server: Awaited<ReturnType<typeof startTrafficProxy>>;
   // Text from the traffic (finding messages, request targets) is redacted with the session's secrets
   // and shown as data: never a secret, never terminal control, never a line of its own.

@@ -233,8 +233,6 @@ async function run(argv: string[]): Promise<number> {
   try {
     const resolved = resolveRun(values, process.cwd(), env);
     (await import('./memory.js')).boundRunMemory(
-      await import('node:v8'),
-      (await import('../full-collection.js')).fullCollection(),
       (await import('../../core/http/large-bodies.js')).onLargeBody,
       (resolved.options.numRuns ?? RUN_DEFAULTS.numRuns) > RUN_DEFAULTS.numRuns,
     );
