@@ -224,6 +224,7 @@ describe('determinism', () => {
     });
     try {
       const lists: string[] = [];
+      const runIds: string[] = [];
       for (let i = 0; i < 3; i++) {
         const report = await runConformance({
           baseUrl: server.url,
@@ -232,11 +233,17 @@ describe('determinism', () => {
           seed: 424242,
         });
         lists.push(report.rules.map((r) => `${r.id}\t${r.verdict}\t${r.counterexample?.path ?? ''}`).join('\n'));
+        runIds.push(report.run.id);
+        // What a run creates is its own, whatever the seed: named after its run id, never the seed's.
+        const created = report.created_identifiers.external_account_numbers;
+        expect(created.length).toBeGreaterThan(0);
+        expect(created.every((e) => e.startsWith(`cf-${report.run.id}-`))).toBe(true);
       }
       expect(lists[1]).toBe(lists[0]);
       expect(lists[2]).toBe(lists[0]);
       expect(lists[0].split('\n').length).toBeGreaterThan(100);
       expect(lists[0]).toMatch(/\tfail\t\d+(:\d+)*\n/);
+      expect(new Set(runIds).size).toBe(3);
     } finally {
       await server.close();
     }
