@@ -107,14 +107,16 @@ describe('the client against a target answering big bodies to many requests at o
       const answers = await Promise.all(
         asked.map((kind) => client.send({ method: 'GET', path: `/${kind}/` }, new Transcript())),
       );
+      // undici's text() skips a leading BOM; multi-byte characters split across chunks stay whole.
+      const expected = (kind: keyof typeof bodies) =>
+        bodies[kind].startsWith(BOM) ? bodies[kind].slice(1) : bodies[kind];
+      // The keys of each kind's body, counted once: parsing 26 MiB again for each of 16 answers is the test's work, not the client's.
+      const keys = new Map(kinds.map((kind) => [kind, Object.keys(JSON.parse(expected(kind))).length]));
       answers.forEach((res, i) => {
-        const sent = bodies[asked[i]];
-        // undici's text() skips a leading BOM; multi-byte characters split across chunks stay whole.
-        const expected = sent.startsWith(BOM) ? sent.slice(1) : sent;
-        expect(res.text === expected, `${asked[i]} body`).toBe(true);
+        expect(res.text === expected(asked[i]), `${asked[i]} body`).toBe(true);
         expect(res.isJson).toBe(true);
-        expect(Object.keys(res.json() as object).length).toBe(Object.keys(JSON.parse(expected)).length);
-        expect(res.exchange.response!.bytes).toBe(Buffer.byteLength(expected));
+        expect(Object.keys(res.json() as object).length).toBe(keys.get(asked[i]));
+        expect(res.exchange.response!.bytes).toBe(Buffer.byteLength(expected(asked[i])));
         expect(res.exchange.response!.body_truncated).toBe(true);
       });
     } finally {
