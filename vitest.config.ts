@@ -5,6 +5,8 @@ import LongestFirst from './test/helpers/sequencer.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Every temporary file of the run under one directory, removed when the run ends (test/helpers/temp-root.ts).
+    globalSetup: ['./test/helpers/temp-root.ts'],
     // A test waits on events (an exit, a line, an answer), and these limits only catch one that never
     // comes: generous, because a busy machine (CI beside other jobs, `npm run test:load`) can make a
     // CLI's cold start alone take seconds, and above the CLI helper's own limit (test/helpers/cli.ts).

@@ -17,7 +17,7 @@
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -251,8 +251,17 @@ async function bulkNotes(repeats: number) {
   }
 }
 
+/** The bench's reports and configs in a directory of its own, removed when it ends, as it ends. */
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  try {
+    await measure(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(dir: string) {
   const full: number[] = [];
   let requests = 0;
   let rules = 0;

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,8 @@ async function oneSession(count: number): Promise<{ afterMb: number; peakMb: num
       child.kill('SIGTERM');
     });
     target.close();
+    // The session's HAR file holds every 15 MiB exchange whole: some 360 MB a session.
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -129,5 +131,6 @@ export async function proxySecretsCost(targetUrl: string, tokens = 1000, samples
   } finally {
     await fresh.close();
     await seen.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
