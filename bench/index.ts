@@ -251,7 +251,7 @@ async function bulkNotes(repeats: number) {
   }
 }
 
-/** The bench's reports and configs in a directory of its own, removed when it ends, as it ends. */
+/** The bench's reports and configs in a directory of its own, removed when the bench ends, finished or failed. */
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   try {
