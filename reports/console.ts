@@ -538,5 +538,6 @@ function widthNote(report: Report): string {
   if (!auto) return '';
   const latency = auto.median_latency_ms === undefined ? '' : `, answers in ~${auto.median_latency_ms} ms`;
   if (auto.backed_off) return `; the target asked to slow down: back to 8 rules at once${latency}`;
-  return report.run.concurrency > 8 ? `; up to ${report.run.concurrency} rules at once${latency}` : '';
+  if (report.run.concurrency > 8) return `; up to ${report.run.concurrency} rules at once${latency}`;
+  return auto.runner_busy ? `; 8 rules at once${latency}: the runner itself was too busy for more` : '';
 }

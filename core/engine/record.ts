@@ -21,8 +21,11 @@ export interface RunRecord {
     numRuns: number;
     /** Rules at once: the fixed width, or with auto the most the run had. */
     concurrency: number;
-    /** Set when the width followed the target (width.ts): whether it went back to its base, and the latency it saw. */
-    concurrencyAuto?: { backedOff: boolean; medianLatencyMs?: number };
+    /**
+     * Set when the width followed the target (width.ts): whether it went back to its base, the
+     * latency it saw, and whether a busy runner kept it from widening.
+     */
+    concurrencyAuto?: { backedOff: boolean; medianLatencyMs?: number; runnerBusy?: boolean };
     timeoutMs: number;
     strict: boolean;
     startedAt: Date;

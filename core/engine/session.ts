@@ -165,7 +165,13 @@ class Recorder {
                 ? Math.max(this.width?.peak ?? 0, baseWidth('auto'))
                 : settings.concurrency,
             ...(settings.concurrency === 'auto'
-              ? { concurrencyAuto: { backedOff: this.width?.pushback ?? false, medianLatencyMs: medianOf(connection) } }
+              ? {
+                  concurrencyAuto: {
+                    backedOff: this.width?.pushback ?? false,
+                    medianLatencyMs: medianOf(connection),
+                    ...(this.width?.heldBack ? { runnerBusy: true } : {}),
+                  },
+                }
               : {}),
             timeoutMs: settings.timeoutMs,
             strict: options.strict ?? false,

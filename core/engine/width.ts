@@ -51,6 +51,8 @@ export interface TargetSignals {
 export class RuleWidth {
   /** Most rules the run had at once. */
   peak = 0;
+  /** Answers were slow enough for more rules at once while the runner was too busy to take them. */
+  private heldBusy = false;
   private backedOff = false;
   private readonly busy: () => number | undefined;
 
@@ -71,8 +73,22 @@ export class RuleWidth {
     }
     const median = this.target.latency.median();
     const busy = this.busy();
-    if (median === undefined || busy === undefined || busy > AUTO.busy) return AUTO.base;
-    return Math.max(AUTO.base, Math.min(AUTO.max, Math.round((AUTO.base * median) / AUTO.paceMs)));
+    if (median === undefined || busy === undefined) return AUTO.base;
+    const wanted = wantedFor(median);
+    if (busy <= AUTO.busy) return wanted;
+    if (wanted > AUTO.base) this.heldBusy = true;
+    return AUTO.base;
+  }
+
+  /**
+   * A busy runner is why there were no more rules at once: it held the width back while answers were
+   * slow, and they still are (the report says so, or a run that stayed at 8 against a slow target
+   * would read as if the target were fast). A runner busy only while a few slow answers passed
+   * (an embedded server's processing) is not.
+   */
+  get heldBack(): boolean {
+    const median = this.target.latency.median();
+    return this.heldBusy && median !== undefined && wantedFor(median) > AUTO.base;
   }
 
   /** Counts one rule started with `running` rules now in flight (itself included). */
@@ -93,6 +109,10 @@ export class RuleWidth {
     );
   }
 }
+
+/** The rules at once the answer time alone calls for: as many requests per second as AUTO.base at AUTO.paceMs. */
+const wantedFor = (medianMs: number): number =>
+  Math.max(AUTO.base, Math.min(AUTO.max, Math.round((AUTO.base * medianMs) / AUTO.paceMs)));
 
 /** Rules at once at most, for sizing what scales with it (the connection pool). */
 export const widest = (concurrency: Concurrency): number => (concurrency === 'auto' ? AUTO.max : concurrency);

@@ -72,6 +72,12 @@ export const ReportSchema = z.object({
           .boolean()
           .describe('the target answered a 429 the run had to wait out, or a 503: the width went back to 8'),
         median_latency_ms: z.number().optional().describe('median answer time of the last exchanges'),
+        runner_busy: z
+          .literal(true)
+          .optional()
+          .describe(
+            'answers were at some point slow enough for more rules at once while the runner itself was busy (its event loop working more than half the time), so it kept 8 then',
+          ),
       })
       .optional()
       .describe('set when --concurrency is auto: 8 rules at once, up to 32 while the target answers slowly'),

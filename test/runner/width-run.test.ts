@@ -1,7 +1,8 @@
 /**
  * The automatic width in a run (core/engine/width.ts): against a target that answers slowly the run
- * has more rules at once and says so in its report; a fixed --concurrency is kept; a target that
- * rate-limits sends the run back to 8. The verdicts are the same either way.
+ * has more rules at once (unless the runner itself is busy) and says so in its report; a fixed
+ * --concurrency is kept; a target that rate-limits sends the run back to 8. The verdicts are the
+ * same either way.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConformance } from '../../app/conformance.js';
@@ -45,7 +46,8 @@ describe('rules at once against a slow target', () => {
         .map((r) => r.id)
         .join(),
     ).toBe(0);
-    expect(report.run.concurrency).toBeGreaterThan(8);
+    // More than 8, unless the runner itself was too busy to take more (a loaded machine): the report then says so.
+    if (report.run.concurrency_auto?.runner_busy !== true) expect(report.run.concurrency).toBeGreaterThan(8);
     expect(report.run.concurrency).toBeLessThanOrEqual(32);
     expect(report.run.concurrency_auto?.backed_off).toBe(false);
     expect(report.run.concurrency_auto?.median_latency_ms).toBeGreaterThanOrEqual(100);

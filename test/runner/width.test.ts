@@ -40,6 +40,28 @@ describe('the number of rules at once', () => {
     expect(new RuleWidth('auto', { ...target(100), busy: () => undefined }).current()).toBe(8);
   });
 
+  it('auto: says a busy runner held it back while answers are slow, and only then', () => {
+    const held = new RuleWidth('auto', target(100, 0.9));
+    expect(held.current()).toBe(8);
+    expect(held.heldBack).toBe(true);
+    const others = {
+      'a fast target, which wants no more than 8 whether the runner is busy or not': target(10, 0.9),
+      'an idle runner, which takes them': target(100, 0.1),
+      'a runner whose load is not known yet': { ...target(100), busy: () => undefined },
+    };
+    for (const [what, signals] of Object.entries(others)) {
+      const width = new RuleWidth('auto', signals);
+      width.current();
+      expect(width.heldBack, what).toBe(false);
+    }
+    // Held back while a few slow answers passed, then answers came fast again: the answer time no longer calls for more.
+    const passing = target(100, 0.9);
+    const width = new RuleWidth('auto', passing);
+    width.current();
+    for (let i = 0; i < 40; i++) passing.latency.record(3, 200);
+    expect(width.heldBack).toBe(false);
+  });
+
   it('auto: the median answer time, so a few slow process calls do not pass for a slow network', () => {
     const t = target(undefined);
     for (let i = 0; i < 20; i++) t.latency.record(3, 200);
