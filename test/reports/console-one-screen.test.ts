@@ -8,15 +8,14 @@
  */
 import { createServer, request } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { capturedConsole } from '../helpers/console.js';
 import { runAgainstReference } from '../../app/against-reference.js';
 import { runConformance } from '../../app/conformance.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
 import type { RunEvent } from '../../core/engine/run.js';
 import { ReportSchema, type Report } from '../../core/report/schema.js';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
-import { ConsoleReporter } from '../../reports/console.js';
 import { HOSTILE_REASON, build } from '../helpers/sample-report.js';
 import { MOCK_SUPPLIER, MOCK_TEAM, MOCK_TOKEN, startPartialMock } from './partial-mock.js';
 
@@ -27,15 +26,12 @@ const WRITTEN = [
 
 /** A console as a CI log has it (no terminal, no colour), fed by a run's events and its report. */
 function consoleFor(verbose = false) {
-  const stream = Object.assign(new PassThrough(), { isTTY: false });
-  let out = '';
-  stream.on('data', (d) => (out += d));
-  const reporter = new ConsoleReporter({ stream, env: { NO_COLOR: '1' }, verbose, progressEveryMs: 1e12 });
+  const { reporter, text } = capturedConsole({ verbose, progressEveryMs: 1e12 });
   return {
     onEvent: (event: RunEvent) => reporter.onEvent(event),
     finish: (report: Report) => {
       reporter.summary(report, WRITTEN);
-      return out;
+      return text();
     },
   };
 }
@@ -211,11 +207,9 @@ describe('a failing run in one screen', () => {
 
 describe('one line per failure, whatever the target wrote', () => {
   it("a reason with line breaks and terminal controls stays on its rule's line, controls written out", () => {
-    const stream = Object.assign(new PassThrough(), { isTTY: false });
-    let out = '';
-    stream.on('data', (d) => (out += d));
+    const { reporter, text } = capturedConsole({ env: { FORCE_COLOR: '1' } });
     const forged = 'FORGED: all rules passed';
-    new ConsoleReporter({ stream, env: { FORCE_COLOR: '1' } }).summary(
+    reporter.summary(
       build([
         {
           rule: { id: 'notes.create.one-result-per-note', level: 'MUST', spec: '§4.2 notes', endpoints: [] },
@@ -227,7 +221,7 @@ describe('one line per failure, whatever the target wrote', () => {
         },
       ]),
     );
-    const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
+    const plain = text().replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(plain).not.toMatch(new RegExp(`^${forged}`, 'm'));
     expect(plain).toMatch(

@@ -1,16 +1,12 @@
 /** Progress in a log (no terminal): a line every few seconds, so a slow run does not look hung in CI. */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConsoleReporter } from '../../reports/console.js';
+import { capturedConsole } from '../helpers/console.js';
 import type { RuleResult } from '../../core/engine/result.js';
 
 function reporter(isTTY: boolean, env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
-  const stream = Object.assign(new PassThrough(), { isTTY });
-  let out = '';
-  stream.on('data', (d) => (out += d));
   let clock = 0;
-  const r = new ConsoleReporter({ stream, env, now: () => clock, progressEveryMs: 5_000 });
-  return { r, out: () => out, advance: (ms: number) => (clock += ms) };
+  const { reporter: r, text: out } = capturedConsole({ isTTY, env, now: () => clock, progressEveryMs: 5_000 });
+  return { r, out, advance: (ms: number) => (clock += ms) };
 }
 
 const result = (i: number, verdict: 'pass' | 'fail'): RuleResult => ({

@@ -3,21 +3,21 @@
  * status, then the attr and code of each error — before the request it answered, so a line cut to the
  * terminal's width loses the request's path, never the reason (`--verbose` and the reports keep all).
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { capturedConsole } from '../helpers/console.js';
 import { Setup } from '../../core/engine/setup.js';
-import { ConsoleReporter } from '../../reports/console.js';
 import { build } from '../helpers/sample-report.js';
 
 const STAGE = 'POST /v1/data-import/account-import-process/create-or-update/';
 
 function consoleOf(columns?: number) {
-  const stream = Object.assign(new PassThrough(), { isTTY: columns !== undefined, columns });
-  let out = '';
-  stream.on('data', (d) => (out += d));
   // CI set: a terminal without the live progress line, so what is written is all there is.
-  const reporter = new ConsoleReporter({ stream, env: { NO_COLOR: '1', CI: '1' }, progressEveryMs: 1e12 });
-  return { reporter, text: () => out };
+  return capturedConsole({
+    isTTY: columns !== undefined,
+    columns,
+    env: { NO_COLOR: '1', CI: '1' },
+    progressEveryMs: 1e12,
+  });
 }
 
 function refusedStage(errors: { attr: string; code: string }[]): Setup {

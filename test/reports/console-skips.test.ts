@@ -1,15 +1,12 @@
 /** The console says why rules were skipped in the rule's own words, not only which key to set. */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConsoleReporter } from '../../reports/console.js';
+import { capturedConsole } from '../helpers/console.js';
 import { type Case, build } from '../helpers/sample-report.js';
 
 function summaryOf(cases: Case[]): string {
-  const stream = Object.assign(new PassThrough(), { isTTY: false });
-  let out = '';
-  stream.on('data', (d) => (out += d));
-  new ConsoleReporter({ stream, env: { NO_COLOR: '1' } }).summary(build(cases, { allowSkip: ['**'] }));
-  return out;
+  const { reporter, text } = capturedConsole();
+  reporter.summary(build(cases, { allowSkip: ['**'] }));
+  return text();
 }
 
 const skip = (id: string, reason: string, skip_key: string): Case => ({

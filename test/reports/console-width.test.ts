@@ -1,8 +1,7 @@
 /** The summary line says what the automatic width did, and why it kept 8 rules at once against a slow target. */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { capturedConsole } from '../helpers/console.js';
 import type { Report } from '../../core/report/schema.js';
-import { ConsoleReporter } from '../../reports/console.js';
 import { build } from '../helpers/sample-report.js';
 
 function summaryLine(run: Pick<Report['run'], 'concurrency' | 'concurrency_auto'>): string {
@@ -10,11 +9,13 @@ function summaryLine(run: Pick<Report['run'], 'concurrency' | 'concurrency_auto'
     { rule: { id: 'a.one', level: 'MUST', spec: '§4.1', endpoints: [] }, outcome: { verdict: 'pass' } as never },
   ]);
   Object.assign(report.run, run);
-  const stream = Object.assign(new PassThrough(), { isTTY: false });
-  let out = '';
-  stream.on('data', (d) => (out += d));
-  new ConsoleReporter({ stream, env: { NO_COLOR: '1' } }).summary(report);
-  return out.split('\n').find((line) => /^1 rule: /.test(line)) ?? out;
+  const { reporter, text } = capturedConsole();
+  reporter.summary(report);
+  return (
+    text()
+      .split('\n')
+      .find((line) => /^1 rule: /.test(line)) ?? text()
+  );
 }
 
 describe('the automatic width on the summary line', () => {

@@ -1,8 +1,7 @@
 /** A failing exchange as a curl command: what the console and every report print for each failed rule. */
 import { execFileSync } from 'node:child_process';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConsoleReporter } from '../../reports/console.js';
+import { capturedConsole } from '../helpers/console.js';
 import { renderHtml } from '../../reports/html.js';
 import { renderJunit } from '../../reports/junit.js';
 import { curlCommand, failingExchange } from '../../core/report/curl.js';
@@ -104,10 +103,9 @@ describe('in the console and the reports', () => {
   const failing = report.rules.filter((r) => (r.verdict === 'fail' || r.verdict === 'error') && r.transcript.length);
 
   it('the console with --verbose prints a curl line per failed rule and names the request that got no response', () => {
-    const stream = Object.assign(new PassThrough(), { isTTY: false });
-    let out = '';
-    stream.on('data', (d) => (out += d));
-    new ConsoleReporter({ stream, env: { NO_COLOR: '1' }, verbose: true }).summary(report);
+    const { reporter, text } = capturedConsole({ verbose: true });
+    reporter.summary(report);
+    const out = text();
     const shown = failing.filter((r) => !r.expected_failure);
     expect(out.match(/^ {6}curl: curl -i /gm)?.length).toBe(shown.length);
     expect(out).toMatch(

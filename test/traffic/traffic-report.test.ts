@@ -7,14 +7,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { capturedConsole } from '../helpers/console.js';
 import { TrafficJudge } from '../../app/traffic/checks.js';
 import type { TimedExchange } from '../../app/traffic/har.js';
 import { trafficReport } from '../../app/traffic/report.js';
 import { REPORT_FORMATS } from '../../core/config/schema.js';
 import { runVerdict } from '../../core/report/verdict-line.js';
-import { ConsoleReporter } from '../../reports/console.js';
 import { writeReports } from '../../reports/index.js';
 
 const key = { import_supplier: 'SUPPLIER_ONGOING', external_account_number: 'EXT-1' };
@@ -48,10 +47,9 @@ async function reportOfOneExchange() {
   });
   const dir = mkdtempSync(join(tmpdir(), 'traffic-report-'));
   await writeReports(report, dir, REPORT_FORMATS, {});
-  const stream = Object.assign(new PassThrough(), { isTTY: false });
-  let console = '';
-  stream.on('data', (d) => (console += d));
-  new ConsoleReporter({ stream, env: { NO_COLOR: '1' } }).summary(report, []);
+  const printed = capturedConsole();
+  printed.reporter.summary(report, []);
+  const console = printed.text();
   const file = (name: string) => readFileSync(join(dir, name), 'utf8');
   return { report, console, file };
 }
