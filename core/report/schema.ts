@@ -76,7 +76,7 @@ export const ReportSchema = z.object({
           .literal(true)
           .optional()
           .describe(
-            'answers were at some point slow enough for more rules at once while the runner itself was busy (its event loop working more than half the time), so it kept 8 then',
+            'answers were slow enough for more rules at once, and still were at the end, while the runner itself was busy (its event loop working more than half the time): it held the width at 8 then',
           ),
       })
       .optional()
