@@ -25,7 +25,7 @@ export interface RunRecord {
      * Set when the width followed the target (width.ts): whether it went back to its base, the
      * latency it saw, and whether a busy runner kept it from widening.
      */
-    concurrencyAuto?: { backedOff: boolean; medianLatencyMs?: number; runnerBusy?: boolean };
+    concurrencyAuto?: { backedOff: boolean; medianLatencyMs?: number; runnerBusy: boolean };
     timeoutMs: number;
     strict: boolean;
     startedAt: Date;

@@ -169,7 +169,7 @@ class Recorder {
                   concurrencyAuto: {
                     backedOff: this.width?.pushback ?? false,
                     medianLatencyMs: medianOf(connection),
-                    ...(this.width?.heldBack ? { runnerBusy: true } : {}),
+                    runnerBusy: this.width?.heldBack ?? false,
                   },
                 }
               : {}),

@@ -338,7 +338,7 @@ export function buildReport(input: RunRecord): Report {
               ...(run.concurrencyAuto.medianLatencyMs !== undefined
                 ? { median_latency_ms: run.concurrencyAuto.medianLatencyMs }
                 : {}),
-              ...(run.concurrencyAuto.runnerBusy ? { runner_busy: true as const } : {}),
+              runner_busy: run.concurrencyAuto.runnerBusy,
             },
           }
         : {}),

@@ -73,10 +73,9 @@ export const ReportSchema = z.object({
           .describe('the target answered a 429 the run had to wait out, or a 503: the width went back to 8'),
         median_latency_ms: z.number().optional().describe('median answer time of the last exchanges'),
         runner_busy: z
-          .literal(true)
-          .optional()
+          .boolean()
           .describe(
-            'answers were slow enough for more rules at once, and still were at the end, while the runner itself was busy (its event loop working more than half the time): it held the width at 8 then',
+            'true: answers were slow enough for more rules at once, and still were at the end, while the runner itself was busy (its event loop working more than half the time): it held the width at 8 then; false otherwise',
           ),
       })
       .optional()

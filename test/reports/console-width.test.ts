@@ -20,15 +20,21 @@ function summaryLine(run: Pick<Report['run'], 'concurrency' | 'concurrency_auto'
 
 describe('the automatic width on the summary line', () => {
   it('says how many rules it ran at once against a slow target', () => {
-    expect(summaryLine({ concurrency: 32, concurrency_auto: { backed_off: false, median_latency_ms: 100 } })).toMatch(
-      /requests; up to 32 rules at once, answers in ~100 ms$/,
-    );
+    expect(
+      summaryLine({
+        concurrency: 32,
+        concurrency_auto: { backed_off: false, median_latency_ms: 100, runner_busy: false },
+      }),
+    ).toMatch(/requests; up to 32 rules at once, answers in ~100 ms$/);
   });
 
   it('says the target asked it to slow down', () => {
-    expect(summaryLine({ concurrency: 16, concurrency_auto: { backed_off: true, median_latency_ms: 60 } })).toMatch(
-      /; the target asked to slow down: back to 8 rules at once, answers in ~60 ms$/,
-    );
+    expect(
+      summaryLine({
+        concurrency: 16,
+        concurrency_auto: { backed_off: true, median_latency_ms: 60, runner_busy: false },
+      }),
+    ).toMatch(/; the target asked to slow down: back to 8 rules at once, answers in ~60 ms$/);
   });
 
   it('says the runner was too busy for more, when that kept it at 8', () => {
@@ -41,8 +47,11 @@ describe('the automatic width on the summary line', () => {
   });
 
   it('says nothing of a fast target, which 8 rules at once serve', () => {
-    expect(summaryLine({ concurrency: 8, concurrency_auto: { backed_off: false, median_latency_ms: 3 } })).toMatch(
-      /requests$/,
-    );
+    expect(
+      summaryLine({
+        concurrency: 8,
+        concurrency_auto: { backed_off: false, median_latency_ms: 3, runner_busy: false },
+      }),
+    ).toMatch(/requests$/);
   });
 });
