@@ -4,7 +4,11 @@
  * first use), so `npm ci && npm test` needs no system browser. CHROMIUM_PATH points at another Chromium
  * (e.g. a system /usr/bin/chromium) instead.
  */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import chromiumPackage from '@sparticuz/chromium';
+import { until } from './until.js';
 
 /** Flags both builds need here: no sandbox (tests run as root in CI) and no calls home (the network refuses them). */
 const FLAGS = [
@@ -32,5 +36,33 @@ export interface Browser {
 export async function headlessChromium(): Promise<Browser> {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv) return { executablePath: fromEnv, args: FLAGS };
-  return { executablePath: await chromiumPackage.executablePath(), args: [...FLAGS, ...PACKAGED_FLAGS] };
+  return { executablePath: await unpackedOnce(), args: [...FLAGS, ...PACKAGED_FLAGS] };
+}
+
+/**
+ * The package unpacks into the temp directory and takes an existing `chromium` file as done, so a second
+ * fork starting while the first is still writing launches a half-written binary. Every fork of one run
+ * shares the run's temp directory (temp-root.ts): the first to take the lock unpacks, the others wait for
+ * its ready mark, which names the binary.
+ */
+async function unpackedOnce(): Promise<string> {
+  const ready = join(tmpdir(), 'chromium.ready');
+  const lock = join(tmpdir(), 'chromium.lock');
+  for (;;) {
+    if (existsSync(ready)) return readFileSync(ready, 'utf8');
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another fork unpacks: wait for its mark, or for the lock to go if it failed.
+      await until(() => existsSync(ready) || !existsSync(lock));
+      continue;
+    }
+    try {
+      const path = await chromiumPackage.executablePath();
+      writeFileSync(ready, path);
+      return path;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
