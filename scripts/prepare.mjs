@@ -3,27 +3,11 @@
 // and runs `prepare` there). Rebuilding each time made `npx conformance --help` take half a minute, so this
 // builds (tsc, then the CLI's bundle) only when dist/ is missing or older than a source or build setting;
 // otherwise it returns at once.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bundle } from './bundle.mjs';
+import { join } from 'node:path';
+import { build, buildInputs, root } from './build.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = [
-  'app',
-  'core',
-  'reference',
-  'suites',
-  'generators',
-  'reports',
-  'bench',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'package.json',
-  'scripts/bundle.mjs',
-];
-// The bundle is written last: it is there and newer than every source only when the whole build is.
+// The bundle is written last: it is there and newer than every input only when the whole build is.
 const STAMP = join(root, 'dist', 'cli', 'main.js');
 
 /** The newest modification time under a file or folder (0 if it does not exist). */
@@ -41,12 +25,8 @@ function newest(path) {
 }
 
 const built = newest(STAMP);
-const changed = SOURCES.reduce((top, s) => Math.max(top, newest(join(root, s))), 0);
+const changed = buildInputs().reduce((top, input) => Math.max(top, newest(join(root, input))), 0);
 if (built === 0 || changed > built) {
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: root, stdio: 'inherit' },
-  );
-  await bundle();
+  const { code } = await build();
+  if (code !== 0) process.exit(code);
 }
