@@ -5,7 +5,7 @@
 import { strictModel, type AccountPayload } from '../../core/spec/index.js';
 import { delay, formatDate, formatDateTime, nextDay } from '../clock.js';
 import { reply, type Reply } from '../reply.js';
-import type { Account, ImportProcess, StoredLedger } from '../store.js';
+import type { Account, ImportProcess, ReferenceStore, StoredLedger } from '../store.js';
 import { ACCOUNT_FAILED_VALIDATION, type ErrorItem, type Validated, validationError } from '../validation.js';
 import {
   type Handler,
@@ -156,7 +156,7 @@ export const processAccount: Handler = async (req, env) => {
   const done = store.startProcessing();
   process.inProgress = true;
   try {
-    await delay(store.settings.processingDelayMs);
+    await delay(processingTime(store));
     // §4.1 rule 2: a dry run performs the full creation, then rolls it back.
     const account = buildAccount(process, env);
     if (request.dry_run === true) return choices.dryRunWouldSucceed();
@@ -168,6 +168,19 @@ export const processAccount: Handler = async (req, env) => {
     process.inProgress = false;
   }
 };
+
+/**
+ * How long processing an account takes: the configured time, and longer once more accounts are being
+ * processed than the enabled limit allows, which only a server that does not apply its limit reaches.
+ * The limit stands for what the service can work on at once; each account beyond it adds one
+ * processing time, as work queued behind a full service would. That is also what lets a client tell,
+ * from answer times alone, that more were held together than the limit allows (suites/limits.ts).
+ */
+function processingTime(store: ReferenceStore): number {
+  const { processingDelayMs, concurrencyLimit } = store.settings;
+  if (concurrencyLimit === null || store.processing <= concurrencyLimit) return processingDelayMs;
+  return processingDelayMs * (store.processing - concurrencyLimit + 1);
+}
 
 /** Creates the live account from the staged payload (its number is assigned once it is kept). */
 function buildAccount(process: ImportProcess, env: ServerEnv): Account {

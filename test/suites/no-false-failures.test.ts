@@ -188,6 +188,24 @@ describe('no false failures: each rule that failed a legal choice passes it now'
     }
   });
 
+  it('limits.concurrency.429-then-retry: a service that finishes each account before the next request arrives never exceeds its limit, so no 429 is no failure', async () => {
+    const rule = 'limits.concurrency.429-then-retry';
+    const report = await runAgainst({
+      choices: {},
+      settings: { concurrency_limit: 4, processing_delay_ms: 0 },
+      rules: [rule],
+    });
+    const result = report.rules.find((r) => r.id === rule)!;
+    // The freedom was taken: every burst request was answered 201, none 429.
+    const burst = result.transcript.filter((e) => e.step === 'burst of process requests');
+    expect(burst.length).toBeGreaterThan(14);
+    expect(new Set(burst.map((e) => e.response?.status))).toEqual(new Set([201]));
+    expect([result.verdict, result.error_kind]).toEqual(['error', 'not-judged']);
+    expect(result.reason).toMatch(
+      /no 429 in 3 bursts of 14 process requests, but the target surely held at most [0-4] at once .*a limit of 4 was not shown exceeded/,
+    );
+  });
+
   it('errors.attr.zero-based-nested: validation stops at the first error (§7.1 never says every error is reported)', async () => {
     const c: Case = {
       choices: { present: (a) => firstErrorOnly(a) },
