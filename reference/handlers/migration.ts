@@ -173,8 +173,9 @@ export const processAccount: Handler = async (req, env) => {
  * How long processing an account takes: the configured time, and longer once more accounts are being
  * processed than the enabled limit allows, which only a server that does not apply its limit reaches.
  * The limit stands for what the service can work on at once; each account beyond it adds one
- * processing time, as work queued behind a full service would. That is also what lets a client tell,
- * from answer times alone, that more were held together than the limit allows (suites/limits.ts).
+ * processing time, as work queued behind a full service would. It also keeps those accounts
+ * IN_PROGRESS long enough for a client's status reads to see more than the limit together
+ * (suites/limits.ts), which at 15 ms per account two rounds of reads often missed.
  */
 function processingTime(store: ReferenceStore): number {
   const { processingDelayMs, concurrencyLimit } = store.settings;
