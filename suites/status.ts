@@ -3,7 +3,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { model } from '../core/spec/index.js';
-import { listing, listingShows, readListing, recordsFor, status } from './support.js';
+import { listing, listingShows, readListing, recordsFor, statedStatus, status } from './support.js';
 
 const POLLS = 50;
 const POLL_INTERVAL_MS = 5;
@@ -86,7 +86,7 @@ export default defineRules(
         // Polls at a gentle pace and a bounded number of times: this must not load a shared server.
         for (let poll = 0; poll < POLLS && !finished && !seen.has('IN_PROGRESS'); poll++) {
           const res = await status(ctx, account.supplier, account.ext, 'status while processing');
-          if (res.status === 200 && res.isJson) seen.add(String((res.json() as { status?: unknown }).status));
+          if (res.status === 200 && res.isJson) seen.add(String(statedStatus(res)));
           await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
         }
         ctx.expect.status(await processing, 201, 'the process');

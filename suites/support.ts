@@ -98,6 +98,7 @@ export {
   readListing,
   recordsFor,
   status,
+  statedStatus,
 } from '../core/engine/observe.js';
 
 /**

@@ -145,6 +145,16 @@ export function status(ctx: RuleContext, supplier: string, ext: string, step?: s
   });
 }
 
+/**
+ * The `status` a status answer states (§4.3), for a rule that only watches for one value: undefined
+ * unless it is a 200 with a JSON object (a hostile target may answer `null` or garbage).
+ */
+export function statedStatus(res: HttpResponse): unknown {
+  if (res.status !== 200 || !res.isJson) return undefined;
+  const body = res.json();
+  return body !== null && typeof body === 'object' ? (body as { status?: unknown }).status : undefined;
+}
+
 /** The account a snapshot is about: its supplier code and the supplier's own account number. */
 export interface AccountKey {
   supplier: string;

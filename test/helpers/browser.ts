@@ -4,7 +4,7 @@
  * first use), so `npm ci && npm test` needs no system browser. CHROMIUM_PATH points at another Chromium
  * (e.g. a system /usr/bin/chromium) instead.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromiumPackage from '@sparticuz/chromium';
@@ -59,7 +59,9 @@ async function unpackedOnce(): Promise<string> {
     }
     try {
       const path = await chromiumPackage.executablePath();
-      writeFileSync(ready, path);
+      // Written beside, then renamed: a waiter never reads a mark half written.
+      writeFileSync(`${ready}.${process.pid}`, path);
+      renameSync(`${ready}.${process.pid}`, ready);
       return path;
     } finally {
       rmSync(lock, { recursive: true, force: true });
