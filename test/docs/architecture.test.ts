@@ -19,7 +19,7 @@ const LAYERS: readonly { name: string; folders: readonly string[] }[] = [
   { name: 'authentication', folders: ['core/auth'] },
   { name: 'configuration', folders: ['core/config'] },
   { name: 'HTTP', folders: ['core/http'] },
-  { name: 'spec model', folders: ['core/spec', 'core/domain'] },
+  { name: 'spec model', folders: ['core/spec', 'core/domain', 'core/files'] },
 ];
 const FOLDERS = LAYERS.flatMap((l) => l.folders);
 
