@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { LEVELS, VERDICTS } from '../../core/engine/verdict.js';
 import { Counts, type Report } from '../../core/report/schema.js';
+import { REPORT_FILES } from '../../reports/index.js';
 import { CLAIM_VERDICTS, verdictOf } from './verdict.js';
 
 export const STATEMENT_FILE = 'statement.json';
@@ -23,6 +24,23 @@ export const CLAIM_FILES = {
   spec: 'spec/data-import-interface.md',
   badge: 'badge.svg',
 } as const;
+
+const HELD = new Set<string>([
+  CLAIM_FILES.statement,
+  CLAIM_FILES.har,
+  CLAIM_FILES.config,
+  CLAIM_FILES.spec,
+  CLAIM_FILES.badge,
+  'SHA256SUMS',
+  ...Object.values(REPORT_FILES).map((f) => `${CLAIM_FILES.reports}/${f}`),
+]);
+
+/**
+ * Whether a claim can hold `file` (relative, forward slashes): the claim's own files and the report
+ * files a run writes, by name. Anything else was not written by a run — a key or a `.env` swept in
+ * from the report directory — and a verifier says so without reading it.
+ */
+export const claimHolds = (file: string): boolean => HELD.has(file);
 
 const RuleVerdict = z.object({
   id: z.string(),

@@ -16,7 +16,7 @@ import { HarError } from '../traffic/har-read.js';
 import { badgeSvg } from './badge.js';
 import { fixtureKeys } from './config.js';
 import { MAX_CLAIM_FILE_BYTES, filesUnder, parseSums, SUMS_FILE, SumsSyntaxError } from './digests.js';
-import { CLAIM_FILES, type Statement, StatementSchema, fromReport } from './statement.js';
+import { CLAIM_FILES, type Statement, StatementSchema, claimHolds, fromReport } from './statement.js';
 import { sha256, shippedSpec } from './suite.js';
 import { checkTranscripts, observedPagination, readTraffic, rejudge } from './traffic.js';
 
@@ -73,10 +73,15 @@ function checkDigests(dir: string): string[] {
     throw error;
   }
   const { files, odd } = filesUnder(dir);
-  const present = new Set(files.filter((f) => f !== SUMS_FILE));
+  const all = new Set(files);
   const found: string[] = [];
+  // A file no run writes is said and never read: it is not part of what the claim states.
+  for (const file of files) if (!claimHolds(file)) found.push(`files: ${file} is not a file a run writes into a claim`);
+  const present = new Set(files.filter((f) => f !== SUMS_FILE && claimHolds(f)));
   for (const [file, digest] of sums) {
-    if (!present.has(file)) found.push(`digests: ${file} is listed in ${SUMS_FILE} but missing`);
+    if (!claimHolds(file)) {
+      if (!all.has(file)) found.push(`files: ${SUMS_FILE} lists ${file}, which is not a file of a claim`);
+    } else if (!present.has(file)) found.push(`digests: ${file} is listed in ${SUMS_FILE} but missing`);
     else if (sha256(readFileSync(join(dir, file))) !== digest)
       found.push(`digests: ${file} does not match its SHA-256 in ${SUMS_FILE}`);
   }

@@ -18,7 +18,9 @@ with "conformance verify-claim DIR". It holds
                    through the configuration (fixture keys, the §8 limit), what the run observed
                    (rate limiting, how the listings answered, each endpoint's status), accepted
                    skips with their reasons, each rule's verdict and the overall verdict
-  reports/         the run's reports, as written
+  reports/         the run's report files, by name (report.json, junit.xml, report.html,
+                   summary.md, ctrf.json, report.sarif): only this run's, redacted again; nothing
+                   else of the report directory is copied
   traffic.har      the run's HAR (redacted by the run)
   config.json      the configuration the run read, secrets removed (token, API key, header values)
   spec/            the spec text the suite judged against
@@ -57,6 +59,8 @@ export const claimOptions = {
 /** What a claim is made from, however it was asked for (this command, or the run's --claim). */
 export interface ClaimRequest {
   reportDir: string;
+  /** The report files the run wrote (their names), when the run itself makes the claim. */
+  written?: readonly string[];
   report: Report;
   harFile: string;
   out: string;
@@ -97,7 +101,7 @@ export async function makeClaim(request: ClaimRequest) {
   if (refused) throw new UsageError(`no claim can be made from ${pathShown(request.reportDir)}: ${refused}.`, command);
   const inside = relative(resolve(request.reportDir), resolve(request.out));
   if (!inside.startsWith('..') && !inside.startsWith('/'))
-    throw new UsageError('--out must not be inside the report directory (the claim copies it).', command);
+    throw new UsageError('--out must not be inside the report directory (the claim is made from it).', command);
   let config: Awaited<ReturnType<typeof configOf>>;
   try {
     config = await configOf(request, loadConfig);
@@ -112,23 +116,31 @@ export async function makeClaim(request: ClaimRequest) {
   const fixtures = embedded
     ? await (await import('../embedded.js')).embeddedFixtures()
     : (config.loaded?.fixtures as Record<string, unknown> | undefined);
+  let leftOut: import('../claim/build.js').LeftOut[];
   try {
-    writeClaim({
+    ({ leftOut } = writeClaim({
       reportDir: request.reportDir,
+      ...(request.written ? { written: request.written } : {}),
       report,
       harFile: request.harFile,
       ...(config.loaded ? { config: { ...withoutSecrets(config.loaded), file: config.file } } : {}),
       declared: declaredBy(embedded, fixtures, !!config.loaded),
       out: request.out,
       redact: (text) => redactor.text(text),
-    });
+    }));
   } catch (error) {
     if (error instanceof ClaimInputError) throw new UsageError(error.message, command);
     const code = (error as NodeJS.ErrnoException).code;
     if (code) throw new UsageError(`cannot write the claim to ${pathShown(request.out)} (${shown(code)}).`, command);
     throw error;
   }
-  return { ...verifyClaim(request.out), warnings: config.warnings };
+  const warnings = [
+    ...config.warnings,
+    ...leftOut.map(
+      (l) => `${pathShown(join(request.reportDir, l.file))} is not in the claim: ${redactor.text(l.why)}.`,
+    ),
+  ];
+  return { ...verifyClaim(request.out), warnings };
 }
 
 /** The configuration the run read, when it can be known; a file that is not it is refused or left out. */

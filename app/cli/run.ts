@@ -1,6 +1,7 @@
 /** The main job: `conformance [run] [--base-url URL] [options]`. */
 import type { Command } from './usage.js';
 import { EXIT, UsageError, parseCommandLine } from './usage.js';
+import { basename } from 'node:path';
 
 export const RUN_HELP = `Usage: conformance [run] [options]
 
@@ -366,7 +367,8 @@ async function run(argv: string[]): Promise<number> {
       );
       consoleOut?.summary(report, written);
       const code = report.summary.exit_code;
-      return claimTo ? await claimOfRun(claimTo, report, resolved, redactor, warn, code) : code;
+      const files = written.flatMap((w) => (w.file ? [basename(w.file)] : []));
+      return claimTo ? await claimOfRun(claimTo, report, files, resolved, redactor, warn, code) : code;
     } finally {
       interruption.dispose();
     }
@@ -418,6 +420,7 @@ async function claimPrepared(out: string, report: { formats: string[]; har?: str
 async function claimOfRun(
   claim: { out: string; temporary?: string },
   report: import('../../core/report/schema.js').Report,
+  written: readonly string[],
   resolved: { configFile?: string; report: { dir: string; har?: string } },
   redactor: import('../../core/http/redact.js').Redactor,
   warn: (text: string) => void,
@@ -436,6 +439,7 @@ async function claimOfRun(
     }
     const outcome = await makeClaim({
       reportDir: resolved.report.dir,
+      written,
       report,
       harFile: resolved.report.har!,
       out: claim.out,

@@ -193,8 +193,12 @@ describe('a claim of a run against the faithful reference server', () => {
     const missing = await verify(removed);
     expect(missing.stderr).toContain('reports/report.json: missing');
     expect(missing.code).toBe(2);
-    const added = tampered(faithful.claim, (d) => writeFileSync(join(d, 'extra.txt'), 'x'), false);
-    expect((await verify(added)).stdout).toContain('digests: extra.txt is not listed in SHA256SUMS');
+    // A report file a run could write, added afterwards: listed nowhere.
+    const added = tampered(faithful.claim, (d) => writeFileSync(join(d, 'reports/report.sarif'), '{}'), false);
+    expect((await verify(added)).stdout).toContain('digests: reports/report.sarif is not listed in SHA256SUMS');
+    // A file no run writes is named as such, listed or not.
+    const foreign = tampered(faithful.claim, (d) => writeFileSync(join(d, 'extra.txt'), 'x'), false);
+    expect((await verify(foreign)).stdout).toContain('files: extra.txt is not a file a run writes into a claim');
   });
 
   it('names the file of a malformed claim (exit 2), and refuses a run without a HAR', async () => {
