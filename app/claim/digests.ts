@@ -11,12 +11,24 @@ export const SUMS_FILE = 'SHA256SUMS';
 /** The largest file of a claim read (the HAR of a long run is the largest; check-traffic reads as much). */
 export const MAX_CLAIM_FILE_BYTES = 256 * 1024 * 1024;
 
+/**
+ * The most entries a claim directory is walked to. A claim holds about a dozen files; a directory
+ * of thousands is not one, and walking millions would be the reader's cost, not the claim's.
+ */
+export const MAX_CLAIM_ENTRIES = 1000;
+
+/** A directory with more entries than any claim has. */
+export class TooManyEntriesError extends Error {}
+
 /** Every regular file under `dir`, relative, forward slashes, sorted; a link or another kind of entry is named in `odd`. */
 export function filesUnder(dir: string): { files: string[]; odd: string[] } {
   const files: string[] = [];
   const odd: string[] = [];
+  let entries = 0;
   const walk = (at: string) => {
     for (const name of readdirSync(at)) {
+      if (++entries > MAX_CLAIM_ENTRIES)
+        throw new TooManyEntriesError(`more than ${MAX_CLAIM_ENTRIES} files and folders, which no claim has`);
       const path = join(at, name);
       const rel = relative(dir, path).split(sep).join('/');
       const stat = lstatSync(path);
@@ -46,6 +58,10 @@ export function parseSums(text: string): Map<string, string> {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   for (const [i, line] of lines.entries()) {
+    if (line.endsWith('\r'))
+      throw new SumsSyntaxError(
+        `line ${i + 1} ends with a carriage return (CRLF line ends, as an editor or a checkout on Windows writes them); ${SUMS_FILE} has LF line ends, as sha256sum writes it`,
+      );
     const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
     if (!m) throw new SumsSyntaxError(`line ${i + 1} is not "<sha256>  <file>"`);
     if (sums.has(m[2])) throw new SumsSyntaxError(`line ${i + 1} names ${m[2]} a second time`);

@@ -13,7 +13,7 @@ import { route } from '../../core/spec/route.js';
 import { isPlainObject } from '../../core/spec/paths.js';
 import { TRAFFIC_CHECKS, TrafficJudge } from '../traffic/checks.js';
 import type { TimedExchange } from '../traffic/har.js';
-import { fromHar } from '../traffic/har-read.js';
+import { HarError, fromHarDocument } from '../traffic/har-read.js';
 import type { ClaimVerdict } from './verdict.js';
 
 /** One HAR entry as the transcripts are matched against it (written by a run's --har, app/traffic/har.ts). */
@@ -42,9 +42,15 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /** A HAR's text read both ways; throws har-read's HarError for a file that is no HAR. */
 export function readTraffic(text: string): RecordedTraffic {
-  const { exchanges } = fromHar(text);
-  // fromHar has checked every field it reads; the size and the run's marks are read here.
-  const raw = (JSON.parse(text) as { log: { entries: Record<string, unknown>[] } }).log.entries;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new HarError(`not JSON: ${(error as Error).message}`);
+  }
+  const { exchanges } = fromHarDocument(doc);
+  // fromHarDocument has checked every field it reads; the size and the run's marks are read here.
+  const raw = (doc as { log: { entries: Record<string, unknown>[] } }).log.entries;
   const entries = raw.map((e, index): RecordedEntry => {
     const request = e.request as { method: string; url: string; postData?: { text?: unknown } };
     const response = (e.response ?? {}) as { status?: unknown; content?: Record<string, unknown>; _error?: unknown };
@@ -80,13 +86,20 @@ function sameBody(kept: string | undefined, truncated: boolean | undefined, reco
 /** Path and query of an absolute URL as written (no normalising: the transcript has the text the client sent). */
 const pathOf = (url: string) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(.*)$/i.exec(url)?.[1] ?? url;
 
-/** The exchange's identity: the request line and what came back, but not its bodies. */
-function sameLine(x: Exchange, e: RecordedEntry): boolean {
-  const url = /^https?:\/\//i.test(x.request.url) ? e.url === x.request.url : pathOf(e.url) === x.request.url;
-  if (!url || e.method !== x.request.method.toUpperCase()) return false;
-  if (!x.response) return e.status === 0;
-  return e.status === x.response.status && e.size === x.response.bytes;
-}
+/** What an exchange and an entry must share to be one: method, path and query, status and size (not bodies). */
+const lineKey = (method: string, path: string, status: number, size: number | undefined) =>
+  `${method.toUpperCase()} ${status} ${size ?? ''} ${path}`;
+const keyOfEntry = (e: RecordedEntry) => lineKey(e.method, pathOf(e.url), e.status, e.status ? e.size : undefined);
+const keyOfExchange = (x: Exchange) =>
+  lineKey(
+    x.request.method,
+    /^https?:\/\//i.test(x.request.url) ? pathOf(x.request.url) : x.request.url,
+    x.response?.status ?? 0,
+    x.response?.bytes,
+  );
+
+/** An absolute URL in the transcript must be the entry's to the letter; a path was matched by the key. */
+const sameUrl = (x: Exchange, e: RecordedEntry) => !/^https?:\/\//i.test(x.request.url) || e.url === x.request.url;
 
 const bodiesAgree = (x: Exchange, e: RecordedEntry) =>
   sameBody(x.request.body, x.request.body_truncated, e.requestBody) &&
@@ -101,7 +114,26 @@ const line = (x: Exchange) =>
  */
 const citesOthers = (rule: { tags: readonly string[] }) => rule.tags.includes('history');
 
-/** The transcripts of report.json against the HAR: each disagreement in words. */
+/** Entries grouped by their line key, in the file's order: every lookup is one map access, not a scan of the HAR. */
+type LineIndex = Map<string, RecordedEntry[]>;
+
+function indexByLine(entries: Iterable<RecordedEntry>): LineIndex {
+  const index: LineIndex = new Map();
+  for (const e of entries) {
+    const key = keyOfEntry(e);
+    const same = index.get(key);
+    if (same) same.push(e);
+    else index.set(key, [e]);
+  }
+  return index;
+}
+
+/**
+ * The transcripts of report.json against the HAR: each disagreement in words. Linear in the HAR
+ * and the transcripts: the entries are indexed once by their line (all of them, and per sending
+ * rule), and an exchange is matched among the entries of its own line that its rule has not used.
+ * An exchange without bodies takes the first such entry; one with bodies the first whose bodies agree.
+ */
 export function checkTranscripts(report: Report, traffic: RecordedTraffic): string[] {
   const bySender = new Map<string, RecordedEntry[]>();
   for (const e of traffic.entries) {
@@ -110,6 +142,7 @@ export function checkTranscripts(report: Report, traffic: RecordedTraffic): stri
     if (mine) mine.push(e);
     else bySender.set(e.rule, [e]);
   }
+  let everyLine: LineIndex | undefined;
   const sources = [
     ...(report.setup
       ? [{ id: 'setup', tags: [] as string[], transcript: report.setup.transcript, verdict: 'setup' }]
@@ -118,20 +151,41 @@ export function checkTranscripts(report: Report, traffic: RecordedTraffic): stri
   ];
   const found: string[] = [];
   for (const rule of sources) {
-    const pool = new Set(citesOthers(rule) ? traffic.entries : (bySender.get(rule.id) ?? []));
+    if (!rule.transcript.length) continue;
+    const lines = citesOthers(rule)
+      ? (everyLine ??= indexByLine(traffic.entries))
+      : indexByLine(bySender.get(rule.id) ?? []);
+    // Per line, how far the entries are known to be used: an exchange without bodies never looks back past it.
+    const used = new Set<number>();
+    const firstFree = new Map<string, number>();
     // Exchanges with bodies first: a one-line exchange must not take the entry one with bodies needs.
     const ordered = [...rule.transcript].sort((a, b) => Number(!!a.brief) - Number(!!b.brief));
     for (const x of ordered) {
-      const candidates = [...pool].filter((e) => sameLine(x, e));
-      const match = candidates.find((e) => bodiesAgree(x, e));
+      const key = keyOfExchange(x);
+      const candidates = lines.get(key) ?? [];
+      const plain = x.request.body === undefined && x.response?.body === undefined;
+      let match: RecordedEntry | undefined;
+      let sameLine: RecordedEntry | undefined;
+      for (let i = plain ? (firstFree.get(key) ?? 0) : 0; i < candidates.length; i++) {
+        const e = candidates[i];
+        if (used.has(e.index) || !sameUrl(x, e)) {
+          if (plain && used.has(e.index) && i === (firstFree.get(key) ?? 0)) firstFree.set(key, i + 1);
+          continue;
+        }
+        sameLine ??= e;
+        if (plain || bodiesAgree(x, e)) {
+          match = e;
+          break;
+        }
+      }
       if (match) {
-        pool.delete(match);
+        used.add(match.index);
         continue;
       }
       const who = rule.id === 'setup' ? 'the setup chain' : `rule ${rule.id} (${rule.verdict})`;
       found.push(
-        candidates.length
-          ? `traffic: ${who}: exchange ${x.seq} of its transcript (${line(x)}) is in the HAR (entry ${candidates[0].index}) with other bodies than report.json keeps`
+        sameLine
+          ? `traffic: ${who}: exchange ${x.seq} of its transcript (${line(x)}) is in the HAR (entry ${sameLine.index}) with other bodies than report.json keeps`
           : `traffic: ${who}: exchange ${x.seq} of its transcript (${line(x)}) is not in the HAR`,
       );
     }

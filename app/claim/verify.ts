@@ -1,23 +1,39 @@
 /**
  * Checks a claim directory offline, from its own files and the suite's shipped spec: the digests,
  * the spec text, the statement against report.json (and report.json against the runner's own
- * counting), and report.json against the recorded traffic (traffic.ts). Every disagreement is
- * said; a directory that is not a claim at all (a file missing that the rest is read from, one that
- * does not parse) is a ClaimFormatError naming the file.
+ * counting), report.json against the recorded traffic (traffic.ts), and the claim against this
+ * suite's own catalogue and the target it names (against-suite.ts). Every disagreement is said; a
+ * directory that is not a claim at all (a file missing that the rest is read from, one that does
+ * not parse) is a ClaimFormatError naming the file.
+ *
+ * A claim comes from someone else, so every file of it is read as hostile input: a regular file
+ * only, never through a link, capped before it is read (core/files/read-bounded.ts), and JSON
+ * nested deeper than any file a run writes is refused before anything walks it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
+import { jsonDepthExceeds } from '../../core/files/json-depth.js';
+import { FileRefusedError, readBounded } from '../../core/files/read-bounded.js';
+import type { Rule } from '../../core/engine/rule.js';
 import { summarize } from '../../core/report/build.js';
 import { type Report, ReportSchema } from '../../core/report/schema.js';
 import { dotPath } from '../../core/spec/paths.js';
 import { HarError } from '../traffic/har-read.js';
 import { badgeSvg } from './badge.js';
 import { fixtureKeys } from './config.js';
-import { MAX_CLAIM_FILE_BYTES, filesUnder, parseSums, SUMS_FILE, SumsSyntaxError } from './digests.js';
+import {
+  MAX_CLAIM_FILE_BYTES,
+  filesUnder,
+  parseSums,
+  SUMS_FILE,
+  SumsSyntaxError,
+  TooManyEntriesError,
+} from './digests.js';
 import { CLAIM_FILES, type Statement, StatementSchema, claimHolds, fromReport } from './statement.js';
 import { sha256, shippedSpec } from './suite.js';
+import { checkCatalogue, checkHosts, checkKeptTranscripts, checkSuite } from './against-suite.js';
 import { checkTranscripts, observedPagination, readTraffic, rejudge } from './traffic.js';
 
 /** A claim directory that cannot be read as one: the file, and what is wrong with it. */
@@ -30,31 +46,45 @@ export class ClaimFormatError extends Error {
   }
 }
 
-function readText(dir: string, file: string): string {
-  const path = join(dir, file);
-  let size: number;
+/** The bytes of one file of the claim, or undefined with why it could not be read. */
+function readHeld(dir: string, file: string): { bytes: Buffer } | { refused: FileRefusedError } {
   try {
-    size = statSync(path).size;
-  } catch {
-    throw new ClaimFormatError(file, 'missing');
+    return { bytes: readBounded(join(dir, file), { maxBytes: MAX_CLAIM_FILE_BYTES }) };
+  } catch (error) {
+    if (error instanceof FileRefusedError) return { refused: error };
+    throw error;
   }
-  if (size > MAX_CLAIM_FILE_BYTES)
-    throw new ClaimFormatError(
-      file,
-      `${size} bytes, more than a claim's file is read at (${MAX_CLAIM_FILE_BYTES / 1024 / 1024} MiB)`,
-    );
-  return readFileSync(path, 'utf8');
+}
+
+/** A file of the claim: its text (or bytes), or a ClaimFormatError saying why it cannot be read. */
+function readText(dir: string, file: string): string;
+function readText(dir: string, file: string, as: 'bytes'): Buffer;
+function readText(dir: string, file: string, as?: 'bytes'): string | Buffer {
+  const read = readHeld(dir, file);
+  if ('refused' in read) throw new ClaimFormatError(file, read.refused.message);
+  return as ? read.bytes : read.bytes.toString('utf8');
+}
+
+/**
+ * The deepest a JSON file of a claim nests: report.json is the deepest a run writes (a rule, its
+ * transcript, an exchange, its headers — under ten levels); a hundred leaves room for any future
+ * field and stays far from what a recursive walk of the value can bear.
+ */
+const MAX_JSON_DEPTH = 100;
+
+function parseJson(file: string, text: string): unknown {
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
+    throw new ClaimFormatError(file, `nested deeper than ${MAX_JSON_DEPTH} levels, which no run writes`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ClaimFormatError(file, `not JSON (${(error as Error).message.slice(0, 200)})`);
+  }
 }
 
 /** JSON validated by a schema; the first problem named by its path in the file. */
 function readJson<S extends z.ZodType>(dir: string, file: string, schema: S): z.output<S> {
-  let value: unknown;
-  try {
-    value = JSON.parse(readText(dir, file));
-  } catch (error) {
-    if (error instanceof ClaimFormatError) throw error;
-    throw new ClaimFormatError(file, `not JSON (${(error as Error).message.slice(0, 200)})`);
-  }
+  const value = parseJson(file, readText(dir, file));
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -72,7 +102,14 @@ function checkDigests(dir: string): string[] {
     if (error instanceof SumsSyntaxError) throw new ClaimFormatError(SUMS_FILE, error.message);
     throw error;
   }
-  const { files, odd } = filesUnder(dir);
+  let listing: ReturnType<typeof filesUnder>;
+  try {
+    listing = filesUnder(dir);
+  } catch (error) {
+    if (error instanceof TooManyEntriesError) throw new ClaimFormatError(dir, error.message);
+    throw error;
+  }
+  const { files, odd } = listing;
   const all = new Set(files);
   const found: string[] = [];
   // A file no run writes is said and never read: it is not part of what the claim states.
@@ -81,12 +118,21 @@ function checkDigests(dir: string): string[] {
   for (const [file, digest] of sums) {
     if (!claimHolds(file)) {
       if (!all.has(file)) found.push(`files: ${SUMS_FILE} lists ${file}, which is not a file of a claim`);
-    } else if (!present.has(file)) found.push(`digests: ${file} is listed in ${SUMS_FILE} but missing`);
-    else if (sha256(readFileSync(join(dir, file))) !== digest)
+      continue;
+    }
+    if (!present.has(file)) {
+      if (!odd.includes(file)) found.push(`digests: ${file} is listed in ${SUMS_FILE} but missing`);
+      continue;
+    }
+    if (sha256(readText(dir, file, 'bytes')) !== digest)
       found.push(`digests: ${file} does not match its SHA-256 in ${SUMS_FILE}`);
   }
   for (const file of present) if (!sums.has(file)) found.push(`digests: ${file} is not listed in ${SUMS_FILE}`);
-  for (const file of odd) found.push(`digests: ${file} is not a regular file (a link or a device)`);
+  for (const file of odd) {
+    if (!claimHolds(file)) found.push(`files: ${file} is not a file a run writes into a claim`);
+    // A claim's own name taken by a link, a FIFO or a device: not a claim that can be read (said precisely, never opened for reading).
+    else readText(dir, file, 'bytes');
+  }
   return found;
 }
 
@@ -98,9 +144,14 @@ function checkSpec(dir: string, statement: Statement): string[] {
     found.push(
       `spec: statement.json gives the spec's SHA-256 as ${statement.spec.sha256}, the spec this suite ships (${CLAIM_FILES.spec}) has ${shipped}`,
     );
-  const copy = join(dir, CLAIM_FILES.spec);
-  if (!existsSync(copy)) found.push(`spec: ${CLAIM_FILES.spec} is missing from the claim`);
-  else if (sha256(readFileSync(copy)) !== statement.spec.sha256)
+  const copy = readHeld(dir, CLAIM_FILES.spec);
+  if ('refused' in copy)
+    found.push(
+      copy.refused.because === 'missing'
+        ? `spec: ${CLAIM_FILES.spec} is missing from the claim`
+        : `spec: ${CLAIM_FILES.spec} cannot be read: ${copy.refused.message}`,
+    );
+  else if (sha256(copy.bytes) !== statement.spec.sha256)
     found.push(`spec: the claim's ${CLAIM_FILES.spec} does not have the SHA-256 statement.json gives`);
   return found;
 }
@@ -172,13 +223,7 @@ function checkStatement(statement: Statement, report: Report): string[] {
 /** config.json, when the claim has one: secrets replaced, and the fixtures declared being the ones it gives. */
 function checkConfig(dir: string, statement: Statement): string[] {
   if (statement.files.config === null) return [];
-  let config: Record<string, unknown>;
-  try {
-    config = JSON.parse(readText(dir, CLAIM_FILES.config)) as Record<string, unknown>;
-  } catch (error) {
-    if (error instanceof ClaimFormatError) throw error;
-    throw new ClaimFormatError(CLAIM_FILES.config, 'not JSON');
-  }
+  const config = parseJson(CLAIM_FILES.config, readText(dir, CLAIM_FILES.config)) as Record<string, unknown> | null;
   if (statement.declared.source !== 'configuration') return [];
   const given = fixtureKeys(config?.fixtures as Record<string, unknown> | undefined);
   return isDeepStrictEqual(given, statement.declared.fixtures)
@@ -188,12 +233,25 @@ function checkConfig(dir: string, statement: Statement): string[] {
       ];
 }
 
+/** The most disagreements printed one by one: a crafted claim can have thousands, a reader needs the first. */
+export const MAX_SHOWN_DISAGREEMENTS = 200;
+
+/** The disagreements as printed: the first MAX_SHOWN_DISAGREEMENTS, then how many more there are. */
+export const shownDisagreements = (all: readonly string[]): string[] =>
+  all.length > MAX_SHOWN_DISAGREEMENTS
+    ? [...all.slice(0, MAX_SHOWN_DISAGREEMENTS), `…and ${all.length - MAX_SHOWN_DISAGREEMENTS} more disagreements`]
+    : [...all];
+
 export interface Verification {
   disagreements: string[];
   statement: Statement;
 }
 
-export function verifyClaim(dir: string): Verification {
+/**
+ * `catalogue`: the rules of this suite (suites/), handed in by the command so this module stays
+ * free of the rules' code; without it the claim is not held against a catalogue.
+ */
+export function verifyClaim(dir: string, catalogue?: readonly Rule[]): Verification {
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();
@@ -205,16 +263,20 @@ export function verifyClaim(dir: string): Verification {
   const statement = readJson(dir, CLAIM_FILES.statement, StatementSchema);
   const report = readJson(dir, CLAIM_FILES.report, ReportSchema);
   let traffic: ReturnType<typeof readTraffic>;
+  const har = readText(dir, CLAIM_FILES.har);
+  if (jsonDepthExceeds(har, MAX_JSON_DEPTH))
+    throw new ClaimFormatError(CLAIM_FILES.har, `nested deeper than ${MAX_JSON_DEPTH} levels, which no run writes`);
   try {
-    traffic = readTraffic(readText(dir, CLAIM_FILES.har));
+    traffic = readTraffic(har);
   } catch (error) {
     if (error instanceof HarError) throw new ClaimFormatError(CLAIM_FILES.har, error.message);
     throw error;
   }
   const listings = observedPagination(traffic);
-  const badge = join(dir, CLAIM_FILES.badge);
+  const badge = readHeld(dir, CLAIM_FILES.badge);
   const badgeAgrees =
-    existsSync(badge) && readFileSync(badge, 'utf8') === badgeSvg(statement.verdict, statement.counts.MUST);
+    'bytes' in badge && badge.bytes.toString('utf8') === badgeSvg(statement.verdict, statement.counts.MUST);
+  const suite = checkSuite(statement.suite);
   // Lists of any length are joined with flat(), never spread into a call's arguments.
   const disagreements = [
     digests,
@@ -226,6 +288,11 @@ export function verifyClaim(dir: string): Verification {
       ? []
       : [`statement: observed.listings is not what the HAR shows (${JSON.stringify(listings)})`],
     badgeAgrees ? [] : [`badge: ${CLAIM_FILES.badge} does not state the verdict and MUST counts of statement.json`],
+    suite,
+    // Another suite's catalogue is not this one's: its rules are not held against ours.
+    catalogue && !suite.length ? checkCatalogue(report, catalogue) : [],
+    checkHosts(report.target, traffic),
+    checkKeptTranscripts(report),
     checkTranscripts(report, traffic),
     rejudge(report, traffic, statement.verdict),
   ].flat();

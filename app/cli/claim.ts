@@ -140,7 +140,8 @@ export async function makeClaim(request: ClaimRequest) {
       (l) => `${pathShown(join(request.reportDir, l.file))} is not in the claim: ${redactor.text(l.why)}.`,
     ),
   ];
-  return { ...verifyClaim(request.out), warnings };
+  const { allRules } = await import('../../suites/index.js');
+  return { ...verifyClaim(request.out, allRules), warnings };
 }
 
 /** The configuration the run read, when it can be known; a file that is not it is refused or left out. */
@@ -226,12 +227,14 @@ export async function reportClaim(
   const { statement, disagreements } = outcome;
   if (disagreements.length) {
     warn(`conformance: the claim written to ${pathShown(out)} does not hold together:`);
-    for (const d of disagreements) warn(`  ${d}`);
+    const { shownDisagreements } = await import('../claim/verify.js');
+    for (const d of shownDisagreements(disagreements)) warn(`  ${d}`);
     return EXIT.MUST_FAILURES;
   }
   const must = statement.counts.MUST;
+  const against = statement.target.embedded ? ' against the embedded reference server' : '';
   print(
-    `Claim: ${pathShown(out)} — ${statement.verdict} (MUST: ${must.pass} passed, ${must.fail} failed, ${must.skip + must.error} not judged); check it with: conformance verify-claim ${pathShown(out)}`,
+    `Claim: ${pathShown(out)} — ${statement.verdict}${against} (MUST: ${must.pass} passed, ${must.fail} failed, ${must.skip + must.error} not judged); check it with: conformance verify-claim ${pathShown(out)}`,
   );
   return EXIT.OK;
 }

@@ -96,6 +96,11 @@ export function fromHar(text: string): { exchanges: TimedExchange[]; origins: st
   } catch (error) {
     throw new HarError(`not JSON: ${(error as Error).message}`);
   }
+  return fromHarDocument(doc);
+}
+
+/** The same, of a HAR already parsed (a reader that needs more of the document than the exchanges parses it once). */
+export function fromHarDocument(doc: unknown): { exchanges: TimedExchange[]; origins: string[] } {
   const entries = (doc as { log?: { entries?: unknown } } | null)?.log?.entries;
   if (!Array.isArray(entries)) throw new HarError('log.entries: expected an array (not a HAR 1.2 file)');
   const read: { entry: Entry; at: number; i: number }[] = [];

@@ -134,7 +134,7 @@ describe('a claim whose report directory is a project folder full of secrets', (
     const { code, stdout } = await runCli(['verify-claim', forged]);
     expect(code).toBe(1);
     expect(stdout).toContain('files: reports/.env is not a file a run writes into a claim');
-    expect(stdout).toContain('reports/pipe is not a regular file');
+    expect(stdout).toContain('files: reports/pipe is not a file a run writes into a claim');
     expect(stdout).not.toContain(SECRETS.dotenv);
   });
 });

@@ -5,7 +5,17 @@
  * it — the digests recomputed, so only the consistency and traffic checks can.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +79,25 @@ function tampered(claim: string, edit: (dir: string) => void, sums = true): stri
 }
 
 const verify = (dir: string) => runCli(['verify-claim', dir]);
+
+/**
+ * A forgery written consistently everywhere a tamperer can: report.json edited, its summary counted
+ * again, statement.json and the badge made from it, every digest written again. Only what the
+ * verifier knows itself — its catalogue, the traffic — can still tell.
+ */
+function forged(claim: string, edit: (report: Report, statement: Statement) => void): string {
+  return tampered(claim, (d) => {
+    const report = readJson<Report>(join(d, 'reports/report.json'));
+    const statement = readJson<Statement>(join(d, 'statement.json'));
+    edit(report, statement);
+    report.summary = summarize(report.rules, report.run.strict, false, report.summary.not_implemented).summary;
+    writeJson(join(d, 'reports/report.json'), report);
+    const derived = fromReport(report);
+    const again = { ...statement, ...derived, observed: { ...statement.observed, ...derived.observed } };
+    writeJson(join(d, 'statement.json'), again);
+    writeFileSync(join(d, 'badge.svg'), badgeSvg(again.verdict, again.counts.MUST));
+  });
+}
 
 const faithful = { claim: join(work, 'faithful-claim'), fromReports: join(work, 'faithful-claim-2') };
 const faulty = { claim: join(work, 'faulty-claim'), fromReports: join(work, 'faulty-claim-2') };
@@ -359,5 +388,140 @@ describe('a claim of a run against a reference server with a fault', () => {
       ),
     );
     expect(code).toBe(1);
+  });
+
+  it('catches every failing MUST rule removed while the selection still selects it', async () => {
+    const { rule } = failing(faulty.claim);
+    const dir = forged(faulty.claim, (report) => {
+      report.rules = report.rules.filter((r) => !(r.level === 'MUST' && r.verdict === 'fail'));
+    });
+    const { code, stdout } = await verify(dir);
+    expect(stdout).toMatch(
+      new RegExp(
+        `catalogue: rule ${rule.id.replace(/\./g, '\\.')} \\(MUST, §[^)]*\\) is selected by the claim's selection \\(\\{"rules":\\["notes\\.\\*"\\]\\}\\) but is not in report\\.json`,
+      ),
+    );
+    expect(code).toBe(1);
+  });
+
+  it('catches a failing MUST rule relabelled INFO', async () => {
+    const { rule } = failing(faulty.claim);
+    const dir = forged(faulty.claim, (report) => {
+      const relabelled = report.rules.find((r) => r.id === rule.id)!;
+      relabelled.level = 'INFO';
+    });
+    const { code, stdout } = await verify(dir);
+    expect(stdout).toContain(`catalogue: rule ${rule.id} is MUST in this suite's catalogue, INFO in report.json`);
+    expect(code).toBe(1);
+  });
+
+  it('catches a failure turned into a pass that keeps the exchanges only a failure keeps', async () => {
+    const { rule } = failing(faulty.claim);
+    const dir = forged(faulty.claim, (report) => {
+      report.rules = report.rules.map((r) => {
+        if (r.id !== rule.id) return r;
+        const { reason: _r, failure: _f, expected_failure: _e, replay: _p, ...rest } = r;
+        return { ...rest, verdict: 'pass' } as Report['rules'][number];
+      });
+    });
+    const { code, stdout } = await verify(dir);
+    expect(stdout).toContain(`report: rule ${rule.id} is pass but keeps exchanges whole`);
+    expect(code).toBe(1);
+  });
+
+  it('catches a suite version that does not exist', async () => {
+    const dir = tampered(faulty.claim, (d) => {
+      const statement = readJson<Statement>(join(d, 'statement.json'));
+      statement.suite.version = '9.9.9';
+      writeJson(join(d, 'statement.json'), statement);
+    });
+    const { code, stdout } = await verify(dir);
+    expect(stdout).toMatch(
+      /suite: the claim names data-import-conformance 9\.9\.9; this verifier is data-import-conformance \S+ and knows no other suite's rules/,
+    );
+    expect(code).toBe(1);
+  });
+
+  it('catches a target renamed while every exchange went to the server the run aimed at', async () => {
+    const dir = forged(faulty.claim, (report) => {
+      report.target.base_url = 'https://staging.example.com';
+    });
+    const { code, stdout } = await verify(dir);
+    expect(stdout).toMatch(
+      /target: the claim names https:\/\/staging\.example\.com as the target, but (\d+) of the \1 exchanges the run sent to the interface went elsewhere \(the first: HAR entry \d+, to http:\/\/127\.0\.0\.1:\d+\)/,
+    );
+    expect(code).toBe(1);
+  });
+});
+
+describe('verify-claim against a claim of the embedded server, and claims it cannot read', () => {
+  it('says the embedded reference server in its verdict line, and catches it relabelled as another target', async () => {
+    const honest = await verify(faithful.claim);
+    expect(honest.stdout).toMatch(
+      /^claim consistent: conformant \(MUST: .*\) — http:\/\/127\.0\.0\.1:\d+, the embedded reference server \(not an implementation under test\)/,
+    );
+    const dir = forged(faithful.claim, (report) => {
+      report.target.base_url = 'https://staging.example.com';
+    });
+    const { code, stdout } = await verify(dir);
+    expect(stdout).toContain(
+      'target: the claim says it ran against the embedded reference server, but names https://staging.example.com',
+    );
+    expect(code).toBe(1);
+  });
+
+  /** A claim with one of its own files replaced: exit 2 and one line naming it, whatever stands there. */
+  const unreadable = async (edit: (dir: string) => void, file: string, why: RegExp, claim = faithful.claim) => {
+    const dir = tampered(claim, edit, false);
+    const { code, stdout, stderr } = await verify(dir);
+    expect(stdout).toBe('');
+    expect(stderr.split('\n')[0]).toMatch(
+      new RegExp(`is not a readable claim: ${file.replace(/\./g, '\\.')}: ${why.source}`),
+    );
+    expect(code).toBe(2);
+  };
+
+  it('never opens a FIFO, never follows a link, never reads past the cap', async () => {
+    const fifo = (file: string) => (d: string) => {
+      rmSync(join(d, file));
+      execFileSync('mkfifo', [join(d, file)]);
+    };
+    for (const file of ['spec/data-import-interface.md', 'badge.svg', 'statement.json'])
+      await unreadable(fifo(file), file, /a FIFO, not a regular file/);
+    await unreadable(
+      (d) => {
+        rmSync(join(d, 'statement.json'));
+        symlinkSync('/dev/zero', join(d, 'statement.json'));
+      },
+      'statement.json',
+      /a symbolic link, which is not followed/,
+    );
+    // Sparse: 2 GiB on the file system's word, no blocks written.
+    await unreadable(
+      (d) => truncateSync(join(d, 'reports/report.html'), 2 * 1024 * 1024 * 1024),
+      'reports/report.html',
+      /2147483648 bytes, more than the 256 MiB it is read at/,
+    );
+  });
+
+  it('refuses JSON nested deeper than any run writes, before anything walks it', async () => {
+    const deep = (d: string) => {
+      const config = readJson<Record<string, unknown>>(join(d, 'config.json'));
+      writeJson(join(d, 'config.json'), { ...config, extra: JSON.parse(`${'['.repeat(3000)}${']'.repeat(3000)}`) });
+      resum(d);
+    };
+    // The claim with a configuration: the one of the run against the faulty server.
+    await unreadable(deep, 'config.json', /nested deeper than 100 levels, which no run writes/, faulty.claim);
+  });
+
+  it('says a SHA256SUMS with CRLF line ends has them', async () => {
+    const dir = tampered(
+      faithful.claim,
+      (d) => writeFileSync(join(d, 'SHA256SUMS'), readFileSync(join(d, 'SHA256SUMS'), 'utf8').replace(/\n/g, '\r\n')),
+      false,
+    );
+    const { code, stderr } = await verify(dir);
+    expect(stderr).toContain('SHA256SUMS: line 1 ends with a carriage return (CRLF line ends');
+    expect(code).toBe(2);
   });
 });

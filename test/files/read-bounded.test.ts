@@ -69,3 +69,16 @@ describe('readBounded', () => {
     expect(refusal(join(dir, 'none'), { maxBytes: 1 })).toEqual({ because: 'missing', message: 'missing' });
   });
 });
+
+describe('jsonDepthExceeds', () => {
+  it('counts brackets as they nest, not those inside strings', async () => {
+    const { jsonDepthExceeds } = await import('../../core/files/json-depth.js');
+    expect(jsonDepthExceeds('{"a":[{"b":1}]}', 3)).toBe(false);
+    expect(jsonDepthExceeds('{"a":[{"b":1}]}', 2)).toBe(true);
+    expect(jsonDepthExceeds(JSON.stringify({ s: '[[[[[[[["\\\\' }), 1)).toBe(false);
+    expect(jsonDepthExceeds(JSON.stringify({ s: 'a\\"[[[[' }), 1)).toBe(false);
+    const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+    expect(jsonDepthExceeds(deep, 100)).toBe(true);
+    expect(jsonDepthExceeds(deep, 3000)).toBe(false);
+  });
+});
