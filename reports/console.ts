@@ -294,9 +294,14 @@ export class ConsoleReporter {
       );
     }
     const { counts, total } = report.summary;
+    // The counts are every rule's verdict; those the baseline excuses are said so, as the verdict says them.
+    const excused = (verdict: 'fail' | 'error') => {
+      const n = report.rules.filter((r) => r.verdict === verdict && r.expected_failure).length;
+      return n ? ` (${n === counts[verdict] ? (n === 1 ? '' : 'all ') : `${n} `}excused by the baseline)` : '';
+    };
     lines.push('');
     lines.push(
-      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests${widthNote(report)}`)}`,
+      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed${excused('fail')}`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)${excused('error')}`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests${widthNote(report)}`)}`,
     );
     lines.push(this.verdictLine(report));
     const gate = strictBaselineLine(report);
