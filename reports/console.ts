@@ -18,7 +18,7 @@ import type { Report, RuleResult } from '../core/report/schema.js';
 import { plural, runVerdict } from '../core/report/verdict-line.js';
 import { quoteJson } from '../core/http/bounds.js';
 import { model } from '../core/spec/index.js';
-import { strictBaselineLine, whatWentWrong } from './plain-text.js';
+import { firstOf, strictBaselineLine, whatWentWrong } from './plain-text.js';
 import { clipLine, shown, terminalSafe } from './terminal.js';
 
 export interface ConsoleOptions {
@@ -232,9 +232,12 @@ export class ConsoleReporter {
         lines.push(`  - ${shown(e.rule)} expired on ${shown(e.until)} ${c.gray(`— ${shown(e.comment)}`)}`);
     }
     if (report.baseline?.unknown_rules.length) {
+      const { first, more } = firstOf(report.baseline.unknown_rules);
       lines.push(
         '',
-        c.yellow(`Baseline entries naming no rule of this run: ${report.baseline.unknown_rules.join(', ')}`),
+        c.yellow(
+          `Baseline entries naming no rule of this run: ${first.map((id) => shown(id, 200)).join(', ')}${more ? ` and ${more} more (report.json lists them all)` : ''}`,
+        ),
       );
     }
     const unexpected = failing.filter((r) => r.level !== 'INFO');

@@ -252,6 +252,7 @@ function bounded(result: RuleResult): RuleResult {
           failure: {
             ...f,
             message: capText(f.message, MESSAGE_LIMIT),
+            ...(f.expectation !== undefined ? { expectation: capText(f.expectation, QUOTE_LIMIT) } : {}),
             ...('expected' in f ? { expected: boundedValue(f.expected) } : {}),
             ...('actual' in f ? { actual: boundedValue(f.actual) } : {}),
             ...(f.path !== undefined ? { path: capText(f.path, QUOTE_LIMIT) } : {}),
@@ -294,7 +295,7 @@ function annotated(found: RuleResult, accepted: ReturnType<typeof skipAcceptor>,
     return { ...result, ...(ok ? { skip_accepted: true } : {}), ...transcript };
   }
   if (result.verdict === 'pass') return { ...result, ...transcript };
-  const excused = excuse(input.baseline, result.id, result.reason);
+  const excused = excuse(input.baseline, result);
   return {
     ...result,
     ...(excused
