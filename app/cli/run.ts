@@ -81,7 +81,7 @@ Reports:
                             matched against what the rule expected, e.g. "expected 201") may carry
                             until: YYYY-MM-DD: after that day (UTC) it excuses nothing and the
                             failure counts as new. Entries whose rule passes now are listed. At
-                            most 2 MiB and 10000 entries, a regular file
+                            most 1 MiB and 10000 entries, a regular file
   --strict-baseline         entries whose rule passes now fail the run (exit 1), so the baseline
                             shrinks as failures are fixed (config: run.strict_baseline)
   --full-transcripts        keep every exchange in full (default: failing rules keep their last

@@ -153,7 +153,7 @@ describe('B2: a baseline file is read within bounds', () => {
     writeFileSync(file, `# ${'x'.repeat(MAX_BASELINE_BYTES)}\n`);
     const error = refusal(file);
     expect(error.message).toBe(
-      `The expected-failures file ${file} is ${MAX_BASELINE_BYTES + 3} bytes, more than the 2 MiB it may hold.`,
+      `The expected-failures file ${file} is ${MAX_BASELINE_BYTES + 3} bytes, more than the 1 MiB it may hold.`,
     );
   });
 
@@ -348,7 +348,7 @@ describe('the CLI with a baseline', () => {
     });
     expect(big.code).toBe(2);
     expect(big.stderr).toContain(
-      `The expected-failures file big.yaml is ${MAX_BASELINE_BYTES + 3} bytes, more than the 2 MiB it may hold.`,
+      `The expected-failures file big.yaml is ${MAX_BASELINE_BYTES + 3} bytes, more than the 1 MiB it may hold.`,
     );
     expect(big.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
     execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
