@@ -26,6 +26,8 @@ import type { RuleResult } from './result.js';
  */
 export const MAX_BASELINE_BYTES = 1024 * 1024;
 export const MAX_BASELINE_ENTRIES = 10_000;
+/** Problems listed when a baseline is refused; the rest are counted. */
+const MAX_PROBLEMS_SHOWN = 20;
 
 const DAY_FORMAT = 'write the last day the entry excuses as YYYY-MM-DD, e.g. until: 2026-03-31';
 
@@ -142,9 +144,17 @@ export function loadBaseline(file: string, options: { now?: Date; strict?: boole
   if (!parsed.success) {
     // Report against the list form, which is what people write.
     const asList = z.array(BaselineEntry).safeParse(list);
+    const problems = asList.success
+      ? describeIssues(parsed.error.issues)
+      : describeEntryIssues(asList.error.issues, list);
+    // The first problems, then how many more: a generated file may get one wrong on every entry.
+    const shownProblems =
+      problems.length > MAX_PROBLEMS_SHOWN
+        ? [...problems.slice(0, MAX_PROBLEMS_SHOWN), `and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`]
+        : problems;
     throw new ConfigError(
       `${shown} has problems:`,
-      asList.success ? describeIssues(parsed.error.issues) : describeEntryIssues(asList.error.issues, list),
+      shownProblems.map((p) => showControls(capText(p, 512))),
     );
   }
   return {

@@ -169,6 +169,16 @@ describe('B2: a baseline file is read within bounds', () => {
     expect(loadBaseline(file).entries).toHaveLength(MAX_BASELINE_ENTRIES);
   });
 
+  it('lists the first 20 problems of a refused file, then counts the rest', () => {
+    const file = join(dir, 'no-comments.yaml');
+    writeFileSync(file, Array.from({ length: 30 }, (_, i) => `- rule: r.${i}\n`).join(''));
+    const lines = refusal(file).message.split('\n');
+    expect(lines[0]).toBe(`${file} has problems:`);
+    expect(lines.slice(1)).toHaveLength(21);
+    expect(lines[1]).toBe('  - entry 1 (rule r.0), comment: a comment is mandatory: say why this failure is accepted');
+    expect(lines[21]).toBe('  - and 10 more problems');
+  });
+
   it('refuses a directory and a device as not regular files, without reading them', () => {
     expect(refusal(dir).message).toBe(`Cannot read the expected-failures file ${dir}: it is a directory.`);
     expect(refusal('/dev/zero').message).toBe(
