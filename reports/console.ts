@@ -18,7 +18,7 @@ import type { Report, RuleResult } from '../core/report/schema.js';
 import { plural, runVerdict } from '../core/report/verdict-line.js';
 import { quoteJson } from '../core/http/bounds.js';
 import { model } from '../core/spec/index.js';
-import { strictBaselineLine, whatWentWrong } from './plain-text.js';
+import { firstOf, strictBaselineLine, whatWentWrong } from './plain-text.js';
 import { clipLine, shown, terminalSafe } from './terminal.js';
 
 export interface ConsoleOptions {
@@ -232,9 +232,12 @@ export class ConsoleReporter {
         lines.push(`  - ${shown(e.rule)} expired on ${shown(e.until)} ${c.gray(`— ${shown(e.comment)}`)}`);
     }
     if (report.baseline?.unknown_rules.length) {
+      const { first, more } = firstOf(report.baseline.unknown_rules);
       lines.push(
         '',
-        c.yellow(`Baseline entries naming no rule of this run: ${report.baseline.unknown_rules.join(', ')}`),
+        c.yellow(
+          `Baseline entries naming no rule of this run: ${first.map((id) => shown(id, 200)).join(', ')}${more ? ` and ${more} more (report.json lists them all)` : ''}`,
+        ),
       );
     }
     const unexpected = failing.filter((r) => r.level !== 'INFO');
@@ -294,9 +297,14 @@ export class ConsoleReporter {
       );
     }
     const { counts, total } = report.summary;
+    // The counts are every rule's verdict; those the baseline excuses are said so, as the verdict says them.
+    const excused = (verdict: 'fail' | 'error') => {
+      const n = report.rules.filter((r) => r.verdict === verdict && r.expected_failure).length;
+      return n ? ` (${n === counts[verdict] ? (n === 1 ? '' : 'all ') : `${n} `}excused by the baseline)` : '';
+    };
     lines.push('');
     lines.push(
-      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests${widthNote(report)}`)}`,
+      `${plural(total, 'rule')}: ${c.green(`${counts.pass} passed`)}, ${counts.fail ? c.red(`${counts.fail} failed${excused('fail')}`) : '0 failed'}, ${counts.error ? c.yellow(`${counts.error} not judged (error)${excused('error')}`) : '0 not judged (error)'}, ${counts.skip} skipped${report.summary.flaky?.length ? `, ${c.yellow(`${report.summary.flaky.length} flaky`)}` : ''} ${c.gray(`in ${(report.run.duration_ms / 1000).toFixed(1)} s, ${report.http.requests} requests${widthNote(report)}`)}`,
     );
     lines.push(this.verdictLine(report));
     const gate = strictBaselineLine(report);

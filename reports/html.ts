@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { escape as escapeHtml } from 'html-escaper';
 import type { CountsT, Report, RuleResult } from '../core/report/schema.js';
 import { curlCommand, failingExchange } from '../core/report/curl.js';
-import { formatBody, formatDuration, formatScore, formatValue, showControlChars } from './plain-text.js';
+import { firstOf, formatBody, formatDuration, formatScore, formatValue, showControlChars } from './plain-text.js';
 
 /** Markup that is already safe; anything else interpolated into `html` is escaped. */
 class Html {
@@ -265,8 +265,14 @@ function baseline(report: Report): Html {
 <p><code>${b.file}</code>: ${b.entries} ${b.entries === 1 ? 'entry' : 'entries'}; ${report.summary.expected_failures} excused ${report.summary.expected_failures === 1 ? 'failure' : 'failures'} in this run.</p>
 ${b.now_passing.length ? html`<h3>Now passing — remove these entries${b.strict ? ' (they fail the run under --strict-baseline)' : ''}</h3><ul>${b.now_passing.map((e) => html`<li><code>${e.rule}</code> — ${e.comment}</li>`)}</ul>` : ''}
 ${b.expired?.length ? html`<h3>Past their until day — they excuse nothing, a failure counts as new</h3><ul>${b.expired.map((e) => html`<li><code>${e.rule}</code> expired on ${e.until} — ${e.comment}</li>`)}</ul>` : ''}
-${b.unknown_rules.length ? html`<h3>Entries that name no rule</h3><ul>${b.unknown_rules.map((r) => html`<li><code>${r}</code></li>`)}</ul>` : ''}
+${b.unknown_rules.length ? unknownRules(b.unknown_rules) : ''}
 </section>`;
+}
+
+/** The first entries that name no rule, then how many more: a generated baseline may hold thousands. */
+function unknownRules(ids: string[]): Html {
+  const { first, more } = firstOf(ids);
+  return html`<h3>Entries that name no rule</h3><ul>${first.map((r) => html`<li><code>${r}</code></li>`)}${more ? html`<li>and ${more} more (report.json lists them all)</li>` : ''}</ul>`;
 }
 
 function created(report: Report): Html {

@@ -181,3 +181,14 @@ export function strictBaselineLine(report: Report): string | undefined {
   const one = b.now_passing.length === 1;
   return `Exit code 1 (--strict-baseline): ${b.now_passing.length} baseline ${one ? 'entry passes' : 'entries pass'} now; remove ${one ? 'it' : 'them'} from ${b.file}.`;
 }
+
+/**
+ * Baseline entries naming no rule, as many as a report lists (the first 20; report.json has them
+ * all): a generated baseline may hold thousands, and one console line of them all ran to megabytes.
+ */
+export const UNKNOWN_IDS_SHOWN = 20;
+
+/** The first `max` items and how many more there are. */
+export function firstOf<T>(items: readonly T[], max = UNKNOWN_IDS_SHOWN): { first: T[]; more: number } {
+  return { first: items.slice(0, max), more: Math.max(0, items.length - max) };
+}

@@ -10,12 +10,17 @@
  * a failure, docs/design.md §2), its rule's level kept in its properties. A failure the baseline
  * excuses is still a result, carrying an accepted external suppression with the baseline's comment,
  * so it never vanishes silently.
+ *
+ * Every result has a location: GitHub's code scanning refuses a whole file over one result without
+ * any. One that cites no section of the spec (the preflight of an aborted run) is located at the
+ * whole spec file. Message texts carry target text with link syntax escaped (sarif-text.ts).
  */
 import { isFailing } from '../core/engine/verdict.js';
 import { runVerdict } from '../core/report/verdict-line.js';
 import type { Report, RuleResult } from '../core/report/schema.js';
-import { headingOf, sectionLines, sectionTitle } from '../core/spec/sections.js';
+import { headingOf, sectionLines, sectionTitle, specText } from '../core/spec/sections.js';
 import { ruleLine, showControlChars } from './plain-text.js';
+import { sarifText, uriReference } from './sarif-text.js';
 
 export const SARIF_SCHEMA =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -30,22 +35,33 @@ type SarifLevel = 'error' | 'warning' | 'note' | 'none';
 
 const LEVEL: Record<RuleResult['level'], SarifLevel> = { MUST: 'error', SHOULD: 'warning', INFO: 'note' };
 
-/** One location per heading the rule cites (`§5.2, §5.3` are both §5), in the order cited. */
+const specLocation = (region: { startLine: number; endLine: number }, text: string) => ({
+  physicalLocation: {
+    artifactLocation: { uri: SPEC_URI, uriBaseId: PACKAGE_ROOT },
+    region: { startLine: region.startLine, endLine: region.endLine },
+  },
+  message: { text: sarifText(text) },
+});
+
+/** The spec file from its first line to its last. */
+function wholeSpec() {
+  const all = specText().split('\n');
+  return { startLine: 1, endLine: all.at(-1) === '' ? all.length - 1 : all.length };
+}
+
+/**
+ * One location per heading the rule cites (`§5.2, §5.3` are both §5), in the order cited; a rule
+ * citing none (the preflight) is located at the whole spec, never nowhere.
+ */
 function locations(rule: RuleResult, lines: ReturnType<typeof sectionLines>) {
   const headings = [...new Set(rule.sections.map(headingOf))];
-  return headings.flatMap((section) => {
+  const cited = headings.flatMap((section) => {
     const region = lines.get(section);
-    if (!region) return [];
-    return [
-      {
-        physicalLocation: {
-          artifactLocation: { uri: SPEC_URI, uriBaseId: PACKAGE_ROOT },
-          region: { startLine: region.startLine, endLine: region.endLine },
-        },
-        message: { text: `§${section} ${sectionTitle(section)}`.trim() },
-      },
-    ];
+    return region ? [specLocation(region, `§${section} ${sectionTitle(section)}`.trim())] : [];
   });
+  return cited.length
+    ? cited
+    : [specLocation(wholeSpec(), `The interface specification (the result cites no section of it: ${rule.spec})`)];
 }
 
 function descriptor(rule: RuleResult) {
@@ -72,9 +88,9 @@ function result(rule: RuleResult, ruleIndex: number, report: Report, lines: Retu
     ruleIndex,
     kind: failed ? 'fail' : 'open',
     level: failed ? LEVEL[rule.level] : 'none',
-    // Target text inside: its control characters are written out, as every report writes them.
-    message: { text: showControlChars(ruleLine(rule)) },
-    ...(where.length ? { locations: where } : {}),
+    // Target text inside: control characters written out, link syntax escaped.
+    message: { text: sarifText(ruleLine(rule)) },
+    locations: where,
     ...(excused
       ? {
           suppressions: [
@@ -83,7 +99,7 @@ function result(rule: RuleResult, ruleIndex: number, report: Report, lines: Retu
               status: 'accepted',
               justification: showControlChars(excused.comment),
               ...(report.baseline
-                ? { location: { physicalLocation: { artifactLocation: { uri: report.baseline.file } } } }
+                ? { location: { physicalLocation: { artifactLocation: { uri: uriReference(report.baseline.file) } } } }
                 : {}),
               ...(excused.reason ? { properties: { reason: showControlChars(excused.reason) } } : {}),
             },
@@ -103,8 +119,8 @@ function result(rule: RuleResult, ruleIndex: number, report: Report, lines: Retu
 
 /** Why the run ended without judging everything it meant to: a notification SARIF readers show with the run. */
 function notifications(report: Report) {
-  if (report.aborted) return [{ level: 'error', message: { text: showControlChars(report.aborted.reason) } }];
-  if (report.interrupted) return [{ level: 'warning', message: { text: showControlChars(report.interrupted.reason) } }];
+  if (report.aborted) return [{ level: 'error', message: { text: sarifText(report.aborted.reason) } }];
+  if (report.interrupted) return [{ level: 'warning', message: { text: sarifText(report.interrupted.reason) } }];
   return [];
 }
 

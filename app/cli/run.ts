@@ -78,9 +78,11 @@ Reports:
                             scanning: one result per rule failed or not judged, at the lines of
                             the spec section it cites (spec/data-import-interface.md in the package)
   --expected-failures FILE  baseline of known failures; only new failures fail the run (config:
-                            run.expected_failures). An entry (rule, comment, optional reason)
-                            may carry until: YYYY-MM-DD: after that day (UTC) it excuses nothing
-                            and the failure counts as new. Entries whose rule passes now are listed
+                            run.expected_failures). An entry (rule, comment, optional reason,
+                            matched against what the rule expected, e.g. "expected 201") may carry
+                            until: YYYY-MM-DD: after that day (UTC) it excuses nothing and the
+                            failure counts as new. Entries whose rule passes now are listed. At
+                            most 1 MiB and 10000 entries, a regular file
   --strict-baseline         entries whose rule passes now fail the run (exit 1), so the baseline
                             shrinks as failures are fixed (config: run.strict_baseline)
   --full-transcripts        keep every exchange in full (default: failing rules keep their last

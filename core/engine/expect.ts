@@ -1,6 +1,10 @@
 /**
  * Assertions of rules. A broken expectation is a RuleFailure (verdict fail) that says precisely
- * what was expected, what came back, and the JSON path of the first difference.
+ * what was expected, what came back, and the JSON path of the first difference. Its `expectation`
+ * says what was expected in the suite's words alone (the rule's label, the status or shape), with
+ * nothing the target sent: a baseline's `reason` is matched against it (baseline.ts), so quoted
+ * target text can never excuse a failure. `that` has none: its message is the rule's own sentence
+ * with the values it found written into it.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
@@ -87,6 +91,7 @@ export const expect: Expect = {
     if (allowed.includes(res.status)) return;
     throw new RuleFailure({
       message: `${what ? `${what}: ` : ''}expected ${allowed.join(' or ')} from ${request(res)}, got ${res.status}: ${snippet(res.text)}`,
+      expectation: `${what ? `${what}: ` : ''}expected ${allowed.join(' or ')}`,
       expected: allowed.length === 1 ? allowed[0] : allowed,
       actual: res.status,
       path: 'status',
@@ -98,6 +103,7 @@ export const expect: Expect = {
     if (res.status >= 400 && res.status < 500) return;
     throw new RuleFailure({
       message: `${what} must be refused with a 4xx, got ${res.status} from ${request(res)}: ${snippet(res.text)}`,
+      expectation: `${what} must be refused with a 4xx`,
       expected: '4xx',
       actual: res.status,
       path: 'status',
@@ -112,6 +118,7 @@ export const expect: Expect = {
     const { problems, path } = describeIssues(shape.issues);
     throw new RuleFailure({
       message: `${what}: the body of ${request(res)} (${res.status}) does not match: ${problems}`,
+      expectation: `${what}: the body matches the documented shape`,
       path,
       actual: snippet(res.text),
       exchange_seq: res.exchange.seq,
@@ -127,6 +134,7 @@ export const expect: Expect = {
     if (or && documentedShape(or.schema, json).ok) return;
     throw new RuleFailure({
       message: `${what}: a validation error must carry the §7.1 body {detail, code, errors: [{detail, code, attr}]} with at least one error${or ? ` (or ${or.name})` : ''}; the 400 of ${request(res)} has another body, as the other 400s of §7.2 do (a dry run, an account already imported): ${snippet(res.text)}`,
+      expectation: `${what}: a validation error carries the §7.1 body`,
       expected: '§7.1 validation error body',
       actual: snippet(res.text),
       path: 'body',
@@ -140,6 +148,8 @@ export const expect: Expect = {
     if (at === undefined) return;
     throw new RuleFailure({
       message: `${what}: expected ${quote(expected)}, got ${quote(actual)}${at !== '(root)' ? ` (first difference at ${showControls(capText(at, 300))})` : ''}`,
+      // The label alone: the expected value may be one the target showed earlier (an account's number).
+      expectation: what,
       expected: boundedValue(expected),
       actual: boundedValue(actual),
       path: capText(at, 300),

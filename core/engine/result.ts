@@ -15,6 +15,12 @@ import { ERROR_KINDS, LEVELS } from './verdict.js';
 /** What a failing rule found: the statement it broke, with the difference when there is one. */
 export const FailureSchema = z.object({
   message: z.string(),
+  expectation: z
+    .string()
+    .optional()
+    .describe(
+      "what the rule expected, in the suite's own words (its label and the expected status or shape), never text the target sent: a baseline entry's reason is matched against it",
+    ),
   expected: z.unknown().optional(),
   actual: z.unknown().optional(),
   path: z.string().optional().describe('JSON path of the first difference, e.g. body.results[0].status'),

@@ -86,12 +86,7 @@ export async function runRules(candidates: readonly Rule[], options: RunOptions 
       // Only a failing or errored result carries the command that replays it.
       const result = isFailing(ran.verdict) ? ({ ...ran, replay: session.replay(ran) } as RuleResult) : ran;
       results[index] = result;
-      if (
-        options.bail &&
-        isFailing(result.verdict) &&
-        rule.level === 'MUST' &&
-        !excuse(options.baseline, rule.id, result.reason)
-      )
+      if (options.bail && isFailing(result.verdict) && rule.level === 'MUST' && !excuse(options.baseline, result))
         bailed = true;
       options.onEvent?.({ type: 'rule', result, done: ++done, total: rules.length });
     };

@@ -252,6 +252,7 @@ function bounded(result: RuleResult): RuleResult {
           failure: {
             ...f,
             message: capText(f.message, MESSAGE_LIMIT),
+            ...(f.expectation !== undefined ? { expectation: capText(f.expectation, QUOTE_LIMIT) } : {}),
             ...('expected' in f ? { expected: boundedValue(f.expected) } : {}),
             ...('actual' in f ? { actual: boundedValue(f.actual) } : {}),
             ...(f.path !== undefined ? { path: capText(f.path, QUOTE_LIMIT) } : {}),
@@ -294,7 +295,7 @@ function annotated(found: RuleResult, accepted: ReturnType<typeof skipAcceptor>,
     return { ...result, ...(ok ? { skip_accepted: true } : {}), ...transcript };
   }
   if (result.verdict === 'pass') return { ...result, ...transcript };
-  const excused = excuse(input.baseline, result.id, result.reason);
+  const excused = excuse(input.baseline, result);
   return {
     ...result,
     ...(excused
@@ -383,15 +384,19 @@ export function buildReport(input: RunRecord): Report {
 
 /** What the run says of its baseline: entries that pass now, name no rule, or are past their day. */
 function baselineSummary(baseline: NonNullable<RunRecord['baseline']>, rules: RuleResult[]): Report['baseline'] {
-  const passes = (e: { rule: string }) => rules.some((r) => r.id === e.rule && r.verdict === 'pass');
+  const byId = new Map(rules.map((r) => [r.id, r]));
+  const passes = (e: { rule: string }) => byId.get(e.rule)?.verdict === 'pass';
+  // An expired entry is said only where its rule's failure counts: beside a live entry that excuses
+  // the rule, "expired" would contradict "excused" for one failure.
+  const excused = (e: { rule: string }) => byId.get(e.rule)?.expected_failure !== undefined;
   const expired = baseline.entries
-    .filter((e) => isExpired(e, baseline) && !passes(e))
+    .filter((e) => isExpired(e, baseline) && !passes(e) && !excused(e))
     .map((e) => ({ rule: e.rule, until: e.until!, comment: e.comment }));
   return {
     file: baseline.file,
     entries: baseline.entries.length,
     now_passing: baseline.entries.filter(passes).map((e) => ({ rule: e.rule, comment: e.comment })),
-    unknown_rules: baseline.entries.filter((e) => !rules.some((r) => r.id === e.rule)).map((e) => e.rule),
+    unknown_rules: baseline.entries.filter((e) => !byId.has(e.rule)).map((e) => e.rule),
     ...(expired.length ? { expired } : {}),
     ...(baseline.strict ? { strict: true } : {}),
   };

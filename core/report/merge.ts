@@ -71,7 +71,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const started = all.reduce((t, r) => Math.min(t, Date.parse(r.run.started_at)), Number.POSITIVE_INFINITY);
   const finished = all.reduce((t, r) => Math.max(t, Date.parse(r.run.finished_at)), Number.NEGATIVE_INFINITY);
   const baselines = all.flatMap((r) => (r.baseline ? [r.baseline] : []));
-  const baseline = mergedBaseline(baselines);
+  const baseline = mergedBaseline(baselines, rules);
   const summarized = summarize(rules, strict, aborted, [], !!interrupted && !aborted);
   summarized.summary.exit_code = strictBaselineExit(summarized.summary.exit_code, baseline);
   const { shard: _shard, ...selection } = first.report.run.selection;
@@ -127,15 +127,17 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
 }
 
 /** The shards' baseline (the same file): what passes in any shard passes; unknown only if no shard knew the rule. */
-function mergedBaseline(baselines: NonNullable<Report['baseline']>[]): Report['baseline'] {
+function mergedBaseline(baselines: NonNullable<Report['baseline']>[], rules: Report['rules']): Report['baseline'] {
   if (!baselines.length) return undefined;
   const nowPassing = [...new Map(baselines.flatMap((b) => b.now_passing).map((e) => [e.rule, e])).values()];
   const known = baselines.map((b) => new Set(b.unknown_rules));
   const passing = new Set(nowPassing.map((e) => e.rule));
-  // A shard lists an expired entry of a rule another shard ran and saw pass: that one is stale, not expired.
+  // A shard lists an expired entry of a rule another shard ran and saw pass: that one is stale, not
+  // expired; nor is one of a rule another shard saw excused by a live entry (build.ts baselineSummary).
+  const excused = new Set(rules.filter((r) => r.expected_failure).map((r) => r.id));
   const expired = [
     ...new Map(baselines.flatMap((b) => b.expired ?? []).map((e) => [`${e.rule} ${e.until}`, e])).values(),
-  ].filter((e) => !passing.has(e.rule));
+  ].filter((e) => !passing.has(e.rule) && !excused.has(e.rule));
   return {
     file: baselines[0].file,
     entries: baselines[0].entries,

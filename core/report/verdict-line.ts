@@ -31,8 +31,9 @@ export function runVerdict(report: Report): RunVerdict {
   if (report.aborted) return { state: 'aborted', title: 'Aborted', detail: `no rule ran: ${report.aborted.reason}` };
   if (report.interrupted) return { state: 'interrupted', title: 'Interrupted', detail: interruptedDetail(report) };
   const counted = report.rules.filter((r) => isFailing(r.verdict) && !r.expected_failure);
-  const describe = (level: JudgingLevel) => {
-    const mine = counted.filter((r) => r.level === level);
+  const excused = report.rules.filter((r) => isFailing(r.verdict) && r.expected_failure);
+  const describe = (level: JudgingLevel, among = counted) => {
+    const mine = among.filter((r) => r.level === level);
     const failed = mine.filter((r) => r.verdict === 'fail').length;
     const errored = mine.length - failed;
     return [
@@ -78,24 +79,34 @@ export function runVerdict(report: Report): RunVerdict {
   ]
     .filter(Boolean)
     .join('; ');
+  // What the baseline excuses is said beside the verdict, so that "none failed" never stands above
+  // a count of failures without saying which ones do not count.
+  const excusedParts = [...describe('MUST', excused), ...(run.strict ? describe('SHOULD', excused) : [])];
+  const excusedWords = excusedParts.length ? `${excusedParts.join(' and ')} excused by the baseline` : '';
   const notes = (...parts: string[]) =>
     [...parts, uncounted.length ? `${uncounted.join(' and ')}, not counted without --strict` : '']
       .filter(Boolean)
       .join('; ');
   if (!summary.conformant && !summary.incomplete) {
     const parts = [...describe('MUST'), ...(run.strict ? describe('SHOULD') : [])];
-    return { state: 'not conformant', title: 'Not conformant', detail: notes(parts.join(' and '), skipped, accepted) };
+    return {
+      state: 'not conformant',
+      title: 'Not conformant',
+      detail: notes(parts.join(' and '), excusedWords, skipped, accepted),
+    };
   }
   const judged = run.strict ? 'MUST or SHOULD' : 'MUST';
   if (summary.incomplete)
     return {
       state: 'incomplete',
       title: 'Incomplete',
-      detail: notes(`no ${judged} rule failed, but ${skipped}`, accepted),
+      detail: notes(`no ${judged} rule failed${excusedWords ? ` (${excusedWords})` : ''}, but ${skipped}`, accepted),
     };
-  const scope = acceptedMust
-    ? `every ${judged} ${run.kind === 'traffic' ? 'check that had traffic to judge' : 'rule that ran'} was judged and none failed`
-    : `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed`;
+  const scope = `${
+    acceptedMust
+      ? `every ${judged} ${run.kind === 'traffic' ? 'check that had traffic to judge' : 'rule that ran'} was judged and none failed`
+      : `every ${run.strict ? 'MUST and SHOULD' : 'MUST'} rule was judged and none failed`
+  }${excusedWords ? `, apart from ${excusedWords}` : ''}`;
   // A partial implementation, accepted as such: conformant for what it implements, never more.
   if (notImplemented.length)
     return {

@@ -358,9 +358,12 @@ export function build(
     allowSkip?: string[];
     partial?: boolean;
     notImplemented?: NotImplementedEntry[];
+    /** The run ended before any rule: the preflight's reason. */
+    aborted?: string;
   } = {},
 ): Report {
   return buildReport({
+    ...(overrides.aborted ? { aborted: overrides.aborted } : {}),
     allowSkip: overrides.allowSkip,
     ...(overrides.partial ? { partial: true } : {}),
     ...(overrides.notImplemented ? { notImplemented: overrides.notImplemented } : {}),

@@ -41,7 +41,7 @@ describe('renderHtml markup', () => {
 
   it('says whether the target conforms, with the exit code', () => {
     expect(page0).toContain(
-      '<strong>Not conformant</strong><span class="why">2 MUST failures and 1 MUST rule not judged (error); 1 MUST rule not judged (skipped): set fixtures.concurrency_limit, or accept the skips with --allow-skip; 1 SHOULD failure, not counted without --strict · exit code 1</span>',
+      '<strong>Not conformant</strong><span class="why">2 MUST failures and 1 MUST rule not judged (error); 1 MUST failure excused by the baseline; 1 MUST rule not judged (skipped): set fixtures.concurrency_limit, or accept the skips with --allow-skip; 1 SHOULD failure, not counted without --strict · exit code 1</span>',
     );
     // A conformant run says what it rests on too: here, skips that --allow-skip accepted.
     expect(renderHtml(conformantReport())).toContain(

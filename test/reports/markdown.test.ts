@@ -42,14 +42,14 @@ function table(markdown: string, heading: string | null): string[][] {
 describe('renderMarkdown', () => {
   it('opens with the overall result and the run it describes', () => {
     expect(lines[0]).toBe(
-      '# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error); 1 MUST rule not judged (skipped): set fixtures.concurrency\\_limit, or accept the skips with --allow-skip; 1 SHOULD failure, not counted without --strict',
+      '# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error); 1 MUST failure excused by the baseline; 1 MUST rule not judged (skipped): set fixtures.concurrency\\_limit, or accept the skips with --allow-skip; 1 SHOULD failure, not counted without --strict',
     );
     expect(renderMarkdown(conformantReport()).split('\n')[0]).toBe('# ✅ Conformant');
     expect(renderMarkdown(incompleteReport()).split('\n')[0]).toMatch(
       /^# ⚠️ Incomplete: no MUST rule failed, but 1 MUST rule not judged \(skipped\): set fixtures\.concurrency\\_limit/,
     );
     expect(renderMarkdown(sampleReport({ strict: true })).split('\n')[0]).toBe(
-      '# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error) and 1 SHOULD failure; 1 MUST rule not judged (skipped): set fixtures.concurrency\\_limit, or accept the skips with --allow-skip',
+      '# ❌ Not conformant: 2 MUST failures and 1 MUST rule not judged (error) and 1 SHOULD failure; 1 MUST failure excused by the baseline; 1 MUST rule not judged (skipped): set fixtures.concurrency\\_limit, or accept the skips with --allow-skip',
     );
     expect(lines[2]).toBe(
       '**Target** `https://staging.example.com` · **Run** `k3x9q2` · **Seed** `4242` · **Duration** 1 min 23 s · **Exit code** 1',

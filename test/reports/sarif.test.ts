@@ -16,8 +16,10 @@ import type { Report } from '../../core/report/schema.js';
 import { specText } from '../../core/spec/sections.js';
 import { writeReports } from '../../reports/index.js';
 import { ruleLine } from '../../reports/plain-text.js';
+import { fileURLToPath } from 'node:url';
+import { showControlChars } from '../../reports/plain-text.js';
 import { SPEC_URI, renderSarif } from '../../reports/sarif.js';
-import { conformantReport, HOSTILE_REASON, RAW_SECRET, sampleReport } from '../helpers/sample-report.js';
+import { build, conformantReport, HOSTILE_REASON, RAW_SECRET, sampleReport } from '../helpers/sample-report.js';
 
 const schema = JSON.parse(readFileSync(new URL('./sarif-schema-2.1.0.json', import.meta.url), 'utf8')) as object;
 const ajv = new AjvDraft04.default({ allErrors: true, strict: false });
@@ -65,6 +67,35 @@ function expectValid(doc: unknown) {
   expect(validate.errors ?? []).toEqual([]);
   expect(valid).toBe(true);
 }
+
+/**
+ * A plain text message as a SARIF viewer reads it (SARIF 2.1.0 §3.11.6): `\\`, `\[` and `\]` are
+ * the characters themselves, and an unescaped `[` or `]` is link syntax, which a message quoting the
+ * target must never hold. Returns the text shown; throws on link syntax.
+ */
+function unescapeSarif(text: string): string {
+  let shown = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\' && '\\[]'.includes(text[i + 1] ?? '-')) shown += text[++i];
+    else if (text[i] === '[' || text[i] === ']') throw new Error(`link syntax at ${i}: ${text.slice(i, i + 60)}`);
+    else shown += text[i];
+  }
+  return shown;
+}
+
+/** Every message text of a SARIF document: results', locations', notifications'. */
+function messageTexts(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(messageTexts);
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    key === 'message' && v && typeof (v as { text?: unknown }).text === 'string'
+      ? [(v as { text: string }).text]
+      : messageTexts(v),
+  );
+}
+
+/** An RFC 3986 URI reference: only unreserved, sub-delims, `:@/?#` and percent-encoded octets, no fragment here. */
+const URI_REFERENCE_NO_FRAGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
 
 const specLines = specText().split('\n');
 /** The spec's line `n` (1-based). */
@@ -171,14 +202,16 @@ describe('report.sarif of every kind of verdict', () => {
     for (const r of run.results.filter((x) => x.ruleId !== excused.id)) expect(r.suppressions).toBeUndefined();
   });
 
-  it('writes target text as data: control characters shown by their code, nothing else changed', () => {
+  it('writes target text as data: control characters shown by their code, link syntax escaped, nothing else changed', () => {
     const hostile = structuredClone(report);
     const rule = hostile.rules.find((r) => r.reason === HOSTILE_REASON)!;
     rule.reason = 'expected code "A\u001b[31m", got "<script>alert(1)</script>\u0000"';
     const text = sarifOf(hostile).runs[0].results.find((r) => r.ruleId === rule.id)!.message.text;
     expect(text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
-    expect(text).toContain('A\\u001b[31m');
-    expect(text).toContain('got "<script>alert(1)</script>\\u0000"');
+    // The backslash of the written-out control character and the bracket are escaped (SARIF §3.11.6).
+    expect(text).toContain('A\\\\u001b\\[31m');
+    expect(text).toContain('got "<script>alert(1)</script>\\\\u0000"');
+    expect(unescapeSarif(text)).toBe(showControlChars(ruleLine(rule)));
   });
 
   it('is written as report.sarif only when asked, through the redactor like every report', async () => {
@@ -190,5 +223,68 @@ describe('report.sarif of every kind of verdict', () => {
     const text = readFileSync(join(dir, 'report.sarif'), 'utf8');
     expect(text).not.toContain(RAW_SECRET);
     expectValid(JSON.parse(text));
+  });
+});
+
+describe('report.sarif against hostile text, an aborted run and awkward paths (issue #44)', () => {
+  const LINK = 'see [the fix](https://evil.example/phish) or \\[not a link\\] in C:\\temp';
+
+  it('S1: escapes link syntax in every message text, so target text is never a link, and loses nothing', () => {
+    const hostile = structuredClone(sampleReport());
+    const rule = hostile.rules.find((r) => r.reason === HOSTILE_REASON)!;
+    rule.reason = `the note came back as ${LINK}`;
+    const doc = sarifOf(hostile);
+    expectValid(doc);
+    const text = doc.runs[0].results.find((r) => r.ruleId === rule.id)!.message.text;
+    expect(text).toContain('\\[the fix\\](https://evil.example/phish)');
+    expect(unescapeSarif(text)).toBe(showControlChars(ruleLine(rule)));
+    // No message of the document holds link syntax, whatever it quotes.
+    for (const t of messageTexts(doc)) expect(() => unescapeSarif(t)).not.toThrow();
+
+    // The reason of an aborted run (what the target answered to the preflight) is a notification.
+    const aborted = sarifOf(build([], { aborted: `the target answered 500: ${LINK}` }));
+    const texts = messageTexts(aborted);
+    expect(texts.some((t) => unescapeSarif(t).includes('[the fix](https://evil.example/phish)'))).toBe(true);
+    for (const t of texts) expect(() => unescapeSarif(t)).not.toThrow();
+  });
+
+  it("S2: locates every result, an aborted run's preflight too (at the whole spec file), as code scanning requires", () => {
+    const aborted = sarifOf(build([], { aborted: 'connection refused' }));
+    expectValid(aborted);
+    const [result] = aborted.runs[0].results;
+    expect(result.ruleId).toBe('run.preflight');
+    expect(result.locations).toHaveLength(1);
+    const [where] = result.locations!;
+    expect(where.physicalLocation.artifactLocation.uri).toBe(SPEC_URI);
+    expect(where.physicalLocation.region.startLine).toBe(1);
+    expect(line(where.physicalLocation.region.endLine)).toBeDefined();
+    expect(line(where.physicalLocation.region.endLine + 1)).toBeFalsy();
+    for (const doc of [sarifOf(sampleReport()), aborted])
+      for (const r of doc.runs[0].results) expect(r.locations?.length, r.ruleId).toBeGreaterThan(0);
+  });
+
+  it('S3: writes the baseline file as a valid URI reference, percent-encoded, naming that file', () => {
+    const report = structuredClone(sampleReport());
+    const suppressedUri = (file: string) => {
+      report.baseline!.file = file;
+      const doc = renderSarif(report) as {
+        runs: {
+          results: { suppressions?: { location: { physicalLocation: { artifactLocation: { uri: string } } } }[] }[];
+        }[];
+      };
+      expectValid(JSON.parse(JSON.stringify(doc)));
+      return doc.runs[0].results.find((r) => r.suppressions)!.suppressions![0].location.physicalLocation
+        .artifactLocation.uri;
+    };
+    const relative = suppressedUri('ci baselines/known#1 [v2] 100%.yaml');
+    expect(relative).toBe('ci%20baselines/known%231%20%5Bv2%5D%20100%25.yaml');
+    expect(relative).toMatch(URI_REFERENCE_NO_FRAGMENT);
+    const resolved = new URL(relative, 'file:///work/');
+    expect(resolved.hash).toBe('');
+    expect(fileURLToPath(resolved)).toBe('/work/ci baselines/known#1 [v2] 100%.yaml');
+
+    const absolute = suppressedUri('/srv/ci baselines/ñ#1.yaml');
+    expect(absolute).toBe('file:///srv/ci%20baselines/%C3%B1%231.yaml');
+    expect(fileURLToPath(absolute)).toBe('/srv/ci baselines/ñ#1.yaml');
   });
 });

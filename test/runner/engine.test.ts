@@ -251,7 +251,8 @@ describe('preconditions, selection, baseline and bail', () => {
     const baseline = {
       file: 'baseline.yaml',
       entries: [
-        { rule: 'migration.stage.first-201', comment: 'known: DI-1', reason: 'got 200' },
+        // Matched against what the rule expected (expect.status: "…: expected 201"), never what the target answered.
+        { rule: 'migration.stage.first-201', comment: 'known: DI-1', reason: 'expected 201' },
         { rule: 'status.404-without-process', comment: 'fixed since' },
         { rule: 'gone.rule', comment: 'removed rule' },
       ],
@@ -262,7 +263,7 @@ describe('preconditions, selection, baseline and bail', () => {
     });
     expect(rule(report, 'migration.stage.first-201').expected_failure).toEqual({
       comment: 'known: DI-1',
-      reason: 'got 200',
+      reason: 'expected 201',
     });
     expect(report.summary).toMatchObject({ must_failures: 0, expected_failures: 1, exit_code: 0 });
     expect(report.baseline).toEqual({
