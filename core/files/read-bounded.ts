@@ -16,6 +16,8 @@ export class FileRefusedError extends Error {
     readonly path: string,
     readonly because: RefusedBecause,
     why: string,
+    /** The size seen, for a file refused as too large before it was read. */
+    readonly size?: number,
   ) {
     super(why);
   }
@@ -58,7 +60,12 @@ export function readBounded(path: string, { maxBytes, followLinks = false }: Bou
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new FileRefusedError(path, 'not-regular', `${KIND(stat)}, not a regular file`);
     if (stat.size > maxBytes)
-      throw new FileRefusedError(path, 'too-large', `${stat.size} bytes, more than the ${mib(maxBytes)} it is read at`);
+      throw new FileRefusedError(
+        path,
+        'too-large',
+        `${stat.size} bytes, more than the ${mib(maxBytes)} it is read at`,
+        stat.size,
+      );
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
