@@ -29,7 +29,8 @@ Options:
                          lifetime not shown; default: never)
   --utc-offset +HH:MM    the server's zone: the current time it writes (a note's defaulted
                          created_at, account_created_at) is its local time in the §2.1 ...Z form
-                         (§4.2 notes rule 3; default +00:00)
+                         (§4.2 notes rule 3; default +00:00; a negative one as
+                         --utc-offset=-05:00)
   --max-accounts N       most accounts (import processes) kept per supplier (default 100000)
   --max-supplier-bytes SIZE
                          most stored JSON per supplier, e.g. 64MiB (default 64MiB)
