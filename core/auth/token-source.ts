@@ -6,18 +6,24 @@
  *
  * What bounds renewing is what renewing achieves, not a count (a count turned a faithful target with
  * one-second tokens into dozens of rules failed): renewing stops for the rest of the run, said once
- * (`stopped`), when obtaining a token fails, or when a freshly obtained token is refused before the
- * target accepted it even once — then the 401 is not about an expired token. Without an API key the
- * 401 stands from the first one.
+ * (`stopped`), when obtaining a token fails, or when newly obtained tokens are refused before the
+ * target accepted them even once — then the 401 is not about an expired token. Twice in a row: a busy
+ * runner may stall between obtaining a short-lived token and sending it, and one such token refused
+ * says nothing yet. Without an API key the 401 stands from the first one.
  *
  * Many rules in flight meet the expiry at the same moment: the first 401 starts the renewal and the
  * others wait for it (single flight); a 401 to a token already replaced is answered with the current
  * one at once.
  */
+/** Newly obtained tokens refused in a row, each before the target accepted it, that stop renewing. */
+export const FRESH_REFUSALS_TO_STOP = 2;
+
 export class TokenSource {
   private token: string;
   /** Whether the target has accepted the current token (the first one passed the preflight). */
   private accepted = true;
+  /** Newly obtained tokens in a row refused before the target accepted one. */
+  private refusedFresh = 0;
   private renewing?: Promise<string | null>;
   /** Why renewing stopped for the rest of the run (never a secret: the redactor sees reports anyway). */
   private stoppedBecause?: string;
@@ -42,7 +48,9 @@ export class TokenSource {
 
   /** The target answered a request carrying `token` with something other than 401. */
   acceptedBy(token: string): void {
-    if (token === this.token) this.accepted = true;
+    if (token !== this.token) return;
+    this.accepted = true;
+    this.refusedFresh = 0;
   }
 
   /**
@@ -54,8 +62,11 @@ export class TokenSource {
     if (refused !== this.token) return Promise.resolve(this.token); // renewed since it was sent
     if (!this.obtain) return this.stop('no API key is configured to obtain a new token');
     if (this.renewing) return this.renewing;
-    // The current token came from a renewal and its first answers are 401: not an expiry.
-    if (!this.accepted) return this.stop('a newly obtained token was refused before the target accepted it once');
+    // The current token came from a renewal and its first answers are 401: not an expiry, once more.
+    if (!this.accepted && ++this.refusedFresh >= FRESH_REFUSALS_TO_STOP)
+      return this.stop(
+        `${FRESH_REFUSALS_TO_STOP} newly obtained tokens in a row were refused before the target accepted one`,
+      );
     this.renewing = this.obtain()
       .then((token): string | null => {
         this.token = token;
@@ -74,13 +85,11 @@ export class TokenSource {
   }
 
   /**
-   * The request sent again with a renewed token was answered 401 too. Were that token never accepted
-   * since it was obtained, renewing is pointless from now on.
+   * The request sent again with a renewed token was answered 401 too: the 401 stands for it (sent
+   * again once, never more). The next 401 to that token, if it is never accepted, counts against it.
    */
-  refusedAfterRenewal(token: string): void {
+  refusedAfterRenewal(): void {
     this.stats.refusedMidRun++;
-    if (token === this.token && !this.accepted && !this.renewing)
-      this.stoppedBecause ??= 'a newly obtained token was refused before the target accepted it once';
   }
 
   private stop(why: string): Promise<null> {

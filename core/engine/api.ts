@@ -264,7 +264,7 @@ export class Api {
     const renewed = await this.tokens.renew(token);
     if (renewed === null) return res;
     const again = await send(renewed);
-    if (again.status === 401) this.tokens.refusedAfterRenewal(renewed);
+    if (again.status === 401) this.tokens.refusedAfterRenewal();
     else this.tokens.acceptedBy(renewed);
     return again;
   }

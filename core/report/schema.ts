@@ -206,7 +206,7 @@ export const ReportSchema = z.object({
       .string()
       .optional()
       .describe(
-        'why the run stopped renewing its token (no API key, obtaining failed, or a newly obtained token refused before it was accepted once); absent while renewing worked or was never needed',
+        'why the run stopped renewing its token (no API key, obtaining failed, or two newly obtained tokens in a row refused before either was accepted); absent while renewing worked or was never needed',
       ),
     rate_limited: z
       .record(

@@ -41,25 +41,32 @@ describe('TokenSource', () => {
     expect(key.asked()).toBe(1);
   });
 
-  it('stops, and says why once, when a newly obtained token is refused before it was accepted', async () => {
+  it('stops, and says why once, when new tokens are refused twice in a row before one was accepted', async () => {
     const key = issuer();
     const tokens = new TokenSource('t0', key.obtain);
     expect(await tokens.renew('t0')).toBe('t1');
-    tokens.refusedAfterRenewal('t1');
-    expect(tokens.stopped).toMatch(/refused before the target accepted it once/);
-    expect(await tokens.renew('t1')).toBeNull();
-    expect(await tokens.renew('t1')).toBeNull();
-    expect(key.asked()).toBe(1);
-    expect(tokens.stats.refusedMidRun).toBe(3);
+    tokens.refusedAfterRenewal();
+    // One new token refused at once may have waited out its life on a busy runner: one more is tried.
+    expect(await tokens.renew('t1')).toBe('t2');
+    expect(tokens.stopped).toBeUndefined();
+    tokens.refusedAfterRenewal();
+    expect(await tokens.renew('t2')).toBeNull();
+    expect(tokens.stopped).toBe('2 newly obtained tokens in a row were refused before the target accepted one');
+    expect(await tokens.renew('t2')).toBeNull();
+    expect(key.asked()).toBe(2);
+    expect(tokens.stats.refusedMidRun).toBe(4);
   });
 
-  it('stops when a request with the new token, not a retry, is its first answer and a 401', async () => {
+  it('forgets a new token refused at once as soon as a later one is accepted', async () => {
     const key = issuer();
     const tokens = new TokenSource('t0', key.obtain);
-    await tokens.renew('t0');
-    expect(await tokens.renew('t1')).toBeNull();
-    expect(tokens.stopped).toBeDefined();
-    expect(key.asked()).toBe(1);
+    for (let i = 0; i < 10; i++) {
+      await tokens.renew(tokens.current()); // refused at once …
+      await tokens.renew(tokens.current()); // … and its successor accepted
+      tokens.acceptedBy(tokens.current());
+    }
+    expect(tokens.stopped).toBeUndefined();
+    expect(tokens.stats.renewals).toBe(20);
   });
 
   it('stops when obtaining a token fails, and never asks again', async () => {

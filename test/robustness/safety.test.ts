@@ -232,7 +232,7 @@ describe('a target that changes under the run', () => {
     }
   });
 
-  it('stops renewing, and says why, when a newly obtained token is refused before it was accepted once', async () => {
+  it('stops renewing, and says why, when new tokens are refused twice in a row before one was accepted', async () => {
     const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
     try {
       let done = 0;
@@ -250,8 +250,9 @@ describe('a target that changes under the run', () => {
           }
         },
       });
-      expect(report.http.token_renewals).toBe(1);
-      expect(report.http.token_renewal_stopped).toMatch(/refused before the target accepted it once/);
+      // The first new token may have waited out its life on a busy runner: one more is tried, then no more.
+      expect(report.http.token_renewals).toBe(2);
+      expect(report.http.token_renewal_stopped).toMatch(/2 newly obtained tokens in a row were refused/);
       expect(report.http.token_refused_mid_run).toBeGreaterThan(1);
       expect(report.summary.exit_code).toBe(1);
       expect(report.rules.filter((r) => r.verdict !== 'pass').every((r) => /401/.test(r.reason ?? ''))).toBe(true);
