@@ -25,7 +25,10 @@ export class TokenSource {
   /** Newly obtained tokens in a row refused before the target accepted one. */
   private refusedFresh = 0;
   private renewing?: Promise<string | null>;
-  /** Why renewing stopped for the rest of the run (never a secret: the redactor sees reports anyway). */
+  /**
+   * Why renewing stopped for the rest of the run. It may quote the token request's answer (redacted
+   * there, core/auth/token.ts), and reaches report.json and the console through the run's redactor.
+   */
   private stoppedBecause?: string;
   /** Tokens obtained after the first, and 401s to the current token that could not be cured. */
   readonly stats = { renewals: 0, refusedMidRun: 0 };
