@@ -197,6 +197,24 @@ describe('a target that changes under the run', () => {
     }
   });
 
+  it('the 401 rules, which send no token or another one on purpose, renew nothing', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    try {
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { apiKey: DEFAULT_API_KEY },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['auth.*'] },
+      });
+      expect(report.rules.filter((r) => r.id.startsWith('auth.401.')).length).toBeGreaterThan(10);
+      expect(report.summary.must_failures).toBe(0);
+      expect(report.http.token_renewals).toBe(0);
+      expect(report.http.token_refused_mid_run).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('rules in flight together that meet one expiry share one renewal, and each request is sent again once', async () => {
     let mutations = 0;
     const server = await startReferenceServer({
