@@ -100,6 +100,13 @@ export interface Choices {
   agreementsShape: 'supply_point_identifier' | 'nested';
   /** §4.4: a business payment instruction for a business that does not exist. */
   unknownBusiness: 'not_found' | 'validation';
+  /**
+   * §4.2 notes rule 3: `created_at` "defaults to the current local time", and the server's zone is
+   * not shown. Minutes east of UTC of the clock whose time the server writes, in the §2.1
+   * `YYYY-MM-DDTHH:MM:SSZ` form, wherever it writes the current time (a defaulted note's
+   * `created_at`, `account_created_at`): 0 writes UTC, 60 a server in Madrid in winter.
+   */
+  localTimeOffsetMinutes: number;
   /** §5.1: address of the GraphQL endpoint and the field of the result carrying the token. */
   graphql: { path: string; tokenField: string };
   /**
@@ -194,5 +201,6 @@ export const faithfulChoices: Choices = {
   unknownLedger: 'refuse',
   agreementsShape: 'supply_point_identifier',
   unknownBusiness: 'not_found',
+  localTimeOffsetMinutes: 0,
   graphql: { path: '/v1/graphql/', tokenField: 'token' },
 };

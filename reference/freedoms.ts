@@ -398,10 +398,32 @@ export const FREEDOMS: Freedom[] = [
   },
   {
     spec: '§5',
-    freedom: 'Token lifetime and refresh',
-    faithful: 'unlimited unless the operator sets a lifetime',
-    variant: 'unlimited unless the operator sets a lifetime',
-    toleratedBy: [],
+    freedom: 'Token lifetime and refresh ("Token lifetime and refresh: not shown")',
+    faithful: 'unlimited unless the operator sets a lifetime (`token_ttl_seconds`)',
+    variant:
+      '`local-clock`: tokens live 2 seconds; the runner obtains a new one through the API key whenever the token it was using is refused mid-run, and sends the refused request again once with it (every rule of a run stands on this)',
+    toleratedBy: [
+      'auth.token-scheme.accepted',
+      'auth.401.nothing-done',
+      'stateful.state-machine',
+      'properties.notes.dedup',
+      'limits.concurrency.429-then-retry',
+    ],
+  },
+  {
+    spec: '§4.2 notes rule 3, §2.1',
+    freedom:
+      'The server\'s zone ("`created_at` defaults to the current local time"; the zone is not shown), and its local time written in the `YYYY-MM-DDTHH:MM:SSZ` form',
+    choices: ['localTimeOffsetMinutes'],
+    faithful: 'UTC',
+    variant:
+      '`local-clock`: UTC+1, written with `Z` (an hour from UTC); the rule holds a defaulted time to now within ±14 h on the quarter-hour grid of legal offsets and reports the offset it saw',
+    toleratedBy: [
+      'notes.created-at.defaults-to-now',
+      'migration.process.listed-as-created',
+      'history.account.created-at-stable',
+      'conventions.datetime.written-with-z',
+    ],
   },
   {
     spec: '§7.1',

@@ -261,6 +261,7 @@ export const variantChoices: Choices = {
   unknownLedger: 'create',
   agreementsShape: 'nested',
   unknownBusiness: 'validation',
+  localTimeOffsetMinutes: 0,
   graphql: { path: '/graphql', tokenField: 'accessToken' },
   present,
 };
@@ -344,6 +345,28 @@ const PAGINATED_PROFILE: VariantProfile = {
   otherReadings: {},
 };
 
+// The local clock: short-lived tokens and a zone other than UTC ------------------------------------
+
+/** The server's clock at UTC+1 (a server in Madrid in winter), its local time written in the §2.1 `…Z` form. */
+export const LOCAL_CLOCK_OFFSET_MINUTES = 60;
+/** Tokens issued through ObtainServiceToken live this long (§5: lifetime and refresh not shown). */
+export const LOCAL_CLOCK_TOKEN_SECONDS = 2;
+
+/**
+ * A faithful server whose tokens live two seconds, so a run must renew its token many times over,
+ * and whose clock writes local time at UTC+1: a defaulted `created_at` (§4.2 notes rule 3, "the
+ * current local time") is an hour from UTC. Two options of their own (a choice and an operator
+ * setting), so that other profiles can take either.
+ */
+const LOCAL_CLOCK_PROFILE: VariantProfile = {
+  id: 'local-clock',
+  summary: `tokens that live ${LOCAL_CLOCK_TOKEN_SECONDS} s (§5: lifetime not shown); a clock at UTC+1 whose local time is written in the §2.1 …Z form (§4.2 notes rule 3)`,
+  choices: { ...faithfulChoices, localTimeOffsetMinutes: LOCAL_CLOCK_OFFSET_MINUTES },
+  run: {},
+  settings: { token_ttl_seconds: LOCAL_CLOCK_TOKEN_SECONDS },
+  otherReadings: {},
+};
+
 export const VARIANT_PROFILES: readonly VariantProfile[] = [
   {
     id: 'variant',
@@ -390,6 +413,7 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
     processRetryBudgetMs: 60_000,
     otherReadings: {},
   },
+  LOCAL_CLOCK_PROFILE,
 ];
 
 export function profileById(id: string): VariantProfile | undefined {

@@ -289,10 +289,14 @@ export class ConsoleReporter {
         ),
       );
     if (report.http.token_refused_mid_run) {
+      // Said once, with why renewing stopped (core/auth/token-source.ts): that is what bounds it. The
+      // reason may quote the token request's answer: target text, shown with its controls written out.
+      const stopped = report.http.token_renewal_stopped;
+      const hint = report.target.auth === 'token' ? '; configure auth.api_key so the runner can obtain a new one' : '';
       lines.push(
         '',
         c.yellow(
-          `The target refused the run's token mid-run ${report.http.token_refused_mid_run} time${report.http.token_refused_mid_run === 1 ? '' : 's'} (expired?)${report.http.token_renewals ? '' : '; configure auth.api_key so the runner can obtain a new one'}.`,
+          `The target refused the run's token mid-run ${report.http.token_refused_mid_run} time${report.http.token_refused_mid_run === 1 ? '' : 's'} (expired?)${stopped ? `; renewing stopped: ${shown(stopped, 500)}` : ''}${hint}.`,
         ),
       );
     }

@@ -1,4 +1,5 @@
 /** §4.2 Data added to an imported account — notes: creation, the dedup rule, created_at, 404s. */
+import { CLOCK_TOLERANCE_MS, formatOffset, judgeLocalNow } from '../core/spec/local-time.js';
 import { pairNoteResults } from '../core/spec/notes.js';
 import type { RuleContext } from '../core/engine/context.js';
 import { defineRules } from '../core/engine/rule.js';
@@ -292,9 +293,10 @@ export default defineRules(
     },
     {
       id: 'notes.created-at.defaults-to-now',
-      spec: '§4.2 notes rule 3',
+      spec: '§4.2 notes rule 3, §2.1',
       level: 'MUST',
-      title: 'A note created without created_at gets the current time',
+      title:
+        'A note created without created_at gets the current local time: now at a legal offset (within ±14 h, on the quarter-hour grid)',
       async check(ctx) {
         const a = await ctx.given.imported();
         const before = Date.now();
@@ -302,14 +304,21 @@ export default defineRules(
         const after = Date.now();
         ctx.expect.status(res, 201);
         const [note] = ctx.expect.body(res, model.NotesResponse, 'notes response');
-        const { ms, zoned } = instant(note.created_at);
-        // Clock skew between client and server is tolerated; a zone-less "local time" could be any zone.
-        const slack = zoned ? 5 * 60_000 : 14 * 3600_000;
+        // "The current local time" in a zone the spec does not show (docs/freedoms.md): now on some
+        // legal clock, which core/spec/local-time.ts holds it to; the offset seen is recorded.
+        const local = judgeLocalNow(note.created_at, before, after);
+        const now = new Date(before).toISOString().replace(/\.\d{3}Z$/, 'Z');
         ctx.expect.that(
-          ms >= before - slack - 1000 && ms <= after + slack,
-          `created_at ${note.created_at} is not the current time (${new Date(before).toISOString()})`,
-          { res, actual: note.created_at },
+          local?.ok === true,
+          local
+            ? `created_at ${note.created_at} is not the current time at any legal offset (now ${now}; ${Math.round(local.offByMs / 60_000)} min from the nearest of UTC−14:00…UTC+14:00 in quarter hours, beyond the ${CLOCK_TOLERANCE_MS / 60_000} min the run allows between clocks)`
+            : `created_at ${JSON.stringify(note.created_at)} is not a datetime`,
+          { res, expected: `now (${now}) at an offset of UTC−14:00…UTC+14:00`, actual: note.created_at },
         );
+        if (local)
+          ctx.observe(
+            `the defaulted created_at ${note.created_at} is the current time at UTC${formatOffset(local.offsetMinutes)}${local.offsetMinutes !== local.writtenOffsetMinutes ? ` (written as UTC${formatOffset(local.writtenOffsetMinutes)}: the server's local time)` : ''}`,
+          );
       },
     },
     {

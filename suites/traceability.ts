@@ -746,7 +746,8 @@ export const STATEMENTS: Statement[] = [
   {
     section: '5',
     quote: ['Token lifetime and refresh: not shown.'],
-    freedom: 'The runner renews an expired token once with the API key.',
+    freedom:
+      'The runner renews a token refused mid-run with the API key as often as the run needs, stopping only when obtaining fails or two new tokens in a row are refused before either was accepted.',
   },
   { section: '6', quote: ['Events and webhooks: not shown.'], freedom: 'Nothing to check.' },
   {

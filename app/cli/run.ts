@@ -14,6 +14,10 @@ Target and configuration:
   --config FILE             configuration file (default: ./conformance.config.yaml when present)
   --token TOKEN             the access token (§5.2); overrides CONFORMANCE_TOKEN and auth.token.
                             Prefer the variable: a flag is visible to other users in the process list.
+                            With an API key instead (CONFORMANCE_API_KEY, auth.api_key), a token the
+                            target refuses mid-run is renewed as often as the run needs (§5: lifetime
+                            not shown), until two new ones in a row are refused before either
+                            was accepted
   --header 'Name: value'    an extra header on every request, e.g. a gateway key (repeatable;
                             config: headers). Values are redacted from output and reports.
   --ca-cert FILE            trust this PEM certificate authority too (a staging CA; config: tls.ca_cert)

@@ -9,5 +9,6 @@ export {
   faultById,
   VARIANT_PROFILES,
   profileById,
+  faithfulChoices,
 } from '../../reference/index.js';
 export { SeedDocument, SettingsPatch, applySettings } from '../../reference/seed.js';

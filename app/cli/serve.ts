@@ -25,6 +25,12 @@ Options:
   --concurrency-limit N  enable the §8 process concurrency limit at N
   --processing-delay MS  time creating an account takes (makes IN_PROGRESS and 429 observable)
   --latency MS           delay added before every response
+  --token-ttl SECONDS    tokens issued through ObtainServiceToken expire after SECONDS (§5:
+                         lifetime not shown; default: never)
+  --utc-offset +HH:MM    the server's zone: the current time it writes (a note's defaulted
+                         created_at, account_created_at) is its local time in the §2.1 ...Z form
+                         (§4.2 notes rule 3; default +00:00; a negative one as
+                         --utc-offset=-05:00)
   --max-accounts N       most accounts (import processes) kept per supplier (default 100000)
   --max-supplier-bytes SIZE
                          most stored JSON per supplier, e.g. 64MiB (default 64MiB)
@@ -38,7 +44,8 @@ Options:
                          the same as --profile variant
   --profile NAME         a variant profile: variant, or demanding (requires fields beyond those
                          shown, its own account_type and business_type values, looks the account
-                         up first, §8 limit 1 with slow processing); see docs/freedoms.md
+                         up first, §8 limit 1 with slow processing), paginated, rate-limited, or
+                         local-clock (2-second tokens, a UTC+1 clock); see docs/freedoms.md
   --json                 print one JSON line {url, operator_key, token, api_key} instead of text
   --verbose              log every request
   --help                 show this help
@@ -61,6 +68,8 @@ const options = {
   'concurrency-limit': { type: 'string' },
   'processing-delay': { type: 'string' },
   latency: { type: 'string' },
+  'token-ttl': { type: 'string' },
+  'utc-offset': { type: 'string' },
   'max-accounts': { type: 'string' },
   'max-supplier-bytes': { type: 'string' },
   'max-total-bytes': { type: 'string' },
@@ -70,6 +79,19 @@ const options = {
   variant: { type: 'boolean' },
   profile: { type: 'string' },
 } as const;
+
+/** `--utc-offset`: `+HH:MM` or `-HH:MM` on the quarter-hour grid of zones in use, within ±14 h; minutes east of UTC. */
+function offsetFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^([+-])(\d{2}):(\d{2})$/.exec(value);
+  const minutes = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : Number.NaN;
+  if (!m || Number(m[3]) % 15 !== 0 || Math.abs(minutes) > 14 * 60)
+    throw new UsageError(
+      `--utc-offset: "${value}" is not an offset of a zone in use (+HH:MM or -HH:MM, quarter hours, within ±14:00).`,
+      'serve',
+    );
+  return minutes;
+}
 
 function loadSeed(value: string | undefined): unknown {
   if (value === undefined || value === 'default') return 'default';
@@ -174,6 +196,8 @@ async function run(argv: string[]): Promise<number> {
   const concurrencyLimit = intFlag(values['concurrency-limit'], 'concurrency-limit', 1, 10_000, 'serve');
   const processingDelay = intFlag(values['processing-delay'], 'processing-delay', 0, 60_000, 'serve');
   const latency = intFlag(values.latency, 'latency', 0, 60_000, 'serve');
+  const tokenTtl = intFlag(values['token-ttl'], 'token-ttl', 1, 31_536_000, 'serve');
+  const utcOffset = offsetFlag(values['utc-offset']);
   const storageLimits = {
     maxAccountsPerSupplier: intFlag(values['max-accounts'], 'max-accounts', 1, 100_000_000, 'serve'),
     maxBytesPerSupplier: sizeFlag(values['max-supplier-bytes'], 'max-supplier-bytes'),
@@ -194,6 +218,7 @@ async function run(argv: string[]): Promise<number> {
     profileById,
     applySettings,
     SettingsPatch,
+    faithfulChoices,
   } = await import('./serve-deps.js');
   if (values.variant && values.profile && values.profile !== 'variant')
     throw new UsageError('--variant is --profile variant; give one of them.', 'serve');
@@ -223,7 +248,14 @@ async function run(argv: string[]): Promise<number> {
     operatorKey: values['operator-key'],
     faults: values.fault,
     storageLimits,
-    ...(profile ? { choices: profile.choices } : {}),
+    ...(profile || utcOffset !== undefined
+      ? {
+          choices: {
+            ...(profile?.choices ?? faithfulChoices),
+            ...(utcOffset !== undefined ? { localTimeOffsetMinutes: utcOffset } : {}),
+          },
+        }
+      : {}),
     onRequest: values.verbose
       ? (e) => console.error(`${e.method} ${e.path} -> ${e.status} (${e.ms.toFixed(1)} ms)`)
       : undefined,
@@ -243,6 +275,7 @@ async function run(argv: string[]): Promise<number> {
   if (concurrencyLimit !== undefined) store.settings.concurrencyLimit = concurrencyLimit;
   if (processingDelay !== undefined) store.settings.processingDelayMs = processingDelay;
   if (latency !== undefined) store.settings.responseDelayMs = latency;
+  if (tokenTtl !== undefined) store.settings.tokenTtlSeconds = tokenTtl;
 
   const token = values.token ?? (seed === 'default' ? DEFAULT_TOKEN : undefined);
   const apiKey = values['api-key'] ?? (seed === 'default' ? DEFAULT_API_KEY : undefined);

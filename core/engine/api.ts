@@ -252,9 +252,20 @@ export class Api {
     };
     const token = this.token();
     const res = await send(token);
-    // A 401 to the run's own token mid-run: renew it once (when an API key allows) and retry.
-    if (res.status !== 401 || auth !== 'token') return res;
+    // Only a request carrying the run's token in the documented form says anything about that token:
+    // the §5 rules that send none, another one or another form expect their 401 and renew nothing.
+    if (auth !== 'token') return res;
+    if (res.status !== 401) {
+      this.tokens.acceptedBy(token);
+      return res;
+    }
+    // A 401 to the run's own token mid-run (§5: lifetime not shown): renewed once for every rule
+    // that met it (token-source.ts), and this request sent again once with the new token.
     const renewed = await this.tokens.renew(token);
-    return renewed === null ? res : send(renewed);
+    if (renewed === null) return res;
+    const again = await send(renewed);
+    if (again.status === 401) this.tokens.refusedAfterRenewal();
+    else this.tokens.acceptedBy(renewed);
+    return again;
   }
 }

@@ -63,6 +63,8 @@ export interface RunRecord {
     failures: number;
     token_renewals: number;
     token_refused_mid_run: number;
+    /** Why renewing the token stopped for the rest of the run (core/auth/token-source.ts), once it did. */
+    token_renewal_stopped?: string;
     /** 429s per endpoint: answered, and waited out and sent again. */
     rate_limited?: Record<string, { answered: number; absorbed: number }>;
     resent_after_reset?: number;

@@ -204,6 +204,7 @@ class Recorder {
             ...connection.http.stats,
             token_renewals: connection.tokens?.stats.renewals ?? 0,
             token_refused_mid_run: connection.tokens?.stats.refusedMidRun ?? 0,
+            ...(connection.tokens?.stopped ? { token_renewal_stopped: connection.tokens.stopped } : {}),
           },
         },
         connection.redactor,

@@ -122,6 +122,9 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       failures: all.reduce((n, r) => n + r.http.failures, 0),
       token_renewals: all.reduce((n, r) => n + r.http.token_renewals, 0),
       token_refused_mid_run: all.reduce((n, r) => n + r.http.token_refused_mid_run, 0),
+      ...(all.find((r) => r.http.token_renewal_stopped)
+        ? { token_renewal_stopped: all.find((r) => r.http.token_renewal_stopped)?.http.token_renewal_stopped }
+        : {}),
     },
   };
 }

@@ -194,10 +194,20 @@ export const ReportSchema = z.object({
   http: z.object({
     requests: z.int(),
     failures: z.int().describe('requests that got no complete response'),
-    token_renewals: z.int().describe('tokens obtained again with the API key after a 401 mid-run'),
+    token_renewals: z
+      .int()
+      .describe(
+        'tokens obtained again with the API key after a 401 mid-run, as often as the run needed (§5: lifetime not shown)',
+      ),
     token_refused_mid_run: z
       .int()
       .describe("401s to the run's token that renewing could not cure (no API key, or renewal failed)"),
+    token_renewal_stopped: z
+      .string()
+      .optional()
+      .describe(
+        'why the run stopped renewing its token (no API key, obtaining failed, or two newly obtained tokens in a row refused before either was accepted); absent while renewing worked or was never needed',
+      ),
     rate_limited: z
       .record(
         z.string(),

@@ -14,6 +14,7 @@ import {
   documentPathsOf,
   fieldError,
   isReply,
+  localNow,
   parseBody,
   valueAt,
 } from './shared.js';
@@ -186,7 +187,7 @@ function processingTime(store: ReferenceStore): number {
 /** Creates the live account from the staged payload (its number is assigned once it is kept). */
 function buildAccount(process: ImportProcess, env: ServerEnv): Account {
   const payload = process.payload;
-  const now = formatDateTime(env.now());
+  const now = formatDateTime(localNow(env));
   const ledgers = new Map<string, StoredLedger>();
   const transactionIds = new Set<string>();
   const transactions = [];

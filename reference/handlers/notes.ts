@@ -8,6 +8,7 @@ import {
   documentPathsOf,
   importedAccountOr404,
   isReply,
+  localNow,
   parseBody,
   reply,
 } from './shared.js';
@@ -100,7 +101,7 @@ export const createNotes: Handler = async (req, env) => {
   // Keyed: 60k notes in one request take 60k lookups, not 60k x 60k comparisons (§4.2 notes rule 2).
   const index = noteIndex(account.notes, env.choices.bodylessNotesMatch);
   // One request, one "current time" (§4.2 notes rule 3), formatted once rather than per note.
-  const now = formatDateTime(env.now());
+  const now = formatDateTime(localNow(env));
   // §2.1: a body-less note's body carries no data: null, or omitted (a server's choice).
   const omit = env.choices.emptyResultFields === 'omit';
   const result = (created_at: string, body: string | null, status: string) =>

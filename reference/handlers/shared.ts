@@ -25,6 +25,14 @@ export interface ServerEnv {
   now(): Date;
 }
 
+/**
+ * The current time on the server's own clock (§4.2 notes rule 3: "the current local time"), which
+ * the server writes in the §2.1 `…Z` form: UTC shifted by its zone's offset (choices.ts).
+ */
+export function localNow(env: ServerEnv): Date {
+  return new Date(env.now().getTime() + env.choices.localTimeOffsetMinutes * 60_000);
+}
+
 export interface HandlerRequest {
   endpoint?: EndpointId;
   params: Record<string, string>;

@@ -11,6 +11,7 @@ import {
   fieldError,
   importedAccountOr404,
   isReply,
+  localNow,
   reply,
 } from './shared.js';
 
@@ -137,7 +138,7 @@ export const createTransactions: Handler = (req, env) => {
   }
 
   for (const tx of added) record(tx);
-  const now = formatDateTime(env.now());
+  const now = formatDateTime(localNow(env));
   for (const body of pinnedNotes) account.notes.push({ body, createdAt: now, documentPaths: [], isPinned: true });
   return reply(201, { results });
 };

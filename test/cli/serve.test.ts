@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { judgeLocalNow } from '../../core/spec/local-time.js';
 import { client } from '../helpers/http.js';
 import { runCli, startCli, stop } from '../helpers/cli.js';
 
@@ -66,8 +67,44 @@ describe('conformance serve', () => {
     const bad = await runCli(['serve', '--profile', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /--profile: unknown profile "nope" \(one of variant, demanding, paginated, rate-limited\)/,
+      /--profile: unknown profile "nope" \(one of variant, demanding, paginated, rate-limited, local-clock\)/,
     );
+  });
+
+  it('sets the token lifetime and the zone of its clock (§5, §4.2 notes rule 3: not shown)', async () => {
+    const { child, firstLine } = await startCli(['serve', '--token-ttl', '7', '--utc-offset', '+05:45', '--json']);
+    try {
+      const info = JSON.parse(firstLine);
+      const state = await client(info.url, null)('GET', '/_operator/state', {
+        headers: { 'x-operator-key': info.operator_key },
+      });
+      expect(state.body.settings.token_ttl_seconds).toBe(7);
+      const call = client(info.url, info.token);
+      const ext = `EXT-CLOCK-${process.pid}`;
+      const body = { import_supplier: 'SUPPLIER_ONGOING', external_account_number: ext };
+      expect((await call('POST', '/v1/data-import/account-import-process/create-or-update/', { body })).status).toBe(
+        201,
+      );
+      const processed = await call('POST', '/v1/data-import/account-import-process/process/', {
+        body: {
+          external_account_number: ext,
+          import_supplier_code: 'SUPPLIER_ONGOING',
+          operations_team_name: 'Migrations',
+        },
+      });
+      expect(processed.status).toBe(201);
+      const sentAt = Date.now();
+      const notes = await call('POST', '/v1/data-import/notes/create/', { body: { ...body, notes: [{ body: 'n' }] } });
+      const answeredAt = Date.now();
+      // Written in the §2.1 …Z form: now, read at 5 h 45 min east of UTC.
+      expect(notes.body[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      expect(judgeLocalNow(notes.body[0].created_at, sentAt, answeredAt, 0)).toMatchObject({
+        ok: true,
+        offsetMinutes: 345,
+      });
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
   });
 
   it('starts from a YAML seed document', async () => {
@@ -91,6 +128,9 @@ describe('conformance serve', () => {
     [['serve', '--port', '70000'], /--port must be between 0 and 65535/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', '--seed', '/no/such/file.yaml'], /--seed: cannot read/],
+    [['serve', '--utc-offset', '+01:10'], /--utc-offset: "\+01:10" is not an offset of a zone in use/],
+    [['serve', '--utc-offset=-15:00'], /--utc-offset: "-15:00" is not an offset of a zone in use/],
+    [['serve', '--token-ttl', '0'], /--token-ttl must be between 1 and/],
     [['nonsense'], /Unknown command "nonsense"/],
   ])('%j is a usage error (exit 2) that says what is wrong', async (args, message) => {
     const res = await runCli(args);

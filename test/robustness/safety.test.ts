@@ -165,10 +165,11 @@ describe('a target that changes under the run', () => {
     }
   });
 
-  it('expires the token mid-run: the runner obtains a new one with the API key, once, and carries on', async () => {
+  it('expires the token again and again: the runner obtains a new one each time, as often as the run needs', async () => {
     const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
     try {
       let done = 0;
+      let expired = 0;
       const report = await runConformance({
         baseUrl: server.url,
         auth: { apiKey: DEFAULT_API_KEY },
@@ -176,14 +177,103 @@ describe('a target that changes under the run', () => {
         selection: { rules: ['notes.*', 'status.*'] },
         concurrency: 1,
         onEvent: (e) => {
-          // after five rules, every token issued so far stops working
-          if (e.type === 'rule' && ++done === 5)
+          // after every third rule, every token issued so far stops working (far more than any count allowed)
+          if (e.type === 'rule' && ++done % 3 === 0) {
+            expired++;
             for (const t of [...server.store.tokens.keys()]) if (t !== DEFAULT_TOKEN) server.store.tokens.delete(t);
+          }
         },
       });
       expect(report.summary.must_failures).toBe(0);
-      expect(report.http.token_renewals).toBe(1);
+      expect(report.summary.counts.error).toBe(0);
+      expect(expired).toBeGreaterThan(5);
+      // One rule at a time: each expiry but perhaps the one after the last rule is met, and cured once.
+      expect(report.http.token_renewals).toBeGreaterThanOrEqual(expired - 1);
+      expect(report.http.token_renewals).toBeLessThanOrEqual(expired);
       expect(report.http.token_refused_mid_run).toBe(0);
+      expect(report.http.token_renewal_stopped).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the 401 rules, which send no token or another one on purpose, renew nothing', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    try {
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { apiKey: DEFAULT_API_KEY },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['auth.*'] },
+      });
+      expect(report.rules.filter((r) => r.id.startsWith('auth.401.')).length).toBeGreaterThan(10);
+      expect(report.summary.must_failures).toBe(0);
+      expect(report.http.token_renewals).toBe(0);
+      expect(report.http.token_refused_mid_run).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('rules in flight together that meet one expiry share one renewal, and each request is sent again once', async () => {
+    let mutations = 0;
+    const server = await startReferenceServer({
+      seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
+      onRequest: (e) => {
+        if (e.path.startsWith('/v1/graphql')) mutations++;
+      },
+    });
+    try {
+      let done = 0;
+      let expired = 0;
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { apiKey: DEFAULT_API_KEY },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['notes.*', 'status.*', 'transactions.*'] },
+        concurrency: 8,
+        onEvent: (e) => {
+          if (e.type === 'rule' && ++done % 4 === 0) {
+            expired++;
+            for (const t of [...server.store.tokens.keys()]) if (t !== DEFAULT_TOKEN) server.store.tokens.delete(t);
+          }
+        },
+      });
+      expect(report.summary.must_failures).toBe(0);
+      expect(report.summary.counts.error).toBe(0);
+      expect(report.http.token_renewals).toBeGreaterThan(0);
+      // Never one renewal per rule refused: at most one per expiry, and the server saw each request for one.
+      expect(report.http.token_renewals).toBeLessThanOrEqual(expired);
+      expect(mutations).toBe(1 + report.http.token_renewals);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops renewing, and says why, when new tokens are refused twice in a row before one was accepted', async () => {
+    const server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    try {
+      let done = 0;
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { apiKey: DEFAULT_API_KEY },
+        fixtures: await embeddedFixtures(),
+        selection: { rules: ['notes.*'] },
+        concurrency: 1,
+        onEvent: (e) => {
+          // after five rules the token stops working, and every token issued from then on is dead on arrival
+          if (e.type === 'rule' && ++done === 5) {
+            server.store.settings.tokenTtlSeconds = 0;
+            for (const t of [...server.store.tokens.keys()]) if (t !== DEFAULT_TOKEN) server.store.tokens.delete(t);
+          }
+        },
+      });
+      // The first new token may have waited out its life on a busy runner: one more is tried, then no more.
+      expect(report.http.token_renewals).toBe(2);
+      expect(report.http.token_renewal_stopped).toMatch(/2 newly obtained tokens in a row were refused/);
+      expect(report.http.token_refused_mid_run).toBeGreaterThan(1);
+      expect(report.summary.exit_code).toBe(1);
+      expect(report.rules.filter((r) => r.verdict !== 'pass').every((r) => /401/.test(r.reason ?? ''))).toBe(true);
     } finally {
       await server.close();
     }

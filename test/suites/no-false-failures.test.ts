@@ -77,6 +77,34 @@ describe('no false failures: each rule that failed a legal choice passes it now'
     expect(verdicts(report)).toEqual(allPass(c.rules));
   });
 
+  it.each([60, 120, 345, -300, 840])(
+    'notes.created-at.defaults-to-now: a server whose local time is UTC%s minutes, written with Z (§4.2 notes rule 3: "the current local time")',
+    async (minutes) => {
+      const c: Case = {
+        choices: { localTimeOffsetMinutes: minutes },
+        rules: ['notes.created-at.defaults-to-now', 'history.account.created-at-stable'],
+      };
+      const report = await runAgainst(c);
+      expect(verdicts(report)).toEqual(allPass(c.rules));
+      const rule = report.rules.find((r) => r.id === 'notes.created-at.defaults-to-now')!;
+      const offset = `${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+      expect(rule.observations.join('\n')).toContain(`is the current time at UTC${offset}`);
+    },
+  );
+
+  it.each([
+    [7, 'between two legal offsets'],
+    [15 * 60, 'beyond the widest legal offset'],
+  ])('notes.created-at.defaults-to-now still fails a clock %s minutes from UTC (%s)', async (minutes) => {
+    const report = await runAgainst({
+      choices: { localTimeOffsetMinutes: minutes },
+      rules: ['notes.created-at.defaults-to-now'],
+    });
+    expect(verdicts(report)['notes.created-at.defaults-to-now']).toMatch(
+      /^fail: .*not the current time at any legal offset/,
+    );
+  });
+
   it('transaction dedup rules: a skipped transaction carries its own status in transaction_data.status', async () => {
     const c: Case = {
       choices: { present: transactionDataStatusMirrorsItem },
