@@ -4,7 +4,6 @@
  */
 import type { Level } from '../core/engine/rule.js';
 import type { RunOptions } from '../core/engine/run.js';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import {
   checkClientIdentity,
@@ -14,6 +13,7 @@ import {
   type TransportOptions,
 } from '../core/http/transport.js';
 import { ConfigError } from '../core/config/errors.js';
+import { InputFileError, readInputFile } from '../core/config/input-file.js';
 import { loadConfig } from '../core/config/load.js';
 import { placeholdersIn } from '../core/config/starter.js';
 import { loadPayloadTemplates } from '../core/config/payloads.js';
@@ -275,6 +275,14 @@ function resolveTransport(
   return { ...(Object.keys(headers).length ? { headers } : {}), ...tls };
 }
 
+/**
+ * The largest CA, certificate or key file read. A PEM certificate is 1-2 KB and a private key a few
+ * KB; the whole Mozilla root bundle (curl's cacert.pem, some 140 roots) is about 220 KB. 1 MiB is
+ * four times that, so no real file comes near it, while /dev/zero or a mistyped path to a large
+ * file is refused before it is read.
+ */
+export const MAX_PEM_BYTES = 1024 * 1024;
+
 /** The TLS flags, as parsed; each overrides its `tls:` key of the config. */
 export type TlsFlags = Pick<
   RunFlags,
@@ -309,11 +317,10 @@ export function resolveTls(
     const where = given !== undefined ? `--${flag}` : `tls.${key}`;
     if (path === undefined) return undefined;
     try {
-      return { text: readFileSync(path, 'utf8'), path, where };
+      return { text: readInputFile(path, MAX_PEM_BYTES, 'a PEM certificate or key'), path, where };
     } catch (error) {
-      throw new ConfigError(
-        `${where}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-      );
+      if (error instanceof InputFileError) throw new ConfigError(`${where}: ${error.message}.`);
+      throw error;
     }
   };
   const ca = read('ca-cert', 'ca_cert', tls.ca_cert);
