@@ -254,21 +254,27 @@ function resolveTransport(
   env: NodeJS.ProcessEnv,
 ): TransportOptions | undefined {
   const headers: Record<string, string> = {};
-  const put = (name: string, value: string) => {
+  /** Where each header was given, to blame it on. */
+  const givenIn: Record<string, string> = {};
+  const put = ([name, value]: [string, string], where: string) => {
     headers[name.toLowerCase()] = value;
+    givenIn[name.toLowerCase()] = where;
   };
-  for (const [name, value] of Object.entries(c.headers ?? {})) put(name, value);
-  for (const text of flags.header ?? []) {
+  for (const [name, value] of Object.entries(c.headers ?? {})) put([name, value], 'headers');
+  for (const [i, text] of (flags.header ?? []).entries()) {
     try {
-      put(...parseHeader(text));
+      put(parseHeader(text), '--header');
     } catch (error) {
-      throw new ConfigError(`--header ${(error as Error).message}.`);
+      const which = (flags.header?.length ?? 0) > 1 ? ` (number ${i + 1} of ${flags.header?.length})` : '';
+      throw new ConfigError(`--header${which} ${(error as Error).message}.`);
     }
   }
-  try {
-    checkHeaders(headers, flags.header?.length ? '--header' : 'headers');
-  } catch (error) {
-    throw new ConfigError(`${(error as Error).message}.`);
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      checkHeaders({ [name]: value }, givenIn[name]);
+    } catch (error) {
+      throw new ConfigError(`${(error as Error).message}.`);
+    }
   }
   const tls = resolveTls(flags, TlsConfig.parse(c.tls ?? {}), file ? dirname(file) : cwd, cwd, env);
   if (!Object.keys(headers).length && !Object.keys(tls).length) return undefined;
@@ -343,12 +349,12 @@ export function resolveTls(
   if (passphraseVariable !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(passphraseVariable))
       throw new ConfigError(
-        `${passphraseWhere} takes the name of an environment variable (letters, digits, _), got "${passphraseVariable}"; the passphrase itself is never given on the command line.`,
+        `${passphraseWhere} takes the name of an environment variable (letters, digits, _; what was given is not shown, in case it is the passphrase itself, which is never given on the command line).`,
       );
     passphrase = env[passphraseVariable];
     if (passphrase === undefined || passphrase === '')
       throw new ConfigError(
-        `${passphraseWhere}: the environment variable ${passphraseVariable} is not set (it should hold the client key's passphrase).`,
+        `${passphraseWhere}: the environment variable it names is not set (it should hold the client key's passphrase; the name is not shown, in case the passphrase itself was given instead of a variable's name).`,
       );
   }
   if (cert && key) {

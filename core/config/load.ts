@@ -104,6 +104,11 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
         return `${where}: unknown key${near ? ` (did you mean "${near}"?)` : ''}; allowed here: ${allowed.join(', ')}`;
       });
     }
+    // A header name that is no name is most often `Name: value` written as the key: not quoted.
+    if (issue.code === 'invalid_key' && issue.path[0] === 'headers')
+      return [
+        "headers: a header name holds a character no header name may (letters, digits and !#$%&'*+.^_`|~- only; the name is not shown, since it may hold a secret)",
+      ];
     return [`${at || '(document)'}: ${issue.message}`];
   });
 }
