@@ -4,7 +4,7 @@
  * of at most MAX_PEM_BYTES: a FIFO (which would block the run forever), a device such as /dev/zero
  * (which never ends), a directory or a file too large is a usage error of one line naming the flag or
  * key and the path (exit 2), for the run, `conformance token` and `conformance proxy` alike; so is a
- * FIFO given as an earlier report. Nothing is sent: the base URL is a port nothing listens on.
+ * FIFO given as an earlier report or a HAR file. Nothing is sent: the base URL is a port nothing listens on.
  *
  * A hang would show as the child killed after the generous wait of runCli, failing the test.
  */
@@ -99,7 +99,12 @@ describe('the other commands that read them refuse them the same way', () => {
   });
 });
 
-describe('an earlier report given as a FIFO is refused too (the same reader)', () => {
+describe('the offline inputs given as a FIFO are refused too (the same reader)', () => {
+  it('check-traffic', async () => {
+    const res = await runCli(['check-traffic', fifo, '--report-dir', 'out'], { cwd: dir });
+    refusedInOneLine(res, `conformance: ${fifo} is a FIFO (named pipe); a HAR file is read only from a regular file.`);
+  });
+
   it('merge-reports and --rerun-failed', async () => {
     const merge = await runCli(['merge-reports', fifo, '--report-dir', 'out'], { cwd: dir });
     refusedInOneLine(
