@@ -243,8 +243,20 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
 }
 
 /**
- * Extra headers (config `headers:`, then each --header, a later one replacing an earlier one of the same
- * name) and TLS (resolveTls).
+ * The lines of CONFORMANCE_HEADERS, one `Name: value` each (blank lines skipped), numbered from 1.
+ * A variable rather than flags so that a CI job can hand over gateway keys without putting them on a
+ * command line, where the process list shows them (the GitHub Action's `headers` input).
+ */
+function headerLines(text: string): [number, string][] {
+  return text
+    .split(/\r?\n/)
+    .map((line, i): [number, string] => [i + 1, line])
+    .filter(([, line]) => line.trim() !== '');
+}
+
+/**
+ * Extra headers (config `headers:`, then the lines of CONFORMANCE_HEADERS, then each --header, a later
+ * one replacing an earlier one of the same name) and TLS (resolveTls).
  */
 function resolveTransport(
   flags: RunFlags,
@@ -261,6 +273,13 @@ function resolveTransport(
     givenIn[name.toLowerCase()] = where;
   };
   for (const [name, value] of Object.entries(c.headers ?? {})) put([name, value], 'headers');
+  for (const [i, text] of headerLines(env.CONFORMANCE_HEADERS ?? '')) {
+    try {
+      put(parseHeader(text), 'CONFORMANCE_HEADERS');
+    } catch (error) {
+      throw new ConfigError(`CONFORMANCE_HEADERS, line ${i}: ${(error as Error).message}.`);
+    }
+  }
   for (const [i, text] of (flags.header ?? []).entries()) {
     try {
       put(parseHeader(text), '--header');

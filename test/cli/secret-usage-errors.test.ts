@@ -88,6 +88,15 @@ describe('a malformed --header never prints its value', () => {
     );
   });
 
+  it('a malformed line of CONFORMANCE_HEADERS is named by its number, its text not shown', async () => {
+    const stderr = await refusedWithoutSecret(['--base-url', TARGET], SECRET, {
+      CONFORMANCE_HEADERS: `X-Team: team-blue\n${SECRET}\n`,
+    });
+    expect(first(stderr)).toBe(
+      "conformance: CONFORMANCE_HEADERS, line 2: must look like 'Name: value' (what was given is not shown, since it may hold a secret).",
+    );
+  });
+
   it('a header name in the config that holds a value is not quoted', async () => {
     const stderr = await refusedWithoutSecret(['--config', 'bad-header.yaml']);
     expect(stderr).toMatch(/^ {2}- headers: a header name holds a character no header name may/m);
