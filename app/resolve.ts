@@ -12,6 +12,7 @@ import {
   parseHeader,
   type TransportOptions,
 } from '../core/http/transport.js';
+import { urlShown } from '../core/http/redact.js';
 import { ConfigError } from '../core/config/errors.js';
 import { InputFileError, readInputFile } from '../core/config/input-file.js';
 import { loadConfig } from '../core/config/load.js';
@@ -99,11 +100,7 @@ function url(value: string, where: string): string {
     return value.replace(/\/+$/, '');
   } catch {
     // Never echo credentials written into it (`ftp://user:secret@host`).
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
-    const shown = value.includes('@')
-      ? `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ''}not shown)`
-      : `"${value}"`;
-    throw new ConfigError(`${where} must be an http(s) URL, got ${shown}.`);
+    throw new ConfigError(`${where} must be an http(s) URL, got ${urlShown(value)}.`);
   }
 }
 

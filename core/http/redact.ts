@@ -46,6 +46,16 @@ export function urlCredentials(url: string): string[] {
   return [...new Set(parts.flatMap((part) => [part, decoded(part)]))].filter((part) => part !== '');
 }
 
+/**
+ * A URL the user gave, for a usage error: quoted, unless it may carry credentials (any `@`: the text
+ * may be no URL at all, so its shape is all there is), then only its scheme is said.
+ */
+export function urlShown(value: string): string {
+  if (!value.includes('@')) return `"${value}"`;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+  return `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ''}not shown)`;
+}
+
 const SECRET_HEADERS = new Set<string>([
   'authorization',
   'x-operator-key',

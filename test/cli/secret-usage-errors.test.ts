@@ -112,6 +112,17 @@ describe('other flags that hold secrets', () => {
     await refusedWithoutSecret(['--base-url', TARGET, ...args]);
   });
 
+  it('a base URL or proxy target that is no URL but carries credentials is not quoted', async () => {
+    const base = await refusedWithoutSecret(['--base-url', `http://user:${SECRET}@exa mple.com`]);
+    expect(first(base)).toBe(
+      'conformance: --base-url must be an http(s) URL, got a URL with credentials in it (scheme http, not shown).',
+    );
+    const target = await refusedWithoutSecret(['proxy', '--target', `http://user:${SECRET}@exa mple.com`]);
+    expect(first(target)).toBe(
+      'conformance: --target must be an http(s) URL, got a URL with credentials in it (scheme http, not shown).',
+    );
+  });
+
   it('a passphrase given to --client-key-passphrase-env instead of a name is not said back', async () => {
     const certAndKey = ['--client-cert', 'a.pem', '--client-key', 'k.pem'];
     // Not a variable's name at all (a space, punctuation).
