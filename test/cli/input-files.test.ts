@@ -4,7 +4,8 @@
  * of at most MAX_PEM_BYTES: a FIFO (which would block the run forever), a device such as /dev/zero
  * (which never ends), a directory or a file too large is a usage error of one line naming the flag or
  * key and the path (exit 2), for the run, `conformance token` and `conformance proxy` alike; so is a
- * FIFO given as an earlier report or a HAR file. Nothing is sent: the base URL is a port nothing listens on.
+ * FIFO given as an earlier report or a HAR file, and a config file or payload template that is no
+ * regular file. Nothing is sent: the base URL is a port nothing listens on.
  *
  * A hang would show as the child killed after the generous wait of runCli, failing the test.
  */
@@ -115,5 +116,22 @@ describe('the offline inputs given as a FIFO are refused too (the same reader)',
     expect(rerun.code, rerun.stderr).toBe(2);
     expect(rerun.stderr).toContain(`${fifo} is a FIFO (named pipe); a report.json is read only from a regular file.`);
     expect(rerun.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the config file and payload templates are read the same way', () => {
+  it('--config naming a FIFO, and a payload template on /dev/zero', async () => {
+    const config = await runCli(['--config', fifo], { cwd: dir });
+    expect(config.code, config.stderr).toBe(2);
+    expect(config.stderr.split('\n')[0]).toBe(
+      `conformance: config file: ${fifo} is a FIFO (named pipe); a config file is read only from a regular file.`,
+    );
+    writeFileSync(join(dir, 'zero-template.yaml'), `base_url: ${TARGET}\npayloads:\n  account: /dev/zero\n`);
+    const template = await runCli(['--config', 'zero-template.yaml'], { cwd: dir });
+    expect(template.code, template.stderr).toBe(2);
+    expect(template.stderr.split('\n')[0]).toBe(
+      'conformance: payloads.account: /dev/zero is a character device; a payload template is read only from a regular file',
+    );
+    expect(config.stderr + template.stderr).not.toMatch(/\n\s+at /);
   });
 });
