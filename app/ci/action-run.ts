@@ -234,8 +234,10 @@ export function withSecretInputs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /**
  * Every secret the run's environment hands over, for the runner to mask: the API key, the token,
  * each header's value (a line that is not `Name: value` whole, since the run will refuse it and it
- * may be a value alone) and the base URL's credentials. Values under 4 characters are left out, as
- * the run's redactor leaves them: masking `1` would star every 1 in the log, and hides nothing.
+ * may be a value alone) and the base URL's credentials. The key and the token are always masked;
+ * header values and URL parts under 4 characters are left out, as the run's redactor leaves them:
+ * they are as often plain words (`X-Env: ci`, a user `bot`), and masking them would star every
+ * occurrence in the log while hiding nothing.
  */
 export function secretsToMask(env: NodeJS.ProcessEnv): string[] {
   const headers = (env.CONFORMANCE_HEADERS ?? '')
@@ -248,12 +250,8 @@ export function secretsToMask(env: NodeJS.ProcessEnv): string[] {
         return [line.trim()];
       }
     });
-  return [
-    env.CONFORMANCE_API_KEY,
-    env.CONFORMANCE_TOKEN,
-    ...headers,
-    ...urlCredentials(env.CONFORMANCE_BASE_URL ?? ''),
-  ].filter((s): s is string => s !== undefined && s.length >= 4);
+  const credentials = [...headers, ...urlCredentials(env.CONFORMANCE_BASE_URL ?? '')].filter((s) => s.length >= 4);
+  return [env.CONFORMANCE_API_KEY, env.CONFORMANCE_TOKEN, ...credentials].filter((s): s is string => !!s);
 }
 
 /** The whole step; returns the exit code the step ends with: the CLI's, or 2 for a mistake in the inputs. */

@@ -254,5 +254,13 @@ describe('the secret inputs', () => {
       'p:ss-55',
     ]);
     expect(secretsToMask({ PATH: '/bin', CONFORMANCE_BASE_URL: 'https://staging.example.com' })).toEqual([]);
+    // The key and the token as before, whatever their length; a short header value or user name is left out.
+    expect(
+      secretsToMask({
+        CONFORMANCE_TOKEN: 'tk',
+        CONFORMANCE_HEADERS: 'X-Env: ci',
+        CONFORMANCE_BASE_URL: 'https://bot@h',
+      }),
+    ).toEqual(['tk']);
   });
 });
