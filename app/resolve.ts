@@ -4,7 +4,6 @@
  */
 import type { Level } from '../core/engine/rule.js';
 import type { RunOptions } from '../core/engine/run.js';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import {
   checkClientIdentity,
@@ -13,7 +12,9 @@ import {
   parseHeader,
   type TransportOptions,
 } from '../core/http/transport.js';
+import { urlShown } from '../core/http/redact.js';
 import { ConfigError } from '../core/config/errors.js';
+import { InputFileError, readInputFile } from '../core/config/input-file.js';
 import { loadConfig } from '../core/config/load.js';
 import { placeholdersIn } from '../core/config/starter.js';
 import { loadPayloadTemplates } from '../core/config/payloads.js';
@@ -99,11 +100,7 @@ function url(value: string, where: string): string {
     return value.replace(/\/+$/, '');
   } catch {
     // Never echo credentials written into it (`ftp://user:secret@host`).
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
-    const shown = value.includes('@')
-      ? `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ''}not shown)`
-      : `"${value}"`;
-    throw new ConfigError(`${where} must be an http(s) URL, got ${shown}.`);
+    throw new ConfigError(`${where} must be an http(s) URL, got ${urlShown(value)}.`);
   }
 }
 
@@ -243,8 +240,20 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
 }
 
 /**
- * Extra headers (config `headers:`, then each --header, a later one replacing an earlier one of the same
- * name) and TLS (resolveTls).
+ * The lines of CONFORMANCE_HEADERS, one `Name: value` each (blank lines skipped), numbered from 1.
+ * A variable rather than flags so that a CI job can hand over gateway keys without putting them on a
+ * command line, where the process list shows them (the GitHub Action's `headers` input).
+ */
+function headerLines(text: string): [number, string][] {
+  return text
+    .split(/\r?\n/)
+    .map((line, i): [number, string] => [i + 1, line])
+    .filter(([, line]) => line.trim() !== '');
+}
+
+/**
+ * Extra headers (config `headers:`, then the lines of CONFORMANCE_HEADERS, then each --header, a later
+ * one replacing an earlier one of the same name) and TLS (resolveTls).
  */
 function resolveTransport(
   flags: RunFlags,
@@ -254,26 +263,47 @@ function resolveTransport(
   env: NodeJS.ProcessEnv,
 ): TransportOptions | undefined {
   const headers: Record<string, string> = {};
-  const put = (name: string, value: string) => {
+  /** Where each header was given, to blame it on. */
+  const givenIn: Record<string, string> = {};
+  const put = ([name, value]: [string, string], where: string) => {
     headers[name.toLowerCase()] = value;
+    givenIn[name.toLowerCase()] = where;
   };
-  for (const [name, value] of Object.entries(c.headers ?? {})) put(name, value);
-  for (const text of flags.header ?? []) {
+  for (const [name, value] of Object.entries(c.headers ?? {})) put([name, value], 'headers');
+  for (const [i, text] of headerLines(env.CONFORMANCE_HEADERS ?? '')) {
     try {
-      put(...parseHeader(text));
+      put(parseHeader(text), 'CONFORMANCE_HEADERS');
     } catch (error) {
-      throw new ConfigError(`--header ${(error as Error).message}.`);
+      throw new ConfigError(`CONFORMANCE_HEADERS, line ${i}: ${(error as Error).message}.`);
     }
   }
-  try {
-    checkHeaders(headers, flags.header?.length ? '--header' : 'headers');
-  } catch (error) {
-    throw new ConfigError(`${(error as Error).message}.`);
+  for (const [i, text] of (flags.header ?? []).entries()) {
+    try {
+      put(parseHeader(text), '--header');
+    } catch (error) {
+      const which = (flags.header?.length ?? 0) > 1 ? ` (number ${i + 1} of ${flags.header?.length})` : '';
+      throw new ConfigError(`--header${which} ${(error as Error).message}.`);
+    }
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      checkHeaders({ [name]: value }, givenIn[name]);
+    } catch (error) {
+      throw new ConfigError(`${(error as Error).message}.`);
+    }
   }
   const tls = resolveTls(flags, TlsConfig.parse(c.tls ?? {}), file ? dirname(file) : cwd, cwd, env);
   if (!Object.keys(headers).length && !Object.keys(tls).length) return undefined;
   return { ...(Object.keys(headers).length ? { headers } : {}), ...tls };
 }
+
+/**
+ * The largest CA, certificate or key file read. A PEM certificate is 1-2 KB and a private key a few
+ * KB; the whole Mozilla root bundle (curl's cacert.pem, some 140 roots) is about 220 KB. 1 MiB is
+ * four times that, so no real file comes near it, while /dev/zero or a mistyped path to a large
+ * file is refused before it is read.
+ */
+export const MAX_PEM_BYTES = 1024 * 1024;
 
 /** The TLS flags, as parsed; each overrides its `tls:` key of the config. */
 export type TlsFlags = Pick<
@@ -309,11 +339,10 @@ export function resolveTls(
     const where = given !== undefined ? `--${flag}` : `tls.${key}`;
     if (path === undefined) return undefined;
     try {
-      return { text: readFileSync(path, 'utf8'), path, where };
+      return { text: readInputFile(path, MAX_PEM_BYTES, 'a PEM certificate or key'), path, where };
     } catch (error) {
-      throw new ConfigError(
-        `${where}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-      );
+      if (error instanceof InputFileError) throw new ConfigError(`${where}: ${error.message}.`);
+      throw error;
     }
   };
   const ca = read('ca-cert', 'ca_cert', tls.ca_cert);
@@ -336,12 +365,12 @@ export function resolveTls(
   if (passphraseVariable !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(passphraseVariable))
       throw new ConfigError(
-        `${passphraseWhere} takes the name of an environment variable (letters, digits, _), got "${passphraseVariable}"; the passphrase itself is never given on the command line.`,
+        `${passphraseWhere} takes the name of an environment variable (letters, digits, _; what was given is not shown, in case it is the passphrase itself, which is never given on the command line).`,
       );
     passphrase = env[passphraseVariable];
     if (passphrase === undefined || passphrase === '')
       throw new ConfigError(
-        `${passphraseWhere}: the environment variable ${passphraseVariable} is not set (it should hold the client key's passphrase).`,
+        `${passphraseWhere}: the environment variable it names is not set (it should hold the client key's passphrase; the name is not shown, in case the passphrase itself was given instead of a variable's name).`,
       );
   }
   if (cert && key) {

@@ -5,8 +5,10 @@
  * itself), error and warning annotations within GitHub's caps — and exits with the CLI's exit code.
  *
  * Inputs come through the environment, never through the step's script text, so that no input can
- * become shell code: INPUT_BASE_URL, INPUT_CONFIG, INPUT_ARGS, INPUT_SHARD, INPUT_REPORT_DIR, and the
- * secrets INPUT_API_KEY and INPUT_TOKEN, passed on as the CLI reads them (withSecretInputs).
+ * become shell code: INPUT_CONFIG, INPUT_ARGS, INPUT_SHARD, INPUT_REPORT_DIR, and those that may
+ * carry secrets — INPUT_API_KEY, INPUT_TOKEN, INPUT_HEADERS and INPUT_BASE_URL (credentials in the
+ * URL) — passed on in the environment as the CLI reads them (withSecretInputs), never on its command
+ * line, and masked in the log before anything else is printed (secretsToMask).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, statSync, writeSync } from 'node:fs';
@@ -18,8 +20,11 @@ import { EXIT } from '../../core/engine/verdict.js';
 import { type Report, ReportSchema } from '../../core/report/schema.js';
 import { runVerdict } from '../../core/report/verdict-line.js';
 import { shown } from '../../reports/terminal.js';
+import { parseHeader } from '../../core/http/transport.js';
+import { urlCredentials } from '../../core/http/redact.js';
 import { runOptions } from '../cli/run.js';
 import { readReportText } from '../cli/report-input.js';
+import { parseErrorMessage } from '../cli/usage.js';
 import { annotationsNote, annotationsOf } from './annotations.js';
 import { ShellWordsError, shellWords } from './shell-words.js';
 import { fileCommandEntry, maskCommands, stopCommands, workflowCommand } from './workflow-commands.js';
@@ -54,6 +59,46 @@ class InputError extends Error {
   }
 }
 
+/** Whether `words` hold `--flag`, with its value after it or inline (`--flag=value`). */
+const holds = (words: string[], flag: string) => words.some((w) => w === flag || w.startsWith(`${flag}=`));
+
+/** The value of `--flag value` or `--flag=value` wherever it stands in `words`. */
+function valuesOf(words: string[], flag: string): string[] {
+  return words.flatMap((w, i) =>
+    w === flag
+      ? i + 1 < words.length
+        ? [words[i + 1]]
+        : []
+      : w.startsWith(`${flag}=`)
+        ? [w.slice(flag.length + 1)]
+        : [],
+  );
+}
+
+/**
+ * A secret on a command line is readable by every user of the machine in the process list (argv is
+ * public; the environment is not): `args` may hold none. Each is refused with the input that carries
+ * it through the environment instead. Nothing of what was given is quoted.
+ */
+function refuseSecretsIn(words: string[]): void {
+  if (holds(words, '--token'))
+    throw new InputError(
+      'args',
+      '--token would put the token on a command line, where the process list shows it; give it with the token input (from a secret).',
+    );
+  if (holds(words, '--header'))
+    throw new InputError(
+      'args',
+      "--header would put the header's value on a command line, where the process list shows it; give headers with the headers input (from a secret), one 'Name: value' per line.",
+    );
+  // Any `@`, as the run's own message about a base URL reads it: the text may be no URL at all.
+  if (valuesOf(words, '--base-url').some((url) => url.includes('@')))
+    throw new InputError(
+      'args',
+      '--base-url with credentials in it (user:password@) would put them on a command line, where the process list shows them; give the URL with the base-url input (from a secret).',
+    );
+}
+
 /** The CLI's command line from the inputs; `args` last, so that it may override what the inputs set. */
 export function commandLine(env: NodeJS.ProcessEnv): { argv: string[]; reportDir: string } {
   let words: string[];
@@ -63,16 +108,12 @@ export function commandLine(env: NodeJS.ProcessEnv): { argv: string[]; reportDir
     if (error instanceof ShellWordsError) throw new InputError('args', error.message);
     throw error;
   }
-  // A secret on a command line is readable in the process list; the inputs pass it through the environment.
-  if (words.some((w) => w === '--token' || w.startsWith('--token=')))
-    throw new InputError(
-      'args',
-      '--token would put the token on a command line, where the process list shows it; give it with the token input (from a secret).',
-    );
+  refuseSecretsIn(words);
   const given = (name: string) => (env[name] ?? '').trim();
+  // The base URL is not among them: it may carry credentials, and goes through the environment
+  // (CONFORMANCE_BASE_URL, withSecretInputs).
   const argv = [
     `--report-dir=${given('INPUT_REPORT_DIR') || DEFAULT_REPORT_DIR}`,
-    ...(given('INPUT_BASE_URL') ? [`--base-url=${given('INPUT_BASE_URL')}`] : []),
     ...(given('INPUT_CONFIG') ? [`--config=${given('INPUT_CONFIG')}`] : []),
     ...(given('INPUT_SHARD') ? [`--shard=${given('INPUT_SHARD')}`] : []),
     ...words,
@@ -81,7 +122,8 @@ export function commandLine(env: NodeJS.ProcessEnv): { argv: string[]; reportDir
   try {
     ({ values } = parseArgs({ args: argv, options: runOptions, allowPositionals: false, strict: true }));
   } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.');
+    // Placed among the words of args, which the user wrote (the inputs before them hold no stray word).
+    const message = parseErrorMessage(error, words, runOptions, 'run');
     throw new InputError('args', `${shown(message, 512)} (args holds options of "conformance run"; see its --help)`);
   }
   // The action reads report.json and the step summary comes from summary.md: with reporters chosen
@@ -173,25 +215,50 @@ function publish(env: NodeJS.ProcessEnv, outputs: ActionOutputs, summary: string
 }
 
 /**
- * The run's environment: the api-key and token inputs, where given, as the variables the CLI reads
- * (CONFORMANCE_API_KEY, CONFORMANCE_TOKEN); an input left empty leaves the job's own variable as it
- * is. The inputs' own variables are not passed on.
+ * The run's environment: the api-key, token, base-url and headers inputs, where given, as the
+ * variables the CLI reads (CONFORMANCE_API_KEY, CONFORMANCE_TOKEN, CONFORMANCE_BASE_URL,
+ * CONFORMANCE_HEADERS); an input left empty leaves the job's own variable as it is. The inputs' own
+ * variables are not passed on.
  */
 export function withSecretInputs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { INPUT_API_KEY: apiKey, INPUT_TOKEN: token, ...rest } = env;
+  const { INPUT_API_KEY: apiKey, INPUT_TOKEN: token, INPUT_BASE_URL: baseUrl, INPUT_HEADERS: headers, ...rest } = env;
   return {
     ...rest,
     ...(apiKey ? { CONFORMANCE_API_KEY: apiKey } : {}),
     ...(token ? { CONFORMANCE_TOKEN: token } : {}),
+    ...(baseUrl?.trim() ? { CONFORMANCE_BASE_URL: baseUrl.trim() } : {}),
+    ...(headers?.trim() ? { CONFORMANCE_HEADERS: headers } : {}),
   };
+}
+
+/**
+ * Every secret the run's environment hands over, for the runner to mask: the API key, the token,
+ * each header's value (a line that is not `Name: value` whole, since the run will refuse it and it
+ * may be a value alone) and the base URL's credentials. The key and the token are always masked;
+ * header values and URL parts under 4 characters are left out, as the run's redactor leaves them:
+ * they are as often plain words (`X-Env: ci`, a user `bot`), and masking them would star every
+ * occurrence in the log while hiding nothing.
+ */
+export function secretsToMask(env: NodeJS.ProcessEnv): string[] {
+  const headers = (env.CONFORMANCE_HEADERS ?? '')
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [parseHeader(line)[1]];
+      } catch {
+        return [line.trim()];
+      }
+    });
+  const credentials = [...headers, ...urlCredentials(env.CONFORMANCE_BASE_URL ?? '')].filter((s) => s.length >= 4);
+  return [env.CONFORMANCE_API_KEY, env.CONFORMANCE_TOKEN, ...credentials].filter((s): s is string => !!s);
 }
 
 /** The whole step; returns the exit code the step ends with: the CLI's, or 2 for a mistake in the inputs. */
 export async function runGithubAction(stepEnv: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   const env = withSecretInputs(stepEnv);
   // Before anything else is printed: from here on the runner masks the secrets in the log.
-  for (const secret of [env.CONFORMANCE_API_KEY, env.CONFORMANCE_TOKEN])
-    for (const line of maskCommands(secret ?? '')) out(line);
+  for (const secret of secretsToMask(env)) for (const line of maskCommands(secret)) out(line);
 
   let command: { argv: string[]; reportDir: string };
   try {

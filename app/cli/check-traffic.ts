@@ -1,5 +1,6 @@
 /** `conformance check-traffic`: conformance of recorded traffic (a HAR file). */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { InputFileError, readInputFile } from '../../core/config/input-file.js';
 import { shown } from '../../reports/terminal.js';
 import { formatsOf, publish, reportOptions } from './traffic-reports.js';
 import type { Command } from './usage.js';
@@ -33,9 +34,9 @@ with a defect) says so (_conformance.deliberate, and its comment) and is judged 
 only, never as the client's defect. A check the traffic held nothing for is skipped: no seed, no
 --allow-skip applies; an endpoint counts as checked once the traffic reached it.
 
-The file is checked before anything is judged: a file over 256 MiB, not JSON, or with a field the
-exchanges are built from missing or of the wrong type is a usage error (exit 2) that names the
-field (log.entries[3].request.headers: expected an array). A response whose status is not an HTTP
+The file is checked before anything is judged: a file over 256 MiB, not a regular file (a FIFO,
+a device), not JSON, or with a field the exchanges are built from missing or of the wrong type is a
+usage error (exit 2) that names the field (log.entries[3].request.headers: expected an array). A response whose status is not an HTTP
 status (an integer of 100-599) is recorded as malformed: an exchange with an error, not a response.
 
 Options:
@@ -74,10 +75,11 @@ async function checkTraffic(argv: string[]): Promise<number> {
     );
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Only a regular file: a FIFO would block here for ever, a device never end (core/config/input-file.ts).
+    text = readInputFile(file, MAX_HAR_BYTES, 'a HAR file');
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`cannot read ${shown(file)}: ${shown(why)}`, 'check-traffic');
+    if (error instanceof InputFileError) throw new UsageError(`${error.message}.`, 'check-traffic');
+    throw error;
   }
   let parsed: ReturnType<typeof fromHar>;
   try {

@@ -6,7 +6,7 @@
 import { capText } from '../../core/http/bounds.js';
 import { packageVersion } from '../../core/spec/package-root.js';
 import { shown, terminalSafe } from '../../reports/terminal.js';
-import { type Command, EXIT, UsageError } from './usage.js';
+import { type Command, EXIT, secretsOnCommandLine, UsageError } from './usage.js';
 
 export type { Command };
 
@@ -114,12 +114,24 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       // The message quotes input (a path, a flag's value, a parser's snippet of a file): its
       // controls are written out, the layout's own line breaks kept, and its length bounded.
-      console.error(terminalSafe(`conformance: ${capText(error.message, 8 * 1024)}`));
+      const message = await withoutCommandLineSecrets(error.message, argv);
+      console.error(terminalSafe(`conformance: ${capText(message, 8 * 1024)}`));
       console.error(`Run "conformance ${error.command ? `${error.command} ` : ''}--help" for usage.`);
       return EXIT.USAGE;
     }
     throw error;
   }
+}
+
+/**
+ * A usage error's message with the values of the secret-bearing flags replaced: the messages quote no
+ * such value, and this keeps it so should one ever slip in (the redactor loads only on this path).
+ */
+async function withoutCommandLineSecrets(message: string, argv: string[]): Promise<string> {
+  const secrets = secretsOnCommandLine(argv);
+  if (!secrets.length) return message;
+  const { Redactor } = await import('../../core/http/redact.js');
+  return new Redactor(secrets).text(message);
 }
 
 const code = await main(process.argv.slice(2));

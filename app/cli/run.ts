@@ -19,15 +19,21 @@ Target and configuration:
                             not shown), until two new ones in a row are refused before either
                             was accepted
   --header 'Name: value'    an extra header on every request, e.g. a gateway key (repeatable;
-                            config: headers). Values are redacted from output and reports.
-  --ca-cert FILE            trust this PEM certificate authority too (a staging CA; config: tls.ca_cert)
+                            config: headers). Values are redacted from output and reports. Prefer
+                            CONFORMANCE_HEADERS (one 'Name: value' per line) for a secret: a flag is
+                            visible in the process list. A malformed value is never printed
+  --ca-cert FILE            trust this PEM certificate authority too (a staging CA; config: tls.ca_cert).
+                            It, --client-cert and --client-key are read only from regular files of
+                            at most 1 MiB (a FIFO, a device or a larger file is refused, exit 2)
   --insecure                accept any server certificate (config: tls.insecure); never for production
   --client-cert FILE        a client certificate (PEM) for a server behind mutual TLS, with
   --client-key FILE         its private key (PEM) (config: tls.client_cert, tls.client_key)
   --client-key-passphrase-env NAME
                             the environment variable holding the key's passphrase, if it is
                             encrypted (config: tls.client_key_passphrase_env); never the passphrase
-                            Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY;
+                            Environment: CONFORMANCE_BASE_URL, CONFORMANCE_TOKEN, CONFORMANCE_API_KEY,
+                            CONFORMANCE_HEADERS (extra headers, one 'Name: value' per line; a
+                            --header of the same name replaces one);
                             HTTPS_PROXY, HTTP_PROXY and NO_PROXY route requests through a proxy.
                             Precedence: flags > environment > config file > defaults.
 

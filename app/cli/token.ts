@@ -17,7 +17,8 @@ stdout. The reports' curl commands send $CONFORMANCE_TOKEN; after a run with an 
 Options:
   --base-url URL     the implementation (or base_url / CONFORMANCE_BASE_URL)
   --config FILE      the config file (default conformance.config.yaml, if present)
-  --header 'N: V'    an extra header on every request (repeatable)
+  --header 'N: V'    an extra header on every request (repeatable; or CONFORMANCE_HEADERS, one
+                     'Name: value' per line, which keeps a secret value out of the process list)
   --ca-cert FILE     a CA to trust too;  --insecure  accept any certificate
   --client-cert FILE, --client-key FILE
                      a client certificate and its key (PEM), for a server behind mutual TLS

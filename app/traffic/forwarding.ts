@@ -7,6 +7,7 @@
  * credentials meant for the proxy itself are never passed on.
  */
 import { networkInterfaces } from 'node:os';
+import { urlShown } from '../../core/http/redact.js';
 
 /** A target the proxy cannot relay to faithfully: said before it listens, never dropped silently. */
 export class ForwardingConfigError extends Error {}
@@ -56,7 +57,8 @@ export function forwardingPolicy(
   try {
     url = new URL(target);
   } catch {
-    throw new ForwardingConfigError(`--target must be an http(s) URL, got "${target}".`);
+    // Never echo credentials written into it (`http://us er:secret@host` is no URL, and is quoted whole).
+    throw new ForwardingConfigError(`--target must be an http(s) URL, got ${urlShown(target)}.`);
   }
   if (!/^https?:$/.test(url.protocol))
     throw new ForwardingConfigError(`--target must be an http(s) URL, got "${url.protocol}".`);

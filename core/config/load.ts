@@ -3,7 +3,8 @@
  * values (after parsing, so a variable's content can never change the document's structure), then
  * validated by the zod schema, with every problem named by its key path.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { InputFileError, readInputFile } from './input-file.js';
 import { resolve } from 'node:path';
 import { yaml } from './yaml.js';
 import type { z } from 'zod';
@@ -13,6 +14,13 @@ import { dotPath } from '../spec/paths.js';
 
 /** Alias expansions allowed in the config file (the yaml package's guard against alias bombs). */
 export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The largest config file read. A commented starter is 6 KB; inline payload templates add a few KB
+ * each. 16 MiB, the most of one answer the runner reads, leaves room for any hand-written file and
+ * refuses /dev/zero or a mistaken path before it is read.
+ */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 export const DEFAULT_CONFIG_FILES = ['conformance.config.yaml', 'conformance.config.yml'];
 
@@ -104,6 +112,11 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
         return `${where}: unknown key${near ? ` (did you mean "${near}"?)` : ''}; allowed here: ${allowed.join(', ')}`;
       });
     }
+    // A header name that is no name is most often `Name: value` written as the key: not quoted.
+    if (issue.code === 'invalid_key' && issue.path[0] === 'headers')
+      return [
+        "headers: a header name holds a character no header name may (letters, digits and !#$%&'*+.^_`|~- only; the name is not shown, since it may hold a secret)",
+      ];
     return [`${at || '(document)'}: ${issue.message}`];
   });
 }
@@ -159,9 +172,10 @@ export function loadConfig(cwd: string, explicit?: string, env: NodeJS.ProcessEn
   if (!file) return { config: ConformanceConfig.parse({}) };
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputFile(file, MAX_CONFIG_BYTES, 'a config file');
   } catch (error) {
-    throw new ConfigError(`Cannot read config file ${file}: ${(error as Error).message}`);
+    if (error instanceof InputFileError) throw new ConfigError(`config file: ${error.message}.`);
+    throw error;
   }
   return { file, config: parseConfig(text, file, env) };
 }

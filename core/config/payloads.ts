@@ -2,14 +2,21 @@
  * Reads the payload templates of the `payloads:` section: an inline object, or a JSON or YAML file
  * named relative to the config file. Their shapes are checked where they are used (engine/templates).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { yaml } from './yaml.js';
 import { ConfigError } from './errors.js';
+import { InputFileError, readInputFile } from './input-file.js';
 import type { PayloadKind, PayloadsConfig } from './schema.js';
 
 /** Payload templates by request kind, as loaded from `payloads:` (the engine's PayloadTemplates reads them). */
 export type PayloadTemplatesInput = Partial<Record<PayloadKind, Record<string, unknown>>>;
+
+/**
+ * The largest template file read: one request body, which the run sends again and again. The most
+ * of one answer the runner reads (16 MiB) is far past any real one, and refuses /dev/zero or a
+ * mistaken path before it is read.
+ */
+export const MAX_TEMPLATE_BYTES = 16 * 1024 * 1024;
 
 export function loadPayloadTemplates(payloads: PayloadsConfig, baseDir: string): PayloadTemplatesInput {
   const loaded: PayloadTemplatesInput = {};
@@ -25,11 +32,10 @@ export function loadPayloadTemplates(payloads: PayloadsConfig, baseDir: string):
     const file = resolve(baseDir, value);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readInputFile(file, MAX_TEMPLATE_BYTES, 'a payload template');
     } catch (error) {
-      throw new ConfigError(
-        `payloads.${kind}: cannot read ${value} (${file}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
+      if (error instanceof InputFileError) throw new ConfigError(`payloads.${kind}: ${error.message}`);
+      throw error;
     }
     let parsed: unknown;
     try {

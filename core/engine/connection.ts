@@ -10,7 +10,7 @@ import { ConfigError } from '../config/errors.js';
 import type { FixturesConfig } from '../config/schema.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type ExchangeObserver, HttpClient, Transcript } from '../http/client.js';
 import { ExchangeError } from '../http/exchange.js';
-import { Redactor } from '../http/redact.js';
+import { Redactor, urlCredentials } from '../http/redact.js';
 import { clientCertificateRefusal } from '../http/tls-refusal.js';
 import {
   clientSecrets,
@@ -94,20 +94,6 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** Credentials written into a base URL (`https://user:secret@host`) are secrets too. */
-function urlCredentials(baseUrl: string | undefined): string[] {
-  if (!baseUrl) return [];
-  try {
-    const url = new URL(baseUrl);
-    // The username too: `https://TOKEN@host` is a common way to pass a token.
-    return [decodeURIComponent(url.password), url.password, decodeURIComponent(url.username), url.username].filter(
-      (s) => s.length > 0,
-    );
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Learns whether the target answers at all, and whether it takes the token, before any rule runs.
  * One broken endpoint must not make the whole target "unreachable", so a second one is tried when
@@ -163,7 +149,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     options.auth?.token,
     options.auth?.apiKey,
     embedded?.apiKey,
-    ...urlCredentials(options.baseUrl),
+    // Credentials written into a base URL (`https://user:secret@host`) are secrets too.
+    ...(options.baseUrl ? urlCredentials(options.baseUrl) : []),
     ...Object.values(options.transport?.headers ?? {}),
     ...clientSecrets(options.transport),
   ])

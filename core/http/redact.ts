@@ -13,6 +13,49 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi;
 export const withoutUrlCredentials = (text: string): string =>
   text.includes('@') && text.includes('://') ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
 
+/** The user information of a URL at the start of `text` (`scheme://user:password@host`), up to its last `@`. */
+const LEADING_USERINFO = /^\s*[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i;
+
+/**
+ * The username and password written into a URL, as written, as the URL parser normalises them and
+ * percent-decoded: secrets to redact and to mask (the username too: `https://TOKEN@host` is a common
+ * way to pass a token). Found by the text's shape as well, so also in a URL the run will refuse.
+ * Empty parts are left out.
+ */
+export function urlCredentials(url: string): string[] {
+  const parts: string[] = [];
+  const userinfo = LEADING_USERINFO.exec(url)?.[1];
+  if (userinfo) {
+    const colon = userinfo.indexOf(':');
+    if (colon < 0) parts.push(userinfo);
+    else parts.push(userinfo.slice(0, colon), userinfo.slice(colon + 1));
+  }
+  try {
+    const parsed = new URL(url.trim());
+    parts.push(parsed.username, parsed.password);
+  } catch {
+    // Not a URL: what its shape shows is all there is.
+  }
+  const decoded = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return [...new Set(parts.flatMap((part) => [part, decoded(part)]))].filter((part) => part !== '');
+}
+
+/**
+ * A URL the user gave, for a usage error: quoted, unless it may carry credentials (any `@`: the text
+ * may be no URL at all, so its shape is all there is), then only its scheme is said.
+ */
+export function urlShown(value: string): string {
+  if (!value.includes('@')) return `"${value}"`;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+  return `a URL with credentials in it (${scheme ? `scheme ${scheme}, ` : ''}not shown)`;
+}
+
 const SECRET_HEADERS = new Set<string>([
   'authorization',
   'x-operator-key',

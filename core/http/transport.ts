@@ -113,18 +113,41 @@ export const RESERVED_HEADERS = new Set([
   'connection',
 ]);
 
-/** Parses `Name: value` as given to `--header`; throws a message naming the problem. */
+/** A header name as HTTP allows it (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * `Name=value`, the usual slip for `Name: value`, with a name of hyphenated words (X-Gateway-Key).
+ * Only then is the name said back: a name of one word before an `=` may as well be the start of a
+ * secret written without its name (base64 ends in `=`, many tokens hold one).
+ */
+const EQUALS_SLIP = /^\s*([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)\s*=\s*[^=\s]/;
+
+/**
+ * Parses `Name: value` as given to `--header` (or a line of CONFORMANCE_HEADERS); throws a message
+ * naming the problem. The message never quotes what was given: a malformed header is most often a
+ * secret written the wrong way, and a usage error is printed, logged and pasted into issues.
+ */
 export function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error(`must look like 'Name: value', got "${text}"`);
-  return [name, text.slice(colon + 1).trim()];
+  if (HEADER_NAME.test(name)) return [name, text.slice(colon + 1).trim()];
+  const slip = EQUALS_SLIP.exec(text);
+  if (slip)
+    throw new Error(
+      `must look like 'Name: value', with a colon: ${slip[1]} is followed by '=' (its value is not shown); write '${slip[1]}: …'`,
+    );
+  throw new Error("must look like 'Name: value' (what was given is not shown, since it may hold a secret)");
 }
 
 /** Checks header names and values before a run starts. */
 export function checkHeaders(headers: Record<string, string>, where: string): void {
   for (const [name, value] of Object.entries(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error(`${where}: "${name}" is not a valid header name`);
+    // Not quoted: a name that is no header name may be a whole `Name: secret` written as one.
+    if (!HEADER_NAME.test(name))
+      throw new Error(
+        `${where}: a header name holds a character no header name may (letters, digits and !#$%&'*+.^_\`|~- only; the name is not shown, since it may hold a secret)`,
+      );
     if (/[\r\n\0]/.test(value)) throw new Error(`${where}: the value of ${name} contains a line break`);
     if (RESERVED_HEADERS.has(name.toLowerCase()))
       throw new Error(

@@ -18,6 +18,7 @@ import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../..
 import { CLI_WAIT_MS } from '../helpers/cli.js';
 import { conformantReport } from '../helpers/sample-report.js';
 import { fullConfig } from '../helpers/config.js';
+import { type Front, startFront } from '../helpers/staging.js';
 import { until } from '../helpers/until.js';
 
 const SCRIPT = fileURLToPath(new URL('../../dist/app/ci/github-action.js', import.meta.url));
@@ -280,7 +281,21 @@ describe('the GitHub Action refuses inputs it cannot run, before running', () =>
     ['an unclosed quote', `--rule 'notes.*`, "args: a ' quote opened at character 8 is never closed"],
     ['a token on the command line', '--token abc', 'args: --token would put the token on a command line'],
     ['an option the run does not have', '--colour', "args: Unknown option '--colour'"],
-    ['a word that is not an option', 'merge-reports a b', "args: Unexpected argument 'merge-reports'"],
+    [
+      'a word that is not an option (not quoted: it may be part of a secret)',
+      'merge-reports a b',
+      'args: An argument is not an option of "conformance run", which takes no other arguments (its text is not shown',
+    ],
+    [
+      'a header on the command line',
+      "--header 'X-Gateway-Key: gw-9d8c7b6a'",
+      "args: --header would put the header's value on a command line, where the process list shows it; give headers with the headers input",
+    ],
+    [
+      'credentials in a --base-url on the command line',
+      '--base-url https://deploy:pw-9d8c7b6a@staging.example.com',
+      'args: --base-url with credentials in it (user:password@) would put them on a command line',
+    ],
   ])('%s: exit 2, an error annotation, verdict error', async (_what, args, message) => {
     const step = await runStep({ INPUT_ARGS: args });
     expect(step.code).toBe(2);
@@ -291,6 +306,69 @@ describe('the GitHub Action refuses inputs it cannot run, before running', () =>
     expect(step.outputs['exit-code']).toBe('2');
     expect(step.summary).toContain("The action's args input is wrong");
     expect(step.stdout).not.toContain('::stop-commands::'); // the run never started
+    expect(step.stdout + step.stderr + step.summary).not.toContain('9d8c7b6a');
+  });
+});
+
+describe('the GitHub Action hands headers and URL credentials to the run through the environment', () => {
+  const GATEWAY_KEY = `gw-${randomBytes(12).toString('hex')}`;
+  const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
+  let reference: ReferenceServer;
+  let gateway: Front;
+  let step: StepResult;
+
+  beforeAll(async () => {
+    reference = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }) });
+    gateway = await startFront(reference.url, {
+      gate: (req) => (req.headers['x-gateway-key'] === GATEWAY_KEY ? undefined : 403),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'action-'));
+    writeFileSync(
+      join(dir, 'conformance.config.yaml'),
+      fullConfig('http://127.0.0.1:1', '  token: ${CONFORMANCE_TOKEN}'),
+    );
+    const base = new URL(gateway.url);
+    base.username = 'deploy-bot';
+    base.password = PASSWORD;
+    step = await runStep(
+      {
+        CONFORMANCE_TOKEN: DEFAULT_TOKEN,
+        INPUT_BASE_URL: base.href,
+        INPUT_HEADERS: `X-Gateway-Key: ${GATEWAY_KEY}\nX-Team: team-blue\n`,
+        INPUT_CONFIG: 'conformance.config.yaml',
+        INPUT_ARGS: "--rule 'notes.*'",
+      },
+      dir,
+    );
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await reference?.close();
+  });
+
+  it('the run reaches the target with the headers (the gateway refuses any request without its key)', () => {
+    expect(step.code, step.stderr).toBe(0);
+    expect(step.outputs.verdict).toBe('conformant');
+    expect(gateway.seen.length).toBeGreaterThan(10);
+    for (const r of gateway.seen) expect(r.headers['x-team']).toBe('team-blue');
+  });
+
+  it('masks each header value and the URL credentials before anything else is printed, and prints them nowhere else', () => {
+    const out = lines(step.stdout);
+    const masks = [DEFAULT_TOKEN, GATEWAY_KEY, 'team-blue', 'deploy-bot', PASSWORD].map((s) => `::add-mask::${s}`);
+    expect(out.slice(0, masks.length)).toEqual(masks);
+    for (const secret of [GATEWAY_KEY, PASSWORD]) {
+      expect(out.filter((l) => l.includes(secret))).toEqual([`::add-mask::${secret}`]);
+      for (const [name, text] of Object.entries({
+        stderr: step.stderr,
+        GITHUB_OUTPUT: step.outputText,
+        GITHUB_STEP_SUMMARY: step.summary,
+        GITHUB_ENV: step.envFile,
+      }))
+        expect(text.includes(secret), name).toBe(false);
+      for (const file of readdirSync(join(step.dir, 'conformance-report')))
+        expect(readFileSync(join(step.dir, 'conformance-report', file), 'utf8').includes(secret), file).toBe(false);
+    }
   });
 });
 
@@ -334,5 +412,7 @@ describe('action.yml', () => {
     const run = steps.find((s) => s.id === 'run')!;
     expect(run.env?.INPUT_API_KEY).toBe('${{ inputs.api-key }}');
     expect(run.env?.INPUT_TOKEN).toBe('${{ inputs.token }}');
+    expect(run.env?.INPUT_HEADERS).toBe('${{ inputs.headers }}');
+    expect(run.env?.INPUT_BASE_URL).toBe('${{ inputs.base-url }}');
   });
 });

@@ -1,6 +1,6 @@
 /** The pieces of the GitHub Action's step: command escaping, output entries, args splitting, annotations. */
 import { describe, expect, it } from 'vitest';
-import { commandLine, withSecretInputs } from '../../app/ci/action-run.js';
+import { commandLine, secretsToMask, withSecretInputs } from '../../app/ci/action-run.js';
 import { annotationsNote, annotationsOf } from '../../app/ci/annotations.js';
 import { ShellWordsError, shellWords } from '../../app/ci/shell-words.js';
 import {
@@ -126,17 +126,17 @@ describe('annotations', () => {
 });
 
 describe('the run command line from the inputs', () => {
-  it('inputs first as --flag=value (a value starting with - stays a value), args last', () => {
+  it('inputs first as --flag=value (a value starting with - stays a value), args last; never the base URL', () => {
     const { argv, reportDir } = commandLine({
       INPUT_BASE_URL: ' https://staging.example.com ',
       INPUT_CONFIG: '-odd name.yaml',
       INPUT_SHARD: '2/3',
       INPUT_ARGS: "--rule 'notes.*' --strict",
     });
+    // The base URL may carry credentials: it goes through the environment (withSecretInputs).
     expect(argv).toEqual([
       'run',
       '--report-dir=conformance-report',
-      '--base-url=https://staging.example.com',
       '--config=-odd name.yaml',
       '--shard=2/3',
       '--rule',
@@ -160,8 +160,49 @@ describe('the run command line from the inputs', () => {
     expect(commandLine({}).argv.some((a) => a.startsWith('--reporter'))).toBe(false);
   });
 
-  it.each(['--token x', '--token=x', "--header 'A: b' --token=x"])('refuses %j: a token on a command line', (args) => {
-    expect(() => commandLine({ INPUT_ARGS: args })).toThrow('args: --token would put the token on a command line');
+  it.each(['--token x', '--token=x', "--header 'A: b' --token=x", '--strict --token'])(
+    'refuses %j: a token on a command line',
+    (args) => {
+      expect(() => commandLine({ INPUT_ARGS: args })).toThrow('args: --token would put the token on a command line');
+    },
+  );
+
+  it.each([
+    "--header 'X-Gateway-Key: gw-1b2c3d4e'",
+    '--header=X-Gateway-Key:gw-1b2c3d4e',
+    '--header X-Gateway-Key=gw-1b2c3d4e',
+    '--strict --header',
+  ])('refuses %j: a header value on a command line, pointing to the headers input', (args) => {
+    const refusal = () => commandLine({ INPUT_ARGS: args });
+    expect(refusal).toThrow(
+      "args: --header would put the header's value on a command line, where the process list shows it; give headers with the headers input (from a secret), one 'Name: value' per line.",
+    );
+    expect(refusal).not.toThrow(/gw-1b2c3d4e/);
+  });
+
+  it.each([
+    '--base-url https://user:pw-5e6f7a8b@staging.example.com',
+    '--base-url=https://pw-5e6f7a8b@staging.example.com/v1',
+    "--base-url 'not a url://pw-5e6f7a8b@x'",
+  ])('refuses %j: URL credentials on a command line, pointing to the base-url input', (args) => {
+    const refusal = () => commandLine({ INPUT_ARGS: args });
+    expect(refusal).toThrow(
+      'args: --base-url with credentials in it (user:password@) would put them on a command line',
+    );
+    expect(refusal).toThrow('give the URL with the base-url input (from a secret)');
+    expect(refusal).not.toThrow(/pw-5e6f7a8b/);
+  });
+
+  it('takes a --base-url without credentials in args, as before', () => {
+    expect(commandLine({ INPUT_ARGS: '--base-url https://staging.example.com' }).argv).toContain(
+      'https://staging.example.com',
+    );
+  });
+
+  it('a stray word in args is refused without quoting it (it may be part of a secret)', () => {
+    const refusal = () => commandLine({ INPUT_ARGS: '--rule x stray-5e6f7a8b' });
+    expect(refusal).toThrow(/^args: An argument after --rule and its value is not an option of "conformance run"/);
+    expect(refusal).not.toThrow(/stray-5e6f7a8b/);
   });
 });
 
@@ -174,5 +215,52 @@ describe('the secret inputs', () => {
       CONFORMANCE_API_KEY: 'from-the-input',
     });
     expect(withSecretInputs({ INPUT_TOKEN: 't' })).toEqual({ CONFORMANCE_TOKEN: 't' });
+  });
+
+  it('pass the headers and the base URL on as CONFORMANCE_HEADERS and CONFORMANCE_BASE_URL, never as INPUT_*', () => {
+    const job = { CONFORMANCE_HEADERS: 'X-Job: j', CONFORMANCE_BASE_URL: 'https://job.example.com', PATH: '/bin' };
+    expect(withSecretInputs({ ...job, INPUT_HEADERS: '', INPUT_BASE_URL: ' ' })).toEqual(job);
+    expect(
+      withSecretInputs({
+        ...job,
+        INPUT_HEADERS: 'X-Gateway-Key: gw\nX-Team: t\n',
+        INPUT_BASE_URL: ' https://u:p@staging.example.com ',
+      }),
+    ).toEqual({
+      ...job,
+      CONFORMANCE_HEADERS: 'X-Gateway-Key: gw\nX-Team: t\n',
+      CONFORMANCE_BASE_URL: 'https://u:p@staging.example.com',
+    });
+  });
+
+  it('the secrets to mask: the key, the token, each header value and the URL credentials, as written and decoded', () => {
+    expect(
+      secretsToMask({
+        CONFORMANCE_API_KEY: 'api-key-1',
+        CONFORMANCE_TOKEN: 'token-22',
+        CONFORMANCE_HEADERS: 'X-Gateway-Key: gw-key-333\r\n\nX-Short: ab\nvalue-alone-4444\n',
+        CONFORMANCE_BASE_URL: 'https://deploy%40bot:p%3Ass-55@staging.example.com/',
+        PATH: '/bin',
+      }),
+    ).toEqual([
+      'api-key-1',
+      'token-22',
+      'gw-key-333',
+      // A line that is no `Name: value` is masked whole: the run will refuse it, and it may be a value alone.
+      'value-alone-4444',
+      'deploy%40bot',
+      'deploy@bot',
+      'p%3Ass-55',
+      'p:ss-55',
+    ]);
+    expect(secretsToMask({ PATH: '/bin', CONFORMANCE_BASE_URL: 'https://staging.example.com' })).toEqual([]);
+    // The key and the token as before, whatever their length; a short header value or user name is left out.
+    expect(
+      secretsToMask({
+        CONFORMANCE_TOKEN: 'tk',
+        CONFORMANCE_HEADERS: 'X-Env: ci',
+        CONFORMANCE_BASE_URL: 'https://bot@h',
+      }),
+    ).toEqual(['tk']);
   });
 });

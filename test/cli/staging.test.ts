@@ -92,6 +92,23 @@ describe('--header and config headers', () => {
     expect(without.code).not.toBe(0);
   }, 60_000);
 
+  it('takes headers from CONFORMANCE_HEADERS, one per line (off the command line), and a --header replaces one of the same name', async () => {
+    const gateway = await front(reference.url, {
+      gate: (req) => (req.headers['x-gateway-key'] === GATEWAY_KEY ? undefined : 403),
+    });
+    const fromEnv = await runAgainst(gateway.url, [], {
+      CONFORMANCE_HEADERS: `X-Gateway-Key: ${GATEWAY_KEY}\r\n\nX-Team: team-blue\n`,
+    });
+    expect(fromEnv.stderr).toBe('');
+    expect(fromEnv.code).toBe(0);
+    for (const r of gateway.seen) expect(r.headers['x-team']).toBe('team-blue');
+    expect(fromEnv.stdout + fromEnv.report).not.toContain(GATEWAY_KEY);
+    const overridden = await runAgainst(gateway.url, ['--header', `X-Gateway-Key: ${GATEWAY_KEY}`], {
+      CONFORMANCE_HEADERS: 'X-Gateway-Key: a-stale-key-1234',
+    });
+    expect(overridden.code).toBe(0);
+  }, 60_000);
+
   it('refuses a malformed header and one the runner sets itself', async () => {
     const malformed = await runAgainst(reference.url, ['--header', 'no colon here']);
     expect(malformed.code).toBe(2);

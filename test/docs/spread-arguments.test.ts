@@ -29,7 +29,6 @@ const ALLOWED: readonly { file: RegExp; callee: RegExp; why: string }[] = [
     callee: /^(dayBetween|euros)$/,
     why: 'a two-element [min, max] tuple',
   },
-  { file: /^app\/resolve\.ts$/, callee: /^put$/, why: "parseHeader's [name, value] tuple" },
   {
     file: /^reports\/plain-text\.ts$/,
     callee: /^formatBody$/,

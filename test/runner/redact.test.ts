@@ -1,6 +1,6 @@
 /** The one redactor every output goes through: secrets replaced in every spelling, in text and headers. */
 import { describe, expect, it } from 'vitest';
-import { REDACTED, Redactor } from '../../core/http/redact.js';
+import { REDACTED, Redactor, urlCredentials } from '../../core/http/redact.js';
 
 describe('Redactor', () => {
   const secret = 'tok/en+4711';
@@ -99,5 +99,26 @@ describe('Redactor spellings and scale', () => {
     const r = new Redactor();
     r.secretHeader('X-Gateway-Key');
     expect(r.headers({ 'x-gateway-key': 'gw-1234', accept: 'x' })).toEqual({ 'x-gateway-key': REDACTED, accept: 'x' });
+  });
+});
+
+describe('urlCredentials', () => {
+  it('finds the username and password as written, normalised and decoded', () => {
+    expect(urlCredentials('https://deploy%40bot:p%3Ass@host/x')).toEqual([
+      'deploy%40bot',
+      'deploy@bot',
+      'p%3Ass',
+      'p:ss',
+    ]);
+    expect(urlCredentials('https://TOKEN-1234@host')).toEqual(['TOKEN-1234']);
+    expect(urlCredentials('https://host/a@b')).toEqual([]);
+  });
+
+  it('keeps a part that is not valid percent-encoding as written (it is still a secret)', () => {
+    expect(urlCredentials('https://user:%zz-secret@host')).toEqual(['user', '%zz-secret']);
+  });
+
+  it('finds them by shape in a URL the parser refuses', () => {
+    expect(urlCredentials('https://us er:pa ss@host name')).toEqual(['us er', 'pa ss']);
   });
 });
