@@ -29,7 +29,7 @@ export function readBoundedText(file: string, read: BoundedRead): string {
     switch (error.because) {
       case 'too-large':
         throw new ConfigError(
-          `${What} ${read.shown} is ${error.size !== undefined ? `${error.size} bytes` : 'growing'}, more than the ${sizeWords(read.maxBytes)} it may hold.`,
+          `${What} ${read.shown} is ${error.detail.size !== undefined ? `${error.detail.size} bytes` : 'growing'}, more than the ${sizeWords(read.maxBytes)} it may hold.`,
         );
       case 'not-regular':
         throw new ConfigError(

@@ -16,8 +16,14 @@ export class FileRefusedError extends Error {
     readonly path: string,
     readonly because: RefusedBecause,
     why: string,
-    /** The size seen, for a file refused as too large before it was read. */
-    readonly size?: number,
+    readonly detail: {
+      /** The size seen, for a file refused as too large before it was read. */
+      size?: number;
+      /** What stands at the path, for one refused as not a regular file: "a FIFO (named pipe)". */
+      kind?: string;
+      /** The system's error code, for one that could not be opened or read. */
+      code?: string;
+    } = {},
   ) {
     super(why);
   }
@@ -30,41 +36,54 @@ export interface BoundedRead {
   followLinks?: boolean;
 }
 
-const KIND = (stat: ReturnType<typeof fstatSync>) =>
-  stat.isDirectory()
-    ? 'a directory'
-    : stat.isFIFO()
-      ? 'a FIFO'
-      : stat.isCharacterDevice() || stat.isBlockDevice()
-        ? 'a device'
-        : stat.isSocket()
-          ? 'a socket'
-          : 'not a regular file';
+/** What a file that is not a regular one is, in words. */
+const kindOf = (stat: ReturnType<typeof fstatSync>) =>
+  stat.isFIFO()
+    ? 'a FIFO (named pipe)'
+    : stat.isCharacterDevice()
+      ? 'a character device'
+      : stat.isBlockDevice()
+        ? 'a block device'
+        : stat.isDirectory()
+          ? 'a directory'
+          : stat.isSocket()
+            ? 'a socket'
+            : 'not a regular file';
 
 const mib = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`);
 
 /** The bytes of `path`, or a FileRefusedError saying why not. Never blocks on a FIFO, never reads past the cap. */
 export function readBounded(path: string, { maxBytes, followLinks = false }: BoundedRead): Buffer {
-  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
-  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (followLinks ? 0 : (constants.O_NOFOLLOW ?? 0));
+  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one; O_NOCTTY:
+  // a terminal named as a file never becomes the process's. Neither exists on Windows (no FIFOs).
+  const flags =
+    constants.O_RDONLY |
+    (constants.O_NONBLOCK ?? 0) |
+    (constants.O_NOCTTY ?? 0) |
+    (followLinks ? 0 : (constants.O_NOFOLLOW ?? 0));
   let fd: number;
   try {
     fd = openSync(path, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new FileRefusedError(path, 'missing', 'missing');
-    if (code === 'ELOOP') throw new FileRefusedError(path, 'link', 'a symbolic link, which is not followed');
-    throw new FileRefusedError(path, 'unreadable', `cannot be read (${code ?? (error as Error).message})`);
+    if (code === 'ELOOP' && !followLinks) throw new FileRefusedError(path, 'link', 'a symbolic link, which is not followed');
+    throw new FileRefusedError(path, 'unreadable', `cannot be read (${code ?? (error as Error).message})`, {
+      code: code ?? (error as Error).message,
+    });
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new FileRefusedError(path, 'not-regular', `${KIND(stat)}, not a regular file`);
+    if (!stat.isFile()) {
+      const kind = kindOf(stat);
+      throw new FileRefusedError(path, 'not-regular', `${kind}, not a regular file`, { kind });
+    }
     if (stat.size > maxBytes)
       throw new FileRefusedError(
         path,
         'too-large',
         `${stat.size} bytes, more than the ${mib(maxBytes)} it is read at`,
-        stat.size,
+        { size: stat.size },
       );
     const chunks: Buffer[] = [];
     let total = 0;
@@ -80,8 +99,8 @@ export function readBounded(path: string, { maxBytes, followLinks = false }: Bou
     return Buffer.concat(chunks, total);
   } catch (error) {
     if (error instanceof FileRefusedError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new FileRefusedError(path, 'unreadable', `cannot be read (${code ?? (error as Error).message})`);
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new FileRefusedError(path, 'unreadable', `cannot be read (${code})`, { code });
   } finally {
     closeSync(fd);
   }

@@ -487,7 +487,7 @@ describe('verify-claim against a claim of the embedded server, and claims it can
       execFileSync('mkfifo', [join(d, file)]);
     };
     for (const file of ['spec/data-import-interface.md', 'badge.svg', 'statement.json'])
-      await unreadable(fifo(file), file, /a FIFO, not a regular file/);
+      await unreadable(fifo(file), file, /a FIFO \(named pipe\), not a regular file/);
     await unreadable(
       (d) => {
         rmSync(join(d, 'statement.json'));

@@ -43,14 +43,14 @@ describe('readBounded', () => {
     execFileSync('mkfifo', [fifo]);
     expect(refusal(fifo, { maxBytes: 1024 })).toEqual({
       because: 'not-regular',
-      message: 'a FIFO, not a regular file',
+      message: 'a FIFO (named pipe), not a regular file',
     });
   });
 
   it('refuses a device and a directory', () => {
     expect(refusal('/dev/zero', { maxBytes: 1024 })).toEqual({
       because: 'not-regular',
-      message: 'a device, not a regular file',
+      message: 'a character device, not a regular file',
     });
     expect(refusal(dir, { maxBytes: 1024 })).toMatchObject({ because: 'not-regular' });
   });
