@@ -33,7 +33,7 @@ import { sendWire, wireRequest } from './stages/send.js';
 import type { Transcript } from './transcript.js';
 import { createDispatcher, needsAgent, type TransportOptions } from './transport.js';
 
-// The client's public surface, wherever each piece lives now.
+// Everything the client module has always exported, importable from it still (the stages hold some).
 export type { HttpRequest } from './request.js';
 export type { Compaction } from './transcript.js';
 export { Transcript } from './transcript.js';
