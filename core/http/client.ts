@@ -196,6 +196,7 @@ export class HttpClient {
     const wire = wireRequest(req, path, this.options.transport?.headers);
     // The label is the request's own: several requests of a rule may be in flight at once.
     const step = req.step ?? transcript.step;
+    // Redacted before it waits or goes: everything recorded, observed or thrown is built from this.
     const request = redactRequest(redactor, wire);
     const wait = paced(this.limiter);
     if (wait) await wait;

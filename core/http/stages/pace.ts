@@ -9,8 +9,9 @@ import type { RateLimiter } from '../rate-limit.js';
 
 /**
  * The wait for the rate limit, or undefined when the request may go at once: without a limit the
- * client does not yield to the event loop here, so a request is numbered and sent in the turn it was
- * asked for, as it always was.
+ * client does not yield to the event loop here, so a request is numbered and handed to the pool in
+ * the turn it was asked for (concurrent requests keep the order they were asked in, and no turn is
+ * spent on a wait that is not one).
  */
 export function paced(limiter: RateLimiter | undefined): Promise<void> | undefined {
   return limiter?.take();
