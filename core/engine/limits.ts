@@ -1,0 +1,219 @@
+/**
+ * Limits an implementation has where the spec shows none (§2.3: "Required or optional flags, allowed
+ * values and validation rules of every account field: not shown"; §8: "payload size limits: not
+ * shown"): a longest string, an integer range, most items in a list. Declared ones (`limits:` in the
+ * config) keep generated values inside them (`withinDeclared`). An undeclared one shows as a §7.1 400
+ * naming the field that carries an edge value; `judgeRefusal` is the one judgement of such a refusal,
+ * used by every rule that sends edge values: a discovered limit (INFO, the case is replayed inside
+ * it) or a failure, with the reason.
+ */
+import type { LimitsConfig } from '../config/schema.js';
+import { fixtureCatalogue, loadFixture } from '../spec/fixtures.js';
+import { getAtPath, isPlainObject } from '../spec/paths.js';
+
+export type { DiscoveredLimit } from './result.js';
+
+export type DeclaredLimits = LimitsConfig;
+
+/** What a limit bounds. */
+export type LimitKind = 'length' | 'integer' | 'items';
+
+/** One limit a refusal showed: where, what was refused, and the error code that said so. */
+export interface FoundLimit {
+  /** The §7.1 attr, as the target wrote it (`ledgers.0.current_statement_transactions.1.display_note`). */
+  attr: string;
+  kind: LimitKind;
+  /** The size refused: characters, the integer itself, or items. */
+  refused: number;
+  code: string;
+}
+
+export type RefusalJudgement = { kind: 'limit'; limits: FoundLimit[] } | { kind: 'failure'; reason: string };
+
+/**
+ * The most the spec's own examples carry (the canonical fixtures, written from them): a limit at or
+ * below these is a refusal of what the spec shows as valid, never a limit the spec leaves open.
+ */
+export const EXAMPLE_FLOORS: Readonly<Record<LimitKind, number>> = (() => {
+  const floors = { length: 0, integer: 0, items: 0 };
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') floors.length = Math.max(floors.length, [...v].length);
+    else if (typeof v === 'number' && Number.isInteger(v)) floors.integer = Math.max(floors.integer, Math.abs(v));
+    else if (Array.isArray(v)) {
+      floors.items = Math.max(floors.items, v.length);
+      v.forEach(walk);
+    } else if (isPlainObject(v)) Object.values(v).forEach(walk);
+  };
+  for (const f of fixtureCatalogue) walk(loadFixture(f.name));
+  return floors;
+})();
+
+/**
+ * §7.1 codes that say a field is missing or empty: a present field refused with one is a failure,
+ * never a limit (`required`, `missing_field`, `blank`, `null`, …: any code naming absence).
+ */
+const MISSING = /required|missing|blank|null|empty|absent/i;
+
+/** Characters as a person counts them (code points): an astral character is one. */
+const length = (s: string) => [...s].length;
+
+/** The limit kind an edge value at `value` can meet, and its size; undefined when it can meet none. */
+function sizeOf(value: unknown): { kind: LimitKind; size: number } | undefined {
+  if (typeof value === 'string') return { kind: 'length', size: length(value) };
+  if (typeof value === 'number' && Number.isInteger(value)) return { kind: 'integer', size: value };
+  if (Array.isArray(value)) return { kind: 'items', size: value.length };
+  return undefined;
+}
+
+const exceedsFloor = (kind: LimitKind, size: number) =>
+  kind === 'integer' ? Math.abs(size) > EXAMPLE_FLOORS.integer : size > EXAMPLE_FLOORS[kind];
+
+/** `ledgers.0.notes.12.body` as a pattern: `ledgers.*.notes.*.body`. */
+export const fieldPattern = (attr: string) => attr.replace(/(^|\.)\d+(?=\.|$)/g, '$1*');
+
+const lastName = (attr: string) =>
+  attr
+    .split('.')
+    .filter((p) => !/^\d+$/.test(p))
+    .pop() ?? attr;
+
+/** The declared limits of the field at `attr`: its own (by dot path, then by name) over the global ones. */
+export function limitsAt(declared: DeclaredLimits | undefined, attr: string) {
+  const own = declared?.fields?.[fieldPattern(attr)] ?? declared?.fields?.[lastName(attr)] ?? {};
+  return {
+    max_length: own.max_length ?? declared?.max_string_length,
+    min: own.min ?? declared?.integer_min,
+    max: own.max ?? declared?.integer_max,
+    max_items: own.max_items ?? declared?.max_items,
+  };
+}
+
+/** Whether `size` of `kind` is inside what is declared for `attr` (true when nothing is declared). */
+function insideDeclared(declared: DeclaredLimits | undefined, attr: string, kind: LimitKind, size: number) {
+  const at = limitsAt(declared, attr);
+  if (kind === 'length') return at.max_length === undefined || size <= at.max_length;
+  if (kind === 'items') return at.max_items === undefined || size <= at.max_items;
+  return (at.min === undefined || size >= at.min) && (at.max === undefined || size <= at.max);
+}
+
+/**
+ * Judges the answer to a request carrying valid values (generated within the spec's words), some at
+ * an edge. A discovered limit only when every part says so: status 400, a §7.1 body, and every
+ * errors item naming a field of the request whose value is a string, integer or list larger than the
+ * spec's examples carry and than any declared limit allows, with a code that does not call it
+ * missing. Anything else is a failure, with the reason: a 5xx or other status, a body that names no
+ * field, a field the request does not carry, a present field called missing, a value the spec's
+ * examples carry, a value inside the declared limits.
+ */
+export function judgeRefusal(
+  answer: { status: number; body: unknown },
+  sent: unknown,
+  declared?: DeclaredLimits,
+): RefusalJudgement {
+  if (answer.status !== 400) return { kind: 'failure', reason: `answered ${answer.status}, not a §7.1 400` };
+  const errors = isPlainObject(answer.body) ? answer.body.errors : undefined;
+  if (!Array.isArray(errors) || errors.length === 0)
+    return { kind: 'failure', reason: 'a 400 without §7.1 errors naming a field' };
+  const limits: FoundLimit[] = [];
+  for (const item of errors) {
+    const attr = isPlainObject(item) && typeof item.attr === 'string' ? item.attr : undefined;
+    const code = isPlainObject(item) && typeof item.code === 'string' ? item.code : '';
+    if (attr === undefined) return { kind: 'failure', reason: 'an errors item without attr' };
+    const value = getAtPath(sent, attr);
+    if (value === undefined)
+      return { kind: 'failure', reason: `names ${attr}, which the request does not carry (another field)` };
+    if (MISSING.test(code))
+      return { kind: 'failure', reason: `calls ${attr} missing (${code}), but the request carries it` };
+    const size = sizeOf(value);
+    if (!size) return { kind: 'failure', reason: `refuses ${attr} (${code}): no length, range or count to limit` };
+    if (!exceedsFloor(size.kind, size.size))
+      return {
+        kind: 'failure',
+        reason: `refuses ${attr} (${code}) at ${describeSize(size.kind, size.size)}, no more than the spec's own examples carry`,
+      };
+    if (insideDeclared(declared, attr, size.kind, size.size) && hasDeclared(declared, attr, size.kind))
+      return {
+        kind: 'failure',
+        reason: `refuses ${attr} (${code}) at ${describeSize(size.kind, size.size)}, inside the declared limits`,
+      };
+    limits.push({ attr, kind: size.kind, refused: size.size, code });
+  }
+  return { kind: 'limit', limits };
+}
+
+function hasDeclared(declared: DeclaredLimits | undefined, attr: string, kind: LimitKind) {
+  const at = limitsAt(declared, attr);
+  if (kind === 'length') return at.max_length !== undefined;
+  if (kind === 'items') return at.max_items !== undefined;
+  return at.min !== undefined || at.max !== undefined;
+}
+
+export const describeSize = (kind: LimitKind, size: number) =>
+  kind === 'length' ? `${size} characters` : kind === 'items' ? `${size} items` : String(size);
+
+/**
+ * The value at `limit.attr` shrunk towards a typical one: half the characters (the start kept, so
+ * an identifying prefix stays), half the integer, the first half of the list. Never below the
+ * spec's examples: a target that refuses those has no limit the spec leaves open.
+ */
+export function shrunkInside(sent: unknown, limit: FoundLimit): unknown {
+  const copy = structuredClone(sent);
+  const parts = limit.attr.split('.');
+  const parent = getAtPath(copy, parts.slice(0, -1).join('.')) ?? (parts.length === 1 ? copy : undefined);
+  const key = parts[parts.length - 1];
+  if (parent === null || typeof parent !== 'object') return copy;
+  const node = parent as Record<string, unknown>;
+  const value = node[key];
+  if (typeof value === 'string') {
+    const chars = [...value];
+    node[key] = chars.slice(0, Math.max(EXAMPLE_FLOORS.length, Math.ceil(chars.length / 2))).join('');
+  } else if (typeof value === 'number') {
+    const half = Math.trunc(value / 2);
+    node[key] = Math.abs(half) < EXAMPLE_FLOORS.integer ? Math.sign(value) * EXAMPLE_FLOORS.integer : half;
+  } else if (Array.isArray(value))
+    node[key] = value.slice(0, Math.max(EXAMPLE_FLOORS.items, Math.ceil(value.length / 2)));
+  return copy;
+}
+
+/**
+ * `value` with every string, integer and list cut or moved inside the declared limits (generated
+ * payloads stay within what the target says it refuses). Strings keep their start, integers go to
+ * the nearest bound, lists keep their first items. `at` is the dot path of `value` in its request.
+ */
+export function withinDeclared<T>(value: T, declared: DeclaredLimits | undefined, at = ''): T {
+  if (!declared) return value;
+  const limits = limitsAt(declared, at);
+  if (typeof value === 'string') {
+    const chars = [...value];
+    return (
+      limits.max_length !== undefined && chars.length > limits.max_length
+        ? chars.slice(0, limits.max_length).join('')
+        : value
+    ) as T;
+  }
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    let n: number = value;
+    if (limits.max !== undefined && n > limits.max) n = limits.max;
+    if (limits.min !== undefined && n < limits.min) n = limits.min;
+    return n as T;
+  }
+  const join = (key: string | number) => (at === '' ? String(key) : `${at}.${key}`);
+  if (Array.isArray(value)) {
+    const kept = limits.max_items !== undefined ? value.slice(0, limits.max_items) : value;
+    return kept.map((item, i) => withinDeclared(item, declared, join(i))) as T;
+  }
+  if (isPlainObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withinDeclared(v, declared, join(k))])) as T;
+  return value;
+}
+
+/**
+ * The `limits:` line that declares a discovered limit: per field (by its name), with the largest
+ * value the replay saw accepted, or else just under the value refused.
+ */
+export function declarationOf(limit: FoundLimit, accepted?: number): string {
+  const name = lastName(limit.attr);
+  const bound = accepted ?? (limit.kind === 'integer' ? limit.refused - Math.sign(limit.refused) : limit.refused - 1);
+  const key = limit.kind === 'length' ? 'max_length' : limit.kind === 'items' ? 'max_items' : bound < 0 ? 'min' : 'max';
+  return `limits: { fields: { ${name}: { ${key}: ${bound} } } }`;
+}

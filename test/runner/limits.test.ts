@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_FLOORS, declarationOf, judgeRefusal, shrunkInside, withinDeclared } from '../../core/engine/limits.js';
+
+const long = 'x'.repeat(300);
+const account = {
+  external_account_number: 'EXT-1',
+  ledgers: [{ current_statement_transactions: [{ amount: 0, display_note: long }] }],
+  supply_addresses: [{ supply_points: [{ agreements: [{ estimated_monthly_fee_in_cents: 2 ** 31 }] }] }],
+  notes: Array.from({ length: 120 }, (_, i) => ({ body: `note ${i}` })),
+};
+const refusal = (...errors: { attr: string; code: string }[]) => ({
+  status: 400,
+  body: { detail: 'Invalid.', code: 'account_failed_validation', errors: errors.map((e) => ({ ...e, detail: 'd' })) },
+});
+const NOTE = 'ledgers.0.current_statement_transactions.0.display_note';
+const FEE = 'supply_addresses.0.supply_points.0.agreements.0.estimated_monthly_fee_in_cents';
+
+describe('judgeRefusal: a discovered limit', () => {
+  it('a 400 naming a long text, a large integer or a long list of the request, each with a size code', () => {
+    expect(judgeRefusal(refusal({ attr: NOTE, code: 'max_length' }), account)).toEqual({
+      kind: 'limit',
+      limits: [{ attr: NOTE, kind: 'length', refused: 300, code: 'max_length' }],
+    });
+    expect(judgeRefusal(refusal({ attr: FEE, code: 'max_value' }), account)).toMatchObject({
+      kind: 'limit',
+      limits: [{ kind: 'integer', refused: 2 ** 31 }],
+    });
+    expect(judgeRefusal(refusal({ attr: 'notes', code: 'max_items' }), account)).toMatchObject({
+      kind: 'limit',
+      limits: [{ kind: 'items', refused: 120 }],
+    });
+  });
+
+  it('several limits in one answer are all discovered', () => {
+    const judged = judgeRefusal(
+      refusal({ attr: NOTE, code: 'max_length' }, { attr: 'notes', code: 'max_items' }),
+      account,
+    );
+    expect(judged.kind).toBe('limit');
+  });
+});
+
+describe('judgeRefusal: a failure, with the reason', () => {
+  it('a 5xx, or a 400 without §7.1 errors', () => {
+    expect(judgeRefusal({ status: 500, body: {} }, account)).toMatchObject({ kind: 'failure', reason: /500/ });
+    expect(judgeRefusal({ status: 400, body: { detail: 'no' } }, account)).toMatchObject({ kind: 'failure' });
+  });
+
+  it('a 400 naming a field the request does not carry', () => {
+    expect(judgeRefusal(refusal({ attr: 'billing_name', code: 'max_length' }), account)).toMatchObject({
+      kind: 'failure',
+      reason: /does not carry/,
+    });
+  });
+
+  it('a present field called missing (amount 0 as required)', () => {
+    const attr = 'ledgers.0.current_statement_transactions.0.amount';
+    expect(judgeRefusal(refusal({ attr, code: 'required' }), account)).toMatchObject({
+      kind: 'failure',
+      reason: /missing/,
+    });
+    expect(judgeRefusal(refusal({ attr: NOTE, code: 'missing_field' }), account)).toMatchObject({ kind: 'failure' });
+  });
+
+  it('a value with no size to limit, or no larger than the spec examples carry', () => {
+    const attr = 'ledgers.0.current_statement_transactions.0.amount';
+    expect(judgeRefusal(refusal({ attr, code: 'max_value' }), account)).toMatchObject({ kind: 'failure' });
+    expect(judgeRefusal(refusal({ attr: 'external_account_number', code: 'max_length' }), account)).toMatchObject({
+      kind: 'failure',
+      reason: /examples/,
+    });
+  });
+
+  it('a value inside the declared limits', () => {
+    expect(
+      judgeRefusal(refusal({ attr: NOTE, code: 'max_length' }), account, {
+        fields: { display_note: { max_length: 500 } },
+      }),
+    ).toMatchObject({ kind: 'failure', reason: /declared/ });
+    // Outside what is declared: still a limit (the generators would not have sent it).
+    expect(judgeRefusal(refusal({ attr: NOTE, code: 'max_length' }), account, { max_string_length: 255 }).kind).toBe(
+      'limit',
+    );
+  });
+});
+
+describe('inside the limits', () => {
+  it('a refused value shrinks towards a typical one, never below the spec examples', () => {
+    const once = shrunkInside(account, {
+      attr: NOTE,
+      kind: 'length',
+      refused: 300,
+      code: 'max_length',
+    }) as typeof account;
+    expect(once.ledgers[0].current_statement_transactions[0].display_note).toBe('x'.repeat(150));
+    const fee = shrunkInside(account, {
+      attr: FEE,
+      kind: 'integer',
+      refused: 2 ** 31,
+      code: 'max_value',
+    }) as typeof account;
+    expect(fee.supply_addresses[0].supply_points[0].agreements[0].estimated_monthly_fee_in_cents).toBe(2 ** 30);
+    const notes = shrunkInside(account, {
+      attr: 'notes',
+      kind: 'items',
+      refused: 120,
+      code: 'max_items',
+    }) as typeof account;
+    expect(notes.notes).toHaveLength(60);
+    const short = shrunkInside({ s: 'y'.repeat(100) }, { attr: 's', kind: 'length', refused: 100, code: 'c' });
+    expect((short as { s: string }).s.length).toBe(EXAMPLE_FLOORS.length);
+  });
+
+  it('declared limits cut generated values: global and per field', () => {
+    const within = withinDeclared(account, {
+      max_string_length: 255,
+      integer_max: 2 ** 31 - 1,
+      fields: { notes: { max_items: 100 } },
+    });
+    expect(within.ledgers[0].current_statement_transactions[0].display_note).toHaveLength(255);
+    expect(within.supply_addresses[0].supply_points[0].agreements[0].estimated_monthly_fee_in_cents).toBe(2 ** 31 - 1);
+    expect(within.notes).toHaveLength(100);
+    expect(withinDeclared(account, undefined)).toBe(account);
+  });
+
+  it('the config line that declares a discovered limit', () => {
+    expect(declarationOf({ attr: NOTE, kind: 'length', refused: 300, code: 'max_length' }, 255)).toBe(
+      'limits: { fields: { display_note: { max_length: 255 } } }',
+    );
+    expect(declarationOf({ attr: 'notes', kind: 'items', refused: 120, code: 'max_items' })).toBe(
+      'limits: { fields: { notes: { max_items: 119 } } }',
+    );
+  });
+});
