@@ -223,7 +223,7 @@ async function run(argv: string[]): Promise<number> {
     operatorKey: values['operator-key'],
     faults: values.fault,
     storageLimits,
-    ...(profile ? { choices: profile.choices } : {}),
+    ...(profile ? { choices: profile.choices, ...profile.server } : {}),
     onRequest: values.verbose
       ? (e) => console.error(`${e.method} ${e.path} -> ${e.status} (${e.ms.toFixed(1)} ms)`)
       : undefined,

@@ -11,8 +11,8 @@ import { type FoundLimit, declarationOf, describeSize, fieldPattern, judgeRefusa
 import { getAtPath } from '../spec/paths.js';
 import type { RuleContext } from './rule.js';
 
-/** Replays of one request at most: each halves a refused value, so 1024 characters reach 94 in four. */
-const MAX_REPLAYS = 8;
+/** Replays of one request at most: each halves a refused value (an integer's bits), so 1024 characters reach 94 in four. */
+const MAX_REPLAYS = 12;
 
 export interface InsideLimits<T> {
   /** The answer the rule judges: the first that is not a limit's refusal. */

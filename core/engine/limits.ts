@@ -71,7 +71,7 @@ const exceedsFloor = (kind: LimitKind, size: number) =>
 /** `ledgers.0.notes.12.body` as a pattern: `ledgers.*.notes.*.body`. */
 export const fieldPattern = (attr: string) => attr.replace(/(^|\.)\d+(?=\.|$)/g, '$1*');
 
-const lastName = (attr: string) =>
+const lastName = (attr: string): string =>
   attr
     .split('.')
     .filter((p) => !/^\d+$/.test(p))
@@ -153,7 +153,7 @@ export const describeSize = (kind: LimitKind, size: number) =>
 
 /**
  * The value at `limit.attr` shrunk towards a typical one: half the characters (the start kept, so
- * an identifying prefix stays), half the integer, the first half of the list. Never below the
+ * an identifying prefix stays), half the integer's bits, the first half of the list. Never below the
  * spec's examples: a target that refuses those has no limit the spec leaves open.
  */
 export function shrunkInside(sent: unknown, limit: FoundLimit): unknown {
@@ -168,16 +168,21 @@ export function shrunkInside(sent: unknown, limit: FoundLimit): unknown {
     const chars = [...value];
     node[key] = chars.slice(0, Math.max(EXAMPLE_FLOORS.length, Math.ceil(chars.length / 2))).join('');
   } else if (typeof value === 'number') {
-    const half = Math.trunc(value / 2);
+    // Half the bits, not half the value: 2^53 reaches a 32-bit range in one step, not twenty-two.
+    const bits = Math.ceil(Math.log2(Math.abs(value) + 1));
+    const half = Math.trunc(value / 2 ** Math.ceil(bits / 2));
     node[key] = Math.abs(half) < EXAMPLE_FLOORS.integer ? Math.sign(value) * EXAMPLE_FLOORS.integer : half;
   } else if (Array.isArray(value))
     node[key] = value.slice(0, Math.max(EXAMPLE_FLOORS.items, Math.ceil(value.length / 2)));
   return copy;
 }
 
+/** Characters kept from the end of a string cut inside a declared length. */
+const KEPT_END = 40;
+
 /**
  * `value` with every string, integer and list cut or moved inside the declared limits (generated
- * payloads stay within what the target says it refuses). Strings keep their start, integers go to
+ * payloads stay within what the target says it refuses). Strings keep their start and end, integers go to
  * the nearest bound, lists keep their first items. `at` is the dot path of `value` in its request.
  */
 export function withinDeclared<T>(value: T, declared: DeclaredLimits | undefined, at = ''): T {
@@ -185,11 +190,10 @@ export function withinDeclared<T>(value: T, declared: DeclaredLimits | undefined
   const limits = limitsAt(declared, at);
   if (typeof value === 'string') {
     const chars = [...value];
-    return (
-      limits.max_length !== undefined && chars.length > limits.max_length
-        ? chars.slice(0, limits.max_length).join('')
-        : value
-    ) as T;
+    if (limits.max_length === undefined || chars.length <= limits.max_length) return value;
+    // The start and the end are kept: a run's identifiers are appended (a note body's ` [cf-…-N12]`).
+    const tail = Math.min(KEPT_END, Math.floor(limits.max_length / 2));
+    return [...chars.slice(0, limits.max_length - tail), ...chars.slice(chars.length - tail)].join('') as T;
   }
   if (typeof value === 'number' && Number.isInteger(value)) {
     let n: number = value;
@@ -208,12 +212,12 @@ export function withinDeclared<T>(value: T, declared: DeclaredLimits | undefined
 }
 
 /**
- * The `limits:` line that declares a discovered limit: per field (by its name), with the largest
- * value the replay saw accepted, or else just under the value refused.
+ * The `limits:` line that declares a discovered limit: for its field (the dot path with `*` for
+ * indexes; a top-level field by its name), with the largest value the replay saw accepted, or else
+ * just under the value refused.
  */
 export function declarationOf(limit: FoundLimit, accepted?: number): string {
-  const name = lastName(limit.attr);
   const bound = accepted ?? (limit.kind === 'integer' ? limit.refused - Math.sign(limit.refused) : limit.refused - 1);
   const key = limit.kind === 'length' ? 'max_length' : limit.kind === 'items' ? 'max_items' : bound < 0 ? 'min' : 'max';
-  return `limits: { fields: { ${name}: { ${key}: ${bound} } } }`;
+  return `limits: { fields: { ${JSON.stringify(fieldPattern(limit.attr))}: { ${key}: ${bound} } } }`;
 }

@@ -66,7 +66,7 @@ describe('conformance serve', () => {
     const bad = await runCli(['serve', '--profile', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /--profile: unknown profile "nope" \(one of variant, demanding, paginated, rate-limited\)/,
+      /--profile: unknown profile "nope" \(one of variant, demanding, paginated, limited, rate-limited\)/,
     );
   });
 

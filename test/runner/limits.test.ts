@@ -99,7 +99,11 @@ describe('inside the limits', () => {
       refused: 2 ** 31,
       code: 'max_value',
     }) as typeof account;
-    expect(fee.supply_addresses[0].supply_points[0].agreements[0].estimated_monthly_fee_in_cents).toBe(2 ** 30);
+    expect(fee.supply_addresses[0].supply_points[0].agreements[0].estimated_monthly_fee_in_cents).toBe(
+      EXAMPLE_FLOORS.integer,
+    );
+    const huge = shrunkInside({ n: 2 ** 53 }, { attr: 'n', kind: 'integer', refused: 2 ** 53, code: 'max_value' });
+    expect((huge as { n: number }).n).toBeLessThan(2 ** 31);
     const notes = shrunkInside(account, {
       attr: 'notes',
       kind: 'items',
@@ -118,6 +122,9 @@ describe('inside the limits', () => {
       fields: { notes: { max_items: 100 } },
     });
     expect(within.ledgers[0].current_statement_transactions[0].display_note).toHaveLength(255);
+    expect(withinDeclared(`${'a'.repeat(300)} [cf-x-N1]`, { max_string_length: 255 })).toMatch(
+      /^a{215,}.* \[cf-x-N1\]$/,
+    );
     expect(within.supply_addresses[0].supply_points[0].agreements[0].estimated_monthly_fee_in_cents).toBe(2 ** 31 - 1);
     expect(within.notes).toHaveLength(100);
     expect(withinDeclared(account, undefined)).toBe(account);
@@ -125,10 +132,10 @@ describe('inside the limits', () => {
 
   it('the config line that declares a discovered limit', () => {
     expect(declarationOf({ attr: NOTE, kind: 'length', refused: 300, code: 'max_length' }, 255)).toBe(
-      'limits: { fields: { display_note: { max_length: 255 } } }',
+      'limits: { fields: { "ledgers.*.current_statement_transactions.*.display_note": { max_length: 255 } } }',
     );
     expect(declarationOf({ attr: 'notes', kind: 'items', refused: 120, code: 'max_items' })).toBe(
-      'limits: { fields: { notes: { max_items: 119 } } }',
+      'limits: { fields: { "notes": { max_items: 119 } } }',
     );
   });
 });
