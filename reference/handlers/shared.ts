@@ -24,7 +24,7 @@ export interface ServerEnv {
   /** The spec rules handlers consult by name (checks.ts); a faithful server states them as the spec does. */
   checks: SpecChecks;
   now(): Date;
-  /** What this server stores at most where the spec shows no limit (field-limits.ts); none by default. */
+  /** What this server stores at most where the spec shows no limit (field-limits.ts); unset: no limit. */
   fieldLimits?: FieldLimits;
 }
 
