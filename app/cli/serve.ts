@@ -38,7 +38,9 @@ Options:
                          the same as --profile variant
   --profile NAME         a variant profile: variant, or demanding (requires fields beyond those
                          shown, its own account_type and business_type values, looks the account
-                         up first, §8 limit 1 with slow processing); see docs/freedoms.md
+                         up first, §8 limit 1 with slow processing), or limited (255-character
+                         strings, 32-bit integers, 100 items a list, 256 KiB bodies); see
+                         docs/freedoms.md
   --json                 print one JSON line {url, operator_key, token, api_key} instead of text
   --verbose              log every request
   --help                 show this help

@@ -7,7 +7,15 @@
  */
 import type { HttpResponse } from '../http/client.js';
 import type { EndpointId } from '../spec/index.js';
-import { type FoundLimit, declarationOf, describeSize, fieldPattern, judgeRefusal, shrunkInside } from './limits.js';
+import {
+  type FoundLimit,
+  bodyBytes,
+  declarationOf,
+  describeSize,
+  fieldPattern,
+  judgeRefusal,
+  shrunkInside,
+} from './limits.js';
 import { getAtPath } from '../spec/paths.js';
 import type { RuleContext } from './rule.js';
 
@@ -38,7 +46,7 @@ export async function sendInsideLimits<T>(
   const found: FoundLimit[] = [];
   for (let replay = 0; ; replay++) {
     const res = await send(sent, replay);
-    if (res.status !== 400 || replay >= MAX_REPLAYS) {
+    if ((res.status !== 400 && res.status !== 413) || replay >= MAX_REPLAYS) {
       record(ctx, endpoint, found, res.status < 300 ? sent : undefined);
       return { res, sent };
     }
@@ -65,15 +73,17 @@ export async function sendInsideLimits<T>(
 /** The limits found, each with the value the accepted replay carried at its field (when one was accepted). */
 function record(ctx: RuleContext, endpoint: EndpointId, found: readonly FoundLimit[], accepted: unknown) {
   for (const limit of found) {
-    const value = accepted === undefined ? undefined : getAtPath(accepted, limit.attr);
+    const value = accepted === undefined ? undefined : limit.attr === '' ? accepted : getAtPath(accepted, limit.attr);
     const size =
-      typeof value === 'string'
-        ? [...value].length
-        : Array.isArray(value)
-          ? value.length
-          : typeof value === 'number'
-            ? value
-            : undefined;
+      limit.kind === 'bytes' && value !== undefined
+        ? bodyBytes(value)
+        : typeof value === 'string'
+          ? [...value].length
+          : Array.isArray(value)
+            ? value.length
+            : typeof value === 'number'
+              ? value
+              : undefined;
     ctx.discoveredLimit({
       endpoint,
       field: fieldPattern(limit.attr),

@@ -16,7 +16,10 @@ export type { DiscoveredLimit } from './result.js';
 export type DeclaredLimits = LimitsConfig;
 
 /** What a limit bounds. */
-export type LimitKind = 'length' | 'integer' | 'items';
+export type LimitKind = 'length' | 'integer' | 'items' | 'bytes';
+
+/** The size of a request body as sent: its compact JSON in UTF-8 bytes. */
+export const bodyBytes = (body: unknown): number => Buffer.byteLength(JSON.stringify(body) ?? '');
 
 /** One limit a refusal showed: where, what was refused, and the error code that said so. */
 export interface FoundLimit {
@@ -35,7 +38,7 @@ export type RefusalJudgement = { kind: 'limit'; limits: FoundLimit[] } | { kind:
  * below these is a refusal of what the spec shows as valid, never a limit the spec leaves open.
  */
 export const EXAMPLE_FLOORS: Readonly<Record<LimitKind, number>> = (() => {
-  const floors = { length: 0, integer: 0, items: 0 };
+  const floors = { length: 0, integer: 0, items: 0, bytes: 0 };
   const walk = (v: unknown) => {
     if (typeof v === 'string') floors.length = Math.max(floors.length, [...v].length);
     else if (typeof v === 'number' && Number.isInteger(v)) floors.integer = Math.max(floors.integer, Math.abs(v));
@@ -44,7 +47,11 @@ export const EXAMPLE_FLOORS: Readonly<Record<LimitKind, number>> = (() => {
       v.forEach(walk);
     } else if (isPlainObject(v)) Object.values(v).forEach(walk);
   };
-  for (const f of fixtureCatalogue) walk(loadFixture(f.name));
+  for (const f of fixtureCatalogue) {
+    const fixture = loadFixture(f.name);
+    floors.bytes = Math.max(floors.bytes, bodyBytes(fixture));
+    walk(fixture);
+  }
   return floors;
 })();
 
@@ -110,6 +117,7 @@ export function judgeRefusal(
   sent: unknown,
   declared?: DeclaredLimits,
 ): RefusalJudgement {
+  if (answer.status === 413) return judgeTooLarge(sent, declared);
   if (answer.status !== 400) return { kind: 'failure', reason: `answered ${answer.status}, not a §7.1 400` };
   const errors = isPlainObject(answer.body) ? answer.body.errors : undefined;
   if (!Array.isArray(errors) || errors.length === 0)
@@ -141,6 +149,22 @@ export function judgeRefusal(
   return { kind: 'limit', limits };
 }
 
+/**
+ * §8 "payload size limits: not shown": a 413 is a body limit when the body is larger than every
+ * example the spec shows and than the declared `max_body_bytes`.
+ */
+function judgeTooLarge(sent: unknown, declared?: DeclaredLimits): RefusalJudgement {
+  const bytes = bodyBytes(sent);
+  if (bytes <= EXAMPLE_FLOORS.bytes)
+    return {
+      kind: 'failure',
+      reason: `answered 413 to a body of ${bytes} bytes, no larger than the spec's own examples`,
+    };
+  if (declared?.max_body_bytes !== undefined && bytes <= declared.max_body_bytes)
+    return { kind: 'failure', reason: `answered 413 to a body of ${bytes} bytes, inside the declared max_body_bytes` };
+  return { kind: 'limit', limits: [{ attr: '', kind: 'bytes', refused: bytes, code: '413' }] };
+}
+
 function hasDeclared(declared: DeclaredLimits | undefined, attr: string, kind: LimitKind) {
   const at = limitsAt(declared, attr);
   if (kind === 'length') return at.max_length !== undefined;
@@ -149,7 +173,13 @@ function hasDeclared(declared: DeclaredLimits | undefined, attr: string, kind: L
 }
 
 export const describeSize = (kind: LimitKind, size: number) =>
-  kind === 'length' ? `${size} characters` : kind === 'items' ? `${size} items` : String(size);
+  kind === 'length'
+    ? `${size} characters`
+    : kind === 'items'
+      ? `${size} items`
+      : kind === 'bytes'
+        ? `${size} bytes`
+        : String(size);
 
 /**
  * The value at `limit.attr` shrunk towards a typical one: half the characters (the start kept, so
@@ -157,6 +187,7 @@ export const describeSize = (kind: LimitKind, size: number) =>
  * spec's examples: a target that refuses those has no limit the spec leaves open.
  */
 export function shrunkInside(sent: unknown, limit: FoundLimit): unknown {
+  if (limit.kind === 'bytes') return halvedLongestList(sent);
   const copy = structuredClone(sent);
   const parts = limit.attr.split('.');
   const parent = getAtPath(copy, parts.slice(0, -1).join('.')) ?? (parts.length === 1 ? copy : undefined);
@@ -174,6 +205,21 @@ export function shrunkInside(sent: unknown, limit: FoundLimit): unknown {
     node[key] = Math.abs(half) < EXAMPLE_FLOORS.integer ? Math.sign(value) * EXAMPLE_FLOORS.integer : half;
   } else if (Array.isArray(value))
     node[key] = value.slice(0, Math.max(EXAMPLE_FLOORS.items, Math.ceil(value.length / 2)));
+  return copy;
+}
+
+/** A body too large (413): its longest list halved, which is what makes a request body large. */
+function halvedLongestList(sent: unknown): unknown {
+  const copy = structuredClone(sent);
+  let longest: unknown[] | undefined;
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) {
+      if (!longest || v.length > longest.length) longest = v;
+      v.forEach(walk);
+    } else if (isPlainObject(v)) Object.values(v).forEach(walk);
+  };
+  walk(copy);
+  if (longest && longest.length > 1) longest.splice(Math.ceil(longest.length / 2));
   return copy;
 }
 
@@ -217,6 +263,7 @@ export function withinDeclared<T>(value: T, declared: DeclaredLimits | undefined
  * just under the value refused.
  */
 export function declarationOf(limit: FoundLimit, accepted?: number): string {
+  if (limit.kind === 'bytes') return `limits: { max_body_bytes: ${accepted ?? limit.refused - 1} }`;
   const bound = accepted ?? (limit.kind === 'integer' ? limit.refused - Math.sign(limit.refused) : limit.refused - 1);
   const key = limit.kind === 'length' ? 'max_length' : limit.kind === 'items' ? 'max_items' : bound < 0 ? 'min' : 'max';
   return `limits: { fields: { ${JSON.stringify(fieldPattern(limit.attr))}: { ${key}: ${bound} } } }`;

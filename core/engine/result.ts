@@ -37,10 +37,10 @@ export type Counterexample = z.output<typeof CounterexampleSchema>;
  */
 export const DiscoveredLimitSchema = z.object({
   endpoint: z.string().describe("the endpoint's operation id"),
-  field: z.string().describe('the field, array indexes written as *'),
-  kind: z.enum(['length', 'integer', 'items']),
+  field: z.string().describe('the field, array indexes written as * (empty for the body as a whole: a 413)'),
+  kind: z.enum(['length', 'integer', 'items', 'bytes']),
   refused: z.string().describe('the value refused, with its size: "300 characters", "2147483648", "120 items"'),
-  code: z.string().describe('the errors[].code the target gave'),
+  code: z.string().describe('the errors[].code the target gave (413 for the body as a whole)'),
   accepted: z.string().optional().describe('the value accepted when the case was replayed inside the limit'),
   declare: z.string().describe('the conformance.config.yaml line that declares the limit'),
 });

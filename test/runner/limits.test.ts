@@ -84,6 +84,26 @@ describe('judgeRefusal: a failure, with the reason', () => {
   });
 });
 
+describe('judgeRefusal: a body too large (413)', () => {
+  const big = { notes: Array.from({ length: 400 }, (_, i) => ({ body: `note ${i} `.repeat(10) })) };
+
+  it('is a body limit past the spec examples and the declared max_body_bytes, halving the longest list', () => {
+    const judged = judgeRefusal({ status: 413, body: undefined }, big);
+    expect(judged).toMatchObject({ kind: 'limit', limits: [{ attr: '', kind: 'bytes', code: '413' }] });
+    if (judged.kind !== 'limit') return;
+    expect((shrunkInside(big, judged.limits[0]) as typeof big).notes).toHaveLength(200);
+    expect(declarationOf(judged.limits[0], 1000)).toBe('limits: { max_body_bytes: 1000 }');
+  });
+
+  it('is a failure for a body the spec examples exceed, or inside the declared max_body_bytes', () => {
+    expect(judgeRefusal({ status: 413, body: undefined }, { notes: [] })).toMatchObject({ kind: 'failure' });
+    expect(judgeRefusal({ status: 413, body: undefined }, big, { max_body_bytes: 10_000_000 })).toMatchObject({
+      kind: 'failure',
+      reason: /declared/,
+    });
+  });
+});
+
 describe('inside the limits', () => {
   it('a refused value shrinks towards a typical one, never below the spec examples', () => {
     const once = shrunkInside(account, {
