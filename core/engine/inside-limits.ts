@@ -16,6 +16,7 @@ import {
   judgeRefusal,
   shrunkInside,
 } from './limits.js';
+import { mayUseNonFieldErrors } from '../spec/non-field-errors.js';
 import { getAtPath } from '../spec/paths.js';
 import type { RuleContext } from './rule.js';
 
@@ -54,6 +55,7 @@ export async function sendInsideLimits<T>(
       { status: res.status, body: res.isJson ? res.json() : undefined },
       sent,
       ctx.declaredLimits,
+      mayUseNonFieldErrors(endpoint),
     );
     if (judged.kind === 'failure') {
       record(ctx, endpoint, found, undefined);

@@ -9,6 +9,7 @@
  */
 import type { LimitsConfig } from '../config/schema.js';
 import { fixtureCatalogue, loadFixture } from '../spec/fixtures.js';
+import { NON_FIELD_ERRORS } from '../spec/non-field-errors.js';
 import { getAtPath, isPlainObject } from '../spec/paths.js';
 
 export type { DiscoveredLimit } from './result.js';
@@ -116,6 +117,8 @@ export function judgeRefusal(
   answer: { status: number; body: unknown },
   sent: unknown,
   declared?: DeclaredLimits,
+  /** §7.1: the endpoint may report under `non_field_errors` (any create endpoint). */
+  nonFieldErrors = false,
 ): RefusalJudgement {
   if (answer.status === 413) return judgeTooLarge(sent, declared);
   if (answer.status !== 400) return { kind: 'failure', reason: `answered ${answer.status}, not a §7.1 400` };
@@ -127,6 +130,19 @@ export function judgeRefusal(
     const attr = isPlainObject(item) && typeof item.attr === 'string' ? item.attr : undefined;
     const code = isPlainObject(item) && typeof item.code === 'string' ? item.code : '';
     if (attr === undefined) return { kind: 'failure', reason: 'an errors item without attr' };
+    if (attr === NON_FIELD_ERRORS && nonFieldErrors) {
+      // §7.1 lets this endpoint name no field: a limit only when one value of the request could meet one.
+      const candidates = edgeValues(sent, declared);
+      if (candidates.length !== 1)
+        return {
+          kind: 'failure',
+          reason: `refused under ${NON_FIELD_ERRORS} (${code}) a request carrying ${candidates.length} values past the spec's examples: no limit can be told`,
+        };
+      if (MISSING.test(code))
+        return { kind: 'failure', reason: `calls something missing (${code}) under ${NON_FIELD_ERRORS}` };
+      limits.push({ ...candidates[0], code });
+      continue;
+    }
     const value = getAtPath(sent, attr);
     if (value === undefined)
       return { kind: 'failure', reason: `names ${attr}, which the request does not carry (another field)` };
@@ -163,6 +179,25 @@ function judgeTooLarge(sent: unknown, declared?: DeclaredLimits): RefusalJudgeme
   if (declared?.max_body_bytes !== undefined && bytes <= declared.max_body_bytes)
     return { kind: 'failure', reason: `answered 413 to a body of ${bytes} bytes, inside the declared max_body_bytes` };
   return { kind: 'limit', limits: [{ attr: '', kind: 'bytes', refused: bytes, code: '413' }] };
+}
+
+/** Every string, integer and list of `sent` larger than the spec's examples carry and than declared. */
+function edgeValues(sent: unknown, declared?: DeclaredLimits): Omit<FoundLimit, 'code'>[] {
+  const found: Omit<FoundLimit, 'code'>[] = [];
+  const walk = (value: unknown, at: string) => {
+    const size = sizeOf(value);
+    if (
+      size &&
+      at !== '' &&
+      exceedsFloor(size.kind, size.size) &&
+      !(hasDeclared(declared, at, size.kind) && insideDeclared(declared, at, size.kind, size.size))
+    )
+      found.push({ attr: at, kind: size.kind, refused: size.size });
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, at ? `${at}.${i}` : String(i)));
+    else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, at ? `${at}.${k}` : k);
+  };
+  walk(sent, '');
+  return found;
 }
 
 function hasDeclared(declared: DeclaredLimits | undefined, attr: string, kind: LimitKind) {

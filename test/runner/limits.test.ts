@@ -84,6 +84,32 @@ describe('judgeRefusal: a failure, with the reason', () => {
   });
 });
 
+describe('judgeRefusal: under non_field_errors (§7.1: create endpoints may name no field)', () => {
+  const batch = { notes: Array.from({ length: 120 }, (_, i) => ({ body: `note ${i}` })) };
+
+  it('is the one value past the examples the request carries, where the endpoint may use it', () => {
+    expect(judgeRefusal(refusal({ attr: 'non_field_errors', code: 'too_many' }), batch, undefined, true)).toMatchObject(
+      {
+        kind: 'limit',
+        limits: [{ attr: 'notes', kind: 'items', refused: 120, code: 'too_many' }],
+      },
+    );
+  });
+
+  it('is a failure on validate, or when several values could be meant, or when it calls something missing', () => {
+    expect(judgeRefusal(refusal({ attr: 'non_field_errors', code: 'too_many' }), batch).kind).toBe('failure');
+    expect(
+      judgeRefusal(refusal({ attr: 'non_field_errors', code: 'max_length' }), account, undefined, true),
+    ).toMatchObject({
+      kind: 'failure',
+      reason: /3 values/,
+    });
+    expect(judgeRefusal(refusal({ attr: 'non_field_errors', code: 'required' }), batch, undefined, true).kind).toBe(
+      'failure',
+    );
+  });
+});
+
 describe('judgeRefusal: a body too large (413)', () => {
   const big = { notes: Array.from({ length: 400 }, (_, i) => ({ body: `note ${i} `.repeat(10) })) };
 
