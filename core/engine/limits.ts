@@ -34,27 +34,43 @@ export interface FoundLimit {
 
 export type RefusalJudgement = { kind: 'limit'; limits: FoundLimit[] } | { kind: 'failure'; reason: string };
 
+type Floors = Record<LimitKind, number>;
+
 /**
- * The most the spec's own examples carry (the canonical fixtures, written from them): a limit at or
- * below these is a refusal of what the spec shows as valid, never a limit the spec leaves open.
+ * The most the spec's own examples carry (the canonical fixtures, written from them), in all and per
+ * field name: a refusal at or below what the examples carry for that field is a refusal of what the
+ * spec shows as valid, never a limit the spec leaves open. A field no example carries has no floor.
  */
-export const EXAMPLE_FLOORS: Readonly<Record<LimitKind, number>> = (() => {
-  const floors = { length: 0, integer: 0, items: 0, bytes: 0 };
-  const walk = (v: unknown) => {
-    if (typeof v === 'string') floors.length = Math.max(floors.length, [...v].length);
-    else if (typeof v === 'number' && Number.isInteger(v)) floors.integer = Math.max(floors.integer, Math.abs(v));
+const FLOORS = (() => {
+  const all: Floors = { length: 0, integer: 0, items: 0, bytes: 0 };
+  const byField = new Map<string, Floors>();
+  const raise = (name: string, kind: LimitKind, size: number) => {
+    const own = byField.get(name) ?? { length: 0, integer: 0, items: 0, bytes: 0 };
+    own[kind] = Math.max(own[kind], size);
+    byField.set(name, own);
+    all[kind] = Math.max(all[kind], size);
+  };
+  const walk = (v: unknown, name: string) => {
+    if (typeof v === 'string') raise(name, 'length', [...v].length);
+    else if (typeof v === 'number' && Number.isInteger(v)) raise(name, 'integer', Math.abs(v));
     else if (Array.isArray(v)) {
-      floors.items = Math.max(floors.items, v.length);
-      v.forEach(walk);
-    } else if (isPlainObject(v)) Object.values(v).forEach(walk);
+      raise(name, 'items', v.length);
+      for (const item of v) walk(item, name);
+    } else if (isPlainObject(v)) for (const [key, item] of Object.entries(v)) walk(item, key);
   };
   for (const f of fixtureCatalogue) {
     const fixture = loadFixture(f.name);
-    floors.bytes = Math.max(floors.bytes, bodyBytes(fixture));
-    walk(fixture);
+    all.bytes = Math.max(all.bytes, bodyBytes(fixture));
+    walk(fixture, '');
   }
-  return floors;
+  return { all, byField };
 })();
+
+/** The most the spec's examples carry anywhere: the longest string, largest integer, longest list, largest body. */
+export const EXAMPLE_FLOORS: Readonly<Floors> = FLOORS.all;
+
+/** The most the spec's examples carry for the field at `attr` (by its name); 0 where no example carries it. */
+export const floorAt = (attr: string, kind: LimitKind): number => FLOORS.byField.get(lastName(attr))?.[kind] ?? 0;
 
 /**
  * §7.1 codes that say a field is missing or empty: a present field refused with one is a failure,
@@ -73,8 +89,7 @@ function sizeOf(value: unknown): { kind: LimitKind; size: number } | undefined {
   return undefined;
 }
 
-const exceedsFloor = (kind: LimitKind, size: number) =>
-  kind === 'integer' ? Math.abs(size) > EXAMPLE_FLOORS.integer : size > EXAMPLE_FLOORS[kind];
+const exceedsFloor = (attr: string, kind: LimitKind, size: number) => Math.abs(size) > floorAt(attr, kind);
 
 /** `ledgers.0.notes.12.body` as a pattern: `ledgers.*.notes.*.body`. */
 export const fieldPattern = (attr: string) => attr.replace(/(^|\.)\d+(?=\.|$)/g, '$1*');
@@ -150,10 +165,10 @@ export function judgeRefusal(
       return { kind: 'failure', reason: `calls ${attr} missing (${code}), but the request carries it` };
     const size = sizeOf(value);
     if (!size) return { kind: 'failure', reason: `refuses ${attr} (${code}): no length, range or count to limit` };
-    if (!exceedsFloor(size.kind, size.size))
+    if (!exceedsFloor(attr, size.kind, size.size))
       return {
         kind: 'failure',
-        reason: `refuses ${attr} (${code}) at ${describeSize(size.kind, size.size)}, no more than the spec's own examples carry`,
+        reason: `refuses ${attr} (${code}) at ${describeSize(size.kind, size.size)}, no more than the spec's own examples carry for ${lastName(attr)}`,
       };
     if (insideDeclared(declared, attr, size.kind, size.size) && hasDeclared(declared, attr, size.kind))
       return {
@@ -189,7 +204,7 @@ function edgeValues(sent: unknown, declared?: DeclaredLimits): Omit<FoundLimit, 
     if (
       size &&
       at !== '' &&
-      exceedsFloor(size.kind, size.size) &&
+      exceedsFloor(at, size.kind, size.size) &&
       !(hasDeclared(declared, at, size.kind) && insideDeclared(declared, at, size.kind, size.size))
     )
       found.push({ attr: at, kind: size.kind, refused: size.size });
@@ -232,14 +247,15 @@ export function shrunkInside(sent: unknown, limit: FoundLimit): unknown {
   const value = node[key];
   if (typeof value === 'string') {
     const chars = [...value];
-    node[key] = chars.slice(0, Math.max(EXAMPLE_FLOORS.length, Math.ceil(chars.length / 2))).join('');
+    node[key] = chars.slice(0, Math.max(floorAt(limit.attr, 'length'), Math.ceil(chars.length / 2))).join('');
   } else if (typeof value === 'number') {
     // Half the bits, not half the value: 2^53 reaches a 32-bit range in one step, not twenty-two.
     const bits = Math.ceil(Math.log2(Math.abs(value) + 1));
     const half = Math.trunc(value / 2 ** Math.ceil(bits / 2));
-    node[key] = Math.abs(half) < EXAMPLE_FLOORS.integer ? Math.sign(value) * EXAMPLE_FLOORS.integer : half;
+    const floor = floorAt(limit.attr, 'integer');
+    node[key] = Math.abs(half) < floor ? Math.sign(value) * floor : half;
   } else if (Array.isArray(value))
-    node[key] = value.slice(0, Math.max(EXAMPLE_FLOORS.items, Math.ceil(value.length / 2)));
+    node[key] = value.slice(0, Math.max(floorAt(limit.attr, 'items'), Math.ceil(value.length / 2)));
   return copy;
 }
 
