@@ -112,7 +112,9 @@ describe('limits: what the target refuses where the spec shows no limit (§2.3, 
       fields: { display_note: { max_length: 200 }, 'notes.*.body': { max_length: 1000 } },
     });
     expect(() => parseConfig('limits:\n  max_items: 0\n', 'x', {})).toThrow(/max_items/);
-    expect(() => parseConfig('limits:\n  fields:\n    "a b": { max_length: 3 }\n', 'x', {})).toThrow(/limits.fields.a b/);
+    expect(() => parseConfig('limits:\n  fields:\n    "a b": { max_length: 3 }\n', 'x', {})).toThrow(
+      /limits.fields.a b/,
+    );
   });
 });
 
