@@ -61,6 +61,7 @@ export async function runAgainstReference(
   const server = await startReferenceServer({
     seed,
     choices: profile?.choices ?? { ...faithfulChoices, ...target.choices },
+    ...profile?.server,
     ...(target.fault ? { faults: [target.fault] } : {}),
   });
   try {

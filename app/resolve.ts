@@ -206,6 +206,7 @@ export function resolveRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv)
       fixtures: c.fixtures ?? {},
       payloads: loadPayloadTemplates(c.payloads ?? {}, file ? dirname(file) : cwd),
       contractPath: account.business_contract_identifier_path,
+      ...(c.limits ? { limits: c.limits } : {}),
       concurrency: concurrencyOf(flags.concurrency) ?? run.concurrency,
       seed: int(flags.seed, 'seed', -(2 ** 31), 2 ** 31 - 1) ?? run.seed,
       numRuns: int(flags['num-runs'], 'num-runs', 1, 100_000) ?? run.num_runs,

@@ -26,6 +26,7 @@ export type EdgeClass =
   | 'text-combining'
   | 'text-rtl'
   | 'text-long'
+  | 'integer-large'
   | 'array-large'
   | 'date-leap-day'
   | 'date-month-end'
@@ -44,6 +45,11 @@ export interface Edge {
  */
 export const LONG_TEXT = { min: 256, max: 1024 } as const;
 export const LARGE_BATCH = 50;
+/**
+ * A notes request past the 100 items a request often takes: a server that keeps only the first 100
+ * and answers as if it kept all is caught only past its cut (notes.create.success-is-stored).
+ */
+export const LARGE_REQUEST = 120;
 
 export const EDGES: Readonly<Record<EdgeClass, Edge>> = {
   'postcode-leading-zero': {
@@ -78,6 +84,10 @@ export const EDGES: Readonly<Record<EdgeClass, Edge>> = {
   'text-long': {
     example: `a note body of ${LONG_TEXT.min}–${LONG_TEXT.max} characters`,
     where: 'note body, address extra info, transaction display note',
+  },
+  'integer-large': {
+    example: `${2 ** 31} (past a 32-bit column), ${Number.MAX_SAFE_INTEGER} (the largest JSON integer exact in a double)`,
+    where: 'agreement estimated_monthly_fee_in_cents',
   },
   'array-large': {
     example: `${LARGE_BATCH} notes in one account payload or notes request`,
@@ -131,6 +141,17 @@ export function longText(base: string, length: number): string {
 
 /** `base` four times in five, else one of its edges. */
 export const orTextEdge = (base: string): fc.Arbitrary<string> => orEdge(fc.constant(base), edgeText(base));
+
+// Integers --------------------------------------------------------------------------------------
+
+/**
+ * §2.3 shows an integer field with no range: past the 2,147,483,647 of a 32-bit column, up to the
+ * largest integer a JSON number carries exactly.
+ */
+export const edgeInteger: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(2 ** 31, Number.MAX_SAFE_INTEGER),
+  fc.integer({ min: 2 ** 31, max: 2 ** 40 }),
+);
 
 // Money -----------------------------------------------------------------------------------------
 

@@ -38,5 +38,5 @@ export {
 } from './defects.js';
 export type { Defect, DefectKind, DefectLevel, DefectOptions, Invalid } from './defects.js';
 export { freshIdentifiers } from '../core/engine/fresh-identifiers.js';
-export { LARGE_BATCH } from './edges.js';
+export { LARGE_BATCH, LARGE_REQUEST } from './edges.js';
 export type { FreshOptions, Renames, RequestName } from '../core/engine/fresh-identifiers.js';

@@ -591,6 +591,19 @@ export const FREEDOMS: Freedom[] = [
     ],
   },
   {
+    spec: '§2.3, §8',
+    freedom:
+      'Limits of what is stored ("Required or optional flags, allowed values and validation rules of every account field: not shown"; "payload size limits: not shown"): longest string, integer range, items per request, body size',
+    faithful: 'none (bodies up to 10 MiB)',
+    variant:
+      '`limited`: strings up to 255 characters, 32-bit integers, 100 items a list (a §7.1 400 naming the field: `max_length`, `max_value`, `max_items`), bodies up to 256 KiB (413). Undeclared, each is reported as a discovered limit (INFO) and the case replayed inside it; declared (`limits:`), generated values stay inside',
+    toleratedBy: [
+      'properties.account.valid-accepted',
+      'notes.create.success-is-stored',
+      'transactions.create.added-is-stored',
+    ],
+  },
+  {
     spec: '§9.2',
     freedom: 'New fields on responses',
     choices: ['present'],

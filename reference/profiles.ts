@@ -10,6 +10,7 @@
  */
 import { loadFixture } from '../core/spec/fixtures.js';
 import { type Choices, faithfulChoices } from './choices.js';
+import { COLUMN_LIMITS, type FieldLimits, LIMITED_BODY_BYTES } from './field-limits.js';
 import { rateLimited } from './rate-limit.js';
 import { refusal, reply, type Reply } from './reply.js';
 import type { SettingsPatch } from './seed.js';
@@ -33,6 +34,11 @@ export interface VariantProfile {
   summary: string;
   choices: Choices;
   run: ProfileRunConfig;
+  /**
+   * Server options the profile starts with, each composable with the others: the limits of stored
+   * values (field-limits.ts) and the largest body.
+   */
+  server?: { fieldLimits?: FieldLimits; maxBodyBytes?: number };
   /** Operator settings the profile starts with (the §8 limit, processing time, accepted types). */
   settings?: SettingsPatch;
   /** How long process retries may wait for the §8 limit in a run against this profile. */
@@ -367,6 +373,25 @@ const LOCAL_CLOCK_PROFILE: VariantProfile = {
   otherReadings: {},
 };
 
+// The limited server: faithful, on columns that refuse what they cannot store --------------------
+
+/**
+ * §2.3 "validation rules of every account field: not shown", §8 "payload size limits: not shown":
+ * 255-character strings, 32-bit integers, 100 items a list, 256 KiB bodies, each refused with a §7.1
+ * 400 naming the field (413 for the body). The run declares nothing: every limit the edge values meet
+ * must be reported as discovered, never failed. Its options (`server`) compose with other profiles'.
+ */
+export const LIMITED_SERVER = { fieldLimits: COLUMN_LIMITS, maxBodyBytes: LIMITED_BODY_BYTES } as const;
+
+/** The `limits:` a user of the limited server would configure (README, "Limits"). */
+export const LIMITED_DECLARED = {
+  max_string_length: COLUMN_LIMITS.maxStringLength,
+  integer_min: COLUMN_LIMITS.integerRange.min,
+  integer_max: COLUMN_LIMITS.integerRange.max,
+  max_items: COLUMN_LIMITS.maxItems,
+  max_body_bytes: LIMITED_BODY_BYTES,
+} as const;
+
 export const VARIANT_PROFILES: readonly VariantProfile[] = [
   {
     id: 'variant',
@@ -404,6 +429,15 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
   },
   PAGINATED_PROFILE,
   {
+    id: 'limited',
+    summary:
+      'faithful, but refuses strings over 255 characters, integers outside 32 bits and lists over 100 items with a §7.1 400 at the field, and bodies over 256 KiB with 413 (§2.3, §8: not shown)',
+    choices: faithfulChoices,
+    run: {},
+    server: LIMITED_SERVER,
+    otherReadings: {},
+  },
+  {
     id: 'rate-limited',
     summary:
       'faithful, but every 20th request to each endpoint is answered 429 with Retry-After (1 s, or an HTTP date), as §8 "rate limits: not shown" allows',
@@ -414,6 +448,16 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
     otherReadings: {},
   },
   LOCAL_CLOCK_PROFILE,
+  {
+    // #43's server as deployed: every freedom of the two above at once, so one run proves they compose.
+    id: 'limited-local-clock',
+    summary: `the limited server with the local clock: 255-character strings, 32-bit integers, 100 items a list, 256 KiB bodies, tokens that live ${LOCAL_CLOCK_TOKEN_SECONDS} s and a clock at UTC+1 (§2.3, §5, §8, §4.2 notes rule 3: not shown)`,
+    choices: LOCAL_CLOCK_PROFILE.choices,
+    run: {},
+    server: LIMITED_SERVER,
+    settings: LOCAL_CLOCK_PROFILE.settings,
+    otherReadings: {},
+  },
 ];
 
 export function profileById(id: string): VariantProfile | undefined {

@@ -15,6 +15,7 @@ import type { ActiveFaults } from './faults/active.js';
 import { createFaults } from './faults/catalogue.js';
 import { delay, yieldToOthers } from './clock.js';
 import { type EndpointId, model } from '../core/spec/index.js';
+import type { FieldLimits } from './field-limits.js';
 import { type StorageLimits, storageRefusal } from './limits.js';
 import type { ServerEnv } from './handlers/shared.js';
 import { OPERATOR_KEY_HEADER } from './operator.js';
@@ -39,6 +40,11 @@ export interface ReferenceServerOptions {
   faults?: readonly string[];
   /** Clock, for tests. */
   now?: () => Date;
+  /**
+   * Limits of stored values where the spec shows none (field-limits.ts): longest string, integer
+   * range, most items a list; a value past one is a §7.1 400 at its attr. None by default.
+   */
+  fieldLimits?: FieldLimits;
   /** Largest request body accepted, in bytes (default 10 MiB). */
   maxBodyBytes?: number;
   /** Deepest JSON nesting accepted (default 64). */
@@ -104,6 +110,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     choices: options.choices ?? faithfulChoices,
     checks: faults.checks(faithfulChecks),
     now: options.now ?? (() => new Date()),
+    ...(options.fieldLimits ? { fieldLimits: options.fieldLimits } : {}),
   };
   const operatorKey = options.operatorKey ?? randomBytes(12).toString('hex');
   const limits = { body: options.maxBodyBytes ?? 10 * 1024 * 1024, depth: options.maxJsonDepth ?? 64 };

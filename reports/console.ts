@@ -267,6 +267,16 @@ export class ConsoleReporter {
       for (const [reason, n] of byReason) lines.push(c.gray(`  ${n} rule${n === 1 ? '' : 's'}: ${shown(reason)}`));
     }
 
+    // Limits the spec does not show (§2.3, §8), found at edge values: INFO, with the line to declare each.
+    const limits = report.discovered_limits ?? [];
+    if (limits.length) {
+      lines.push('', c.bold(`Discovered limits (${limits.length}, INFO: the cases were replayed inside them)`));
+      for (const l of limits)
+        lines.push(
+          `  ${c.cyan('i')} ${shown(l.endpoint)} ${shown(l.field)}: ${shown(l.refused)} refused (${shown(l.code)})${l.accepted ? `, ${shown(l.accepted)} accepted` : ''} ${c.gray(`— declare: ${shown(l.declare)}`)}`,
+        );
+    }
+
     // A pass on a second run is still a pass, but never a silent one (--retries).
     const flaky = report.rules.filter((r) => r.verdict === 'pass' && r.flaky !== undefined);
     if (flaky.length) {

@@ -275,6 +275,16 @@ function unknownRules(ids: string[]): Html {
   return html`<h3>Entries that name no rule</h3><ul>${first.map((r) => html`<li><code>${r}</code></li>`)}${more ? html`<li>and ${more} more (report.json lists them all)</li>` : ''}</ul>`;
 }
 
+/** Limits the target showed where the spec shows none (§2.3, §8): INFO, each with the config line that declares it. */
+function discoveredLimits(report: Report): Html {
+  const limits = report.discovered_limits ?? [];
+  if (!limits.length) return html``;
+  return html`<section id="discovered-limits"><h2>Discovered limits <span class="muted">(${limits.length}, INFO)</span></h2>
+<p class="muted">A §7.1 400 naming exactly the field that carried an edge value: the case was replayed inside the limit and judged on that. Declare them under <code>limits:</code> and generated values stay inside.</p>
+<ul>${limits.map((l) => html`<li><code>${l.endpoint}</code> <code>${l.field}</code>: ${l.refused} refused (<code>${l.code}</code>)${l.accepted ? html`, ${l.accepted} accepted` : ''} — <code>${l.declare}</code></li>`)}</ul>
+</section>`;
+}
+
 function created(report: Report): Html {
   const c = report.created_identifiers;
   const list = (label: string, ids: string[]) =>
@@ -506,6 +516,7 @@ ${sectionScores(report)}
 ${capabilities(report)}
 ${rules(report)}
 ${baseline(report)}
+${discoveredLimits(report)}
 ${created(report)}
 ${coverage(report)}
 <footer>${report.tool.name} ${report.tool.version} · report schema ${report.schema_version} · finished ${timestamp(report.run.finished_at)}</footer>

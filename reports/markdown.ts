@@ -169,6 +169,20 @@ function baselineNotes(report: Report): string[] {
 const MAX_NEVER_SENT = 8;
 
 /** Status and field coverage (core/report/coverage.ts), one row per endpoint of §4. */
+/** Limits the target showed where the spec shows none (§2.3, §8): INFO, with the line that declares each. */
+function discoveredLimits(report: Report): string[] {
+  const limits = report.discovered_limits ?? [];
+  if (!limits.length) return [];
+  return [
+    `## Discovered limits (${limits.length}, INFO)`,
+    '',
+    ...limits.map(
+      (l) =>
+        `- ${code(l.endpoint)} ${code(l.field)}: ${text(l.refused)} refused (${code(l.code)})${l.accepted ? `, ${text(l.accepted)} accepted` : ''}; declare with ${code(l.declare)}`,
+    ),
+  ];
+}
+
 function coverage(report: Report): string[] {
   const c = report.coverage;
   if (!c) return [];
@@ -273,6 +287,7 @@ export function renderMarkdown(report: Report): string {
     failures(report),
     skipped(report),
     baselineNotes(report),
+    discoveredLimits(report),
     coverage(report),
   ];
   return `${blocks

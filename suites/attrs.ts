@@ -8,12 +8,9 @@
 import type { EndpointId } from '../core/spec/index.js';
 import { pointsAt } from '../core/spec/paths.js';
 
-export const NON_FIELD_ERRORS = 'non_field_errors';
+import { NON_FIELD_ERRORS, mayUseNonFieldErrors } from '../core/spec/non-field-errors.js';
 
-/** Endpoints that §7.1 lets report errors under non_field_errors ("some other create endpoints"). */
-export function mayUseNonFieldErrors(endpoint: EndpointId): boolean {
-  return endpoint !== 'validateAccount';
-}
+export { NON_FIELD_ERRORS, mayUseNonFieldErrors };
 
 /** Whether `attrs` report the defect at `path` (or inside it, when `objectLevel`) as §7.1 allows on `endpoint`. */
 export function reportsDefectAt(

@@ -44,8 +44,10 @@ Options:
                          the same as --profile variant
   --profile NAME         a variant profile: variant, or demanding (requires fields beyond those
                          shown, its own account_type and business_type values, looks the account
-                         up first, §8 limit 1 with slow processing), paginated, rate-limited, or
-                         local-clock (2-second tokens, a UTC+1 clock); see docs/freedoms.md
+                         up first, §8 limit 1 with slow processing), paginated, rate-limited,
+                         limited (255-character strings, 32-bit integers, 100 items a list,
+                         256 KiB bodies), local-clock (2-second tokens, a UTC+1 clock), or
+                         limited-local-clock (both); see docs/freedoms.md
   --json                 print one JSON line {url, operator_key, token, api_key} instead of text
   --verbose              log every request
   --help                 show this help
@@ -254,6 +256,7 @@ async function run(argv: string[]): Promise<number> {
             ...(profile?.choices ?? faithfulChoices),
             ...(utcOffset !== undefined ? { localTimeOffsetMinutes: utcOffset } : {}),
           },
+          ...profile?.server,
         }
       : {}),
     onRequest: values.verbose

@@ -123,6 +123,41 @@ export const AccountConfig = z.strictObject({
     .describe('Where business.business_contract_identifier sits in the account payload (§2.3: position not shown).'),
 });
 
+/** One field's limits: the dot path's last names, or a whole path (`notes.*.body`, `*` for any index). */
+export const FieldLimitConfig = z.strictObject({
+  max_length: z.int().min(1).optional().describe('Longest string the field takes, in characters.'),
+  min: z.int().optional().describe('Smallest integer the field takes.'),
+  max: z.int().optional().describe('Largest integer the field takes.'),
+  max_items: z.int().min(1).optional().describe('Most items the list takes in one request.'),
+});
+
+export const LimitsConfig = z
+  .strictObject({
+    max_string_length: z
+      .int()
+      .min(1)
+      .optional()
+      .describe('Longest string any field takes, in characters (a 255-character text column: 255).'),
+    integer_min: z.int().optional().describe('Smallest integer any field takes (32-bit: -2147483648).'),
+    integer_max: z.int().optional().describe('Largest integer any field takes (32-bit: 2147483647).'),
+    max_items: z.int().min(1).optional().describe('Most items any list takes in one request (notes per request, …).'),
+    max_body_bytes: z.int().min(1).optional().describe('Largest request body the target takes, in bytes.'),
+    fields: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z_*][\w*]*(\.[A-Za-z_*][\w*]*)*$/, 'must be a field name or a dot path (* for any index)'),
+        FieldLimitConfig,
+      )
+      .optional()
+      .describe(
+        'Limits of single fields, by field name (display_note) or dot path (ledgers.*.current_statement_transactions.*.display_note); they win over the global ones.',
+      ),
+  })
+  .describe(
+    'Limits the implementation has where the spec shows none (§2.3: "validation rules of every account field: not shown"; §8: "payload size limits: not shown"). Generated values stay within them. Undeclared, a §7.1 400 naming exactly the field that carries an edge value is reported as a discovered limit (INFO), with the line that declares it here.',
+  );
+
 export const RunConfig = z.strictObject({
   concurrency: z
     .union([z.int().min(1).max(256), z.literal('auto')], {
@@ -245,6 +280,7 @@ export const ConformanceConfig = z
     fixtures: FixturesConfig.optional(),
     payloads: PayloadsConfig.optional(),
     account: AccountConfig.optional(),
+    limits: LimitsConfig.optional(),
     run: RunConfig.optional(),
     report: ReportConfig.optional(),
   })
@@ -255,3 +291,4 @@ export type ConformanceConfigInput = z.input<typeof ConformanceConfig>;
 export type FixturesConfig = z.output<typeof FixturesConfig>;
 export type PayloadsConfig = z.output<typeof PayloadsConfig>;
 export type TlsConfig = z.output<typeof TlsConfig>;
+export type LimitsConfig = z.output<typeof LimitsConfig>;

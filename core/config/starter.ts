@@ -101,6 +101,19 @@ account:
   # §2.3 does not show where business.business_contract_identifier sits in the account payload.
   business_contract_identifier_path: business.business_contract_identifier
 
+# Limits your implementation has where the spec shows none (§2.3 validation rules, §8 payload size
+# limits: "not shown"). Generated values stay inside them. Left out, a 400 naming exactly the field
+# that carried a long text, a large integer or a long list is reported as a discovered limit (INFO,
+# the case replayed inside it), with the line to put here.
+# limits:
+#   max_string_length: 255                    # text columns of 255 characters
+#   integer_min: -2147483648                  # 32-bit integers
+#   integer_max: 2147483647
+#   max_items: 100                            # items in one list of one request (notes per request, ...)
+#   max_body_bytes: 262144                    # request bodies up to 256 KiB
+#   fields:                                   # per field, by name or dot path; wins over the above
+#     display_note: { max_length: 255 }
+
 run:
   concurrency: auto                           # rules at the same time: auto (8, up to 32 for a slow target) or a number
   # seed: 1234                                # fast-check seed; a run is reproducible from it

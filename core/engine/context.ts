@@ -2,7 +2,7 @@
 import { capText, showControls } from '../http/bounds.js';
 import { expect } from './expect.js';
 import { SkipRule } from './failures.js';
-import type { Counterexample } from './result.js';
+import type { Counterexample, DiscoveredLimit } from './result.js';
 import type { RuleContext } from './rule.js';
 
 export type { Counterexample };
@@ -19,6 +19,16 @@ export class RuleState {
   counterexample?: Counterexample;
   /** Why part of the rule (a generated case) was run again after the implementation did not answer. */
   flaky?: string;
+  /** Limits the target showed (core/engine/limits.ts), one per endpoint, field and kind. */
+  readonly discoveredLimits: DiscoveredLimit[] = [];
+
+  /** Keeps a discovered limit once: a field refused in many cases is one limit. */
+  discover(limit: DiscoveredLimit): void {
+    const same = this.discoveredLimits.find(
+      (l) => l.endpoint === limit.endpoint && l.field === limit.field && l.kind === limit.kind,
+    );
+    if (!same) this.discoveredLimits.push(limit);
+  }
 
   /** Keeps one observation, bounded: a target answering megabytes of extra fields cannot flood the report. */
   observe(note: string): void {
@@ -33,7 +43,7 @@ export class RuleState {
 }
 
 export function createContext(
-  parts: Omit<RuleContext, 'expect' | 'observe' | 'skip' | 'counterexample' | 'flaky'>,
+  parts: Omit<RuleContext, 'expect' | 'observe' | 'skip' | 'counterexample' | 'flaky' | 'discoveredLimit'>,
   state: RuleState,
 ): RuleContext {
   return {
@@ -46,6 +56,7 @@ export function createContext(
     counterexample: (example) => {
       state.counterexample = example;
     },
+    discoveredLimit: (limit) => state.discover(limit),
     flaky: (why) => {
       state.flaky ??= why;
       state.observe(why);

@@ -62,6 +62,7 @@ export async function executeRule({
     ...(ending.reason === undefined ? ending : { ...ending, reason: redactor.text(ending.reason) }),
     observations: state.observations.map((o) => redactor.text(o)),
     ...(state.counterexample ? { counterexample: state.counterexample } : {}),
+    ...(state.discoveredLimits.length ? { discovered_limits: state.discoveredLimits } : {}),
     duration_ms: Math.round(performance.now() - started),
     ...kept(ending),
   });

@@ -4,6 +4,7 @@
  */
 import type { Baseline } from './baseline.js';
 import type { TargetOptions } from './connection.js';
+import type { DeclaredLimits } from './limits.js';
 import type { Counterexample, RuleResult } from './result.js';
 import type { Rule } from './rule.js';
 import type { Selection } from './select.js';
@@ -47,6 +48,11 @@ export interface RunOptions extends TargetOptions {
    * conformant for what it implements. Without it such MUST skips leave the run incomplete.
    */
   partial?: boolean;
+  /**
+   * Limits the target has where the spec shows none (`limits:` in the config, core/engine/limits.ts):
+   * generated values stay inside them, and a refusal at one is no discovery.
+   */
+  limits?: DeclaredLimits;
   /** Replays one property case (with `seed`). */
   replayPath?: string;
   /**

@@ -37,6 +37,21 @@ export const CounterexampleSchema = z.object({
 });
 export type Counterexample = z.output<typeof CounterexampleSchema>;
 
+/**
+ * A limit the target showed where the spec shows none (§2.3, §8; core/engine/limits.ts): a §7.1 400
+ * naming exactly the field that carried an edge value. Recorded, never failed.
+ */
+export const DiscoveredLimitSchema = z.object({
+  endpoint: z.string().describe("the endpoint's operation id"),
+  field: z.string().describe('the field, array indexes written as * (empty for the body as a whole: a 413)'),
+  kind: z.enum(['length', 'integer', 'items', 'bytes']),
+  refused: z.string().describe('the value refused, with its size: "300 characters", "2147483648", "120 items"'),
+  code: z.string().describe('the errors[].code the target gave (413 for the body as a whole)'),
+  accepted: z.string().optional().describe('the value accepted when the case was replayed inside the limit'),
+  declare: z.string().describe('the conformance.config.yaml line that declares the limit'),
+});
+export type DiscoveredLimit = z.output<typeof DiscoveredLimitSchema>;
+
 const absent = z.never().optional();
 
 /** What the rule declares about itself, copied from its declaration. */
@@ -56,6 +71,10 @@ const declared = {
 const recorded = {
   observations: z.array(z.string()),
   counterexample: CounterexampleSchema.optional(),
+  discovered_limits: z
+    .array(DiscoveredLimitSchema)
+    .optional()
+    .describe('limits the target showed by refusing edge values (INFO: the cases were replayed inside them)'),
   duration_ms: z.number(),
   transcript: z.array(ExchangeSchema),
   attempts: z

@@ -9,7 +9,8 @@ import type { Expect } from './expect.js';
 import type { Given } from './given.js';
 import type { Contradiction, HistoryInvariant, HistoryStats } from './history.js';
 import type { Ids } from './ids.js';
-import type { Counterexample } from './result.js';
+import type { DeclaredLimits } from './limits.js';
+import type { Counterexample, DiscoveredLimit } from './result.js';
 import type { Need, Preconditions } from './needs.js';
 import type { Level } from './verdict.js';
 
@@ -137,8 +138,12 @@ export interface RuleContext {
   readonly tokenMutation?: { path?: string; mutation: string; tokenPath: string };
   /** The run's history (history.ts): what every exchange of the run so far showed, and what contradicts. */
   readonly history: RunHistoryView;
+  /** Limits the configuration declares (`limits:`): generated values stay inside them. */
+  readonly declaredLimits?: DeclaredLimits;
   /** Records what the implementation does where the spec leaves it open (INFO rules). */
   observe(note: string): void;
+  /** Records a limit the target showed (core/engine/inside-limits.ts); INFO, never a failure. */
+  discoveredLimit(limit: DiscoveredLimit): void;
   /** Stops the rule as skipped, e.g. when the target's answer makes the rule inapplicable. */
   skip(message: string, key?: string): never;
   /** Records a property's counterexample (the failure itself is thrown separately). */

@@ -408,6 +408,7 @@ function ruleRunner({
           signal,
           tokenMutation,
           history,
+          ...(options.limits ? { declaredLimits: options.limits } : {}),
         };
         await rule.check(createContext(parts, state));
       },

@@ -379,7 +379,24 @@ export function buildReport(input: RunRecord): Report {
     created_identifiers: input.created,
     http: input.http,
     ...(stopped ? { stopped_answering: stopped } : {}),
+    ...discoveredLimits(rules),
   };
+}
+
+/**
+ * The limits every rule discovered, one per endpoint, field and kind (as the first rule to meet it
+ * recorded it), with the rules that met it.
+ */
+function discoveredLimits(rules: readonly RuleResult[]): Pick<Report, 'discovered_limits'> {
+  const found = new Map<string, NonNullable<Report['discovered_limits']>[number]>();
+  for (const rule of rules)
+    for (const limit of rule.discovered_limits ?? []) {
+      const key = JSON.stringify([limit.endpoint, limit.field, limit.kind]);
+      const seen = found.get(key);
+      if (!seen) found.set(key, { ...limit, rules: [rule.id] });
+      else if (!seen.rules.includes(rule.id)) seen.rules.push(rule.id);
+    }
+  return found.size ? { discovered_limits: [...found.values()] } : {};
 }
 
 /** What the run says of its baseline: entries that pass now, name no rule, or are past their day. */

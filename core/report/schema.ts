@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { EXCHANGE_ERROR_KINDS, ExchangeSchema } from '../http/exchange.js';
-import { RuleResultSchema } from '../engine/result.js';
+import { DiscoveredLimitSchema, RuleResultSchema } from '../engine/result.js';
 import { CauseSchema as CauseFound } from '../engine/verdict.js';
 import { CoverageSchema } from './coverage.js';
 
@@ -232,6 +232,12 @@ export const ReportSchema = z.object({
     .optional()
     .describe(
       'set when the target stopped answering mid-run (core/http/answers.ts): the requests since its last answer were all refused or reset',
+    ),
+  discovered_limits: z
+    .array(DiscoveredLimitSchema.extend({ rules: z.array(z.string()).describe('the rules whose cases met it') }))
+    .optional()
+    .describe(
+      'limits the target showed where the spec shows none (§2.3, §8): a §7.1 400 naming exactly the field that carried an edge value, the case replayed inside it. INFO, never a failure; `declare` is the config line that declares it',
     ),
   coverage: CoverageSchema.optional(),
 });

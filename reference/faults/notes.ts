@@ -27,7 +27,26 @@ function withNotes(visible: (notes: StoredNote[]) => StoredNote[]): Around {
   };
 }
 
+/** What a bulk insert capped at 100 rows keeps of a notes request. */
+const BATCH_CAP = 100;
+
 export const noteFaults: FaultDefinition[] = [
+  {
+    id: 'notes.create.batch-cut-100',
+    spec: '§4.2 notes rule 2, §3 creation statuses',
+    subtle: true,
+    // Only a request of more than 100 notes meets it (suites/notes.ts, LARGE_REQUEST).
+    placement: { by: ['notes.create.success-is-stored'] },
+    description:
+      'A notes request of more than 100 notes keeps the first 100 and answers for them alone, with 201: the rest are dropped silently, where a server with that limit answers a §7.1 400 at notes.',
+    create: () =>
+      alter('createNotes', (req) => {
+        const notes = body(req.body).notes;
+        return Array.isArray(notes) && notes.length > BATCH_CAP
+          ? { ...req, body: { ...body(req.body), notes: notes.slice(0, BATCH_CAP) } }
+          : req;
+      }),
+  },
   fault(
     {
       id: 'notes.dedup-body-only',

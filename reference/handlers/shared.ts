@@ -5,6 +5,7 @@ import { seen } from '../../core/spec/index.js';
 import type { EndpointId } from '../../core/spec/index.js';
 import type { SpecChecks } from '../checks.js';
 import type { Choices } from '../choices.js';
+import { type FieldLimits, limitErrors } from '../field-limits.js';
 import { reply, type Reply } from '../reply.js';
 import type { Account, ReferenceStore } from '../store.js';
 import {
@@ -23,6 +24,8 @@ export interface ServerEnv {
   /** The spec rules handlers consult by name (checks.ts); a faithful server states them as the spec does. */
   checks: SpecChecks;
   now(): Date;
+  /** What this server stores at most where the spec shows no limit (field-limits.ts); unset: no limit. */
+  fieldLimits?: FieldLimits;
 }
 
 /**
@@ -62,7 +65,11 @@ export function checkBody<S extends z.ZodType>(schema: S, body: unknown, env: Se
       ZonedIsoDatetime.safeParse(valueAt(body, e.attr)).success
     );
   const result = validate(schema, body, counts);
-  const errors = [...(result.ok ? [] : result.errors), ...vocabularyErrors(body, env)];
+  const errors = [
+    ...(result.ok ? [] : result.errors),
+    ...vocabularyErrors(body, env),
+    ...limitErrors(body, env.fieldLimits),
+  ];
   if (errors.length === 0) return result.ok ? result : { ok: true, data: body as z.output<S> };
   const remaining = errors.filter(counts);
   return remaining.length === 0 ? { ok: true, data: body as z.output<S> } : { ok: false, errors: remaining };

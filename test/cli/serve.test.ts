@@ -67,7 +67,7 @@ describe('conformance serve', () => {
     const bad = await runCli(['serve', '--profile', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /--profile: unknown profile "nope" \(one of variant, demanding, paginated, rate-limited, local-clock\)/,
+      /--profile: unknown profile "nope" \(one of variant, demanding, paginated, limited, rate-limited, local-clock, limited-local-clock\)/,
     );
   });
 

@@ -38,6 +38,7 @@ function edgesIn(payload: AccountPayload): Set<EdgeClass> {
   for (const { path, schema, value } of walk(model.AccountPayload, payload)) {
     const field = lastField(path);
     if (Array.isArray(value) && value.length >= LARGE_BATCH) found.add('array-large');
+    if (typeof value === 'number' && Number.isInteger(value) && value > 2 ** 31 - 1) found.add('integer-large');
     if (typeof value === 'number' || typeof value === 'string') {
       const inTransaction = typeof path.at(-2) === 'number' && String(path.at(-3)).endsWith('transactions');
       if (field === 'amount' && inTransaction) {

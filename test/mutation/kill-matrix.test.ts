@@ -98,6 +98,7 @@ describe('the kill matrix', () => {
       'variant',
       'demanding',
       'paginated',
+      'limited',
       'rate-limited',
     ]);
     for (const v of matrix.variants) expect([v.failed, v.errored], JSON.stringify(v.target)).toEqual([[], []]);

@@ -90,10 +90,31 @@ describe('conformance.config.yaml', () => {
       'fixtures',
       'payloads',
       'account',
+      'limits',
       'run',
       'report',
     ]);
     expect(config.additionalProperties).toBe(false);
+  });
+});
+
+describe('limits: what the target refuses where the spec shows no limit (§2.3, §8)', () => {
+  it('global and per-field limits reach the run; a bad field path or value is a configuration error', () => {
+    const yaml =
+      'limits:\n  max_string_length: 255\n  integer_min: -2147483648\n  integer_max: 2147483647\n  max_items: 100\n  max_body_bytes: 262144\n  fields:\n    display_note: { max_length: 200 }\n    notes.*.body: { max_length: 1000 }\n';
+    const r = resolveRun({}, dirWith(yaml), {});
+    expect(r.options.limits).toEqual({
+      max_string_length: 255,
+      integer_min: -2147483648,
+      integer_max: 2147483647,
+      max_items: 100,
+      max_body_bytes: 262144,
+      fields: { display_note: { max_length: 200 }, 'notes.*.body': { max_length: 1000 } },
+    });
+    expect(() => parseConfig('limits:\n  max_items: 0\n', 'x', {})).toThrow(/max_items/);
+    expect(() => parseConfig('limits:\n  fields:\n    "a b": { max_length: 3 }\n', 'x', {})).toThrow(
+      /limits.fields.a b/,
+    );
   });
 });
 
