@@ -599,3 +599,16 @@ export function driverProblems(
     if (!(id in endpoints)) problems.push(`${id}: a driver for no endpoint of the model`);
   return problems;
 }
+
+/**
+ * The batches of a catalogue that no rule under `prefix` names: §4.2 deduplication is a statement
+ * about requests that meet, so each batch with dedup fields needs its race rule (`races.`).
+ */
+export function batchesWithoutRule(
+  c: Catalogue,
+  rules: readonly { id: string; endpoints?: readonly string[] }[],
+  prefix: string,
+): string[] {
+  const named = new Set(rules.filter((r) => r.id.startsWith(prefix)).flatMap((r) => r.endpoints ?? []));
+  return c.endpoints.filter((e) => batchOf(c.drivers[e.id])?.dedup.length && !named.has(e.id)).map((e) => e.id);
+}
