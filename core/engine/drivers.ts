@@ -1,11 +1,12 @@
 /**
- * How the engine drives each endpoint of the spec model, one record per endpoint: what a valid
- * request is about and how one is made, and how its effect is seen. The generic families (§5 401
- * and refused-has-no-effect, refused-means-nothing for validation and unknown accounts, the 404s
- * of §7.2, …) iterate the model's endpoints and read this table, so an endpoint added to the model
- * (§9.2: "new endpoints … can be added") is driven by all of them at once. The table is keyed by
- * `EndpointId`: an endpoint without a record does not compile, and one whose effect cannot be seen
- * says why (`observable: false`) — nothing is dropped silently.
+ * How the engine drives each endpoint of the spec model, one record per endpoint, stating the whole
+ * endpoint: what must exist first (its scope), a valid request, its documented success, how its
+ * effect is seen, its items, and what its answers tell the run's history. The generic families (§5
+ * 401 and refused-has-no-effect, bad input, field types, refused-means-nothing for validation and
+ * unknown accounts, the 404s of §7.2) and the history read only this table, so an endpoint added to
+ * the model (§9.2: "new endpoints … can be added") is driven by all of them at once. The table is
+ * keyed by `EndpointId`: an endpoint without a record does not compile, and one whose effect cannot
+ * be seen says why (`observable: false`) — nothing is dropped silently.
  */
 import type { HttpResponse } from '../http/client.js';
 import { z } from 'zod';
@@ -95,10 +96,12 @@ export interface EndpointDriver {
   about?(ctx: RuleContext, subject: SubjectAccount, sample: CallOptions): CallOptions;
   /** Documented optional fields a valid request may carry, sent where one field is broken (§2.1). */
   optional?: Record<string, unknown>;
+  /** Its documented success: where the effect is not observable, a family's last word is this. */
   accepted: Accepted;
   effect: Effect;
-  /** A batch's list, dedup fields and item, or explicitly none. */
+  /** A batch's list, dedup fields and item, or explicitly none (so a forgotten batch is a decision). */
   items: Batch | 'none';
+  /** What its answers tell the run's history (core/engine/history.ts). */
   history: HistoryTell;
   types: TypeRuleWords;
   /**
