@@ -5,6 +5,7 @@
  * the time per exchange read and the heap the history holds at the end.
  */
 import { fullCollection } from '../app/full-collection.js';
+import { historyTells } from '../core/engine/drivers.js';
 import { RunHistory } from '../core/engine/history.js';
 import type { Exchange } from '../core/http/exchange.js';
 
@@ -38,7 +39,7 @@ function collect(): void {
 export async function historyCost(): Promise<{ exchanges: number; usPerExchange: number; heapMb: number }> {
   collect();
   const before = process.memoryUsage().heapUsed;
-  const history = new RunHistory();
+  const history = new RunHistory(historyTells());
   const records: unknown[] = [];
   const filler = 'x'.repeat(1500); // a staged payload's weight, cut by the history to what a report keeps
   let seq = 0;

@@ -13,7 +13,7 @@ import { TO_IMPORT } from '../core/engine/needs.js';
 import { CATALOGUE, type Catalogue, probeFrom } from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
-import { ledgerless, subjectFor } from './support.js';
+import { subjectFor } from '../core/engine/subject.js';
 import { eachProbe } from '../core/engine/probes.js';
 
 /** The two refusals of §5.3: no token, and a token the service never issued. */
@@ -36,7 +36,7 @@ export const refusedHasNoEffectRules = (c: Catalogue = CATALOGUE): Rule[] =>
       tags: ['auth'],
       async check(ctx) {
         const driver = c.drivers[e.id];
-        const { account, request } = await subjectFor(ctx, e.id, driver);
+        const { account, request } = await subjectFor(ctx, driver);
         const o = oracle(ctx);
         const before = account && (await o.observe(account, 'before the refused requests'));
         await eachProbe(
@@ -54,7 +54,7 @@ export const refusedHasNoEffectRules = (c: Catalogue = CATALOGUE): Rule[] =>
           {
             expected: before,
             why: 'requests refused with 401 must change nothing (§5.3, §7.2)',
-            probes: [ledgerless(e.id, account) ? undefined : probeFrom(driver, request)],
+            probes: [probeFrom(driver, request, account)],
           },
           'after the refused requests',
         );

@@ -11,30 +11,20 @@
  * any endpoint", told from the other 400s by its §7.1 body) and leave nothing behind: the account's status and listings as before, and the
  * valid body, sent last, taken as new.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { RuleContext } from '../core/engine/context.js';
-import { type Need, TO_IMPORT } from '../core/engine/needs.js';
+import type { Need } from '../core/engine/needs.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
-import type { HttpResponse } from '../core/http/client.js';
 import { CATALOGUE, type Catalogue, type EndpointDriver, observes, probeFrom } from '../core/engine/drivers.js';
-import { type EndpointId, type EndpointSpec, model } from '../core/spec/index.js';
+import { NotJudged } from '../core/engine/failures.js';
+import { acceptedNeeds, acceptedProbe, subjectFor } from '../core/engine/subject.js';
+import type { EndpointId } from '../core/spec/index.js';
 import { DEFECTS, type DefectKind, everyDefect, type Invalid, TYPE_DEFECTS } from '../generators/index.js';
-import { billingDocuments } from './billing.js';
 import { defect } from './conventions.js';
 import { oracle } from '../core/engine/observe.js';
-import { accountKey, subjectFor, transaction } from './support.js';
 import { PROBE_WIDTH, eachProbe } from '../core/engine/probes.js';
 
 // Types of every request field, not only the account payload's ------------------------------------
-
-/** Another body an endpoint's validation error may carry (docs/freedoms.md §4.2, §7.1). */
-const VALIDATION_BODY_OR: Partial<Record<EndpointId, { schema: z.ZodType; name: string }>> = {
-  // transaction_data echoes the failing transaction as sent, which here may be the wrong-typed value itself.
-  createTransactions: {
-    schema: z.looseObject({ status: z.literal('TRANSACTION_IMPORT_ERROR'), error_detail: z.string() }),
-    name: 'the TRANSACTION_IMPORT_ERROR body of §4.2',
-  },
-};
 
 /** What a type rule stands on: a valid body, the account it touches, and a probe run afterwards. */
 interface Prepared {
@@ -45,14 +35,15 @@ interface Prepared {
   probe(): Promise<void>;
 }
 
-interface TypedEndpoint {
+/** An endpoint with a type rule: its driver's words for it, its request schema and its driver. */
+export interface TypedEndpoint {
   endpoint: EndpointId;
   slug: string;
   spec: string;
   what: string;
   schema: z.ZodType;
   needs: readonly Need[];
-  prepare(ctx: RuleContext): Promise<Prepared>;
+  driver: EndpointDriver;
 }
 
 /**
@@ -69,275 +60,34 @@ const KEY_FIELDS = new Set([
 /** §4.2 names `ledger_number` among the billing documents fields without a shape: no value there is a wrong type. */
 const UNTYPED: ReadonlySet<string> = new Set(['ledger_number']);
 
-/** The payment instruction template for an account or business, with the configured vendor, reference and type (§2.7). */
-function instruction(ctx: RuleContext, kind: 'payment_instruction' | 'business_payment_instruction', key: object) {
-  const { vendor, type } = ctx.preconditions.paymentInstruction;
-  return ctx.preconditions.payloads.request(kind, ctx.ids, {
-    ...key,
-    vendor,
-    reference: ctx.preconditions.nextValidPaymentReference(),
-    type,
-  }) as Record<string, unknown>;
-}
-
-async function expectCreated(ctx: RuleContext, res: HttpResponse, status: number | number[], what: string) {
-  ctx.expect.status(res, status, `${what}, sent after every wrong-typed one was refused`);
-}
-
 /**
- * The endpoints whose type rule is written here (their valid request or its probe is their own), or
- * the reason they have none; every other endpoint's rule is derived from its driver (fromDriver).
- * Typed entries come first, in the order of their rules.
+ * The driver's valid request about the subject its scope asks for, with its documented optional
+ * fields, and what is sent last: the driver's effect probe (the valid request taken as new), or —
+ * where the driver sees no effect — the valid request accepted with its documented status.
  */
-const TYPED: Partial<Record<EndpointId, Omit<TypedEndpoint, 'endpoint'> | { notTyped: string }>> = {
-  processAccount: {
-    slug: 'process',
-    spec: '§4.1 process (dry_run: boolean), §7.2, §3',
-    what: 'process request',
-    schema: model.ProcessAccountRequest,
-    needs: TO_IMPORT,
-    async prepare(ctx) {
-      const a = await ctx.given.staged();
-      const body = {
-        external_account_number: a.ext,
-        import_supplier_code: a.supplier,
-        operations_team_name: ctx.preconditions.operationsTeam,
-        dry_run: false,
-      };
-      return {
-        body,
-        account: a,
-        async probe() {
-          const res = await ctx.given.process(a.supplier, a.ext, { dry_run: false }, 'the valid process request');
-          await expectCreated(ctx, res, 201, 'the valid process request (§3: the account is still staged)');
-        },
-      };
-    },
-  },
-  createNotes: {
-    slug: 'notes',
-    spec: '§4.2 notes, §2.3 note, §7.2',
-    what: 'notes request',
-    schema: model.NotesRequest,
-    needs: TO_IMPORT,
-    async prepare(ctx) {
-      const a = await ctx.given.imported();
-      const note = { ...ctx.preconditions.payloads.item('notes', 'notes', ctx.ids), body: ctx.ids.noteBody('types') };
-      const body = { ...accountKey(a.supplier, a.ext), notes: [note] };
-      return {
-        body,
-        account: a,
-        async probe() {
-          const res = await ctx.api.call('createNotes', { body, step: 'the valid notes request' });
-          await expectCreated(ctx, res, 201, 'the valid notes request');
-          ctx.expect.equal(
-            ctx.expect.body(res, model.NotesResponse, 'notes response').map((n) => n.status),
-            ['NOTE_CREATION_SUCCESS'],
-            'the note is new: no refused request created it (§4.2 notes rule 2)',
-            res,
-          );
-        },
-      };
-    },
-  },
-  createTransactions: {
-    slug: 'transactions',
-    spec: '§4.2 transactions, §2.4, §7.2',
-    what: 'transactions request',
-    schema: model.TransactionsRequest,
-    needs: TO_IMPORT,
-    async prepare(ctx) {
-      const a = await ctx.given.imported();
-      const body = { ...accountKey(a.supplier, a.ext), transactions: [transaction(ctx)] };
-      return {
-        body,
-        account: a,
-        async probe() {
-          const res = await ctx.api.call('createTransactions', { body, step: 'the valid transactions request' });
-          await expectCreated(ctx, res, 201, 'the valid transactions request');
-          ctx.expect.equal(
-            ctx.expect.body(res, model.TransactionsResponse, 'transactions response').results.map((r) => r.status),
-            ['TRANSACTION_ADDED_TO_ACCOUNT'],
-            'the transaction is new: no refused request added it (§4.2 transactions)',
-            res,
-          );
-        },
-      };
-    },
-  },
-  createHistoricalBillingDocuments: {
-    slug: 'billing-documents',
-    spec: '§4.2 historical billing documents, §2.5, §7.2, §8',
-    what: 'historical billing documents request',
-    schema: model.HistoricalBillingDocumentsRequest,
-    needs: TO_IMPORT,
-    async prepare(ctx) {
-      const a = await ctx.given.imported();
-      const body = billingDocuments(ctx, a, a.payload.ledgers![0].ledger_code!, 'PERIOD_BASED') as Record<
-        string,
-        unknown
-      >;
-      return {
-        body,
-        account: a,
-        async probe() {
-          const res = await ctx.api.call('createHistoricalBillingDocuments', {
-            body,
-            step: 'the valid historical billing documents request',
-          });
-          await expectCreated(
-            ctx,
-            res,
-            201,
-            'the valid import (§8: once per ledger, so no refused request used the ledger)',
-          );
-        },
-      };
-    },
-  },
-  createHistoricalStatements: {
-    slug: 'statements',
-    spec: '§4.2 historical statements, §2.6, §7.2',
-    what: 'historical statements request',
-    schema: model.HistoricalStatementsRequest,
-    needs: TO_IMPORT,
-    async prepare(ctx) {
-      const a = await ctx.given.imported();
-      const body = ctx.preconditions.payloads.request(
-        'historical_statements',
-        ctx.ids,
-        accountKey(a.supplier, a.ext),
-      ) as Record<string, unknown>;
-      return {
-        body,
-        account: a,
-        async probe() {
-          const res = await ctx.api.call('createHistoricalStatements', { body, step: 'the valid statements request' });
-          await expectCreated(ctx, res, [200, 201], 'the valid statements request');
-        },
-      };
-    },
-  },
-  createPaymentInstruction: {
-    slug: 'payment-instruction',
-    spec: '§4.2 payment instruction, §2.7, §7.2',
-    what: 'payment instruction',
-    schema: model.PaymentInstructionRequest,
-    needs: [...TO_IMPORT, 'paymentInstruction'],
-    async prepare(ctx) {
-      const a = await ctx.given.imported();
-      const body = instruction(ctx, 'payment_instruction', accountKey(a.supplier, a.ext));
-      return {
-        body,
-        account: a,
-        async probe() {
-          const res = await ctx.api.call('createPaymentInstruction', { body, step: 'the valid payment instruction' });
-          await expectCreated(ctx, res, 201, 'the valid payment instruction');
-        },
-      };
-    },
-  },
-  createBusiness: {
-    slug: 'business',
-    spec: '§4.4 business, §2.8, §7.2',
-    what: 'business request',
-    schema: model.BusinessRequest,
-    needs: ['ongoingSupplier'],
-    async prepare(ctx) {
-      const body = ctx.given.businessPayload(2) as unknown as Record<string, unknown>;
-      return {
-        body,
-        async probe() {
-          const res = await ctx.api.call('createBusiness', { body, step: 'the valid business request' });
-          await expectCreated(ctx, res, 201, 'the valid business request');
-        },
-      };
-    },
-  },
-  createBusinessPaymentInstruction: {
-    slug: 'business-payment-instruction',
-    spec: '§4.4 business payment instruction, §2.7, §7.2',
-    what: 'business payment instruction',
-    schema: model.BusinessPaymentInstructionRequest,
-    needs: [...TO_IMPORT, 'paymentInstruction'],
-    async prepare(ctx) {
-      const business = await ctx.given.business(1);
-      const a = await ctx.given.imported(
-        ctx.given.linkToContract(ctx.given.account(), business.contractIdentifiers[0]),
-      );
-      const body = instruction(ctx, 'business_payment_instruction', {
-        import_supplier_code: business.supplier,
-        external_business_identifier: business.externalIdentifier,
-        accounts: [{ external_account_number: a.ext }],
-      });
-      return {
-        body,
-        account: a,
-        async probe() {
-          const res = await ctx.api.call('createBusinessPaymentInstruction', {
-            body,
-            step: 'the valid business payment instruction',
-          });
-          await expectCreated(ctx, res, 201, 'the valid business payment instruction');
-        },
-      };
-    },
-  },
-  validateAccount: { notTyped: 'the account payload: the defect rules above and the property rules (§2.3)' },
-  stageAccount: { notTyped: 'the account payload: the defect rules above and the property rules (§2.3)' },
-  createAgreements: { notTyped: '§4.2: payload shape not shown' },
-  createSupplyPoints: { notTyped: '§4.2: payload shape not shown' },
-  accountTransferStatus: { notTyped: 'a GET without a body' },
-  allAccountImportProcesses: { notTyped: 'a GET without a body' },
-  pendingAccountImportProcesses: { notTyped: 'a GET without a body' },
-  importedAccountImportProcesses: { notTyped: 'a GET without a body' },
-};
-
-/** The endpoints with a type rule, in rule order. */
-/**
- * The type rule of an endpoint that has no entry above, derived from its driver
- * (core/engine/drivers.ts): the driver's valid request about the account its scope asks for, walked
- * for wrong types, and the driver's effect probe (the valid request taken as new) sent last. An
- * endpoint added to the model is typed this way with nothing more written; one whose driver sees no
- * effect cannot be, and needs an entry or a reason above.
- */
-function fromDriver(e: EndpointSpec, driver: EndpointDriver): Omit<TypedEndpoint, 'endpoint'> | undefined {
-  if (e.method !== 'POST' || !e.body || !observes(driver)) return undefined;
-  return {
-    slug: e.path.split('/')[3],
-    spec: `${e.spec}, §7.2`,
-    what: `${e.words} request`,
-    schema: e.body,
-    needs: [...TO_IMPORT, ...(driver.sampleNeeds ?? [])],
-    async prepare(ctx) {
-      const { request, account } = await subjectFor(ctx, e.id, driver);
-      return {
-        body: request.body as Record<string, unknown>,
-        account,
-        probe: () => probeFrom(driver, request)!.run(ctx),
-      };
-    },
-  };
+async function prepare(ctx: RuleContext, t: TypedEndpoint): Promise<Prepared> {
+  const { request, account } = await subjectFor(ctx, t.driver, true);
+  const valid = { ...request, body: { ...(request.body as Record<string, unknown>), ...t.driver.optional } };
+  const probe = observes(t.driver)
+    ? probeFrom(t.driver, valid, account)
+    : acceptedProbe(t.endpoint, t.driver, valid, t.what, 'sent after every wrong-typed one was refused');
+  if (!probe) throw new NotJudged(`the ${t.what} about this account has nothing its probe stands on; not judged`);
+  return { body: valid.body, account, probe: () => probe.run(ctx) };
 }
 
 /**
- * The entries above in their order, then every other endpoint of the catalogue with its derived
- * rule; an endpoint with neither stops the suite from loading, named (every test then fails on it).
+ * Every endpoint of the catalogue whose driver words a type rule, in the catalogue's order; one whose
+ * driver gives it words without a request body stops the suite from loading, named.
  */
 export function typedEndpoints(c: Catalogue = CATALOGUE): TypedEndpoint[] {
-  return [
-    ...Object.entries(TYPED).map(([endpoint, t]) => [endpoint as EndpointId, t] as const),
-    ...c.endpoints
-      .filter((e) => !TYPED[e.id])
-      .map((e) => {
-        const derived = fromDriver(e, c.drivers[e.id]);
-        if (!derived)
-          throw new Error(
-            `suites/conventions-types.ts: ${e.id} has no type rule and its driver sees no effect to derive one from; give it an entry in TYPED, or { notTyped: why }`,
-          );
-        return [e.id, derived] as const;
-      }),
-  ].flatMap(([endpoint, t]) => (t && !('notTyped' in t) ? [{ ...t, endpoint }] : []));
+  return c.endpoints.flatMap((e) => {
+    const driver = c.drivers[e.id];
+    const words = driver.types;
+    if ('notTyped' in words) return [];
+    if (!e.body)
+      throw new Error(`suites/conventions-types.ts: ${e.id} has type rule words but no request body in the spec model`);
+    return [{ endpoint: e.id, ...words, schema: e.body, needs: acceptedNeeds(driver), driver }];
+  });
 }
 
 /**
@@ -355,8 +105,8 @@ function onePerField(cases: Invalid[]): Invalid[] {
  * be refused with 400 (404 allowed where the field names the account or business), the account's
  * observable state must be as before, and the valid body, sent last, must be taken as new.
  */
-async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly DefectKind[]): Promise<void> {
-  const prepared = await t.prepare(ctx);
+export async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly DefectKind[]): Promise<void> {
+  const prepared = await prepare(ctx, t);
   const cases = onePerField(everyDefect(t.schema, prepared.body, kinds, UNTYPED));
   const watch = prepared.account;
   const judge = oracle(ctx);
@@ -375,13 +125,12 @@ async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly 
       // A validation error, told by its §7.1 body from the other 400s (a dry run, an account already imported).
       const what = `${t.what} with ${invalid.defect.description}`;
       if (key) ctx.expect.status(res, [400, 404], what);
-      else ctx.expect.validationError(res, what, VALIDATION_BODY_OR[t.endpoint]);
+      else ctx.expect.validationError(res, what, t.driver.validationBodyOr);
     },
     (invalid) => `${t.what} with ${invalid.defect.description}`,
-    // Process requests for one account go one at a time: an implementation may mark the account
-    // in progress before it validates (§3 does not say), and answer a request beside another one
-    // "in progress" rather than 400 — a reading, not a fault, that only concurrency would surface.
-    t.endpoint === 'processAccount' ? 1 : PROBE_WIDTH,
+    // Requests about one subject go one at a time where the driver says why they must (§3: an
+    // account may be marked in progress before its request is validated).
+    t.driver.oneAtATime ? 1 : PROBE_WIDTH,
   );
   if (before)
     await judge.expectUnchanged(
@@ -415,26 +164,6 @@ export const typeRules = (c: Catalogue = CATALOGUE, typed = typedEndpoints(c)): 
         ),
     }),
   );
-
-const TYPED_ENDPOINTS = typedEndpoints();
-
-const booleanStrings: RuleInput[] = [
-  {
-    id: 'conventions.types.boolean-strings',
-    spec: '§4.1 process (dry_run: boolean), §2.3 note (is_pinned: boolean), §7.2',
-    level: 'SHOULD',
-    why: 'The fields are booleans, but many frameworks (Django REST framework among them) read the strings "true" and "false" as booleans; refusing them is a reading.',
-    title:
-      'A boolean request field sent as the string "true" or "false" (dry_run, a note\'s is_pinned) is refused with 400 and leaves nothing behind',
-    endpoints: ['processAccount', 'createNotes'],
-    needs: TO_IMPORT,
-    tags: ['validation'],
-    async check(ctx) {
-      for (const t of TYPED_ENDPOINTS.filter((x) => x.endpoint === 'processAccount' || x.endpoint === 'createNotes'))
-        await typesRefused(ctx, t, ['boolean-as-string']);
-    },
-  },
-];
 
 export default defineRules(
   'conventions',
@@ -485,8 +214,7 @@ export default defineRules(
       value: 'true',
       what: 'the string "true" for a boolean',
     }),
-    ...typeRules(CATALOGUE, TYPED_ENDPOINTS),
-    ...booleanStrings,
+    ...typeRules(),
   ],
   { needs: ['ongoingSupplier'] },
 );

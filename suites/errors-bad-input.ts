@@ -11,39 +11,15 @@ import { PreconditionError } from '../core/engine/failures.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
-import { type EndpointId, model } from '../core/spec/index.js';
-import { accountKey, sampleRequest } from './support.js';
+import { CATALOGUE, type Catalogue, type EndpointDriver } from '../core/engine/drivers.js';
+import { subjectFor } from '../core/engine/subject.js';
 import { eachProbe } from '../core/engine/probes.js';
 
-const POST_ENDPOINTS = Object.values(model.endpoints)
-  .filter((e) => e.method === 'POST')
-  .map((e) => e.id);
-const GET_ENDPOINTS = Object.values(model.endpoints)
-  .filter((e) => e.method === 'GET')
-  .map((e) => e.id);
+const GET_ENDPOINTS = CATALOGUE.endpoints.filter((e) => e.method === 'GET').map((e) => e.id);
 
-/** A valid request for `endpoint` about an account that exists (staged for process, imported for the §4.2 endpoints). */
-async function validRequest(ctx: RuleContext, endpoint: EndpointId): Promise<Record<string, unknown>> {
-  switch (endpoint) {
-    case 'validateAccount':
-    case 'stageAccount':
-    case 'createBusiness':
-    case 'createBusinessPaymentInstruction':
-      return sampleRequest(ctx, endpoint).body as Record<string, unknown>;
-    case 'processAccount': {
-      const a = await ctx.given.staged();
-      return {
-        external_account_number: a.ext,
-        import_supplier_code: a.supplier,
-        operations_team_name: ctx.preconditions.operationsTeam,
-      };
-    }
-    default: {
-      const a = await ctx.given.imported();
-      const sample = sampleRequest(ctx, endpoint).body as Record<string, unknown>;
-      return { ...sample, ...accountKey(a.supplier, a.ext) };
-    }
-  }
+/** A valid request of `driver` about a subject set up as its scope asks (staged for process, imported for §4.2). */
+async function validRequest(ctx: RuleContext, driver: EndpointDriver): Promise<Record<string, unknown>> {
+  return (await subjectFor(ctx, driver)).request.body as Record<string, unknown>;
 }
 
 /** A value of another JSON type than `value`. */
@@ -85,33 +61,38 @@ function noServerError(ctx: RuleContext, res: HttpResponse, what: string) {
   );
 }
 
-const perPost: RuleInput[] = POST_ENDPOINTS.map((endpoint) => ({
-  id: `errors.bad-input.no-5xx.${endpoint}`,
-  spec: '§7.2 (400: validation error on any endpoint; 500: unexpected error)',
-  level: 'MUST',
-  title: `${model.endpoints[endpoint].path} never answers bad input (a field missing or of the wrong type, no request object, malformed JSON) with a 5xx`,
-  needs: TO_IMPORT,
-  endpoints: [endpoint],
-  async check(ctx: RuleContext) {
-    const valid = await validRequest(ctx, endpoint);
-    await eachProbe(
-      ctx,
-      bodies(valid),
-      async ({ what, body, rawBody }) => {
-        const res = await ctx.api.call(
-          endpoint,
-          // Only the process endpoint has §8 slots, and each of its bodies here lacks a required field
-          // or has one of the wrong type: none can start processing.
-          rawBody !== undefined
-            ? { rawBody, headers: { 'content-type': 'application/json' }, defective: true, step: what }
-            : { body, defective: true, step: what },
+/** One MUST rule per POST endpoint of the catalogue, with its driver's valid request about its subject. */
+export const badInputRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
+  c.endpoints
+    .filter((e) => e.method === 'POST')
+    .map((e) => ({
+      id: `errors.bad-input.no-5xx.${e.id}`,
+      spec: '§7.2 (400: validation error on any endpoint; 500: unexpected error)',
+      level: 'MUST',
+      title: `${e.path} never answers bad input (a field missing or of the wrong type, no request object, malformed JSON) with a 5xx`,
+      needs: TO_IMPORT,
+      endpoints: [e.id],
+      async check(ctx: RuleContext) {
+        const endpoint = e.id;
+        const valid = await validRequest(ctx, c.drivers[endpoint]);
+        await eachProbe(
+          ctx,
+          bodies(valid),
+          async ({ what, body, rawBody }) => {
+            const res = await ctx.api.call(
+              endpoint,
+              // Only the process endpoint has §8 slots, and each of its bodies here lacks a required field
+              // or has one of the wrong type: none can start processing.
+              rawBody !== undefined
+                ? { rawBody, headers: { 'content-type': 'application/json' }, defective: true, step: what }
+                : { body, defective: true, step: what },
+            );
+            noServerError(ctx, res, `${endpoint} with ${what}`);
+          },
+          ({ what }) => `${endpoint} with ${what}`,
         );
-        noServerError(ctx, res, `${endpoint} with ${what}`);
       },
-      ({ what }) => `${endpoint} with ${what}`,
-    );
-  },
-}));
+    }));
 
 const perGet: RuleInput = {
   id: 'errors.bad-input.no-5xx.read-endpoints',
@@ -138,4 +119,4 @@ const perGet: RuleInput = {
   },
 };
 
-export default defineRules('errors', [...perPost, perGet], { tags: ['errors'] });
+export default defineRules('errors', [...badInputRules(), perGet], { tags: ['errors'] });

@@ -7,6 +7,7 @@ import authRefused from './auth-refused.js';
 import billing from './billing.js';
 import business from './business.js';
 import conventions from './conventions.js';
+import conventionsBooleans from './conventions-booleans.js';
 import conventionsTypes from './conventions-types.js';
 import conventionsWritten from './conventions-written.js';
 import errors from './errors.js';
@@ -30,7 +31,7 @@ import transactions from './transactions.js';
 import versioning from './versioning.js';
 
 export const suites: Record<string, Rule[]> = {
-  conventions: [...conventions, ...conventionsTypes, ...conventionsWritten],
+  conventions: [...conventions, ...conventionsTypes, ...conventionsBooleans, ...conventionsWritten],
   migration: [...migration, ...migrationDryRun],
   status,
   notes,

@@ -19,7 +19,21 @@ import { TO_IMPORT } from '../core/engine/needs.js';
 import { CATALOGUE, type Catalogue, observes, probeFrom } from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
-import { ledgerless, requestAbout } from './support.js';
+import { requestAbout } from '../core/engine/subject.js';
+import type { EndpointSpec } from '../core/spec/index.js';
+
+/**
+ * The endpoint's own documented 404, when the spec states one for it (§4.2 notes rules 1 and 5: the
+ * account must be imported, not merely staged): then a staged-only account must be refused with it.
+ */
+const stated404 = (e: EndpointSpec) => e.responses.find((r) => r.status === 404);
+
+/** The sections a documented response cites, less the §7.2 table the rule cites anyway. */
+const beyondTable = (spec: string) =>
+  spec
+    .split(', ')
+    .filter((part) => part !== '§7.2')
+    .join(', ');
 
 /**
  * One rule per endpoint of the catalogue about an imported account whose effect its driver can see
@@ -30,12 +44,10 @@ export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
     .filter((e) => e.method === 'POST' && c.drivers[e.id].scope === 'imported' && observes(c.drivers[e.id]))
     .map((e) => ({
       id: `refused.unknown-account.${e.id}`,
-      // §4.2 states "must be imported, not merely staged" and "wrong … external number gives 404" for
-      // notes; for the other endpoints the section's own heading, data added to an imported account.
-      spec:
-        e.id === 'createNotes'
-          ? '§7.2 (404: account not found), §4.2 notes rules 1 and 5, §3'
-          : '§7.2 (404: account not found), §4.2 (data added to an imported account), §3',
+      // Where §4.2 states the endpoint's own 404 ("must be imported, not merely staged", "wrong …
+      // external number gives 404": notes), that statement; for the other endpoints the section's own
+      // heading, data added to an imported account.
+      spec: `§7.2 (404: account not found), ${stated404(e) ? beyondTable(stated404(e)!.spec) : '§4.2 (data added to an imported account)'}, §3`,
       level: 'MUST',
       title: `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`,
       needs: TO_IMPORT,
@@ -45,7 +57,7 @@ export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
         const payload = ctx.given.account();
         const account = { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
         const driver = c.drivers[e.id];
-        const request = requestAbout(ctx, e.id, account, driver);
+        const request = requestAbout(ctx, driver, account);
         const o = oracle(ctx);
 
         const none = await o.observe(account, 'before anything was sent');
@@ -66,8 +78,13 @@ export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
           ...request,
           step: 'the request, for the account staged but not imported',
         });
-        if (e.id === 'createNotes')
-          ctx.expect.status(early, 404, 'notes for a staged account (§4.2 notes rule 1: the account must be imported)');
+        const stated = stated404(e);
+        if (stated)
+          ctx.expect.status(
+            early,
+            404,
+            `${e.words} for a staged account (${beyondTable(stated.spec)}: the account must be imported)`,
+          );
         else if (early.status < 400 || early.status >= 500) {
           ctx.observe(
             `${e.id} for a staged-only account answered ${early.status}: taken, not refused; nothing more to judge`,
@@ -88,7 +105,7 @@ export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
         await o.assertState(
           {
             why: 'refused requests store nothing',
-            probes: [ledgerless(e.id, account) ? undefined : probeFrom(driver, request)],
+            probes: [probeFrom(driver, request, account)],
           },
           'once imported',
         );

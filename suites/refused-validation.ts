@@ -28,18 +28,19 @@ import type { CallOptions } from '../core/engine/api.js';
 import type { RuleContext } from '../core/engine/context.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import {
+  type Batch,
+  batchOf,
   CATALOGUE,
   type Catalogue,
   type EndpointDriver,
   observes,
   probeFrom,
-  probeOf,
 } from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { NotJudged } from '../core/engine/failures.js';
 import type { EndpointSpec } from '../core/spec/index.js';
-import { ledgerless, subjectFor } from './support.js';
+import { subjectFor } from '../core/engine/subject.js';
 
 /** The keys that name the account or business a request is about: never the defect's place. */
 const KEYS = new Set([
@@ -49,11 +50,10 @@ const KEYS = new Set([
   'external_business_identifier',
 ]);
 
-/** Where the defect may go in a request of `endpoint` whose item `item` of a batch carries it. */
-function allowedAt(e: EndpointSpec, attr: string, item: number): boolean {
+/** Where the defect may go in a request whose batch item `item` carries it (anywhere but the keys, without a batch). */
+function allowedAt(items: Batch | undefined, attr: string, item: number): boolean {
   const [head] = attr.split('.');
   if (KEYS.has(head)) return false;
-  const { items } = e;
   if (!items) return true;
   if (!attr.startsWith(`${items.list}.${item}.`) && attr !== `${items.list}.${item}`) return false;
   // What deduplicates stays valid: the probe is the same request, valid (§4.2 notes rule 2, transactions).
@@ -61,28 +61,27 @@ function allowedAt(e: EndpointSpec, attr: string, item: number): boolean {
 }
 
 /** The valid request the rule breaks: a batch holds `items` items (the last is the one broken). */
-function validRequest(
-  ctx: RuleContext,
-  e: EndpointSpec,
-  driver: EndpointDriver,
-  request: CallOptions,
-  items: number,
-): CallOptions {
-  const body = { ...(request.body as Record<string, unknown>) };
-  const { item } = driver;
-  if (e.items && item) body[e.items.list] = Array.from({ length: items }, () => item(ctx));
-  // §4.1: dry_run is a documented boolean; sent false, it is a field the defect can break.
-  if (e.id === 'processAccount') body.dry_run = false;
+function validRequest(ctx: RuleContext, driver: EndpointDriver, request: CallOptions, items: number): CallOptions {
+  // The driver's documented optional fields go too: each is a field the defect can break (§2.1).
+  const body = { ...(request.body as Record<string, unknown>), ...driver.optional };
+  const batch = batchOf(driver);
+  if (batch) body[batch.list] = Array.from({ length: items }, () => batch.item(ctx));
   return { ...request, body };
 }
 
 /** One invalid request, seeded by the run: a MUST defect of generators/defects.ts at an allowed place. */
-function invalidRequest(ctx: RuleContext, e: EndpointSpec, valid: CallOptions, item: number): Invalid {
+function invalidRequest(
+  ctx: RuleContext,
+  e: EndpointSpec,
+  driver: EndpointDriver,
+  valid: CallOptions,
+  item: number,
+): Invalid {
   const endpoint = e.id;
   const schema = e.body;
   if (!schema) throw new NotJudged(`${endpoint} has no request body in the spec model`);
   const arbitrary = invalidFrom(fc.constant(valid.body as object), schema, defectKinds('MUST')).filter((i) =>
-    allowedAt(e, i.attr, item),
+    allowedAt(batchOf(driver), i.attr, item),
   );
   try {
     return fc.sample(arbitrary, { seed: ctx.property.seed, numRuns: 1 })[0];
@@ -105,9 +104,9 @@ async function refusedChangesNothing(
   items: number,
 ): Promise<void> {
   const endpoint = e.id;
-  const subject = await subjectFor(ctx, endpoint, driver);
-  const valid = validRequest(ctx, e, driver, subject.request, items);
-  const invalid = invalidRequest(ctx, e, valid, items - 1);
+  const subject = await subjectFor(ctx, driver);
+  const valid = validRequest(ctx, driver, subject.request, items);
+  const invalid = invalidRequest(ctx, e, driver, valid, items - 1);
   const o = oracle(ctx);
   const before = subject.account && (await o.observe(subject.account, 'before the invalid request'));
   const res = await ctx.api.call(endpoint, {
@@ -118,12 +117,11 @@ async function refusedChangesNothing(
   });
   // Refused is what this rule stands on; the status and the §7.1 body are judged by conventions.* and errors.*.
   ctx.expect.refused(res, `a request with ${invalid.defect.description} (§7.2: 400 validation error)`);
+  // An endpoint that keeps nothing shows a refusal kept nothing through what its driver names.
   const probe =
-    endpoint === 'validateAccount'
-      ? probeOf('stageAccount', { body: valid.body })
-      : ledgerless(endpoint, subject.account)
-        ? undefined
-        : probeFrom(driver, valid);
+    'afterRefusal' in driver.effect && driver.effect.afterRefusal
+      ? driver.effect.afterRefusal({ body: valid.body })
+      : probeFrom(driver, valid, subject.account);
   await o.assertState(
     {
       expected: before,
@@ -134,14 +132,16 @@ async function refusedChangesNothing(
   );
 }
 
+/** Whether a refused request of `driver` can be shown to have kept nothing: its probe, or what it names instead. */
+const judgeable = (driver: EndpointDriver) =>
+  observes(driver) || ('afterRefusal' in driver.effect && driver.effect.afterRefusal !== undefined);
+
 /**
  * One rule per POST endpoint of the catalogue whose effect its driver can see (validate: seen by
  * staging the same account), and one more per batch: the defect in the second of two items.
  */
 export const validationRules = (c: Catalogue = CATALOGUE): Rule[] => {
-  const judged = c.endpoints.filter(
-    (e) => e.method === 'POST' && (e.id === 'validateAccount' || observes(c.drivers[e.id])),
-  );
+  const judged = c.endpoints.filter((e) => e.method === 'POST' && judgeable(c.drivers[e.id]));
   const perEndpoint: Rule[] = judged.map((e) => ({
     id: `refused.validation.${e.id}`,
     spec: '§7.2 (400: validation error on any endpoint), §7.1, §2.1',
@@ -154,15 +154,15 @@ export const validationRules = (c: Catalogue = CATALOGUE): Rule[] => {
   }));
 
   const validItemsNotKept: Rule[] = judged
-    .filter((e) => e.items)
-    .map((e) => ({
+    .flatMap((e) => {
+      const batch = batchOf(c.drivers[e.id]);
+      return batch ? [{ e, batch }] : [];
+    })
+    .map(({ e, batch }) => ({
       id: `refused.validation.valid-items-not-kept.${e.id}`,
       spec: '§7.2 (400: validation error on any endpoint), §4.2',
-      ...(e.id === 'createTransactions'
-        ? {
-            level: 'INFO' as const,
-            why: 'the 400 of transactions reports "the first failing transaction only" (§4.2), which leaves open whether the ones before it were added (docs/freedoms.md: a refused transaction request may keep them); recorded, never failed',
-          }
+      ...(batch.refusedKeepsOpen
+        ? { level: 'INFO' as const, why: batch.refusedKeepsOpen }
         : {
             level: 'SHOULD' as const,
             why: 'the whole request is answered 400 and per-item results exist only for the 201 (§4.2), so a client cannot tell which items were kept; but the spec does not state that the valid items of a refused request are not',

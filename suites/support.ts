@@ -3,9 +3,8 @@
  * thing, such as the token) about an account set up as it needs, and the reads of status and listings.
  */
 import {
-  DRIVERS,
-  type EndpointDriver,
   type Scope,
+  type SubjectAccount,
   accountKey,
   sampleRequest,
   scopeOf,
@@ -13,77 +12,18 @@ import {
   transaction,
 } from '../core/engine/drivers.js';
 import type { RuleContext } from '../core/engine/context.js';
-import type { CallOptions } from '../core/engine/api.js';
 import type { StagedAccount } from '../core/engine/given.js';
 import type { HttpResponse } from '../core/http/client.js';
-import { type EndpointId, model } from '../core/spec/index.js';
+import { model } from '../core/spec/index.js';
 import { status as observedStatus } from '../core/engine/observe.js';
 
 /** The account a §4.2 request adds to: its supplier and the supplier's own account number. */
 export type AccountRef = Pick<StagedAccount, 'supplier' | 'ext'>;
 
-/** The request of `endpoint`, valid, about `ext` of `supplier` (or about nothing, for the business endpoints). */
-export function requestAbout(
-  ctx: RuleContext,
-  endpoint: EndpointId,
-  account: SubjectAccount | undefined,
-  driver: EndpointDriver = DRIVERS[endpoint],
-): CallOptions {
-  const sample = driver.sample(ctx);
-  if (!account) return sample;
-  if (endpoint === 'validateAccount' || endpoint === 'stageAccount') return { body: account.payload };
-  if (endpoint === 'createHistoricalBillingDocuments') {
-    const ledgers = (account.payload.ledgers ?? []) as { ledger_code?: string }[];
-    return {
-      body: ctx.preconditions.payloads.billingDocuments(
-        ctx.ids,
-        { import_supplier: account.supplier, external_account_number: account.ext },
-        ledgers[0]?.ledger_code ?? ctx.ids.other('L'),
-        'PERIOD_BASED',
-      ),
-    };
-  }
-  const body = { ...(sample.body as Record<string, unknown>) };
-  if ('import_supplier' in body) body.import_supplier = account.supplier;
-  if ('import_supplier_code' in body) body.import_supplier_code = account.supplier;
-  body.external_account_number = account.ext;
-  return { ...sample, body };
-}
-
-/** The account a request is about, with the payload it was staged with (for its ledgers). */
-export interface SubjectAccount {
-  supplier: string;
-  ext: string;
-  payload: Record<string, unknown>;
-}
-
-/**
- * The account a valid request of `endpoint` is about, set up as the request needs it (a new one for
- * validate and stage, a staged one for process, an imported one for §4.2), and the request itself.
- */
-export async function subjectFor(
-  ctx: RuleContext,
-  endpoint: EndpointId,
-  driver: EndpointDriver = DRIVERS[endpoint],
-): Promise<{ scope: Scope; account?: SubjectAccount; request: CallOptions }> {
-  const { scope } = driver;
-  let account: SubjectAccount | undefined;
-  if (scope === 'fresh') {
-    const payload = ctx.given.account();
-    account = { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
-  } else if (scope === 'staged' || scope === 'imported') {
-    const a = scope === 'staged' ? await ctx.given.staged() : await ctx.given.imported();
-    account = { supplier: a.supplier, ext: a.ext, payload: a.payload };
-  }
-  return { scope, account, request: requestAbout(ctx, endpoint, account, driver) };
-}
-
-/** The once-per-ledger probe needs a ledger the account was imported with (a template may have none). */
-export const ledgerless = (endpoint: EndpointId, account: SubjectAccount | undefined) =>
-  endpoint === 'createHistoricalBillingDocuments' && !((account?.payload.ledgers ?? []) as unknown[]).length;
-
 // A valid request per endpoint, and what it is about, are the endpoint's driver's (core/engine/drivers.ts).
-export { type Scope, accountKey, sampleRequest, scopeOf, today, transaction };
+export { type Scope, type SubjectAccount, accountKey, sampleRequest, scopeOf, today, transaction };
+// The subject a valid request is about, set up as its driver's scope asks, is the engine's (core/engine/subject.ts).
+export { requestAbout, subjectFor } from '../core/engine/subject.js';
 
 // The listing readers and the observation of an account moved down to the engine's oracle
 // (core/engine/observe.ts), where every rule that changes state can reach them.

@@ -1,29 +1,84 @@
 /**
- * How the engine drives each endpoint of the spec model, one record per endpoint: what a valid
- * request is about and how one is made, and how its effect is seen. The generic families (§5 401
- * and refused-has-no-effect, refused-means-nothing for validation and unknown accounts, the 404s
- * of §7.2, …) iterate the model's endpoints and read this table, so an endpoint added to the model
- * (§9.2: "new endpoints … can be added") is driven by all of them at once. The table is keyed by
- * `EndpointId`: an endpoint without a record does not compile, and one whose effect cannot be seen
- * says why (`observable: false`) — nothing is dropped silently.
+ * How the engine drives each endpoint of the spec model, one record per endpoint, stating the whole
+ * endpoint: what must exist first (its scope), a valid request, its documented success, how its
+ * effect is seen, its items, and what its answers tell the run's history. The generic families (§5
+ * 401 and refused-has-no-effect, bad input, field types, refused-means-nothing for validation and
+ * unknown accounts, the 404s of §7.2) and the history read only this table, so an endpoint added to
+ * the model (§9.2: "new endpoints … can be added") is driven by all of them at once. The table is
+ * keyed by `EndpointId`: an endpoint without a record does not compile, and one whose effect cannot
+ * be seen says why (`observable: false`) — nothing is dropped silently.
  */
 import type { HttpResponse } from '../http/client.js';
+import { z } from 'zod';
 import { type EndpointId, type EndpointSpec, model } from '../spec/index.js';
 import type { CallOptions } from './api.js';
+import type { HistoryTell } from './history.js';
 import type { Need } from './needs.js';
 import type { Probe } from './observe.js';
 import type { RuleContext } from './rule.js';
 import { fillTemplate } from './templates.js';
 
 /**
- * Which account a valid request is about, so what it stands on: validate and stage take a new
- * account, process a staged one, the §4.2 additions an imported one; reads and the business
- * endpoints are about no account the rule must set up.
+ * What must exist before a valid request is sent: validate and stage take a new account, process a
+ * staged one, the §4.2 additions an imported one, the business payment instruction — for an
+ * accepted request — a business with an imported account linked to one of its contracts (§4.4);
+ * reads and business creation stand on nothing the rule sets up.
  */
-export type Scope = 'fresh' | 'staged' | 'imported' | 'none';
+export type Scope = 'fresh' | 'staged' | 'imported' | 'business' | 'none';
 
-/** How a request's effect is seen: the probe a valid request offers, or why the interface shows none. */
-export type Effect = { probe(request: CallOptions): Probe } | { observable: false; why: string };
+/**
+ * The account (and business) a valid request is about, set up as the driver's scope asks, with the
+ * payload it was staged with (for its ledgers).
+ */
+export interface SubjectAccount {
+  supplier: string;
+  ext: string;
+  payload: Record<string, unknown>;
+  /** The business a request of scope `business` is about (§4.4). */
+  business?: { supplier: string; externalIdentifier: string };
+}
+
+/**
+ * How a request's effect is seen: the probe a valid request offers (undefined when this subject lacks
+ * what the probe stands on, such as a ledger), or why the interface shows none. `afterRefusal` is
+ * what shows, for an endpoint that keeps nothing, that a refused request kept nothing either
+ * (validate: staging the same account afterwards is a first staging).
+ */
+export type Effect =
+  | { probe(request: CallOptions, subject?: SubjectAccount): Probe | undefined }
+  | { observable: false; why: string; afterRefusal?(request: CallOptions): Probe };
+
+/** The documented success of a valid request (§4): what "accepted" means for this endpoint. */
+export interface Accepted {
+  /** The documented success statuses (§4.2 historical statements: 200 or 201). */
+  status: number | readonly number[];
+  /** Preconditions an accepted request stands on beyond its scope's (§2.7: a reference the vendor knows). */
+  needs?: readonly Need[];
+  /**
+   * What an accepted request stands on, where it is more than the driver's scope: a refused request
+   * (401, bad input) is judged about nothing that exists, an accepted one needs its subject.
+   */
+  scope?: Scope;
+}
+
+/** A batch (§4.2 notes, transactions): its list, the fields that deduplicate it, and a fresh valid item. */
+export interface Batch {
+  list: string;
+  dedup: readonly string[];
+  item(ctx: RuleContext): Record<string, unknown>;
+  /**
+   * Where the spec leaves open whether the valid items of a refused batch may be kept (§4.2
+   * transactions report "the first failing transaction only"): the rule only records what happened.
+   */
+  refusedKeepsOpen?: string;
+}
+
+/**
+ * The words of the endpoint's field-type rule (`conventions.types.<slug>`), or why it has none: the
+ * account payload is typed by its own defect and property rules, a GET has no body, a payload shape
+ * not shown has no documented field.
+ */
+export type TypeRuleWords = { slug: string; spec: string; what: string } | { notTyped: string };
 
 export interface EndpointDriver {
   scope: Scope;
@@ -34,9 +89,28 @@ export interface EndpointDriver {
   sample(ctx: RuleContext): CallOptions;
   /** Preconditions the sample stands on beyond an Ongoing supplier (a payload template the spec does not show). */
   sampleNeeds?: readonly Need[];
+  /**
+   * The valid request about `subject`, set up as the scope asks, when it is more than the sample with
+   * the subject's keys: the account payload itself, a ledger the account has, a business's accounts.
+   */
+  about?(ctx: RuleContext, subject: SubjectAccount, sample: CallOptions): CallOptions;
+  /** Documented optional fields a valid request may carry, sent where one field is broken (§2.1). */
+  optional?: Record<string, unknown>;
+  /** Its documented success: where the effect is not observable, a family's last word is this. */
+  accepted: Accepted;
   effect: Effect;
-  /** A fresh valid item of the batch, for an endpoint whose model names its items (`items`, §4.2). */
-  item?(ctx: RuleContext): Record<string, unknown>;
+  /** A batch's list, dedup fields and item, or explicitly none (so a forgotten batch is a decision). */
+  items: Batch | 'none';
+  /** What its answers tell the run's history (core/engine/history.ts). */
+  history: HistoryTell;
+  types: TypeRuleWords;
+  /**
+   * Why refused requests about one subject go one at a time, when they must (§3 does not say whether
+   * an account is marked in progress before its request is validated).
+   */
+  oneAtATime?: string;
+  /** Another body the endpoint's validation error may carry (docs/freedoms.md §4.2, §7.1). */
+  validationBodyOr?: { schema: z.ZodType; name: string };
 }
 
 /** A date inside any open statement period of a freshly imported account: today. */
@@ -61,6 +135,9 @@ export const accountKey = (supplier: string, ext: string) => ({
   import_supplier: supplier,
   external_account_number: ext,
 });
+
+/** The ledgers the subject account was staged with (a template may have none). */
+const ledgersOf = (subject: SubjectAccount) => (subject.payload.ledgers ?? []) as { ledger_code?: string }[];
 
 /** The configured upstream instruction (§2.7), or the template's own fields when none is configured. */
 function vendorInstruction(ctx: RuleContext): Record<string, string> {
@@ -110,15 +187,26 @@ function everyItem(ctx: RuleContext, res: HttpResponse, statuses: string[], sent
 }
 
 /** A probe that sends the request again and expects the status of a first request. */
-const answeredFirst = (endpoint: EndpointId, what: string, status: number, why: string): Effect => ({
-  probe: (request) => ({
+const answeredFirst = (endpoint: EndpointId, what: string, status: number, why: string) => ({
+  probe: (request: CallOptions): Probe => ({
     what,
     run: async (ctx) => ctx.expect.status(await ctx.api.call(endpoint, { ...request, step: STEP }), status, why),
   }),
 });
 
+const stagedFirst = answeredFirst(
+  'stageAccount',
+  'staging answers 201, a first staging (§3)',
+  201,
+  'the account is staged for the first time now (§3 none → staged)',
+);
+
 const unobservable = (why: string): Effect => ({ observable: false, why });
 const READ: Effect = unobservable('a read changes nothing');
+const NOT_TYPED_ACCOUNT: TypeRuleWords = {
+  notTyped: 'the account payload: the defect rules above and the property rules (§2.3)',
+};
+const NOT_TYPED_GET: TypeRuleWords = { notTyped: 'a GET without a body' };
 
 /** The request of a listing or the status of the sample's account. */
 const readOf = (ctx: RuleContext): CallOptions => {
@@ -126,22 +214,51 @@ const readOf = (ctx: RuleContext): CallOptions => {
   return { params: { import_supplier_code: supplier, external_account_number: ext } };
 };
 
+/** A read of the status or a listing: about nothing set up, accepted with 200, telling the history `history`. */
+const read = (history: HistoryTell): EndpointDriver => ({
+  scope: 'none',
+  sample: readOf,
+  accepted: { status: 200 },
+  effect: READ,
+  items: 'none',
+  history,
+  types: NOT_TYPED_GET,
+});
+
+/**
+ * The upstream instruction fields (§2.7) of a request that is to be accepted: the configured vendor,
+ * type and the next valid reference in turn (so rules spread over every instruction the operator
+ * provided), or the template's own fields when none is configured.
+ */
+function acceptedInstruction(ctx: RuleContext): Record<string, string> {
+  const pi = ctx.preconditions.config.payment_instruction;
+  return pi ? { vendor: pi.vendor, reference: ctx.preconditions.nextValidPaymentReference(), type: pi.type } : {};
+}
+
 export const DRIVERS: Record<EndpointId, EndpointDriver> = {
   validateAccount: {
     scope: 'fresh',
     sample: (ctx) => ({ body: ctx.given.account(freshAccount(ctx).supplier) }),
-    // Refused-means-nothing rules probe validate through staging the same account.
-    effect: unobservable('validate keeps nothing (§4.1): its effect is seen by staging the same account afterwards'),
+    about: (_ctx, subject) => ({ body: subject.payload }),
+    accepted: { status: 200 },
+    effect: {
+      observable: false,
+      why: 'validate keeps nothing (§4.1): its effect is seen by staging the same account afterwards',
+      afterRefusal: stagedFirst.probe,
+    },
+    items: 'none',
+    history: 'nothing',
+    types: NOT_TYPED_ACCOUNT,
   },
   stageAccount: {
     scope: 'fresh',
     sample: (ctx) => ({ body: ctx.given.account(freshAccount(ctx).supplier) }),
-    effect: answeredFirst(
-      'stageAccount',
-      'staging answers 201, a first staging (§3)',
-      201,
-      'the account is staged for the first time now (§3 none → staged)',
-    ),
+    about: (_ctx, subject) => ({ body: subject.payload }),
+    accepted: { status: [201, 200] },
+    effect: stagedFirst,
+    items: 'none',
+    history: 'staging',
+    types: NOT_TYPED_ACCOUNT,
   },
   processAccount: {
     scope: 'staged',
@@ -155,6 +272,9 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         },
       };
     },
+    // §4.1: dry_run is a documented boolean; sent false, it is a field a defect can break.
+    optional: { dry_run: false },
+    accepted: { status: 201 },
     effect: {
       probe: (request) => ({
         what: 'process answers 201, the account created now (§3)',
@@ -174,13 +294,20 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         },
       }),
     },
+    items: 'none',
+    history: 'processing',
+    types: { slug: 'process', spec: '§4.1 process (dry_run: boolean), §7.2, §3', what: 'process request' },
+    // An implementation may mark the account in progress before it validates (§3 does not say), and
+    // answer a request beside another one "in progress" rather than 400 — a reading, not a fault,
+    // that only concurrency would surface.
+    oneAtATime: '§3 does not say whether an account is marked in progress before its request is validated',
   },
   createNotes: {
     scope: 'imported',
-    item: (ctx) => ctx.preconditions.payloads.item('notes', 'notes', ctx.ids),
     sample: (ctx) => ({
       body: { ...freshAccount(ctx).key, notes: [ctx.preconditions.payloads.item('notes', 'notes', ctx.ids)] },
     }),
+    accepted: { status: 201 },
     effect: {
       probe: (request) => ({
         what: 'every note is created now (§4.2 notes rule 2)',
@@ -199,6 +326,14 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         },
       }),
     },
+    // §4.2 notes rule 2: body and, when given, created_at.
+    items: {
+      list: 'notes',
+      dedup: ['body', 'created_at'],
+      item: (ctx) => ctx.preconditions.payloads.item('notes', 'notes', ctx.ids),
+    },
+    history: 'nothing',
+    types: { slug: 'notes', spec: '§4.2 notes, §2.3 note, §7.2', what: 'notes request' },
   },
   createAgreements: {
     scope: 'imported',
@@ -206,19 +341,27 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     // §4.2: the payload shape is "not shown"; without the configured one the request could be
     // refused for its shape before the account is looked up, which is legal.
     sampleNeeds: ['agreementsPayload'],
+    accepted: { status: 201 },
     effect: unobservable('§4.2: 201 with an empty body, and no read of the interface shows agreements'),
+    items: 'none',
+    history: 'nothing',
+    types: { notTyped: '§4.2: payload shape not shown' },
   },
   createSupplyPoints: {
     scope: 'imported',
     sample: (ctx) =>
       templated(ctx, 'supply_points', () => ctx.preconditions.supplyPointsPayload, 'new_supply_point_identifier'),
     sampleNeeds: ['supplyPointsPayload'],
+    accepted: { status: 201 },
     effect: unobservable('§4.2: 201 with an empty body, and no read of the interface shows supply points'),
+    items: 'none',
+    history: 'nothing',
+    types: { notTyped: '§4.2: payload shape not shown' },
   },
   createTransactions: {
     scope: 'imported',
-    item: (ctx) => transaction(ctx),
     sample: (ctx) => ({ body: { ...freshAccount(ctx).key, transactions: [transaction(ctx)] } }),
+    accepted: { status: 201 },
     effect: {
       probe: (request) => ({
         what: 'every transaction is added now (§4.2 transactions)',
@@ -237,6 +380,20 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         },
       }),
     },
+    items: {
+      list: 'transactions',
+      dedup: ['transaction_id'],
+      item: (ctx) => transaction(ctx),
+      refusedKeepsOpen:
+        'the 400 of transactions reports "the first failing transaction only" (§4.2), which leaves open whether the ones before it were added (docs/freedoms.md: a refused transaction request may keep them); recorded, never failed',
+    },
+    history: 'nothing',
+    types: { slug: 'transactions', spec: '§4.2 transactions, §2.4, §7.2', what: 'transactions request' },
+    // transaction_data echoes the failing transaction as sent, which may be the wrong-typed value itself.
+    validationBodyOr: {
+      schema: z.looseObject({ status: z.literal('TRANSACTION_IMPORT_ERROR'), error_detail: z.string() }),
+      name: 'the TRANSACTION_IMPORT_ERROR body of §4.2',
+    },
   },
   createHistoricalBillingDocuments: {
     scope: 'imported',
@@ -246,21 +403,52 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         ledger_code: ctx.ids.other('L'),
       }),
     }),
-    effect: answeredFirst(
-      'createHistoricalBillingDocuments',
-      'the ledger takes its historical billing documents now (§4.2 once per ledger, §8)',
-      201,
-      'the ledger still takes its historical billing documents once (§4.2, §8), so nothing before billed it',
-    ),
+    // Once per ledger (§4.2, §8): about a ledger the account was imported with.
+    about: (ctx, subject) => ({
+      body: ctx.preconditions.payloads.billingDocuments(
+        ctx.ids,
+        accountKey(subject.supplier, subject.ext),
+        ledgersOf(subject)[0]?.ledger_code ?? ctx.ids.other('L'),
+        'PERIOD_BASED',
+      ),
+    }),
+    accepted: { status: 201 },
+    effect: {
+      // The once-per-ledger probe needs a ledger the account was imported with (a template may have none).
+      probe: (request, subject) =>
+        subject && !ledgersOf(subject).length
+          ? undefined
+          : answeredFirst(
+              'createHistoricalBillingDocuments',
+              'the ledger takes its historical billing documents now (§4.2 once per ledger, §8)',
+              201,
+              'the ledger still takes its historical billing documents once (§4.2, §8), so nothing before billed it',
+            ).probe(request),
+    },
+    items: 'none',
+    history: 'nothing',
+    types: {
+      slug: 'billing-documents',
+      spec: '§4.2 historical billing documents, §2.5, §7.2, §8',
+      what: 'historical billing documents request',
+    },
   },
   createHistoricalStatements: {
     scope: 'imported',
     sample: (ctx) => ({
       body: ctx.preconditions.payloads.request('historical_statements', ctx.ids, freshAccount(ctx).key),
     }),
+    accepted: { status: [200, 201] },
     effect: unobservable(
       '§4.2: the answer is the validated data, the same for a first and a repeated request, and no read shows statements',
     ),
+    items: 'none',
+    history: 'nothing',
+    types: {
+      slug: 'statements',
+      spec: '§4.2 historical statements, §2.6, §7.2',
+      what: 'historical statements request',
+    },
   },
   createPaymentInstruction: {
     scope: 'imported',
@@ -270,25 +458,42 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         ...vendorInstruction(ctx),
       }),
     }),
+    about: (ctx, subject) => ({
+      body: ctx.preconditions.payloads.request('payment_instruction', ctx.ids, {
+        ...accountKey(subject.supplier, subject.ext),
+        ...acceptedInstruction(ctx),
+      }),
+    }),
+    // §2.7: the instruction is checked upstream: only a reference the vendor knows is accepted.
+    accepted: { status: 201, needs: ['paymentInstruction'] },
     effect: unobservable(
       '§2.7: the instruction is checked upstream and stored, but nothing the interface shows tells a stored instruction from one not stored',
     ),
+    items: 'none',
+    history: 'nothing',
+    types: { slug: 'payment-instruction', spec: '§4.2 payment instruction, §2.7, §7.2', what: 'payment instruction' },
   },
-  accountTransferStatus: { scope: 'none', sample: readOf, effect: READ },
-  allAccountImportProcesses: { scope: 'none', sample: readOf, effect: READ },
-  pendingAccountImportProcesses: { scope: 'none', sample: readOf, effect: READ },
-  importedAccountImportProcesses: { scope: 'none', sample: readOf, effect: READ },
+  accountTransferStatus: read('status'),
+  allAccountImportProcesses: read({ listing: 'all' }),
+  pendingAccountImportProcesses: read({ listing: 'pending' }),
+  importedAccountImportProcesses: read({ listing: 'imported' }),
   createBusiness: {
     scope: 'none',
     sample: (ctx) => ({ body: ctx.given.businessPayload(1, freshAccount(ctx).supplier) }),
+    accepted: { status: 201 },
     effect: answeredFirst(
       'createBusiness',
       'the business is created now (§4.4, §2.8 unique)',
       201,
       'the business is created now (§4.4), so nothing before created it (§2.8: a business is unique)',
     ),
+    items: 'none',
+    history: 'business',
+    types: { slug: 'business', spec: '§4.4 business, §2.8, §7.2', what: 'business request' },
   },
   createBusinessPaymentInstruction: {
+    // The refusal families send it about a business that does not exist, as before any setup; an
+    // accepted request needs the business and an account linked to it (§4.4).
     scope: 'none',
     sample: (ctx) => ({
       body: ctx.preconditions.payloads.request('business_payment_instruction', ctx.ids, {
@@ -297,15 +502,34 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         ...vendorInstruction(ctx),
       }),
     }),
+    about: (ctx, subject) => ({
+      body: ctx.preconditions.payloads.request('business_payment_instruction', ctx.ids, {
+        import_supplier_code: subject.business?.supplier ?? subject.supplier,
+        external_business_identifier: subject.business?.externalIdentifier,
+        accounts: [{ external_account_number: subject.ext }],
+        ...acceptedInstruction(ctx),
+      }),
+    }),
+    accepted: { status: 201, needs: ['paymentInstruction'], scope: 'business' },
     effect: unobservable(
       '§2.7: the instruction is checked upstream and stored, but nothing the interface shows tells a stored instruction from one not stored',
     ),
+    items: 'none',
+    history: 'nothing',
+    types: {
+      slug: 'business-payment-instruction',
+      spec: '§4.4 business payment instruction, §2.7, §7.2',
+      what: 'business payment instruction',
+    },
   },
 };
 
-/** The probe a valid request offers, or undefined when its effect cannot be seen (the driver says why). */
-export const probeFrom = (driver: EndpointDriver, request: CallOptions): Probe | undefined =>
-  'probe' in driver.effect ? driver.effect.probe(request) : undefined;
+/**
+ * The probe a valid request about `subject` offers, or undefined when its effect cannot be seen (the
+ * driver says why) or the subject lacks what the probe stands on.
+ */
+export const probeFrom = (driver: EndpointDriver, request: CallOptions, subject?: SubjectAccount): Probe | undefined =>
+  'probe' in driver.effect ? driver.effect.probe(request, subject) : undefined;
 
 /** Whether the effect of a valid request can be seen (its probe). */
 export const observes = (driver: EndpointDriver): boolean => 'probe' in driver.effect;
@@ -323,6 +547,18 @@ export const sampleRequest = (ctx: RuleContext, endpoint: EndpointId): CallOptio
 /** Which account a request of `endpoint` is about. */
 export const scopeOf = (endpoint: EndpointId): Scope => DRIVERS[endpoint].scope;
 
+/** What each endpoint's answer tells the run's history (core/engine/history.ts), by endpoint. */
+export const historyTells = (drivers: Readonly<Record<string, EndpointDriver>> = DRIVERS) =>
+  Object.fromEntries(Object.entries(drivers).map(([id, driver]) => [id, driver.history]));
+
+/** The batch a driver states, or undefined for an endpoint of single requests. */
+export const batchOf = (driver: EndpointDriver): Batch | undefined =>
+  driver.items === 'none' ? undefined : driver.items;
+
+/** The documented success statuses of a driver, as a list. */
+export const acceptedStatuses = (driver: EndpointDriver): number[] =>
+  typeof driver.accepted.status === 'number' ? [driver.accepted.status] : [...driver.accepted.status];
+
 /**
  * The endpoints a generic family makes its rules for, each with its driver: the spec model's
  * (`CATALOGUE`), or a grown copy in a test, which is how a new endpoint is shown to get every
@@ -337,24 +573,45 @@ export const CATALOGUE: Catalogue = { endpoints: Object.values(model.endpoints),
 
 /**
  * What is wrong with a catalogue of endpoints and drivers: an endpoint with no driver, an effect
- * unobservable without a reason, a batch without its item, a driver for no endpoint. Empty when the
- * table is whole (test/suites/drivers.test.ts holds the real one to it).
+ * unobservable without a reason, a batch without its list or dedup fields, a success without a
+ * documented status, a driver for no endpoint. Empty when the table is whole
+ * (test/suites/drivers.test.ts holds the real one to it).
  */
 export function driverProblems(
-  endpoints: Readonly<Record<string, { id: string; items?: unknown }>>,
+  endpoints: Readonly<Record<string, { id: string; responses?: readonly { status: number }[] }>>,
   drivers: Readonly<Record<string, EndpointDriver | undefined>>,
 ): string[] {
   const problems: string[] = [];
   for (const e of Object.values(endpoints)) {
     const driver = drivers[e.id];
-    if (!driver) problems.push(`${e.id}: no driver (core/engine/drivers.ts DRIVERS)`);
-    else {
-      if (!('probe' in driver.effect) && !driver.effect.why.trim())
-        problems.push(`${e.id}: its effect is unobservable and the driver does not say why`);
-      if (e.items && !driver.item) problems.push(`${e.id}: a batch endpoint whose driver makes no item`);
+    if (!driver) {
+      problems.push(`${e.id}: no driver (core/engine/drivers.ts DRIVERS)`);
+      continue;
     }
+    if (!('probe' in driver.effect) && !driver.effect.why.trim())
+      problems.push(`${e.id}: its effect is unobservable and the driver does not say why`);
+    const batch = batchOf(driver);
+    if (batch && (!batch.list || !batch.dedup.length))
+      problems.push(`${e.id}: a batch whose driver names no list or no fields that deduplicate it`);
+    const documented = new Set((e.responses ?? []).map((r) => r.status));
+    const undocumented = acceptedStatuses(driver).filter((s) => !documented.has(s));
+    if (undocumented.length)
+      problems.push(`${e.id}: accepted with ${undocumented.join(', ')}, which the model does not document`);
   }
   for (const id of Object.keys(drivers))
     if (!(id in endpoints)) problems.push(`${id}: a driver for no endpoint of the model`);
   return problems;
+}
+
+/**
+ * The batches of a catalogue that no rule under `prefix` names: §4.2 deduplication is a statement
+ * about requests that meet, so each batch with dedup fields needs its race rule (`races.`).
+ */
+export function batchesWithoutRule(
+  c: Catalogue,
+  rules: readonly { id: string; endpoints?: readonly string[] }[],
+  prefix: string,
+): string[] {
+  const named = new Set(rules.filter((r) => r.id.startsWith(prefix)).flatMap((r) => r.endpoints ?? []));
+  return c.endpoints.filter((e) => batchOf(c.drivers[e.id])?.dedup.length && !named.has(e.id)).map((e) => e.id);
 }

@@ -149,6 +149,20 @@ export interface HistoryOptions {
   maxWitnesses?: number;
 }
 
+/**
+ * What an answer of an endpoint tells the history: that an account was staged or refused staging,
+ * processed or refused, what a status read or a listing shows, which service_business_id a business
+ * got — or nothing. Each endpoint's driver states it (core/engine/drivers.ts `history`); the history
+ * reads the tells by endpoint, never an endpoint by name.
+ */
+export type HistoryTell =
+  | 'staging'
+  | 'processing'
+  | 'status'
+  | { listing: 'all' | 'pending' | 'imported' }
+  | 'business'
+  | 'nothing';
+
 export class RunHistory {
   private readonly accounts = new Map<string, AccountFacts>();
   /** service_account_number → the account (key) that first showed it. */
@@ -166,15 +180,18 @@ export class RunHistory {
   };
   private readonly ours: (ext: string) => boolean;
   private readonly maxWitnesses: number;
+  private readonly tells: Readonly<Record<string, HistoryTell>>;
   /** The exchange being read, kept only if a fact it shows is the first of its kind. */
   private current?: Exchange;
   /** Its response body parsed once with the rule that reads it, when the client shares it. */
   private response?: SharedBody;
   private lastDropped?: number;
 
-  constructor(options: HistoryOptions = {}) {
+  /** `tells`: what each endpoint's answer tells, by endpoint id (the drivers' `historyTells()`). */
+  constructor(tells: Readonly<Record<string, HistoryTell>>, options: HistoryOptions = {}) {
     this.ours = options.ours ?? (() => true);
     this.maxWitnesses = options.maxWitnesses ?? MAX_WITNESSES;
+    this.tells = tells;
   }
 
   get stats(): HistoryStats {
@@ -208,7 +225,7 @@ export class RunHistory {
     this.current = exchange;
     this.response = response;
     try {
-      this.read(routed.endpoint.id, routed.params, exchange, seen);
+      this.read(this.tells[routed.endpoint.id] ?? 'nothing', routed.params, exchange, seen);
     } finally {
       this.current = undefined;
       this.response = undefined;
@@ -222,13 +239,17 @@ export class RunHistory {
     return 'value' in parsed ? parsed.value : undefined;
   }
 
-  private read(endpoint: string, params: Record<string, string>, x: Exchange, seen: Seen): void {
+  private read(tell: HistoryTell, params: Record<string, string>, x: Exchange, seen: Seen): void {
     const status = x.response?.status;
     // No answer, a 5xx, or a 429 (§4.1 rule 4: "the request is retried"): what the request did is unknown.
     const unknown = status === undefined || status >= 500 || status === 429;
     const refused = status !== undefined && status >= 400 && status < 500 && status !== 429;
-    switch (endpoint) {
-      case 'stageAccount': {
+    if (typeof tell === 'object') {
+      this.listing(tell.listing, status, params, x, seen);
+      return;
+    }
+    switch (tell) {
+      case 'staging': {
         const req = parse(x.request.body);
         if (!isObject(req)) return;
         const facts = this.account(text(req.import_supplier), text(req.external_account_number));
@@ -240,7 +261,7 @@ export class RunHistory {
         else if (refused && !facts.stageRefused) facts.stageRefused = this.keep({ ...seen, status: status! });
         return;
       }
-      case 'processAccount': {
+      case 'processing': {
         const req = parse(x.request.body);
         if (!isObject(req)) return;
         const supplier = text(req.import_supplier_code);
@@ -259,7 +280,7 @@ export class RunHistory {
         } else if (refused && !facts.processRefused) facts.processRefused = this.keep({ ...seen, status: status! });
         return;
       }
-      case 'accountTransferStatus': {
+      case 'status': {
         const supplier = params.import_supplier_code;
         const ext = params.external_account_number;
         const facts = this.account(supplier, ext);
@@ -276,33 +297,7 @@ export class RunHistory {
         else if (res.status === 'UNKNOWN') this.absent(facts, seen, 'status UNKNOWN (no account exists)');
         return;
       }
-      case 'allAccountImportProcesses':
-      case 'pendingAccountImportProcesses':
-      case 'importedAccountImportProcesses': {
-        if (status !== 200) return;
-        const supplier = params.import_supplier_code;
-        const which =
-          endpoint === 'allAccountImportProcesses'
-            ? 'all'
-            : endpoint === 'pendingAccountImportProcesses'
-              ? 'pending'
-              : 'imported';
-        for (const record of recordsOf(this.responseJson(x))) {
-          const ext = record.external_account_number as string;
-          const facts = this.account(supplier, ext);
-          if (!facts) continue;
-          this.appeared(facts, seen, `the ${which} listing`);
-          const number = shown(record.service_account_number);
-          if (which === 'pending') this.absent(facts, seen, 'listed as pending');
-          else if (number) {
-            this.created(supplier, ext, facts, seen, number, `the ${which} listing`);
-            const createdAt = text(record.account_created_at);
-            if (createdAt) this.createdAt(facts, seen, createdAt, `the ${which} listing`);
-          } else if (which === 'all') this.absent(facts, seen, 'listed with a null service_account_number');
-        }
-        return;
-      }
-      case 'createBusiness': {
+      case 'business': {
         const res = this.responseJson(x);
         const req = parse(x.request.body);
         if (!isObject(res) || !isObject(req) || status === undefined || status >= 500) return;
@@ -321,6 +316,31 @@ export class RunHistory {
           );
         return;
       }
+    }
+  }
+
+  /** A listing's records (§4.3): which accounts exist, which are created, and when. */
+  private listing(
+    which: 'all' | 'pending' | 'imported',
+    status: number | undefined,
+    params: Record<string, string>,
+    x: Exchange,
+    seen: Seen,
+  ): void {
+    if (status !== 200) return;
+    const supplier = params.import_supplier_code;
+    for (const record of recordsOf(this.responseJson(x))) {
+      const ext = record.external_account_number as string;
+      const facts = this.account(supplier, ext);
+      if (!facts) continue;
+      this.appeared(facts, seen, `the ${which} listing`);
+      const number = shown(record.service_account_number);
+      if (which === 'pending') this.absent(facts, seen, 'listed as pending');
+      else if (number) {
+        this.created(supplier, ext, facts, seen, number, `the ${which} listing`);
+        const createdAt = text(record.account_created_at);
+        if (createdAt) this.createdAt(facts, seen, createdAt, `the ${which} listing`);
+      } else if (which === 'all') this.absent(facts, seen, 'listed with a null service_account_number');
     }
   }
 

@@ -22,6 +22,7 @@ import { seededRandom } from '../http/pacing.js';
 import { type Connection, UnreachableError, connect } from './connection.js';
 import { createContext } from './context.js';
 import { executeRule, notRun } from './execute.js';
+import { historyTells } from './drivers.js';
 import { Given } from './given.js';
 import { type HistoryInvariant, RunHistory } from './history.js';
 import { IdRegistry, Ids, newRunId } from './ids.js';
@@ -430,7 +431,7 @@ function ruleRunner({
 export async function openSession(options: RunOptions = {}): Promise<Session> {
   const settings = settingsOf(options);
   const namespace = `${options.idPrefix ?? RUN_DEFAULTS.idPrefix}-${settings.runId}`;
-  const history = new RunHistory({ ours: (ext) => ext.startsWith(namespace) });
+  const history = new RunHistory(historyTells(), { ours: (ext) => ext.startsWith(namespace) });
   const connection = await connectTo(options, settings, history);
   try {
     const baseUrl = connection.redactor.text(connection.baseUrl);

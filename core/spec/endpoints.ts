@@ -33,17 +33,6 @@ export interface DocumentedResponse {
   body: z.ZodType | 'empty' | 'not shown';
 }
 
-/**
- * A batch: a list of independent items in one request (§4.2 notes and transactions), each with its
- * own result in the 201, and the fields that tell an item already stored from a new one.
- */
-export interface BatchItems {
-  /** The field holding the items (`notes`, `transactions`). */
-  list: string;
-  /** §4.2 notes rule 2: body and, when given, created_at; transactions: the transaction_id. */
-  dedup: readonly string[];
-}
-
 export interface EndpointSpec {
   id: EndpointId;
   method: 'GET' | 'POST';
@@ -52,8 +41,6 @@ export interface EndpointSpec {
    * keeps nothing, process builds the account from what was staged, and reads keep nothing.
    */
   stores: boolean;
-  /** The independent items the request carries, when it is a batch. */
-  items?: BatchItems;
   /** The endpoint in words, for causes and messages ("pending listing not implemented (501)"). */
   words: string;
   /**
@@ -185,7 +172,6 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
       looksUp: true,
       method: 'POST',
       stores: true,
-      items: { list: 'notes', dedup: ['body', 'created_at'] },
       path: '/v1/data-import/notes/create/',
       spec: '§4.2 notes',
       title: 'Add notes to an imported account',
@@ -240,7 +226,6 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
       looksUp: true,
       method: 'POST',
       stores: true,
-      items: { list: 'transactions', dedup: ['transaction_id'] },
       path: '/v1/data-import/transactions/create/',
       spec: '§4.2 transactions',
       title: 'Add financial transactions to an account',

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../core/http/exchange.js';
 import { NotImplemented, RuleFailure } from '../../core/engine/failures.js';
+import { historyTells } from '../../core/engine/drivers.js';
 import { RunHistory } from '../../core/engine/history.js';
 import type { RuleContext } from '../../core/engine/rule.js';
 import { Transcript } from '../../core/http/client.js';
@@ -87,7 +88,7 @@ async function judged(history: RunHistory, ruleId: string, notImplemented: Recor
 
 describe('the run history', () => {
   it('names both exchanges of a duplicate account number and of a changed creation time', () => {
-    const history = new RunHistory();
+    const history = new RunHistory(historyTells());
     const first = processed('cf-a-1', 'A-00000001');
     const duplicate = processed('cf-a-2', 'A-00000001');
     const listing = listed([{ ext: 'cf-a-1', number: 'A-00000001', at: '2024-05-01T10:00:00Z' }]);
@@ -109,7 +110,7 @@ describe('the run history', () => {
   });
 
   it('fails history.ids.unique and history.account.created-at-stable, each with both exchanges and their curl', async () => {
-    const history = new RunHistory();
+    const history = new RunHistory(historyTells());
     feed(history, [
       processed('cf-a-1', 'A-00000001'),
       processed('cf-a-2', 'A-00000001'),
@@ -138,7 +139,7 @@ describe('the run history', () => {
   });
 
   it('compares shown values only: a read made before the account was created shows none', () => {
-    const history = new RunHistory();
+    const history = new RunHistory(historyTells());
     feed(history, [
       listed([{ ext: 'cf-b-1', number: null, at: null }]),
       processed('cf-b-1', 'A-0000000B'),
@@ -150,7 +151,7 @@ describe('the run history', () => {
   });
 
   it('holds a read against an earlier answer only when it was sent after that answer arrived', () => {
-    const history = new RunHistory();
+    const history = new RunHistory(historyTells());
     const created = processed('cf-c-1', 'A-0000000C');
     const overlapping = status('cf-c-1', 'UNKNOWN', '');
     // Sent before the process answer arrived: it may show the account as it was.
@@ -164,7 +165,7 @@ describe('the run history', () => {
   });
 
   it('finds an account of the run shown after every staging of it was refused', () => {
-    const history = new RunHistory({ ours: (ext) => ext.startsWith('cf-') });
+    const history = new RunHistory(historyTells(), { ours: (ext) => ext.startsWith('cf-') });
     const refused = exchange(
       'POST',
       '/v1/data-import/account-import-process/create-or-update/',
@@ -180,7 +181,7 @@ describe('the run history', () => {
   });
 
   it('a service_business_id given to two businesses fails history.business.ids-unique, not the accounts rule', async () => {
-    const history = new RunHistory();
+    const history = new RunHistory(historyTells());
     const created = (external: string) =>
       exchange(
         'POST',
@@ -199,7 +200,7 @@ describe('the run history', () => {
 
   it('judges nothing of what an endpoint found not implemented showed none of: not judged with its cause', async () => {
     // A partial mock: accounts staged and processed, businesses and listings answered 501.
-    const history = new RunHistory();
+    const history = new RunHistory(historyTells());
     feed(history, [processed('cf-f-1', 'A-0000000F')]);
     const missing = { createBusiness: 501, allAccountImportProcesses: 501, importedAccountImportProcesses: 501 };
     const business = await judged(history, 'history.business.ids-unique', missing);
@@ -215,7 +216,7 @@ describe('the run history', () => {
   });
 
   it('keeps no more exchanges than its cap, and counts the ones it dropped', () => {
-    const history = new RunHistory({ maxWitnesses: 2 });
+    const history = new RunHistory(historyTells(), { maxWitnesses: 2 });
     feed(history, [processed('cf-e-1', 'A-1'), processed('cf-e-2', 'A-2'), processed('cf-e-3', 'A-3')]);
     expect(history.stats).toMatchObject({ exchanges: 3, accounts: 3, kept: 2, droppedExchanges: 1 });
   });
