@@ -451,7 +451,11 @@ export const STATEMENTS: Statement[] = [
     ],
     rules: ['auth.401.*', 'versioning.v1-prefix', 'conventions.media-type.json'],
   },
-  { section: '4.1', quote: ['| POST `/v1/data-import/validate-account/` |'], rules: ['migration.validate.*'] },
+  {
+    section: '4.1',
+    quote: ['| POST `/v1/data-import/validate-account/` |'],
+    rules: ['migration.validate.*', 'relations.echo.validate-nested'],
+  },
   {
     section: '4.1',
     quote: ['| POST `/v1/data-import/account-import-process/create-or-update/` |'],
@@ -530,7 +534,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/notes/create/` |'],
-    rules: ['notes.create.one-result-per-note', 'notes.created-at.kept'],
+    rules: ['notes.create.one-result-per-note', 'notes.created-at.kept', 'relations.echo.notes'],
     info: ['notes.create.results-order'],
   },
   { section: '4.2', quote: ['| POST `/v1/data-import/agreements/create/` |'], rules: ['additions.agreements.created'] },
@@ -542,7 +546,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/transactions/create/` |'],
-    rules: ['transactions.create.every-type'],
+    rules: ['transactions.create.every-type', 'relations.echo.transactions'],
   },
   {
     section: '4.2',
@@ -552,7 +556,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/historical-statements/create/` |'],
-    rules: ['statements.create.accepted', 'statements.create.echoes-statements', 'statements.create.echo-fidelity'],
+    rules: [
+      'statements.create.accepted',
+      'statements.create.echoes-statements',
+      'statements.create.echo-fidelity',
+      'relations.echo.statements-edges',
+    ],
   },
   {
     section: '4.2',
