@@ -1,8 +1,10 @@
 /**
  * Faults of the relation families (suites/relations-*.ts), each placed where no older rule looks:
  * the echo relation (issue #42, blind spot 2) — a nested number, a digit-only string, a body's
- * characters changed on the way back.
+ * characters changed on the way back — and the documented-shape relation (blind spot 3) — a "201,
+ * empty body" that carries content.
  */
+import { reply } from '../reply.js';
 import { body, fault, rewrite } from './helpers.js';
 import type { FaultDefinition } from './types.js';
 
@@ -101,5 +103,29 @@ export const relationFaults: FaultDefinition[] = [
       }));
       return { ...r, body: { ...b, supply_addresses } };
     }),
+  ),
+  fault(
+    {
+      id: 'relations.shape.supply-points-body',
+      placement: { by: ['relations.shape.create-supply-points'] },
+      spec: '§4.2 supply points (201, empty body)',
+      subtle: false,
+      description:
+        'Adding supply points answers 201 with a body naming what was added, where the spec documents an empty body.',
+    },
+    rewrite('createSupplyPoints', (r) =>
+      r.status === 201 ? reply(201, { created: 1, status: 'SUPPLY_POINTS_ADDED' }) : r,
+    ),
+  ),
+  fault(
+    {
+      id: 'relations.shape.agreements-body',
+      placement: { by: ['relations.shape.create-agreements'] },
+      spec: '§4.2 agreements (201, empty body)',
+      subtle: false,
+      description:
+        'Adding agreements answers 201 with the agreements sent as its body, where the spec documents an empty body.',
+    },
+    rewrite('createAgreements', (r, req) => (r.status === 201 ? reply(201, body(req.body)) : r)),
   ),
 ];

@@ -9,6 +9,7 @@ import { echoDifference, echoSites, requestKinds, sameValue } from '../../core/e
 import { faultById, FAULTS } from '../../reference/faults/catalogue.js';
 import { allRules } from '../../suites/index.js';
 import { ECHO_TAG, echoRelation, missingPlaces } from '../../suites/relations-echo.js';
+import { carriesNothing, documentedShapeRelation, SHAPE_TAG } from '../../suites/relations-shape.js';
 
 const key = (p: { endpoint: string; field?: string }) => `${p.endpoint} ${p.field}`;
 
@@ -117,7 +118,7 @@ describe('echoDifference reads values as the spec shapes them', () => {
 
 describe('faults placed where only the relation looks', () => {
   // The whole suite against each fault is the kill matrix's job (`npm run mutation`, in CI).
-  const placed = FAULTS.filter((f) => f.id.startsWith('relations.echo.'));
+  const placed = FAULTS.filter((f) => f.id.startsWith('relations.'));
 
   it('each names the relation rule that catches it', () => {
     expect(placed.length).toBeGreaterThan(0);
@@ -125,9 +126,49 @@ describe('faults placed where only the relation looks', () => {
       expect(faultById(f.id)?.placement?.by.length, f.id).toBe(1);
       for (const rule of f.placement!.by) {
         const r = allRules.find((x) => x.id === rule);
-        expect(r?.tags, f.id).toContain(ECHO_TAG);
+        expect(
+          r?.tags?.some((t) => t === ECHO_TAG || t === SHAPE_TAG),
+          f.id,
+        ).toBe(true);
         expect(f.level ?? 'MUST', f.id).toBe(r?.level);
       }
     }
+  });
+});
+
+describe('the documented-shape relation covers every documented status with a shape', () => {
+  const applies = documentedShapeRelation.applies(CATALOGUE);
+
+  it('applies at every documented success with a body or "empty body", and every documented 400 body', () => {
+    const shaped = CATALOGUE.endpoints.flatMap((e) =>
+      e.responses
+        .filter((r) => r.body !== 'not shown' && (r.status < 300 || (r.status === 400 && e.body)))
+        .map((r) => `${e.id} ${r.status}`),
+    );
+    expect(applies.map(key).sort()).toEqual(shaped.sort());
+    // "201, empty body" of §4.2, on each endpoint the spec documents it for.
+    const empty = CATALOGUE.endpoints.filter((e) => e.responses.some((r) => r.body === 'empty')).map((e) => e.id);
+    for (const id of empty) expect(applies.map(key)).toContain(`${id} 201`);
+    expect(empty.length).toBeGreaterThan(0);
+  });
+
+  it('covered equals applies', () => {
+    expect(missingPlaces(documentedShapeRelation, CATALOGUE, allRules)).toEqual([]);
+    expect(documentedShapeRelation.covered(allRules).map(key).sort()).toEqual(applies.map(key).sort());
+  });
+
+  it('a rule removed shows its endpoint missing', () => {
+    const rule = allRules.find((r) => r.tags?.includes(SHAPE_TAG) && r.endpoints.includes('createSupplyPoints'))!;
+    const missing = missingPlaces(
+      documentedShapeRelation,
+      CATALOGUE,
+      allRules.filter((r) => r !== rule),
+    );
+    expect(missing.map(key)).toEqual(applies.filter((p) => p.endpoint === 'createSupplyPoints').map(key));
+  });
+
+  it('"empty body" is no content: nothing, or a JSON value that carries nothing', () => {
+    for (const text of ['', ' ', '{}', '[]', 'null', '""', '{ }']) expect(carriesNothing(text), text).toBe(true);
+    for (const text of ['{"created":1}', '[1]', '0', 'false', '"x"']) expect(carriesNothing(text), text).toBe(false);
   });
 });
