@@ -29,6 +29,7 @@ import { type Rule, defineRules } from '../core/engine/rule.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { type EndpointId, model } from '../core/spec/index.js';
 import { loadFixture } from '../core/spec/fixtures.js';
+import { EDGE_GIVEN_NAMES, MANY_DECIMAL_AMOUNTS } from '../generators/edges.js';
 import { accountKey, today, transaction } from './support.js';
 
 type Json = Record<string, unknown>;
@@ -38,15 +39,16 @@ export const ECHO_TAG = 'relation:echo';
 
 // ---- payloads: each a pure function of the template it is built from, so its fields are known ----
 
-/** Note bodies the service must hand back as sent: astral, combining (NFD), right-to-left text. */
-const noteEdges = (unique: (label: string) => string) => [
-  { body: `${unique('astral')} 𠮷野 🔥`, created_at: '2024-02-29T23:59:59Z' },
-  { body: `${unique('combining')} Jose\u0301 Mari\u0301a`, created_at: '2023-12-31T00:00:00Z' },
-  { body: `${unique('rtl')} محمد يتصل بخصوص الفاتورة` },
-];
+/** Note bodies the service must hand back as sent: the text edges (astral, combining, right-to-left; generators/edges.ts). */
+const CREATED_AT = ['2024-02-29T23:59:59Z', '2023-12-31T00:00:00Z', undefined] as const;
+const noteEdges = (unique: (label: string) => string) =>
+  EDGE_GIVEN_NAMES.map((name, i) => ({
+    body: `${unique(`edge-${i}`)} ${name} 🔥`,
+    created_at: CREATED_AT[i % CREATED_AT.length],
+  }));
 
 const notesSent = (template: Json, unique: (label: string) => string) =>
-  noteEdges(unique).map((n) => ({ ...template, created_at: undefined, ...n }));
+  noteEdges(unique).map((n) => ({ ...template, ...n }));
 
 /** Line items and tax items whose numbers a float, cents or a decimal column would change. */
 const supplyChargeEdges = (date: string) => ({
@@ -77,9 +79,10 @@ const supplyChargeEdges = (date: string) => ({
   tax_items: [{ amount: 4.2, tax_type: 'VAT', value_taxed: 20.000000000000004, rate: 0.21, unit_type: 'PROPORTION' }],
 });
 
-const transactionsSent = (charge: Json, date: string): Json[] => [
-  { ...charge, amount: '1234.56789012' },
-  { ...charge, ...supplyChargeEdges(date) },
+/** A CHARGE per amount of many decimals (generators/edges.ts) and a SUPPLY_CHARGE with nested items, each with its own id. */
+const transactionsSent = (charge: Json, date: string, fresh: () => string): Json[] => [
+  ...MANY_DECIMAL_AMOUNTS.map((amount) => ({ ...charge, transaction_id: fresh(), amount })),
+  { ...charge, transaction_id: fresh(), ...supplyChargeEdges(date) },
 ];
 
 const statementsSent = (template: Json, unique: (label: string) => string) => [
@@ -145,7 +148,7 @@ export const ECHO_COVERS: Readonly<Record<string, () => unknown>> = {
     statements: statementsSent(first('historical-statements/statements', 'statements'), id),
   }),
   'relations.echo.notes': () => ({ notes: notesSent(first('notes/notes', 'notes'), id) }),
-  'relations.echo.transactions': () => ({ transactions: transactionsSent(canonicalCharge(), '2024-06-10') }),
+  'relations.echo.transactions': () => ({ transactions: transactionsSent(canonicalCharge(), '2024-06-10', () => 'T') }),
 };
 
 // ---- the relation ----
@@ -299,7 +302,7 @@ export default defineRules(
         const a = await ctx.given.imported();
         // Dated today, inside the open statement period: force_add_to_current_statement (§4.2) does
         // not move the date, so transaction_date comes back as sent too.
-        for (const tx of transactionsSent(transaction(ctx) as Json, today())) {
+        for (const tx of transactionsSent(transaction(ctx) as Json, today(), () => ctx.ids.other('T'))) {
           const res = await ctx.api.call('createTransactions', {
             body: { ...accountKey(a.supplier, a.ext), transactions: [tx] },
             step: `add a ${String(tx.type)} transaction`,
