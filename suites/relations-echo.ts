@@ -33,6 +33,8 @@ import { loadFixture } from '../core/spec/fixtures.js';
 import { EDGE_GIVEN_NAMES, MANY_DECIMAL_AMOUNTS } from '../generators/edges.js';
 import { accountKey, today, transaction } from './support.js';
 
+export type { RelationPlace };
+
 type Json = Record<string, unknown>;
 
 /** The tag every rule of the relation carries. */

@@ -27,6 +27,8 @@ import type { RuleContext } from '../core/engine/context.js';
 import type { HttpResponse } from '../core/http/client.js';
 import type { DocumentedResponse, EndpointId, EndpointSpec } from '../core/spec/index.js';
 
+export type { RelationPlace };
+
 /** The tag every rule of the relation carries. */
 export const SHAPE_TAG = 'relation:documented-shape';
 
