@@ -26,6 +26,34 @@ export interface Freedom {
 
 export const FREEDOMS: Freedom[] = [
   {
+    spec: '§4.2',
+    freedom:
+      'What "201, empty body" is on the wire: no body, or a JSON value that carries nothing (`{}`, `[]`, `null`, `""`)',
+    faithful: 'no body',
+    variant: 'no body (both modes alike; the reading is tested on its own in test/suites/relations-echo.test.ts)',
+    toleratedBy: [
+      'billing.create.empty-body',
+      'relations.shape.create-agreements',
+      'relations.shape.create-supply-points',
+      'relations.shape.create-historical-billing-documents',
+    ],
+  },
+  {
+    spec: '§2.1, §2.4, §4.1, §4.2',
+    freedom:
+      'How an answer that hands back what was sent spells a value: a number or a decimal string of the same value, a datetime as the same instant in another ISO 8601 form, a document path with or without its leading slash, fields added',
+    faithful: 'values as sent',
+    variant: 'datetimes with microseconds and a +00:00 offset, document paths with a leading slash',
+    toleratedBy: [
+      'migration.validate.echo-fidelity',
+      'statements.create.echo-fidelity',
+      'relations.echo.validate-nested',
+      'relations.echo.statements-edges',
+      'relations.echo.notes',
+      'relations.echo.transactions',
+    ],
+  },
+  {
     spec: '§2.3, §4',
     freedom: 'Required or optional flags of fields',
     choices: ['requiredAccountFields'],

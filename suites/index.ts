@@ -22,6 +22,8 @@ import payments from './payments.js';
 import properties from './properties.js';
 import races from './races.js';
 import refusedAccount from './refused-account.js';
+import relationsEcho from './relations-echo.js';
+import relationsShape from './relations-shape.js';
 import refusedMigration from './refused-migration.js';
 import refusedValidation from './refused-validation.js';
 import stateful from './stateful.js';
@@ -50,6 +52,7 @@ export const suites: Record<string, Rule[]> = {
   stateful,
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
+  relations: [...relationsEcho, ...relationsShape],
   history,
 };
 

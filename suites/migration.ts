@@ -8,7 +8,18 @@ import type { RuleContext } from '../core/engine/context.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { type AccountPayload, model } from '../core/spec/index.js';
 import { alignNotes } from './notes.js';
-import { accountKey, echoDifference, mentions, readListing, recordsFor, status } from './support.js';
+import {
+  accountKey,
+  describeDifference,
+  echoDifference,
+  mentions,
+  readListing,
+  recordsFor,
+  requestKinds,
+  status,
+} from './support.js';
+
+const ACCOUNT_KINDS = requestKinds('validateAccount');
 
 /** A payload §2.1 / §2.3 make invalid for any implementation: an impossible date. */
 function invalidAccount(ctx: RuleContext) {
@@ -76,6 +87,8 @@ export default defineRules(
       title: 'Validating a valid account payload answers 200 with the validated data as body',
       needs: ['ongoingSupplier'],
       endpoints: ['validateAccount'],
+      // An instance of the echo relation (suites/relations-echo.ts).
+      tags: ['relation:echo'],
       async check(ctx) {
         const account = ctx.given.account();
         const res = await ctx.api.call('validateAccount', { body: account, step: 'validate a complete account' });
@@ -121,17 +134,19 @@ export default defineRules(
         'The validated data carries every field sent with an equal value, at every depth (extra fields allowed, §9.2)',
       needs: ['ongoingSupplier'],
       endpoints: ['validateAccount'],
+      // An instance of the echo relation (suites/relations-echo.ts).
+      tags: ['relation:echo'],
       async check(ctx) {
         const account = ctx.given.account();
         const res = await ctx.api.call('validateAccount', { body: account, step: 'validate a complete account' });
         ctx.expect.status(res, 200);
         const echoed = ctx.expect.body(res, model.ValidatedAccount, 'validated data');
-        const d = echoDifference(account, echoed);
-        ctx.expect.that(
-          d === undefined,
-          `the validated data must be the data sent, but ${d?.path} was sent as ${JSON.stringify(d?.sent)} and came back as ${d?.echoed === undefined ? 'nothing' : JSON.stringify(d?.echoed)}`,
-          { res, expected: d?.sent, actual: d?.echoed },
-        );
+        const d = echoDifference(account, echoed, { kinds: ACCOUNT_KINDS });
+        ctx.expect.that(d === undefined, d ? describeDifference(d, 'the validated data must be the data sent') : '', {
+          res,
+          expected: d?.sent,
+          actual: d?.echoed,
+        });
       },
     },
     {

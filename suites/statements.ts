@@ -4,7 +4,9 @@ import { defineRules } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { model } from '../core/spec/index.js';
 import { expectedAttr, reportsDefectAt } from './attrs.js';
-import { accountKey, echoDifference } from './support.js';
+import { accountKey, describeDifference, echoDifference, requestKinds } from './support.js';
+
+const STATEMENT_KINDS = requestKinds('createHistoricalStatements');
 
 /** A historical statement from the template (every documented field), fresh, with `overrides`. */
 const statement = (ctx: RuleContext, overrides: Record<string, unknown> = {}) =>
@@ -62,6 +64,8 @@ export default defineRules(
       level: 'MUST',
       title:
         'The validated data carries every field of every statement sent with an equal value (extra fields allowed, §9.2)',
+      // An instance of the echo relation (suites/relations-echo.ts).
+      tags: ['statements', 'relation:echo'],
       async check(ctx) {
         const a = await ctx.given.imported();
         const request = {
@@ -73,10 +77,15 @@ export default defineRules(
         const body = res.json();
         // "The validated data": the statements, alone or in the request validated ({…, statements}).
         const echoed = Array.isArray(body) ? body : (body as { statements?: unknown } | null)?.statements;
-        const d = echoDifference(request.statements, echoed, 'statements');
+        const d = echoDifference(request.statements, echoed, { kinds: STATEMENT_KINDS, base: 'statements' });
         ctx.expect.that(
           d === undefined,
-          `the validated data must be the statements sent, but ${d?.path} was sent as ${JSON.stringify(d?.sent)} and came back as ${d?.echoed === undefined ? 'nothing' : JSON.stringify(d?.echoed)}`,
+          d
+            ? describeDifference(
+                { ...d, path: `statements.${d.path}` },
+                'the validated data must be the statements sent',
+              )
+            : '',
           { res, expected: d?.sent, actual: d?.echoed },
         );
       },

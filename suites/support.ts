@@ -71,56 +71,5 @@ export function errorsOf(res: HttpResponse): ValidationOutcome {
   return { status: res.status, attrs: items.map((e) => String(e?.attr)), codes: items.map((e) => String(e?.code)) };
 }
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
-const DOCUMENT_PATH_KEYS = new Set(['document_path', 'statement_path']);
-
-/**
- * Whether an echoed value is the value sent, as "the validated data" may spell it: a number and a
- * decimal string of the same value (§2.4 "number or decimal string"), one datetime instant in another
- * ISO 8601 spelling (§2.1), a document path with or without its leading slash (§2.1: "A leading slash
- * on the payload path is accepted").
- */
-function sameValue(sent: unknown, echoed: unknown, key: string): boolean {
-  if (sent === echoed) return true;
-  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && DECIMAL.test(v));
-  if (numeric(sent) && numeric(echoed)) return Number(sent) === Number(echoed);
-  if (typeof sent !== 'string' || typeof echoed !== 'string') return false;
-  if (DOCUMENT_PATH_KEYS.has(key)) return sent.replace(/^\//, '') === echoed.replace(/^\//, '');
-  if (ISO_DATETIME.test(sent) && ISO_DATETIME.test(echoed)) return Date.parse(sent) === Date.parse(echoed);
-  return false;
-}
-
-/**
- * The first documented field sent that does not come back with an equal value in an echo of the
- * validated data (§4.1 validate, §4.2 historical statements): a dot path and what was found there,
- * or undefined. Fields the echo adds are not looked at (§9.2: the interface grows); arrays keep
- * their elements, in order (§7.1 attrs index them).
- */
-export function echoDifference(
-  sent: unknown,
-  echoed: unknown,
-  path = '',
-  key = '',
-): { path: string; sent: unknown; echoed: unknown } | undefined {
-  const at = (k: string | number) => (path === '' ? String(k) : `${path}.${k}`);
-  if (Array.isArray(sent)) {
-    if (!Array.isArray(echoed) || echoed.length !== sent.length) return { path: path || '(body)', sent, echoed };
-    for (let i = 0; i < sent.length; i++) {
-      const d = echoDifference(sent[i], echoed[i], at(i), key);
-      if (d) return d;
-    }
-    return undefined;
-  }
-  if (sent !== null && typeof sent === 'object') {
-    if (echoed === null || typeof echoed !== 'object' || Array.isArray(echoed))
-      return { path: path || '(body)', sent, echoed };
-    for (const [k, v] of Object.entries(sent)) {
-      if (v === undefined) continue;
-      const d = echoDifference(v, (echoed as Record<string, unknown>)[k], at(k), k);
-      if (d) return d;
-    }
-    return undefined;
-  }
-  return sameValue(sent, echoed, key) ? undefined : { path: path || '(body)', sent, echoed };
-}
+// Comparing what an answer hands back with what was sent is the engine's (core/engine/echo.ts).
+export { echoDifference, describeDifference, requestKinds } from '../core/engine/echo.js';

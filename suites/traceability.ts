@@ -451,11 +451,16 @@ export const STATEMENTS: Statement[] = [
     ],
     rules: ['auth.401.*', 'versioning.v1-prefix', 'conventions.media-type.json'],
   },
-  { section: '4.1', quote: ['| POST `/v1/data-import/validate-account/` |'], rules: ['migration.validate.*'] },
+  {
+    section: '4.1',
+    quote: ['| POST `/v1/data-import/validate-account/` |'],
+    rules: ['relations.shape.validate-account', 'migration.validate.*', 'relations.echo.validate-nested'],
+  },
   {
     section: '4.1',
     quote: ['| POST `/v1/data-import/account-import-process/create-or-update/` |'],
     rules: [
+      'relations.shape.stage-account',
       'migration.stage.first-201',
       'migration.stage.update-200',
       'errors.stage-same-as-validate',
@@ -467,6 +472,7 @@ export const STATEMENTS: Statement[] = [
     section: '4.1',
     quote: ['| POST `/v1/data-import/account-import-process/process/` |'],
     rules: [
+      'relations.shape.process-account',
       'migration.process.creates-account',
       'migration.process.dry-run-false',
       'migration.process.dry-run-false-string',
@@ -530,34 +536,54 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/notes/create/` |'],
-    rules: ['notes.create.one-result-per-note', 'notes.created-at.kept'],
+    rules: [
+      'relations.shape.create-notes',
+      'notes.create.one-result-per-note',
+      'notes.created-at.kept',
+      'relations.echo.notes',
+    ],
     info: ['notes.create.results-order'],
   },
-  { section: '4.2', quote: ['| POST `/v1/data-import/agreements/create/` |'], rules: ['additions.agreements.created'] },
+  {
+    section: '4.2',
+    quote: ['| POST `/v1/data-import/agreements/create/` |'],
+    rules: ['relations.shape.create-agreements', 'additions.agreements.created'],
+  },
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/supply-points/create/` |'],
-    rules: ['additions.supply-points.created'],
+    rules: ['relations.shape.create-supply-points', 'additions.supply-points.created'],
   },
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/transactions/create/` |'],
-    rules: ['transactions.create.every-type'],
+    rules: ['relations.shape.create-transactions', 'transactions.create.every-type', 'relations.echo.transactions'],
   },
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/historical-billing-documents/create/` |'],
-    rules: ['billing.create.*'],
+    rules: ['relations.shape.create-historical-billing-documents', 'billing.create.*'],
   },
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/historical-statements/create/` |'],
-    rules: ['statements.create.accepted', 'statements.create.echoes-statements', 'statements.create.echo-fidelity'],
+    rules: [
+      'relations.shape.create-historical-statements',
+      'statements.create.accepted',
+      'statements.create.echoes-statements',
+      'statements.create.echo-fidelity',
+      'relations.echo.statements-edges',
+    ],
   },
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/payment-instruction/create/` |'],
-    rules: ['payments.account.created', 'payments.account.staged-only-refused', 'races.payments.instructions-at-once'],
+    rules: [
+      'relations.shape.create-payment-instruction',
+      'payments.account.created',
+      'payments.account.staged-only-refused',
+      'races.payments.instructions-at-once',
+    ],
   },
   { section: '4.2', quote: ['Notes rules:'], descriptive: 'Introduces the rules below.' },
   {
@@ -661,6 +687,7 @@ export const STATEMENTS: Statement[] = [
     section: '4.3',
     quote: ['| `/v1/data-import/account-transfer-status/'],
     rules: [
+      'relations.shape.account-transfer-status',
       'status.staged-unknown',
       'migration.process.status-completed',
       'stateful.state-machine',
@@ -670,12 +697,22 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['| `/v1/data-import/all-account-import-processes/'],
-    rules: ['status.listing-all-pending', 'migration.process.listed-as-created', 'status.listings-per-supplier'],
+    rules: [
+      'relations.shape.all-account-import-processes',
+      'status.listing-all-pending',
+      'migration.process.listed-as-created',
+      'status.listings-per-supplier',
+    ],
   },
   {
     section: '4.3',
     quote: ['| `/v1/data-import/pending-account-import-processes/'],
-    rules: ['status.listing-pending-nulls', 'migration.process.listed-as-created', 'migration.process.dry-run'],
+    rules: [
+      'relations.shape.pending-account-import-processes',
+      'status.listing-pending-nulls',
+      'migration.process.listed-as-created',
+      'migration.process.dry-run',
+    ],
   },
   {
     section: '4.3',
@@ -697,11 +734,19 @@ export const STATEMENTS: Statement[] = [
     quote: ['- In the all-accounts listing, a pending account has null'],
     rules: ['status.listing-all-pending', 'migration.process.dry-run', 'migration.process.dry-run-no-trace'],
   },
-  { section: '4.4', quote: ['| POST `/v1/data-import/business/` |'], rules: ['business.create.created'] },
+  {
+    section: '4.4',
+    quote: ['| POST `/v1/data-import/business/` |'],
+    rules: ['relations.shape.create-business', 'business.create.created'],
+  },
   {
     section: '4.4',
     quote: ['| POST `/v1/data-import/business-payment-instruction/create/` |'],
-    rules: ['payments.business.created', 'payments.business.unknown-business-refused'],
+    rules: [
+      'relations.shape.create-business-payment-instruction',
+      'payments.business.created',
+      'payments.business.unknown-business-refused',
+    ],
   },
   { section: '4.4', quote: ['Rules:'], descriptive: 'Introduces the rules below.' },
   {
@@ -753,7 +798,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '7.1',
     quote: ['{detail: string, code: string, errors: [{detail: string, code: string, attr: string}]}'],
-    rules: ['errors.body.shape'],
+    rules: ['errors.body.shape', 'relations.shape.*'],
   },
   {
     section: '7.1',

@@ -338,6 +338,17 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
   createAgreements: {
     scope: 'imported',
     sample: (ctx) => templated(ctx, 'agreements', () => ctx.preconditions.agreementsPayload, 'supply_point_identifier'),
+    // Accepted only for a supply point the account has (§4.2: "adds agreements to existing supply points").
+    about: (ctx, subject) => {
+      const groups = (subject.payload.supply_addresses ?? []) as { supply_points?: { identifier?: string }[] }[];
+      const point = groups.flatMap((g) => g.supply_points ?? [])[0]?.identifier ?? ctx.ids.supplyPointIdentifier();
+      return {
+        body: fillTemplate(ctx.preconditions.agreementsPayload, {
+          ...accountKey(subject.supplier, subject.ext),
+          supply_point_identifier: point,
+        }),
+      };
+    },
     // §4.2: the payload shape is "not shown"; without the configured one the request could be
     // refused for its shape before the account is looked up, which is legal.
     sampleNeeds: ['agreementsPayload'],

@@ -31,6 +31,25 @@ export interface DocumentedResponse {
   spec: string;
   description: string;
   body: z.ZodType | 'empty' | 'not shown';
+  /** Where this answer hands back what was sent (core/engine/echo.ts). */
+  echoes?: Echo;
+}
+
+/**
+ * An answer that hands back what was sent: the request's `from` (a dot path, `[]` for every item,
+ * `''` the whole body) comes back as the body, or — `itemAt` — at that field of each item of a result
+ * list; `fields` when only some of each item's fields come back (§4.2 notes: `{created_at, body,
+ * status}`). `strength` is `stated` where the spec says the body is what was sent, `reading` where
+ * it names the echo without showing its content (`why` says so).
+ */
+export interface Echo {
+  from: string;
+  itemAt?: string;
+  fields?: readonly string[];
+  strength: 'stated' | 'reading';
+  why?: string;
+  /** Documented rules that change a value sent (§4.2 transactions: forcing moves the date). */
+  changes?: readonly { field: string; when: string }[];
 }
 
 export interface EndpointSpec {
@@ -111,7 +130,13 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
       title: 'Validate an account payload',
       body: q.AccountPayload,
       responses: [
-        { status: 200, spec: '§4.1', description: 'the validated data', body: s.ValidatedAccount },
+        {
+          status: 200,
+          spec: '§4.1',
+          description: 'the validated data',
+          body: s.ValidatedAccount,
+          echoes: { from: '', strength: 'stated' },
+        },
         validationError('§4.1, §7.1'),
         unauthorized,
       ],
@@ -182,6 +207,9 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
           spec: '§4.2 notes',
           description: 'one result per note (their order is not shown: docs/freedoms.md)',
           body: s.NotesResponse,
+          // `{created_at, body, status}` per note: the note's body and created_at come back; a
+          // created_at not sent defaults (§4.2 notes rule 3), so only one sent is compared.
+          echoes: { from: 'notes[]', fields: ['created_at', 'body'], strength: 'stated' },
         },
         validationError('§4.2 notes rule 4, §7.1'),
         unauthorized,
@@ -237,6 +265,18 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
           spec: '§4.2 transactions',
           description: 'one result per transaction',
           body: s.TransactionsResponse,
+          echoes: {
+            from: 'transactions[]',
+            itemAt: 'transaction_data',
+            strength: 'reading',
+            why: 'transaction_data names the transaction, but its content is not shown (§4.2): a field it leaves out is its own choice, a field it carries is held to the value sent',
+            changes: [
+              {
+                field: 'transaction_date',
+                when: '§4.2 force_add_to_current_statement: a transaction dated outside the open statement period gets its date changed',
+              },
+            ],
+          },
         },
         {
           status: 400,
@@ -284,12 +324,14 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
           spec: '§4.2',
           description: 'the validated data (the spec states 201 and also 200)',
           body: s.ValidatedStatements,
+          echoes: { from: 'statements', strength: 'stated' },
         },
         {
           status: 200,
           spec: '§4.2',
           description: 'the validated data (the spec states 201 and also 200)',
           body: s.ValidatedStatements,
+          echoes: { from: 'statements', strength: 'stated' },
         },
         validationError('§7.1'),
         unauthorized,

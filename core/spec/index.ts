@@ -3,6 +3,7 @@ export {
   type EndpointId,
   type EndpointSpec,
   type DocumentedResponse,
+  type Echo,
   endpointPath,
   DATA_IMPORT_PREFIX,
 } from './endpoints.js';

@@ -220,7 +220,7 @@ export const migrationFaults: FaultDefinition[] = [
   fault(
     {
       id: 'migration.validate.echo-drops-email',
-      placement: { by: ['migration.validate.echo-fidelity'] },
+      placement: { by: ['migration.validate.echo-fidelity'], beside: ['relations.echo.'] },
       spec: '§4.1 (the validated data as body)',
       subtle: true,
       description:

@@ -56,7 +56,7 @@ export const statementFaults: FaultDefinition[] = [
   fault(
     {
       id: 'statements.echo-alters-amount',
-      placement: { by: ['statements.create.echo-fidelity'] },
+      placement: { by: ['statements.create.echo-fidelity'], beside: ['relations.echo.'] },
       spec: '§4.2 historical statements (body is the validated data)',
       subtle: true,
       description: 'The validated data gives every statement a gross_amount rounded to a whole number.',

@@ -53,7 +53,7 @@ describe('echo fidelity against faults placed where the old rules did not look',
     // The whole suite against the fault is the kill matrix's job (`npm run mutation`, in CI).
     it(`${fault} is placed to be caught by ${rule} at MUST, and by no other rule`, () => {
       expect(faultById(fault)?.level ?? 'MUST').toBe('MUST');
-      expect(faultById(fault)?.placement).toEqual({ by: [rule] });
+      expect(faultById(fault)?.placement).toEqual({ by: [rule], beside: ['relations.echo.'] });
     });
   }
 
