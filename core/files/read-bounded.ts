@@ -67,7 +67,8 @@ export function readBounded(path: string, { maxBytes, followLinks = false }: Bou
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new FileRefusedError(path, 'missing', 'missing');
-    if (code === 'ELOOP' && !followLinks) throw new FileRefusedError(path, 'link', 'a symbolic link, which is not followed');
+    if (code === 'ELOOP' && !followLinks)
+      throw new FileRefusedError(path, 'link', 'a symbolic link, which is not followed');
     throw new FileRefusedError(path, 'unreadable', `cannot be read (${code ?? (error as Error).message})`, {
       code: code ?? (error as Error).message,
     });
