@@ -17,6 +17,7 @@ import { noteFaults } from './notes.js';
 import { paymentFaults } from './payments.js';
 import { propertyFaults } from './properties.js';
 import { raceFaults } from './races.js';
+import { relationFaults } from './relations.js';
 import { statementFaults } from './statements.js';
 import { statusFaults } from './status.js';
 import { transactionFaults } from './transactions.js';
@@ -40,6 +41,7 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...raceFaults,
   ...historyFaults,
   ...propertyFaults,
+  ...relationFaults,
 ];
 
 const ids = new Set<string>();
