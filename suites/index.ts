@@ -24,6 +24,7 @@ import races from './races.js';
 import refusedAccount from './refused-account.js';
 import refusedMigration from './refused-migration.js';
 import refusedValidation from './refused-validation.js';
+import relationsIdentity from './relations-identity.js';
 import relationsLookup from './relations-lookup.js';
 import stateful from './stateful.js';
 import statements from './statements.js';
@@ -52,7 +53,7 @@ export const suites: Record<string, Rule[]> = {
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
   history,
-  relations: [...relationsLookup],
+  relations: [...relationsLookup, ...relationsIdentity],
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();

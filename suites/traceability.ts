@@ -293,6 +293,7 @@ export const STATEMENTS: Statement[] = [
     section: '2.8',
     quote: ['A business is unique by its external identifier together with key attributes'],
     rules: [
+      'relations.identity.*',
       'relations.lookup-near-miss.createBusiness',
       'business.duplicate.not-created-twice',
       'races.business.one-business',

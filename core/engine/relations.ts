@@ -46,6 +46,13 @@ export function shapeOf(schema: unknown): Shape | undefined {
   return undefined;
 }
 
+/** A schema without its optional and nullable wrappers. */
+function unwrapped(schema: unknown): unknown {
+  let s = schema as { shape?: unknown; element?: unknown; unwrap?: () => unknown };
+  for (let i = 0; i < 8 && !s.shape && !s.element && typeof s.unwrap === 'function'; i++) s = s.unwrap() as typeof s;
+  return s;
+}
+
 /** The path parameters of an endpoint's path template (`{import_supplier_code}`). */
 export const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 
@@ -145,12 +152,10 @@ export function nonKeyAttributes(body: unknown): string[] {
     for (const [sub, subSchema] of Object.entries(inner)) {
       const path = `${name}.${sub}`;
       fields.push(path);
-      const item = (subSchema as { element?: unknown; unwrap?: () => unknown }).element
-        ? shapeOf(subSchema)
-        : undefined;
+      const list = unwrapped(subSchema) as { element?: unknown };
+      const item = list.element ? shapeOf(list.element) : undefined;
       // The fields of one element of a list of objects (a business contract).
-      if (item && !(subSchema as { shape?: unknown }).shape)
-        for (const f of Object.keys(item)) fields.push(`${path}.0.${f}`);
+      if (item) for (const f of Object.keys(item)) fields.push(`${path}.0.${f}`);
     }
   }
   const key: readonly string[] = [...BUSINESS_KEY, ...BUSINESS_KEY_OPEN];

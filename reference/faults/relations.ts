@@ -3,11 +3,13 @@
  * looks (core/engine/relations.ts). Lookup near-misses: a lookup looser than its key — a
  * case-insensitive collation, a trimmed parameter, a truncated compare — finds the existing account
  * (or accepts the token) for a key spelled nearly the same. Every older rule sends keys exactly as
- * they were made, so only the `relations.lookup-near-miss.*` rules catch these.
+ * they were made, so only the `relations.lookup-near-miss.*` rules catch these. Identity: a business
+ * told apart by an attribute outside its §2.8 key, which only a business sent again with that
+ * attribute changed shows (`relations.identity.*`: every older rule repeats a business whole).
  */
 import { isValidToken, tokenFromHeader } from '../auth.js';
 import { alter, body, fault } from './helpers.js';
-import type { FaultDefinition } from './types.js';
+import type { Around, FaultDefinition } from './types.js';
 
 /** Two tokens compared over the shorter of their lengths, when both have at least this many characters. */
 const TRUNCATED_COMPARE = 16;
@@ -68,4 +70,52 @@ export const relationFaults: FaultDefinition[] = [
       },
     },
   ),
+  {
+    id: 'relations.business-identity-includes-details',
+    placement: {
+      by: [
+        'relations.identity.createBusiness.details',
+        'relations.identity.createBusiness.details-0-key',
+        'relations.identity.createBusiness.details-0-value',
+      ],
+    },
+    spec: '§2.8 (unique by external identifier and key attributes: name, number, type)',
+    subtle: true,
+    description:
+      'A business is told apart by its details too, so the same business sent again with other details is created a second time.',
+    create() {
+      // The details each business was created with (the store keeps only the key attributes).
+      const details = new Map<number, string>();
+      const around: Around = async (req, env, next) => {
+        const b = body<{
+          import_supplier_code?: string;
+          external_business_identifier?: string;
+          business?: Record<string, unknown>;
+        }>(req.body);
+        const sent = JSON.stringify(b.business?.details ?? null);
+        const same = env.store.businesses.find(
+          (x) =>
+            x.supplier === b.import_supplier_code &&
+            x.externalIdentifier === b.external_business_identifier &&
+            x.name === b.business?.company_name &&
+            x.number === b.business?.company_number &&
+            x.type === b.business?.business_type,
+        );
+        // Out of the faithful lookup's sight while this request is handled, when its details differ.
+        const hidden = same && details.has(same.id) && details.get(same.id) !== sent ? same : undefined;
+        const name = hidden?.name;
+        if (hidden) hidden.name = '\u0000hidden';
+        let r: Awaited<ReturnType<Around>>;
+        try {
+          r = await next(req);
+        } finally {
+          if (hidden) hidden.name = name;
+        }
+        const id = (r.body as { service_business_id?: unknown } | undefined)?.service_business_id;
+        if (r.status === 201 && typeof id === 'number') details.set(id, sent);
+        return r;
+      };
+      return { around: { createBusiness: around } };
+    },
+  },
 ];
