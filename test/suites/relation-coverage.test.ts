@@ -11,7 +11,10 @@ import {
 import { defineRules } from '../../core/engine/rule.js';
 import { specText } from '../../core/spec/sections.js';
 import type { EndpointId } from '../../core/spec/index.js';
+import { relationsLine } from '../../reports/console.js';
+import { renderHtml } from '../../reports/html.js';
 import { allRules } from '../../suites/index.js';
+import { sampleReport } from '../helpers/sample-report.js';
 import { identityRules } from '../../suites/relations-identity.js';
 import { nearMissRules, tokenNearMissRule } from '../../suites/relations-lookup.js';
 
@@ -93,5 +96,22 @@ describe('relation coverage (core/engine/relations.ts)', () => {
       expect(misses.find((m) => m.what === 'a proper prefix')!.value).toBe(key.slice(0, -1));
     }
     expect(nearMisses('abc', false).map((m) => m.what)).not.toContain('a leading space');
+  });
+
+  it('is said in the console line and the HTML table, a missing place named', () => {
+    const grown = relationCoverage(
+      CATALOGUE,
+      allRules.filter((r) => r.id !== 'relations.lookup-near-miss.token'),
+    );
+    const report = { ...sampleReport(), relations: grown };
+    const lookup = grown.find((c) => c.kind === 'lookup-near-miss')!;
+    expect(relationsLine(report)).toBe(
+      `Relations: ${grown.map((c, i) => `${c.kind} ${c.covered}/${c.applies}${i === 0 ? ' places' : ''}`).join(', ')}`,
+    );
+    expect(lookup.applies - lookup.covered).toBe(CATALOGUE.endpoints.length);
+    const page = renderHtml(report);
+    expect(page).toContain('id="relations-table"');
+    expect(page).toContain(`<code>createNotes ${TOKEN_FIELD}</code>`);
+    expect(relationsLine({ ...sampleReport(), relations: undefined })).toBeUndefined();
   });
 });
