@@ -135,11 +135,8 @@ function bodyRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
   const needs = [...TO_IMPORT, ...(driver.sampleNeeds ?? []), ...(driver.accepted.needs ?? [])];
   return {
     id: `relations.lookup-near-miss.${e.id}`,
-    spec: stated
-      ? `${stated.spec}, §3`
-      : creates
-        ? '§3, §2.8, §4.1, §4.4'
-        : '§7.2 (404: account not found), §4.2 (data added to an imported account), §4.1 rule 1, §3',
+    // The endpoint's own sections: what a refusal or a first answer means there.
+    spec: stated ? `${stated.spec}, §3` : creates ? e.spec : `§7.2 (404: account not found), ${e.spec}`,
     level: 'MUST',
     title: creates
       ? `${e.method} ${e.path} with a near-miss key (case, space, prefix, extension) makes or finds nothing of the exact key: the exact request afterwards is a first one`
