@@ -5,11 +5,13 @@
  */
 import type { RunOptions } from '../core/engine/options.js';
 import { type WithRecord, runRules } from '../core/engine/run.js';
+import { CATALOGUE } from '../core/engine/drivers.js';
+import { relationCoverage } from '../core/engine/relations.js';
 import { type Session, openSession as openEngineSession } from '../core/engine/session.js';
 import { buildReport } from '../core/report/build.js';
 import { CoverageCounter } from '../core/report/coverage.js';
 import type { Report } from '../core/report/schema.js';
-import { allRules } from '../suites/index.js';
+import { allRules, relationKinds } from '../suites/index.js';
 import { startEmbeddedTarget } from './embedded.js';
 
 export { RUN_DEFAULTS, UnreachableError, type RunEvent, type RunOptions } from '../core/engine/run.js';
@@ -35,14 +37,18 @@ export async function runConformance(options: RunOptions = {}): Promise<Report> 
       observe?.(exchange, startedAt, origin, sender);
     },
   };
+  // Relation coverage is the suite's, whatever the run selected (core/engine/relations.ts).
+  const relations = relationCoverage(CATALOGUE, options.rules ?? allRules, relationKinds);
   try {
     return {
       ...buildReport(await runRules(options.rules ?? allRules, withEmbedded(observed))),
       coverage: coverage.result(),
+      relations,
     };
   } catch (error) {
     const record = (error as WithRecord<Error>)?.record;
-    if (record) (error as WithReport<Error>).report = { ...buildReport(record), coverage: coverage.result() };
+    if (record)
+      (error as WithReport<Error>).report = { ...buildReport(record), coverage: coverage.result(), relations };
     throw error;
   }
 }

@@ -330,6 +330,8 @@ export class ConsoleReporter {
           `Coverage: ${coverage.statuses.observed} of ${coverage.statuses.documented} documented statuses observed, ${coverage.fields.sent} of ${coverage.fields.documented} documented request fields sent (per endpoint in the reports)`,
         ),
       );
+    const relations = relationsLine(report);
+    if (relations) lines.push(c.gray(relations));
     const files = written.filter((w) => w.file);
     if (files.length) lines.push(c.gray(`Reports: ${files.map((w) => shown(w.file ?? '')).join(', ')}`));
     for (const w of written) if (w.warning) lines.push(c.yellow(`Warning: ${shown(w.warning)}`));
@@ -562,4 +564,11 @@ function widthNote(report: Report): string {
   if (auto.backed_off) return `; the target asked to slow down: back to 8 rules at once${latency}`;
   if (report.run.concurrency > 8) return `; up to ${report.run.concurrency} rules at once${latency}`;
   return auto.runner_busy ? `; 8 rules at once${latency}: the runner itself was too busy for more` : '';
+}
+
+/** Relation coverage in one line: `Relations: lookup-near-miss 43/43 places, identity 8/8`. */
+export function relationsLine(report: Report): string | undefined {
+  const r = report.relations;
+  if (!r?.length) return undefined;
+  return `Relations: ${r.map((k, i) => `${k.kind} ${k.covered}/${k.applies}${i === 0 ? ' places' : ''}`).join(', ')}`;
 }

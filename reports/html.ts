@@ -297,6 +297,24 @@ ${list('External account numbers', c.external_account_numbers)}${list('Business 
 </section>`;
 }
 
+/** Relation coverage (core/engine/relations.ts): per kind, the places instantiated of those it applies to, and the missing ones. */
+function relations(report: Report): Html {
+  const r = report.relations;
+  if (!r?.length) return html``;
+  return html`<section id="relations"><h2>Relations</h2>
+<div class="scroll"><table class="capabilities" id="relations-table"><thead><tr><th>Relation</th><th>Spec</th><th class="num">Places</th><th>Missing</th></tr></thead>
+<tbody>${r.map(
+    (k) =>
+      html`<tr><td>${k.kind}</td><td>${k.spec}</td><td class="num">${k.covered} of ${k.applies}</td><td>${
+        k.missing.length
+          ? html`<ul class="ids">${k.missing.map((p) => html`<li><code>${p.endpoint}${p.field ? ` ${p.field}` : ''}</code></li>`)}</ul>`
+          : html`<span class="muted">none</span>`
+      }</td></tr>`,
+  )}</tbody></table></div>
+<p class="muted">Each relation the spec states, applied at every place of the model it holds at: the places derived from the spec model and the driver table, and those the suite's rules instantiate.</p>
+</section>`;
+}
+
 /**
  * Status and field coverage (core/report/coverage.ts): per endpoint, the documented statuses seen
  * and never seen (with the situation each documents), undocumented statuses, and the documented
@@ -519,6 +537,7 @@ ${baseline(report)}
 ${discoveredLimits(report)}
 ${created(report)}
 ${coverage(report)}
+${relations(report)}
 <footer>${report.tool.name} ${report.tool.version} · report schema ${report.schema_version} · finished ${timestamp(report.run.finished_at)}</footer>
 <script>${new Html(SCRIPT)}</script>
 </body>

@@ -1,4 +1,5 @@
 /** Every rule suite, one per spec area; a file is named by its area's rule prefix. */
+import { RELATION_KINDS, type RelationKind } from '../core/engine/relations.js';
 import type { Rule } from '../core/engine/rule.js';
 import additions from './additions.js';
 import auth from './auth.js';
@@ -22,10 +23,12 @@ import payments from './payments.js';
 import properties from './properties.js';
 import races from './races.js';
 import refusedAccount from './refused-account.js';
-import relationsEcho from './relations-echo.js';
-import relationsShape from './relations-shape.js';
+import relationsEcho, { echoRelation } from './relations-echo.js';
+import relationsShape, { documentedShapeRelation } from './relations-shape.js';
 import refusedMigration from './refused-migration.js';
 import refusedValidation from './refused-validation.js';
+import relationsIdentity from './relations-identity.js';
+import relationsLookup from './relations-lookup.js';
 import stateful from './stateful.js';
 import statements from './statements.js';
 import status from './status.js';
@@ -52,11 +55,17 @@ export const suites: Record<string, Rule[]> = {
   stateful,
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
-  relations: [...relationsEcho, ...relationsShape],
   history,
+  relations: [...relationsEcho, ...relationsShape, ...relationsLookup, ...relationsIdentity],
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();
+
+/**
+ * Every relation kind of the suite: the engine's (core/engine/relations.ts) and those whose places
+ * a suite file states (echo, documented shape); the report's relation coverage counts them all.
+ */
+export const relationKinds: readonly RelationKind[] = [...RELATION_KINDS, echoRelation, documentedShapeRelation];
 
 const ids = new Set<string>();
 for (const rule of allRules) {

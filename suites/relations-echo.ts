@@ -172,7 +172,7 @@ export const echoRelation: RelationKind = {
   id: 'echo',
   spec: '§4.1 validate, §4.2 notes, transactions, historical statements, §2.1, §2.4, §9.2',
   sentence:
-    'Where an answer hands back what was sent (a per-item transaction_data, the validated-data echo, historical statements, note bodies and times), every field sent comes back with an equal value: nested items, numbers through another representation, values a documented rule changes only in some cases.',
+    'What an answer hands back of what was sent comes back equal, every field, nested items and numbers in another representation included: "200 with the validated data as body" (§4.1), "body is the validated data" (§4.2 historical statements), "array of `{created_at, body, status}`" (§4.2 notes), `transaction_data` (§4.2 transactions).',
   applies: (catalogue) =>
     echoSites(catalogue).flatMap((site) =>
       [...site.fields.keys()].map((field) => ({ endpoint: site.endpoint, field })),

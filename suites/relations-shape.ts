@@ -17,6 +17,7 @@
  * `[]`, `null`, `""`), as `billing.create.empty-body` reads it (docs/freedoms.md). 404 bodies are
  * "not shown" (§7.2): no shape to hold, their status is the `errors.404.*` and `notes.404.*` rules'.
  */
+import { endpointSlug } from '../core/engine/relations.js';
 import { type Catalogue, CATALOGUE, acceptedStatuses } from '../core/engine/drivers.js';
 import type { RelationPlace } from '../core/engine/echo.js';
 import { documentedShape, describeIssues } from '../core/engine/judgements.js';
@@ -40,8 +41,6 @@ export const carriesNothing = (text: string) =>
 const hasShape = (r: DocumentedResponse) => r.body !== 'not shown';
 const successes = (e: EndpointSpec) => e.responses.filter((r) => r.status < 300 && hasShape(r));
 const refusals = (e: EndpointSpec) => e.responses.filter((r) => r.status === 400 && hasShape(r));
-
-const slug = (id: EndpointId) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Holds an answer to the shape documented for its status. */
 function expectDocumented(ctx: RuleContext, e: EndpointSpec, res: HttpResponse, what: string) {
@@ -89,7 +88,7 @@ export const shapeRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
       const needs: Need[] = [
         ...new Set<Need>([...TO_IMPORT, ...(driver.sampleNeeds ?? []), ...(driver.accepted.needs ?? [])]),
       ];
-      const id = `relations.shape.${slug(e.id)}`;
+      const id = `relations.shape.${endpointSlug(e.id)}`;
       SHAPE_COVERS.set(id, placesOf(e));
       return {
         id,

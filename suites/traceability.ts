@@ -82,7 +82,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '2.2',
     quote: ['| code | string, sent as `import_supplier`'],
-    rules: ['migration.stage.first-201', 'migration.process.creates-account', 'business.create.created'],
+    rules: [
+      'relations.lookup-near-miss.*-account-import-processes',
+      'migration.stage.first-201',
+      'migration.process.creates-account',
+      'business.create.created',
+    ],
   },
   {
     section: '2.2',
@@ -288,6 +293,8 @@ export const STATEMENTS: Statement[] = [
     section: '2.8',
     quote: ['A business is unique by its external identifier together with key attributes'],
     rules: [
+      'relations.identity.*',
+      'relations.lookup-near-miss.create-business',
       'business.duplicate.not-created-twice',
       'races.business.one-business',
       'keys.business.other-identifier',
@@ -348,6 +355,7 @@ export const STATEMENTS: Statement[] = [
     section: '3',
     quote: ['| none | stage (create-or-update) |'],
     rules: [
+      'relations.lookup-near-miss.stage-account',
       'migration.stage.first-201',
       'migration.stage.refuses-invalid',
       'migration.stage.refuses-skipped',
@@ -485,6 +493,7 @@ export const STATEMENTS: Statement[] = [
     section: '4.1',
     quote: ['1. The named team must already exist and the account data must already be staged.'],
     rules: [
+      'relations.lookup-near-miss.process-account',
       'migration.process.refuses-unknown-team',
       'migration.process.refuses-not-staged',
       'migration.process.dry-run-checks-team',
@@ -617,6 +626,7 @@ export const STATEMENTS: Statement[] = [
     section: '4.2',
     quote: ['5. A wrong supplier code or external number gives 404.'],
     rules: [
+      'relations.lookup-near-miss.create-notes',
       'notes.404.wrong-supplier',
       'notes.404.wrong-supplier-existing',
       'notes.404.wrong-number',
@@ -727,7 +737,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.3',
     quote: ['- The status endpoint gives 404 when no import process exists'],
-    rules: ['status.404-without-process', 'migration.validate.stages-nothing', 'history.account.state-agrees'],
+    rules: [
+      'relations.lookup-near-miss.account-transfer-status',
+      'status.404-without-process',
+      'migration.validate.stages-nothing',
+      'history.account.state-agrees',
+    ],
   },
   {
     section: '4.3',
@@ -781,7 +796,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '5',
     quote: ['3. A missing or invalid token gives 401'],
-    rules: ['auth.401.*', 'auth.refused-has-no-effect.*'],
+    rules: ['relations.lookup-near-miss.token', 'auth.401.*', 'auth.refused-has-no-effect.*'],
   },
   {
     section: '5',
@@ -863,12 +878,18 @@ export const STATEMENTS: Statement[] = [
   {
     section: '7.2',
     quote: ['| 401 | missing or invalid token |'],
-    rules: ['auth.401.*', 'auth.refused-has-no-effect.*'],
+    rules: ['relations.lookup-near-miss.token', 'auth.401.*', 'auth.refused-has-no-effect.*'],
   },
   {
     section: '7.2',
     quote: ['| 404 | account not found'],
-    rules: ['notes.404.*', 'status.404-without-process', 'errors.404.*', 'refused.unknown-account.*'],
+    rules: [
+      'relations.lookup-near-miss.*',
+      'notes.404.*',
+      'status.404-without-process',
+      'errors.404.*',
+      'refused.unknown-account.*',
+    ],
   },
   {
     section: '7.2',

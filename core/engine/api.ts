@@ -17,7 +17,13 @@ import { labelOfTry } from './tries.js';
  * `{authorization}`: that literal header; `{scheme}`: the real token under another scheme word
  * (`''` sends the bare token) — so §5 rules can vary the form without ever holding the secret.
  */
-export type AuthMode = 'token' | 'none' | { authorization: string } | { scheme: string };
+export type AuthMode =
+  | 'token'
+  | 'none'
+  | { authorization: string }
+  | { scheme: string }
+  /** The run's token spelled otherwise (a near miss of it, §5.3), in the documented form; `what` says how. */
+  | { nearToken: (token: string) => string; what: string };
 
 export interface CallOptions {
   body?: unknown;
@@ -94,11 +100,13 @@ function deliberately(auth: AuthMode, options: CallOptions, spec?: EndpointSpec)
       ? 'no Authorization header'
       : auth === 'token'
         ? undefined
-        : 'scheme' in auth
-          ? auth.scheme
-            ? `the Authorization scheme "${auth.scheme}"`
-            : 'a bare token as the Authorization header'
-          : 'an Authorization header other than the run token',
+        : 'nearToken' in auth
+          ? `the run token with ${auth.what}`
+          : 'scheme' in auth
+            ? auth.scheme
+              ? `the Authorization scheme "${auth.scheme}"`
+              : 'a bare token as the Authorization header'
+            : 'an Authorization header other than the run token',
     options.defective && options.rawBody !== undefined ? 'a body that is not valid JSON' : undefined,
     (options.defective && options.rawBody === undefined) || refused ? 'a payload with a defect' : undefined,
   ].filter((w) => w !== undefined);
@@ -234,6 +242,7 @@ export class Api {
       const headers: Record<string, string> = { ...options.headers };
       if (auth === 'token') headers.authorization = authorizationHeader(token);
       else if (auth === 'none') delete headers.authorization;
+      else if ('nearToken' in auth) headers.authorization = authorizationHeader(auth.nearToken(token));
       else if ('scheme' in auth) headers.authorization = auth.scheme ? `${auth.scheme} ${token}` : token;
       else headers.authorization = auth.authorization;
       return this.http.send(

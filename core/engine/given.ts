@@ -163,8 +163,11 @@ export class Given {
     return this.api.call('createBusiness', { body: payload, step });
   }
 
-  async business(contracts = 2, supplier = this.preconditions.ongoingSupplier): Promise<CreatedBusiness> {
-    const payload = this.businessPayload(contracts, supplier);
+  async business(
+    contracts = 2,
+    supplier = this.preconditions.ongoingSupplier,
+    payload: BusinessRequest = this.businessPayload(contracts, supplier),
+  ): Promise<CreatedBusiness> {
     const res = await this.createBusiness(payload);
     if (res.status !== 201) this.refuse('create the business', res);
     const id = res.isJson ? (res.json() as { service_business_id?: unknown }).service_business_id : undefined;

@@ -16,6 +16,18 @@ import type { Level } from './verdict.js';
 
 export { LEVELS, type Level, type Verdict } from './verdict.js';
 
+/** A place of the model: an endpoint, and a field of its request where the relation is about one. */
+export interface RelationPlace {
+  endpoint: EndpointId;
+  field?: string;
+}
+
+/** The relation a rule instantiates (core/engine/relations.ts) and the places of the model it does so at. */
+export interface RuleRelation {
+  kind: string;
+  places: readonly RelationPlace[];
+}
+
 export interface Rule {
   /** Stable identifier, `area.subject.variant`. */
   id: string;
@@ -38,6 +50,8 @@ export interface Rule {
    * other rule of the run has ended, so the history it reads is the whole run's.
    */
   judgesHistory?: boolean;
+  /** The relation of the spec this rule applies, and where (core/engine/relations.ts counts the coverage). */
+  relation?: RuleRelation;
   check(ctx: RuleContext): Promise<void>;
 }
 

@@ -240,6 +240,24 @@ export const ReportSchema = z.object({
       'limits the target showed where the spec shows none (§2.3, §8): a §7.1 400 naming exactly the field that carried an edge value, the case replayed inside it. INFO, never a failure; `declare` is the config line that declares it',
     ),
   coverage: CoverageSchema.optional(),
+  relations: z
+    .array(
+      z.object({
+        kind: z.string().describe('the relation kind (core/engine/relations.ts), e.g. lookup-near-miss'),
+        spec: z.string().describe('the sections of the spec sentence it enforces'),
+        covered: z.int().describe('places of the model the registered rules instantiate it at'),
+        applies: z
+          .int()
+          .describe('places of the model it applies to, derived from the spec model and the driver table'),
+        missing: z
+          .array(z.object({ endpoint: z.string(), field: z.string().optional() }))
+          .describe('places it applies to that no rule instantiates'),
+      }),
+    )
+    .optional()
+    .describe(
+      "relation coverage of the suite's rules: for each relation the spec states, the places of the model it applies to and those the rules instantiate (whatever the run selected)",
+    ),
 });
 
 /** One request of the run, numbered in the order the run sent them (report.stopped_answering). */

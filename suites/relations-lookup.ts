@@ -1,0 +1,225 @@
+/**
+ * Lookup near-misses (core/engine/relations.ts, kind `lookup-near-miss`). The other rules try
+ * another account and another supplier, never the same key spelled nearly the same: a server whose
+ * lookup is looser than its key (a case-insensitive collation, a trimmed parameter, a truncated
+ * compare) passes them all. Here every key of every lookup of the catalogue, and the §5 token of
+ * every endpoint, is sent with a near-miss spelling (relations.ts `nearMisses`), and must find
+ * nothing:
+ *
+ * - a read with a documented 404 (§4.3 status) answers it; a listing of a near-miss supplier code
+ *   shows none of the supplier's records (its answer to an unknown code is not shown);
+ * - a request about an existing subject (an imported or staged account, a business) is refused —
+ *   with 404 where the endpoint's own 404 is stated (§4.2 notes rule 5) — and afterwards the exact
+ *   request is answered as a first request (its driver's probe): nothing landed on the subject;
+ * - a request that creates by key (stage, business) may be taken as another entity or refused; the
+ *   exact request afterwards is answered as a first request, so the near-miss did not make or find
+ *   the exact key's entity;
+ * - a near-miss token gives 401 (§5.3). Its spaces are not tried: HTTP drops whitespace around a
+ *   header value, and the auth syntax allows more than one space after the scheme.
+ *
+ * Every rule is derived from the driver table and the model; none names an endpoint.
+ */
+import { endpointSlug } from '../core/engine/relations.js';
+import { CATALOGUE, type Catalogue, probeFrom } from '../core/engine/drivers.js';
+import { TO_IMPORT } from '../core/engine/needs.js';
+import { mentions } from '../core/engine/observe.js';
+import { eachProbe } from '../core/engine/probes.js';
+import { keyFields, LOOKUP_NEAR_MISS, nearMisses, TOKEN_FIELD } from '../core/engine/relations.js';
+import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import type { RuleContext } from '../core/engine/context.js';
+import type { Scope, SubjectAccount } from '../core/engine/drivers.js';
+import { requestAbout, scopeFor } from '../core/engine/subject.js';
+import type { EndpointSpec } from '../core/spec/index.js';
+
+const KIND = LOOKUP_NEAR_MISS.id;
+type Body = Record<string, unknown>;
+
+/**
+ * The run's identifiers end in their number (`…-A38`), so the proper prefix of one may be another
+ * (`…-A3`), and the near misses other rules of the family make would meet. The subjects here take a
+ * letter after their number: the prefix of `…-A38Q` is `…-A38`, a number drawn for this subject alone.
+ */
+const TAIL = 'Q';
+
+/** The subject `scope` asks for (core/engine/subject.ts `setUp`), its external keys ending in TAIL. */
+async function subjectOf(ctx: RuleContext, scope: Scope): Promise<SubjectAccount | undefined> {
+  const account = () => {
+    const payload = ctx.given.account();
+    payload.external_account_number = `${payload.external_account_number}${TAIL}`;
+    return payload;
+  };
+  const of = (a: { supplier: string; ext: string; payload: Record<string, unknown> }) => ({
+    supplier: a.supplier,
+    ext: a.ext,
+    payload: a.payload,
+  });
+  switch (scope) {
+    case 'fresh': {
+      const payload = account();
+      return { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
+    }
+    case 'staged':
+      return of(await ctx.given.staged(account()));
+    case 'imported':
+      return of(await ctx.given.imported(account()));
+    case 'business': {
+      const payload = ctx.given.businessPayload(1);
+      payload.external_business_identifier = `${payload.external_business_identifier}${TAIL}`;
+      const business = await ctx.given.business(1, undefined, payload);
+      const a = await ctx.given.imported(ctx.given.linkToContract(account(), business.contractIdentifiers[0]));
+      return { ...of(a), business: { supplier: business.supplier, externalIdentifier: business.externalIdentifier } };
+    }
+    case 'none':
+      return undefined;
+  }
+}
+
+/** Whether a key field names a supplier (whose code the run is configured with, not drawn). */
+const namesSupplier = (field: string) => field.startsWith('import_supplier');
+
+/** The endpoint's own documented 404, when the spec states one (§4.2 notes rules 1 and 5, §4.3 status). */
+const own404 = (e: EndpointSpec) => e.responses.find((r) => r.status === 404);
+
+/** A read (GET): each path parameter near-missed, the others exact, about an imported account. */
+function readRule(e: EndpointSpec, fields: string[]): RuleInput {
+  const stated = own404(e);
+  return {
+    id: `relations.lookup-near-miss.${endpointSlug(e.id)}`,
+    spec: stated ? stated.spec : '§4.3, §2.2',
+    level: 'MUST',
+    title: stated
+      ? `${e.method} ${e.path} answers 404 when a path parameter is a near miss of an existing account's key (case, space, prefix, extension)`
+      : `${e.method} ${e.path} of a near-miss supplier code (case, space, prefix, extension) lists none of the supplier's accounts`,
+    needs: TO_IMPORT,
+    endpoints: [e.id],
+    relation: { kind: KIND, places: fields.map((field) => ({ endpoint: e.id, field })) },
+    async check(ctx) {
+      const a = await subjectOf(ctx, 'imported');
+      const exact: Record<string, string> = { import_supplier_code: a!.supplier, external_account_number: a!.ext };
+      const probes = fields.flatMap((field) => nearMisses(exact[field] ?? '').map((m) => ({ field, ...m })));
+      await eachProbe(
+        ctx,
+        probes,
+        async ({ field, what, value }) => {
+          const params = { ...exact, [field]: value };
+          const res = await ctx.api.call(e.id, { params, step: `${field} with ${what}` });
+          if (stated)
+            ctx.expect.status(
+              res,
+              404,
+              `${field} with ${what} names no import process (${stated.spec}: 404 when none exists)`,
+            );
+          else if (res.status >= 200 && res.status < 300 && res.isJson)
+            ctx.expect.that(
+              !mentions(res.json(), a!.ext),
+              `the listing of ${JSON.stringify(value)} (${what} of the supplier code) shows account ${a!.ext} of supplier ${a!.supplier}: the supplier code was looked up looser than it is (§2.2, §4.3)`,
+              { res },
+            );
+        },
+        ({ field, what }) => `${field} with ${what}`,
+      );
+    },
+  };
+}
+
+/**
+ * A request with a body: near-miss requests first (each one key near-missed), then the exact request,
+ * which its driver's probe expects answered as a first request. A request about an existing subject
+ * keeps its other fields (the same note, ledger, transaction: what would land on the subject); one
+ * that creates (it looks nothing up: stage, business) takes them from another valid request, so the near-miss
+ * entity and the exact one share nothing but the key's near miss.
+ */
+function bodyRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
+  const driver = c.drivers[e.id];
+  const creates = !e.looksUp;
+  const stated = own404(e);
+  const needs = [...TO_IMPORT, ...(driver.sampleNeeds ?? []), ...(driver.accepted.needs ?? [])];
+  return {
+    id: `relations.lookup-near-miss.${endpointSlug(e.id)}`,
+    // The endpoint's own sections: what a refusal or a first answer means there.
+    spec: stated ? `${stated.spec}, §3` : creates ? e.spec : `§7.2 (404: account not found), ${e.spec}`,
+    level: 'MUST',
+    title: creates
+      ? `${e.method} ${e.path} with a near-miss key (case, space, prefix, extension) makes or finds nothing of the exact key: the exact request afterwards is a first one`
+      : `${e.method} ${e.path} naming an existing subject by a near-miss key (case, space, prefix, extension) is refused${stated ? ' with 404' : ''}, and nothing lands on the subject`,
+    needs: [...new Set(needs)],
+    endpoints: [e.id],
+    relation: { kind: KIND, places: fields.map((field) => ({ endpoint: e.id, field })) },
+    async check(ctx) {
+      const subject = await subjectOf(ctx, scopeFor(driver, true));
+      const about = requestAbout(ctx, driver, subject);
+      const exact = { ...((about.body ?? {}) as Body) };
+      // A request about no subject (business creation) draws its keys: they take the tail here.
+      if (!subject)
+        for (const f of fields) if (!namesSupplier(f) && typeof exact[f] === 'string') exact[f] = `${exact[f]}${TAIL}`;
+      const request = { ...about, body: exact };
+      const probe = probeFrom(driver, request, subject);
+      for (const field of fields)
+        for (const { what, value } of nearMisses(String(exact[field]))) {
+          const base = creates ? ((driver.sample(ctx).body ?? {}) as Body) : exact;
+          const keys = Object.fromEntries(fields.map((f) => [f, exact[f]]));
+          const res = await ctx.api.call(e.id, {
+            ...request,
+            body: { ...base, ...keys, [field]: value },
+            step: `${field} with ${what}`,
+          });
+          if (creates) continue;
+          if (stated)
+            ctx.expect.status(
+              res,
+              404,
+              `${field} with ${what} names no account (${stated.spec}: a wrong ${field} gives 404)`,
+            );
+          else ctx.expect.refused(res, `a request whose ${field} is a near miss (${what}) of an existing subject's`);
+        }
+      if (probe) await probe.run(ctx);
+    },
+  };
+}
+
+/** One rule per endpoint with lookup keys (relations.ts `keyFields`). */
+export const nearMissRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
+  c.endpoints.flatMap((e) => {
+    const fields = keyFields(c, e);
+    if (!fields.length) return [];
+    return [e.method === 'GET' ? readRule(e, fields) : bodyRule(c, e, fields)];
+  });
+
+/** The §5 token of every endpoint, near-missed: 401 (§5.3, §7.2). */
+export const tokenNearMissRule = (c: Catalogue = CATALOGUE): RuleInput => ({
+  id: 'relations.lookup-near-miss.token',
+  spec: '§5.3, §7.2',
+  level: 'MUST',
+  title:
+    'A near miss of the run token (the letter case flipped, a proper prefix, an extension) is an invalid token: 401 on every endpoint',
+  needs: ['ongoingSupplier'],
+  endpoints: c.endpoints.map((e) => e.id),
+  relation: { kind: KIND, places: c.endpoints.map((e) => ({ endpoint: e.id, field: TOKEN_FIELD })) },
+  async check(ctx) {
+    // The spellings are worked out from the token inside the client: the rule never holds it.
+    const spellings = [
+      {
+        what: 'the letter case flipped',
+        alter: (t: string) => nearMisses(t, false).find((m) => m.what === 'the letter case flipped')?.value ?? `${t}X`,
+      },
+      { what: 'a proper prefix', alter: (t: string) => t.slice(0, -1) },
+      { what: 'an extension', alter: (t: string) => `${t}X` },
+    ];
+    const probes = c.endpoints.flatMap((e) => spellings.map((s) => ({ e, ...s })));
+    await eachProbe(
+      ctx,
+      probes,
+      async ({ e, what, alter }) => {
+        const res = await ctx.api.call(e.id, {
+          ...c.drivers[e.id].sample(ctx),
+          auth: { nearToken: alter, what },
+          step: `${e.id} with the token's ${what}`,
+        });
+        ctx.expect.status(res, 401, `${e.method} ${e.path} with the run token's ${what} (§5.3: an invalid token)`);
+      },
+      ({ e, what }) => `${e.id} with the token's ${what}`,
+    );
+  },
+});
+
+export default defineRules('relations', [...nearMissRules(), tokenNearMissRule()], { tags: ['relations'] });
