@@ -342,11 +342,13 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     about: (ctx, subject) => {
       const groups = (subject.payload.supply_addresses ?? []) as { supply_points?: { identifier?: string }[] }[];
       const point = groups.flatMap((g) => g.supply_points ?? [])[0]?.identifier ?? ctx.ids.supplyPointIdentifier();
+      const key = accountKey(subject.supplier, subject.ext);
+      // As `sample`: the template is read only when configured (a refused request — 401, bad input —
+      // is judged without it; reading an unconfigured template is an internal error).
       return {
-        body: fillTemplate(ctx.preconditions.agreementsPayload, {
-          ...accountKey(subject.supplier, subject.ext),
-          supply_point_identifier: point,
-        }),
+        body: ctx.preconditions.payloads.configured('agreements')
+          ? fillTemplate(ctx.preconditions.agreementsPayload, { ...key, supply_point_identifier: point })
+          : key,
       };
     },
     // §4.2: the payload shape is "not shown"; without the configured one the request could be
