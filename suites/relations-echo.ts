@@ -13,6 +13,7 @@
  * echoes (a gas supply point's readings and billable items, digit-only statement numbers, amounts
  * a float or cents would change).
  */
+import type { RelationKind } from '../core/engine/relations.js';
 import type { RuleContext } from '../core/engine/context.js';
 import type { Catalogue } from '../core/engine/drivers.js';
 import {
@@ -156,14 +157,6 @@ export const ECHO_COVERS: Readonly<Record<string, () => unknown>> = {
 };
 
 // ---- the relation ----
-
-interface RelationKind {
-  id: string;
-  spec: string;
-  sentence: string;
-  applies(catalogue: Catalogue): RelationPlace[];
-  covered(rules: readonly Rule[]): RelationPlace[];
-}
 
 const placeKey = (p: RelationPlace) => `${p.endpoint} ${p.field ?? ''}`;
 const unique = (places: RelationPlace[]) => [...new Map(places.map((p) => [placeKey(p), p])).values()];

@@ -17,16 +17,16 @@
  * `[]`, `null`, `""`), as `billing.create.empty-body` reads it (docs/freedoms.md). 404 bodies are
  * "not shown" (§7.2): no shape to hold, their status is the `errors.404.*` and `notes.404.*` rules'.
  */
-import { endpointSlug } from '../core/engine/relations.js';
+import { endpointSlug, type RelationKind } from '../core/engine/relations.js';
 import { type Catalogue, CATALOGUE, acceptedStatuses } from '../core/engine/drivers.js';
 import type { RelationPlace } from '../core/engine/echo.js';
 import { documentedShape, describeIssues } from '../core/engine/judgements.js';
 import { type Need, TO_IMPORT } from '../core/engine/needs.js';
-import { type Rule, type RuleInput, defineRules } from '../core/engine/rule.js';
+import { type RuleInput, defineRules } from '../core/engine/rule.js';
 import { setUp, requestAbout } from '../core/engine/subject.js';
 import type { RuleContext } from '../core/engine/context.js';
 import type { HttpResponse } from '../core/http/client.js';
-import type { DocumentedResponse, EndpointId, EndpointSpec } from '../core/spec/index.js';
+import type { DocumentedResponse, EndpointSpec } from '../core/spec/index.js';
 
 export type { RelationPlace };
 
@@ -121,14 +121,6 @@ export const shapeRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
     });
 
 // ---- the relation ----
-
-interface RelationKind {
-  id: string;
-  spec: string;
-  sentence: string;
-  applies(catalogue: Catalogue): RelationPlace[];
-  covered(rules: readonly Rule[]): RelationPlace[];
-}
 
 /** A place is an endpoint and a documented status (`field` is the status). */
 const placesOf = (e: EndpointSpec): RelationPlace[] =>

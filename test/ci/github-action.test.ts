@@ -111,6 +111,19 @@ const runStep = (env: Record<string, string>, dir?: string) => startStep(env, di
 const lines = (text: string) => text.split('\n');
 const commandLines = (stdout: string, name: string) => lines(stdout).filter((l) => l.startsWith(`::${name} `));
 
+/** `secret` appears in none of the step's other outputs and in no file of its report directory. */
+function expectNowhereElse(step: StepResult, secret: string, reportDir: string): void {
+  for (const [name, text] of Object.entries({
+    stderr: step.stderr,
+    GITHUB_OUTPUT: step.outputText,
+    GITHUB_STEP_SUMMARY: step.summary,
+    GITHUB_ENV: step.envFile,
+  }))
+    expect(text.includes(secret), name).toBe(false);
+  for (const file of readdirSync(join(step.dir, reportDir)))
+    expect(readFileSync(join(step.dir, reportDir, file), 'utf8').includes(secret), file).toBe(false);
+}
+
 describe('the GitHub Action against a faulty reference server', () => {
   /** The API key, given as the api-key input: it must reach nothing the step writes. */
   const API_KEY = `key-${randomBytes(16).toString('hex')}`;
@@ -196,15 +209,7 @@ describe('the GitHub Action against a faulty reference server', () => {
     const out = lines(step.stdout);
     expect(out[0]).toBe(`::add-mask::${API_KEY}`);
     expect(out.filter((l) => l.includes(API_KEY))).toEqual([out[0]]);
-    for (const [name, text] of Object.entries({
-      stderr: step.stderr,
-      GITHUB_OUTPUT: step.outputText,
-      GITHUB_STEP_SUMMARY: step.summary,
-      GITHUB_ENV: step.envFile,
-    }))
-      expect(text.includes(API_KEY), name).toBe(false);
-    for (const file of readdirSync(join(step.dir, 'reports')))
-      expect(readFileSync(join(step.dir, 'reports', file), 'utf8').includes(API_KEY), file).toBe(false);
+    expectNowhereElse(step, API_KEY, 'reports');
   });
 });
 
@@ -359,15 +364,7 @@ describe('the GitHub Action hands headers and URL credentials to the run through
     expect(out.slice(0, masks.length)).toEqual(masks);
     for (const secret of [GATEWAY_KEY, PASSWORD]) {
       expect(out.filter((l) => l.includes(secret))).toEqual([`::add-mask::${secret}`]);
-      for (const [name, text] of Object.entries({
-        stderr: step.stderr,
-        GITHUB_OUTPUT: step.outputText,
-        GITHUB_STEP_SUMMARY: step.summary,
-        GITHUB_ENV: step.envFile,
-      }))
-        expect(text.includes(secret), name).toBe(false);
-      for (const file of readdirSync(join(step.dir, 'conformance-report')))
-        expect(readFileSync(join(step.dir, 'conformance-report', file), 'utf8').includes(secret), file).toBe(false);
+      expectNowhereElse(step, secret, 'conformance-report');
     }
   });
 });
