@@ -92,8 +92,9 @@ export interface EndpointDriver {
   /**
    * The valid request about `subject`, set up as the scope asks, when it is more than the sample with
    * the subject's keys: the account payload itself, a ledger the account has, a business's accounts.
+   * `toAccept`: the request is to be accepted, not refused (§2.7: then it takes a reference in turn).
    */
-  about?(ctx: RuleContext, subject: SubjectAccount, sample: CallOptions): CallOptions;
+  about?(ctx: RuleContext, subject: SubjectAccount, sample: CallOptions, toAccept: boolean): CallOptions;
   /** Documented optional fields a valid request may carry, sent where one field is broken (§2.1). */
   optional?: Record<string, unknown>;
   /** Its documented success: where the effect is not observable, a family's last word is this. */
@@ -226,13 +227,15 @@ const read = (history: HistoryTell): EndpointDriver => ({
 });
 
 /**
- * The upstream instruction fields (§2.7) of a request that is to be accepted: the configured vendor,
+ * The upstream instruction fields (§2.7) of a request: for one to be accepted, the configured vendor,
  * type and the next valid reference in turn (so rules spread over every instruction the operator
- * provided), or the template's own fields when none is configured.
+ * provided); for one to be refused, the first reference, taking none from the rules that need them
+ * in turn; the template's own fields when none is configured.
  */
-function acceptedInstruction(ctx: RuleContext): Record<string, string> {
+function instructionFields(ctx: RuleContext, toAccept: boolean): Record<string, string> {
   const pi = ctx.preconditions.config.payment_instruction;
-  return pi ? { vendor: pi.vendor, reference: ctx.preconditions.nextValidPaymentReference(), type: pi.type } : {};
+  if (!pi || !toAccept) return vendorInstruction(ctx);
+  return { vendor: pi.vendor, reference: ctx.preconditions.nextValidPaymentReference(), type: pi.type };
 }
 
 export const DRIVERS: Record<EndpointId, EndpointDriver> = {
@@ -471,10 +474,10 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         ...vendorInstruction(ctx),
       }),
     }),
-    about: (ctx, subject) => ({
+    about: (ctx, subject, _sample, toAccept) => ({
       body: ctx.preconditions.payloads.request('payment_instruction', ctx.ids, {
         ...accountKey(subject.supplier, subject.ext),
-        ...acceptedInstruction(ctx),
+        ...instructionFields(ctx, toAccept),
       }),
     }),
     // §2.7: the instruction is checked upstream: only a reference the vendor knows is accepted.
@@ -492,7 +495,9 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
   importedAccountImportProcesses: read({ listing: 'imported' }),
   createBusiness: {
     scope: 'none',
-    sample: (ctx) => ({ body: ctx.given.businessPayload(1, freshAccount(ctx).supplier) }),
+    // Two contracts: the field-type rule puts each defect in the last item of a list, where a server
+    // that checks the first alone lets it through (§4.4: every contract).
+    sample: (ctx) => ({ body: ctx.given.businessPayload(2, freshAccount(ctx).supplier) }),
     accepted: { status: 201 },
     effect: answeredFirst(
       'createBusiness',
@@ -515,12 +520,12 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         ...vendorInstruction(ctx),
       }),
     }),
-    about: (ctx, subject) => ({
+    about: (ctx, subject, _sample, toAccept) => ({
       body: ctx.preconditions.payloads.request('business_payment_instruction', ctx.ids, {
         import_supplier_code: subject.business?.supplier ?? subject.supplier,
         external_business_identifier: subject.business?.externalIdentifier,
         accounts: [{ external_account_number: subject.ext }],
-        ...acceptedInstruction(ctx),
+        ...instructionFields(ctx, toAccept),
       }),
     }),
     accepted: { status: 201, needs: ['paymentInstruction'], scope: 'business' },

@@ -13,16 +13,18 @@ import type { EndpointId } from '../spec/index.js';
 
 /**
  * The request of `driver`, valid, about `subject` (or its sample, about nothing that exists, when
- * there is no subject): the driver's own `about`, or the sample with the subject's keys.
+ * there is no subject): the driver's own `about`, or the sample with the subject's keys. `toAccept`:
+ * the request is to be accepted (the field types' last word), not refused.
  */
 export function requestAbout(
   ctx: RuleContext,
   driver: EndpointDriver,
   subject: SubjectAccount | undefined,
+  toAccept = false,
 ): CallOptions {
   const sample = driver.sample(ctx);
   if (!subject) return sample;
-  if (driver.about) return driver.about(ctx, subject, sample);
+  if (driver.about) return driver.about(ctx, subject, sample, toAccept);
   const body = { ...(sample.body as Record<string, unknown>) };
   if ('import_supplier' in body) body.import_supplier = subject.supplier;
   if ('import_supplier_code' in body) body.import_supplier_code = subject.supplier;
@@ -75,7 +77,7 @@ export async function subjectFor(
 ): Promise<{ scope: Scope; account?: SubjectAccount; request: CallOptions }> {
   const scope = scopeFor(driver, toAccept);
   const account = await setUp(ctx, scope);
-  return { scope, account, request: requestAbout(ctx, driver, account) };
+  return { scope, account, request: requestAbout(ctx, driver, account, toAccept) };
 }
 
 /**
