@@ -71,9 +71,10 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 /**
  * Where the traffic went against the target the claim names: every exchange the run sent to the
- * interface (a rule's, or any under /v1/data-import/) went to the target's origin. The token
- * mutation may be elsewhere (auth.graphql_url is free), so an exchange no rule sent outside the
- * interface's paths is not held to it. A claim against the embedded server names a loopback target.
+ * interface (a path under /v1/data-import/, behind any base path) went to the target's origin. The
+ * token mutation may be elsewhere (auth.graphql_url is free, and a rule may send it too), so an
+ * exchange outside the interface's paths is not held to it. A claim against the embedded server
+ * names a loopback target.
  */
 export function checkHosts(target: Report['target'], traffic: RecordedTraffic): string[] {
   const origin = originOf(target.base_url);
@@ -87,7 +88,7 @@ export function checkHosts(target: Report['target'], traffic: RecordedTraffic): 
   let first: { index: number; origin: string } | undefined;
   let sent = 0;
   for (const e of traffic.entries) {
-    if (e.rule === undefined && !pathOf(e.url).startsWith('/v1/data-import/')) continue;
+    if (!pathOf(e.url).includes('/v1/data-import/')) continue;
     sent++;
     const at = originOf(e.url);
     if (at === origin) continue;
