@@ -165,12 +165,24 @@ function templated(
   template: () => unknown,
   idField: string,
 ): CallOptions {
-  const { key } = freshAccount(ctx);
-  return {
-    body: ctx.preconditions.payloads.configured(kind)
-      ? fillTemplate(template(), { ...key, [idField]: ctx.ids.supplyPointIdentifier() })
-      : key,
-  };
+  return fromTemplate(ctx, kind, template, freshAccount(ctx).key, () => ({
+    [idField]: ctx.ids.supplyPointIdentifier(),
+  }));
+}
+
+/**
+ * The configured template of `kind` filled with `key` and what `fill` gives, or `key` alone when
+ * none is configured: the template (and `fill`) are read only when configured, so a request that
+ * is to be refused (401, bad input) is made without a need its rule does not declare.
+ */
+function fromTemplate(
+  ctx: RuleContext,
+  kind: 'agreements' | 'supply_points',
+  template: () => unknown,
+  key: Record<string, string>,
+  fill: () => Record<string, string>,
+): CallOptions {
+  return { body: ctx.preconditions.payloads.configured(kind) ? fillTemplate(template(), { ...key, ...fill() }) : key };
 }
 
 const STEP = 'probe: the request again, valid, as the last step';
@@ -345,14 +357,13 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     about: (ctx, subject) => {
       const groups = (subject.payload.supply_addresses ?? []) as { supply_points?: { identifier?: string }[] }[];
       const point = groups.flatMap((g) => g.supply_points ?? [])[0]?.identifier ?? ctx.ids.supplyPointIdentifier();
-      const key = accountKey(subject.supplier, subject.ext);
-      // As `sample`: the template is read only when configured (a refused request — 401, bad input —
-      // is judged without it; reading an unconfigured template is an internal error).
-      return {
-        body: ctx.preconditions.payloads.configured('agreements')
-          ? fillTemplate(ctx.preconditions.agreementsPayload, { ...key, supply_point_identifier: point })
-          : key,
-      };
+      return fromTemplate(
+        ctx,
+        'agreements',
+        () => ctx.preconditions.agreementsPayload,
+        accountKey(subject.supplier, subject.ext),
+        () => ({ supply_point_identifier: point }),
+      );
     },
     // §4.2: the payload shape is "not shown"; without the configured one the request could be
     // refused for its shape before the account is looked up, which is legal.
