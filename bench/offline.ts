@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runAgainstReference } from '../app/against-reference.js';
+import { sumsOf } from '../app/claim/digests.js';
 import { MAX_REPORT_RULES } from '../app/cli/report-input.js';
 import type { Reply } from '../reference/reply.js';
 
@@ -235,16 +236,7 @@ export async function verifyClaimAtScale(entries = 50_000, exchanges = 2_000) {
       history.transcript.push({ ...others[i % others.length], seq: 1e6 + i });
     writeFileSync(join(claim, 'traffic.har'), JSON.stringify(har));
     writeFileSync(join(claim, 'reports', 'report.json'), JSON.stringify(report, null, 2));
-    const { createHash } = await import('node:crypto');
-    const sums = readFileSync(join(claim, 'SHA256SUMS'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => l.slice(66));
-    const line = (f: string) =>
-      `${createHash('sha256')
-        .update(readFileSync(join(claim, f)))
-        .digest('hex')}  ${f}\n`;
-    writeFileSync(join(claim, 'SHA256SUMS'), sums.map(line).join(''));
+    writeFileSync(join(claim, 'SHA256SUMS'), sumsOf(claim));
     const r = await timed(['verify-claim', 'claim'], dir);
     return { ms: r.ms, entries, exchanges: total, consistent: r.code === 0 };
   } finally {

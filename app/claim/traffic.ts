@@ -155,7 +155,7 @@ export function checkTranscripts(report: Report, traffic: RecordedTraffic): stri
     const lines = citesOthers(rule)
       ? (everyLine ??= indexByLine(traffic.entries))
       : indexByLine(bySender.get(rule.id) ?? []);
-    // Per line, how far the entries are known to be used: an exchange without bodies never looks back past it.
+    // Per line, how many entries at its front are used: an exchange without bodies never looks back past them.
     const used = new Set<number>();
     const firstFree = new Map<string, number>();
     // Exchanges with bodies first: a one-line exchange must not take the entry one with bodies needs.
@@ -166,12 +166,15 @@ export function checkTranscripts(report: Report, traffic: RecordedTraffic): stri
       const plain = x.request.body === undefined && x.response?.body === undefined;
       let match: RecordedEntry | undefined;
       let sameLine: RecordedEntry | undefined;
-      for (let i = plain ? (firstFree.get(key) ?? 0) : 0; i < candidates.length; i++) {
+      let i = 0;
+      if (plain) {
+        // The used entries at the front of this line stay used: the next plain exchange starts past them.
+        for (i = firstFree.get(key) ?? 0; i < candidates.length && used.has(candidates[i].index); i++);
+        firstFree.set(key, i);
+      }
+      for (; i < candidates.length; i++) {
         const e = candidates[i];
-        if (used.has(e.index) || !sameUrl(x, e)) {
-          if (plain && used.has(e.index) && i === (firstFree.get(key) ?? 0)) firstFree.set(key, i + 1);
-          continue;
-        }
+        if (used.has(e.index) || !sameUrl(x, e)) continue;
         sameLine ??= e;
         if (plain || bodiesAgree(x, e)) {
           match = e;
