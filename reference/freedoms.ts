@@ -247,7 +247,7 @@ export const FREEDOMS: Freedom[] = [
     faithful: 'nothing is added',
     variant: 'the ones before the failing transaction (outside the period, or invalid) are added',
     toleratedBy: ['transactions.period.refused-without-forcing'],
-    observedBy: ['refused.validation.valid-items-not-kept.createTransactions'],
+    observedBy: ['refused.validation.valid-items-not-kept.create-transactions'],
   },
   {
     spec: '§4.2, §7.1',
@@ -343,7 +343,7 @@ export const FREEDOMS: Freedom[] = [
     choices: ['unknownBusiness'],
     faithful: '404',
     variant: '400 at `external_business_identifier`',
-    toleratedBy: ['auth.401.createBusinessPaymentInstruction'],
+    toleratedBy: ['auth.401.create-business-payment-instruction'],
   },
   {
     spec: '§4.3',
@@ -476,7 +476,7 @@ export const FREEDOMS: Freedom[] = [
     choices: ['unauthorized', 'notFound'],
     faithful: '`{detail, code}`',
     variant: 'an empty 401 with `WWW-Authenticate`; `{error}` for 404',
-    toleratedBy: ['auth.401.createNotes', 'notes.404.wrong-number', 'status.404-without-process'],
+    toleratedBy: ['auth.401.create-notes', 'notes.404.wrong-number', 'status.404-without-process'],
   },
   {
     spec: '§7.1',
@@ -596,9 +596,9 @@ export const FREEDOMS: Freedom[] = [
     faithful: 'the body first (an invalid body for an unknown account is a 400)',
     variant: '`demanding`: the account first (a 404 before any validation)',
     toleratedBy: [
-      'errors.404.createAgreements',
-      'errors.404.createSupplyPoints',
-      'errors.404.createTransactions',
+      'errors.404.create-agreements',
+      'errors.404.create-supply-points',
+      'errors.404.create-transactions',
       'notes.404.wrong-number',
       'additions.agreements.non-field-errors',
       'additions.supply-points.non-field-errors',

@@ -8,6 +8,7 @@
  * same request sent with the token is answered as a first one (a note created, a transaction added,
  * the ledger's billing documents accepted once, the business created, the account staged or created).
  */
+import { endpointSlug } from '../core/spec/index.js';
 import { randomBytes } from 'node:crypto';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { CATALOGUE, type Catalogue, probeFrom } from '../core/engine/drivers.js';
@@ -27,7 +28,7 @@ export const refusedHasNoEffectRules = (c: Catalogue = CATALOGUE): Rule[] =>
   c.endpoints
     .filter((e) => e.method === 'POST')
     .map((e) => ({
-      id: `auth.refused-has-no-effect.${e.id}`,
+      id: `auth.refused-has-no-effect.${endpointSlug(e.id)}`,
       spec: '§5.3, §7.2',
       level: 'MUST',
       title: `${e.method} ${e.path} refused with 401 (no token, an invalid token) leaves the observable state as it was`,

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { CATALOGUE, type Catalogue } from '../core/engine/drivers.js';
-import type { EndpointSpec } from '../core/spec/index.js';
+import { endpointSlug, type EndpointSpec } from '../core/spec/index.js';
 import { eachProbe } from '../core/engine/probes.js';
 import endpointStatements from './auth-statements.js';
 
@@ -24,7 +24,7 @@ const stated401 = (e: EndpointSpec) =>
 /** One 401 rule per endpoint of the catalogue, each with the driver's valid request. */
 export const unauthorizedRules = (c: Catalogue = CATALOGUE): Rule[] =>
   c.endpoints.map((e) => ({
-    id: `auth.401.${e.id}`,
+    id: `auth.401.${endpointSlug(e.id)}`,
     // §5.3 covers every endpoint §4 lists; one whose own 401 the spec states needs no §4 reading.
     spec: stated401(e) ? '§5.3, §7.2' : '§5.3, §7.2, §4',
     level: 'MUST',

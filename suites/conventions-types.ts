@@ -18,7 +18,7 @@ import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import { CATALOGUE, type Catalogue, type EndpointDriver, observes, probeFrom } from '../core/engine/drivers.js';
 import { NotJudged } from '../core/engine/failures.js';
 import { acceptedNeeds, acceptedProbe, subjectFor } from '../core/engine/subject.js';
-import type { EndpointId } from '../core/spec/index.js';
+import { type EndpointId, endpointSlug } from '../core/spec/index.js';
 import { DEFECTS, type DefectKind, everyDefect, type Invalid, TYPE_DEFECTS } from '../generators/index.js';
 import { defect } from './conventions.js';
 import { oracle } from '../core/engine/observe.js';
@@ -86,7 +86,9 @@ export function typedEndpoints(c: Catalogue = CATALOGUE): TypedEndpoint[] {
     if ('notTyped' in words) return [];
     if (!e.body)
       throw new Error(`suites/conventions-types.ts: ${e.id} has type rule words but no request body in the spec model`);
-    return [{ endpoint: e.id, ...words, schema: e.body, needs: acceptedNeeds(driver), driver }];
+    return [
+      { endpoint: e.id, slug: endpointSlug(e.id), ...words, schema: e.body, needs: acceptedNeeds(driver), driver },
+    ];
   });
 }
 
@@ -145,7 +147,7 @@ export async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: re
   );
 }
 
-/** One MUST rule per typed endpoint of the catalogue (conventions.types.<slug>). */
+/** One MUST rule per typed endpoint of the catalogue (conventions.types.<endpoint>, its one name). */
 export const typeRules = (c: Catalogue = CATALOGUE, typed = typedEndpoints(c)): RuleInput[] =>
   typed.map(
     (t): RuleInput => ({

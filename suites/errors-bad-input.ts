@@ -6,6 +6,7 @@
  * asserted: removing an optional field can leave a valid request, and which fields are required is
  * not shown.
  */
+import { endpointSlug } from '../core/spec/index.js';
 import type { RuleContext } from '../core/engine/context.js';
 import { PreconditionError } from '../core/engine/failures.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
@@ -66,7 +67,7 @@ export const badInputRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
   c.endpoints
     .filter((e) => e.method === 'POST')
     .map((e) => ({
-      id: `errors.bad-input.no-5xx.${e.id}`,
+      id: `errors.bad-input.no-5xx.${endpointSlug(e.id)}`,
       spec: '§7.2 (400: validation error on any endpoint; 500: unexpected error)',
       level: 'MUST',
       title: `${e.path} never answers bad input (a field missing or of the wrong type, no request object, malformed JSON) with a 5xx`,

@@ -3,7 +3,7 @@ import type { RuleContext } from '../core/engine/context.js';
 import { setAtPath } from '../core/spec/paths.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { model } from '../core/spec/index.js';
+import { endpointSlug, model } from '../core/spec/index.js';
 import { sameDefectsAsValidate } from './attrs.js';
 import { CATALOGUE, type Catalogue } from '../core/engine/drivers.js';
 import { accountKey, sampleRequest } from './support.js';
@@ -39,7 +39,7 @@ export const notFoundRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
     .sort((a, b) => Number(!!c.drivers[a.id].sampleNeeds) - Number(!!c.drivers[b.id].sampleNeeds))
     .map(
       (e): RuleInput => ({
-        id: `errors.404.${e.id}`,
+        id: `errors.404.${endpointSlug(e.id)}`,
         spec: '§7.2 (404: account not found), §1',
         level: 'SHOULD',
         why: 'The spec states the 404 for the notes endpoint; for the other endpoints "account not found" gives 404 by the status code table.',

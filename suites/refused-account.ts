@@ -12,15 +12,19 @@
  *    reading (`errors.404.staged-only`, SHOULD), so when they take it the rule stops there. Refused,
  *    it leaves the account as staging left it.
  * 3. The account is processed (201), and the same request is answered as a first request: neither
- *    refusal stored anything to be applied later.
+ *    refusal stored anything to be applied later. Where the driver sees no effect (agreements,
+ *    supply points, historical statements, payment instructions: nothing the interface shows tells a
+ *    stored one from one not stored), the same request is accepted with its documented status (§4):
+ *    a refusal that stored it half, or left the account unable to take it, shows there. The request
+ *    is then made to be accepted (§2.7: with a reference the vendor knows).
  */
 import { NotJudged } from '../core/engine/failures.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
-import { CATALOGUE, type Catalogue, observes, probeFrom } from '../core/engine/drivers.js';
+import { CATALOGUE, type Catalogue, type EndpointDriver, observes, probeFrom } from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
-import { requestAbout } from '../core/engine/subject.js';
-import type { EndpointSpec } from '../core/spec/index.js';
+import { acceptedNeeds, acceptedProbe, requestAbout } from '../core/engine/subject.js';
+import { endpointSlug, type EndpointSpec } from '../core/spec/index.js';
 
 /**
  * The endpoint's own documented 404, when the spec states one for it (§4.2 notes rules 1 and 5: the
@@ -35,29 +39,37 @@ const beyondTable = (spec: string) =>
     .filter((part) => part !== '§7.2')
     .join(', ');
 
+/** The import chain, and what an accepted request needs where it is the last word. */
+const needsOf = (driver: EndpointDriver) =>
+  observes(driver) ? TO_IMPORT : [...new Set([...TO_IMPORT, ...acceptedNeeds(driver)])];
+
 /**
- * One rule per endpoint of the catalogue about an imported account whose effect its driver can see
- * (§4.2: "All request bodies carry the supplier code and the external account number").
+ * One rule per endpoint of the catalogue about an imported account (§4.2: "All request bodies carry
+ * the supplier code and the external account number"): the last word its driver's probe, or the
+ * valid request accepted where nothing shows its effect.
  */
 export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
   c.endpoints
-    .filter((e) => e.method === 'POST' && c.drivers[e.id].scope === 'imported' && observes(c.drivers[e.id]))
+    .filter((e) => e.method === 'POST' && c.drivers[e.id].scope === 'imported')
     .map((e) => ({
-      id: `refused.unknown-account.${e.id}`,
+      id: `refused.unknown-account.${endpointSlug(e.id)}`,
       // Where §4.2 states the endpoint's own 404 ("must be imported, not merely staged", "wrong …
       // external number gives 404": notes), that statement; for the other endpoints the section's own
       // heading, data added to an imported account.
       spec: `§7.2 (404: account not found), ${stated404(e) ? beyondTable(stated404(e)!.spec) : '§4.2 (data added to an imported account)'}, §3`,
       level: 'MUST',
-      title: `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`,
-      needs: TO_IMPORT,
+      title: observes(c.drivers[e.id])
+        ? `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`
+        : `${e.method} ${e.path} refused for an account that does not exist, or is only staged, leaves nothing behind: once the account is created the same request is accepted with its documented status`,
+      needs: needsOf(c.drivers[e.id]),
       endpoints: [e.id],
       tags: ['refused', 'errors'],
       async check(ctx) {
         const payload = ctx.given.account();
         const account = { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
         const driver = c.drivers[e.id];
-        const request = requestAbout(ctx, driver, account);
+        // Without a probe the last word is the request accepted: it is made to be (§2.7).
+        const request = requestAbout(ctx, driver, account, !observes(driver));
         const o = oracle(ctx);
 
         const none = await o.observe(account, 'before anything was sent');
@@ -105,7 +117,11 @@ export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
         await o.assertState(
           {
             why: 'refused requests store nothing',
-            probes: [probeFrom(driver, request, account)],
+            probes: [
+              observes(driver)
+                ? probeFrom(driver, request, account)
+                : acceptedProbe(e.id, driver, request, e.words, 'once the account is imported'),
+            ],
           },
           'once imported',
         );

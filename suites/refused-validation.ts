@@ -17,10 +17,14 @@
  * The defect never sits on the account's keys or on what deduplicates (a note's body and created_at,
  * a transaction_id): the probe must be the same request, valid.
  *
- * Not here: agreements and supply points (payload shape not shown, §4.2: no documented field to break),
- * payment instructions (§2.7: every field a string whose allowed values are not shown, and nothing
- * the interface shows tells an instruction stored from one not stored), historical statements (no
- * read or probe shows them).
+ * Where the driver sees no effect (payment instructions, historical statements: nothing the
+ * interface shows tells a stored one from one not stored), what is left to show the refusal kept
+ * nothing is the valid request, sent last, accepted with its documented status (§4): a refusal that
+ * half-stored the request, or marked the account, shows there. The subject is then set up as an
+ * accepted request needs (§2.7: a reference the vendor knows; §4.4: a business with a linked account).
+ *
+ * Not here: endpoints whose request has no documented field beyond the keys that name the account
+ * or business (agreements and supply points, §4.2: payload shape not shown — nothing to break).
  */
 import fc from 'fast-check';
 import { defectKinds, invalidFrom, type Invalid } from '../generators/index.js';
@@ -39,8 +43,10 @@ import {
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { NotJudged } from '../core/engine/failures.js';
-import type { EndpointSpec } from '../core/spec/index.js';
-import { subjectFor } from '../core/engine/subject.js';
+import { endpointSlug, type EndpointSpec } from '../core/spec/index.js';
+import { acceptedNeeds, acceptedProbe, subjectFor } from '../core/engine/subject.js';
+import { shapeOf } from '../core/engine/relations.js';
+import type { Need } from '../core/engine/needs.js';
 
 /** The keys that name the account or business a request is about: never the defect's place. */
 const KEYS = new Set([
@@ -104,7 +110,8 @@ async function refusedChangesNothing(
   items: number,
 ): Promise<void> {
   const endpoint = e.id;
-  const subject = await subjectFor(ctx, driver);
+  // Without a probe, the last word is the valid request accepted: the subject is set up for that.
+  const subject = await subjectFor(ctx, driver, !judgeable(driver));
   const valid = validRequest(ctx, driver, subject.request, items);
   const invalid = invalidRequest(ctx, e, driver, valid, items - 1);
   const o = oracle(ctx);
@@ -117,11 +124,14 @@ async function refusedChangesNothing(
   });
   // Refused is what this rule stands on; the status and the §7.1 body are judged by conventions.* and errors.*.
   ctx.expect.refused(res, `a request with ${invalid.defect.description} (§7.2: 400 validation error)`);
-  // An endpoint that keeps nothing shows a refusal kept nothing through what its driver names.
+  // An endpoint that keeps nothing shows a refusal kept nothing through what its driver names; one
+  // whose effect nothing shows, by the valid request accepted afterwards.
   const probe =
     'afterRefusal' in driver.effect && driver.effect.afterRefusal
       ? driver.effect.afterRefusal({ body: valid.body })
-      : probeFrom(driver, valid, subject.account);
+      : observes(driver)
+        ? probeFrom(driver, valid, subject.account)
+        : acceptedProbe(endpoint, driver, valid, e.words, 'sent after the invalid one was refused');
   await o.assertState(
     {
       expected: before,
@@ -136,30 +146,41 @@ async function refusedChangesNothing(
 const judgeable = (driver: EndpointDriver) =>
   observes(driver) || ('afterRefusal' in driver.effect && driver.effect.afterRefusal !== undefined);
 
+/** Whether the request has a documented field a defect can break: one beyond the keys that name its subject. */
+const breakable = (e: EndpointSpec) => Object.keys(shapeOf(e.body) ?? {}).some((f) => !KEYS.has(f));
+
+/** What a rule stands on: the import chain, and what an accepted request needs where it is the last word. */
+const needsOf = (driver: EndpointDriver): readonly Need[] =>
+  judgeable(driver) ? TO_IMPORT : [...new Set([...TO_IMPORT, ...acceptedNeeds(driver)])];
+
 /**
- * One rule per POST endpoint of the catalogue whose effect its driver can see (validate: seen by
- * staging the same account), and one more per batch: the defect in the second of two items.
+ * One rule per POST endpoint of the catalogue with a documented field to break (its effect seen by
+ * its probe, by what its driver names instead, or by the valid request accepted afterwards), and one
+ * more per batch whose effect can be seen: the defect in the second of two items.
  */
 export const validationRules = (c: Catalogue = CATALOGUE): Rule[] => {
-  const judged = c.endpoints.filter((e) => e.method === 'POST' && judgeable(c.drivers[e.id]));
+  const judged = c.endpoints.filter((e) => e.method === 'POST' && breakable(e));
   const perEndpoint: Rule[] = judged.map((e) => ({
-    id: `refused.validation.${e.id}`,
+    id: `refused.validation.${endpointSlug(e.id)}`,
     spec: '§7.2 (400: validation error on any endpoint), §7.1, §2.1',
     level: 'MUST',
-    title: `${e.method} ${e.path} refused with 400 for one invalid documented field leaves the observable state as it was, and the valid request is then answered as a first request`,
-    needs: TO_IMPORT,
+    title: judgeable(c.drivers[e.id])
+      ? `${e.method} ${e.path} refused with 400 for one invalid documented field leaves the observable state as it was, and the valid request is then answered as a first request`
+      : `${e.method} ${e.path} refused with 400 for one invalid documented field leaves the observable state as it was, and the valid request is then accepted with its documented status`,
+    needs: needsOf(c.drivers[e.id]),
     endpoints: [e.id],
     tags: ['refused', 'validation'],
     check: (ctx) => refusedChangesNothing(ctx, e, c.drivers[e.id], 1),
   }));
 
   const validItemsNotKept: Rule[] = judged
+    .filter((e) => judgeable(c.drivers[e.id]))
     .flatMap((e) => {
       const batch = batchOf(c.drivers[e.id]);
       return batch ? [{ e, batch }] : [];
     })
     .map(({ e, batch }) => ({
-      id: `refused.validation.valid-items-not-kept.${e.id}`,
+      id: `refused.validation.valid-items-not-kept.${endpointSlug(e.id)}`,
       spec: '§7.2 (400: validation error on any endpoint), §4.2',
       ...(batch.refusedKeepsOpen
         ? { level: 'INFO' as const, why: batch.refusedKeepsOpen }

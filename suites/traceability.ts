@@ -485,7 +485,7 @@ export const STATEMENTS: Statement[] = [
       'migration.process.dry-run-false',
       'migration.process.dry-run-false-string',
       'migration.process.dry-run-supported',
-      'errors.bad-input.no-5xx.processAccount',
+      'errors.bad-input.no-5xx.process-account',
     ],
   },
   { section: '4.1', quote: ['Rules for process:'], descriptive: 'Introduces the rules below.' },
@@ -598,7 +598,7 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['1. The account must be imported, not merely staged.'],
-    rules: ['notes.404.staged-only', 'stateful.state-machine', 'refused.unknown-account.createNotes'],
+    rules: ['notes.404.staged-only', 'stateful.state-machine', 'refused.unknown-account.create-notes'],
   },
   {
     section: '4.2',
@@ -630,7 +630,7 @@ export const STATEMENTS: Statement[] = [
       'notes.404.wrong-supplier',
       'notes.404.wrong-supplier-existing',
       'notes.404.wrong-number',
-      'refused.unknown-account.createNotes',
+      'refused.unknown-account.create-notes',
     ],
   },
   {

@@ -38,8 +38,11 @@ async function run(argv: string[]): Promise<number> {
     import('../../core/engine/select.js'),
     import('../../core/engine/catalogue.js'),
   ]);
+  const { withCurrentIds } = await import('../../core/engine/renamed.js');
+  const read = values.rule && withCurrentIds(values.rule, new Set(allRules.map((r) => r.id)), '--rule');
+  for (const note of read ? read.notes : []) console.error(`conformance: warning: ${note}`);
   const { rules, unmatched } = selectRules(allRules, {
-    rules: values.rule,
+    rules: read ? read.values : undefined,
     sections: values.section,
     levels: levels as never,
     tags: values.tag,

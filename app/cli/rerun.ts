@@ -7,6 +7,7 @@
  */
 import { type DigestInput, targetConfigDigest } from '../../core/config/digest.js';
 import type { Report } from '../../core/report/schema.js';
+import { currentRuleId } from '../../core/engine/renamed.js';
 import { shown } from '../../reports/terminal.js';
 import { MAX_REPORT_RULES, pathShown, readReportText } from './report-input.js';
 import { UsageError } from './usage.js';
@@ -131,10 +132,12 @@ export function loadRerun(file: string, known: ReadonlySet<string>): Rerun {
   // Each id once: a report naming a rule twice runs it once.
   const left = new Map<string, Rerun['rules'][number]>();
   for (const r of doc.rules as OldRule[]) {
-    if (typeof r?.id !== 'string' || left.has(r.id)) continue;
+    if (typeof r?.id !== 'string') continue;
+    // A report from before one name per endpoint names its rules by their old ids (core/engine/renamed.ts).
+    const id = currentRuleId(r.id, known) ?? r.id;
+    if (left.has(id)) continue;
     const v = r.verdict;
-    if (v === 'fail' || v === 'error' || (v === 'skip' && r.skip_accepted !== true))
-      left.set(r.id, { id: r.id, was: v });
+    if (v === 'fail' || v === 'error' || (v === 'skip' && r.skip_accepted !== true)) left.set(id, { id, was: v });
   }
   const all = [...left.values()];
   const target = recordedTarget(doc.target);

@@ -282,6 +282,21 @@ async function run(argv: string[]): Promise<number> {
       );
     }
     for (const warning of resolved.warnings) console.error(`conformance: warning: ${warning}`);
+    // Old rule ids (before one name per endpoint) still mean their rule: read as the new, said once.
+    const known = new Set(
+      (resolved.options.rules ?? (await import('../../suites/index.js')).allRules).map((r) => r.id),
+    );
+    const { withCurrentIds } = await import('../../core/engine/renamed.js');
+    const current = (values: string[] | undefined, where: string) => {
+      if (!values?.length) return values;
+      const read = withCurrentIds(values, known, where);
+      for (const note of read.notes) warn(`conformance: warning: ${note}`);
+      return read.values;
+    };
+    if (resolved.options.selection?.rules)
+      resolved.options.selection.rules = current(resolved.options.selection.rules, '--rule');
+    if (resolved.options.allowSkip?.length)
+      resolved.options.allowSkip = current(resolved.options.allowSkip, '--allow-skip / run.allow_skip');
     // A pattern that names nothing accepts nothing: most likely a typo, said before the run.
     if (resolved.options.allowSkip?.length) {
       const [{ unmatchedPatterns }, { allRules }] = await Promise.all([
@@ -299,6 +314,13 @@ async function run(argv: string[]): Promise<number> {
     const baseline = resolved.expectedFailures
       ? loadBaseline(resolved.expectedFailures, { strict: resolved.strictBaseline })
       : undefined;
+    if (baseline) {
+      const rules = current(
+        baseline.entries.map((e) => e.rule),
+        resolved.expectedFailures!,
+      )!;
+      baseline.entries = baseline.entries.map((e, i) => ({ ...e, rule: rules[i] }));
+    }
     const consoleOut = resolved.report.formats.includes('console')
       ? new ConsoleReporter({ verbose: values.verbose, redact: (text) => redactor.text(text) })
       : undefined;

@@ -74,11 +74,11 @@ export interface Batch {
 }
 
 /**
- * The words of the endpoint's field-type rule (`conventions.types.<slug>`), or why it has none: the
+ * The words of the endpoint's field-type rule (`conventions.types.<endpoint>`, its one name), or why it has none: the
  * account payload is typed by its own defect and property rules, a GET has no body, a payload shape
  * not shown has no documented field.
  */
-export type TypeRuleWords = { slug: string; spec: string; what: string } | { notTyped: string };
+export type TypeRuleWords = { spec: string; what: string } | { notTyped: string };
 
 export interface EndpointDriver {
   scope: Scope;
@@ -311,7 +311,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     },
     items: 'none',
     history: 'processing',
-    types: { slug: 'process', spec: '§4.1 process (dry_run: boolean), §7.2, §3', what: 'process request' },
+    types: { spec: '§4.1 process (dry_run: boolean), §7.2, §3', what: 'process request' },
     // An implementation may mark the account in progress before it validates (§3 does not say), and
     // answer a request beside another one "in progress" rather than 400 — a reading, not a fault,
     // that only concurrency would surface.
@@ -348,7 +348,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
       item: (ctx) => ctx.preconditions.payloads.item('notes', 'notes', ctx.ids),
     },
     history: 'nothing',
-    types: { slug: 'notes', spec: '§4.2 notes, §2.3 note, §7.2', what: 'notes request' },
+    types: { spec: '§4.2 notes, §2.3 note, §7.2', what: 'notes request' },
   },
   createAgreements: {
     scope: 'imported',
@@ -415,7 +415,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         'the 400 of transactions reports "the first failing transaction only" (§4.2), which leaves open whether the ones before it were added (docs/freedoms.md: a refused transaction request may keep them); recorded, never failed',
     },
     history: 'nothing',
-    types: { slug: 'transactions', spec: '§4.2 transactions, §2.4, §7.2', what: 'transactions request' },
+    types: { spec: '§4.2 transactions, §2.4, §7.2', what: 'transactions request' },
     // transaction_data echoes the failing transaction as sent, which may be the wrong-typed value itself.
     validationBodyOr: {
       schema: z.looseObject({ status: z.literal('TRANSACTION_IMPORT_ERROR'), error_detail: z.string() }),
@@ -455,7 +455,6 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     items: 'none',
     history: 'nothing',
     types: {
-      slug: 'billing-documents',
       spec: '§4.2 historical billing documents, §2.5, §7.2, §8',
       what: 'historical billing documents request',
     },
@@ -472,7 +471,6 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     items: 'none',
     history: 'nothing',
     types: {
-      slug: 'statements',
       spec: '§4.2 historical statements, §2.6, §7.2',
       what: 'historical statements request',
     },
@@ -498,7 +496,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     ),
     items: 'none',
     history: 'nothing',
-    types: { slug: 'payment-instruction', spec: '§4.2 payment instruction, §2.7, §7.2', what: 'payment instruction' },
+    types: { spec: '§4.2 payment instruction, §2.7, §7.2', what: 'payment instruction' },
   },
   accountTransferStatus: read('status'),
   allAccountImportProcesses: read({ listing: 'all' }),
@@ -518,7 +516,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     ),
     items: 'none',
     history: 'business',
-    types: { slug: 'business', spec: '§4.4 business, §2.8, §7.2', what: 'business request' },
+    types: { spec: '§4.4 business, §2.8, §7.2', what: 'business request' },
   },
   createBusinessPaymentInstruction: {
     // The refusal families send it about a business that does not exist, as before any setup; an
@@ -546,7 +544,6 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     items: 'none',
     history: 'nothing',
     types: {
-      slug: 'business-payment-instruction',
       spec: '§4.4 business payment instruction, §2.7, §7.2',
       what: 'business payment instruction',
     },

@@ -173,8 +173,8 @@ export const IDENTITY: RelationKind = {
   covered: placesOf('identity'),
 };
 
-/** An endpoint as a relation rule's id names it: its operation id in kebab case (createNotes → create-notes). */
-export const endpointSlug = (id: string): string => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** An endpoint as every rule id names it (core/spec/endpoints.ts). */
+export { endpointSlug } from '../spec/index.js';
 
 /** The relation kinds of the catalogue; other kinds are added here. */
 export const RELATION_KINDS: RelationKind[] = [LOOKUP_NEAR_MISS, IDENTITY];

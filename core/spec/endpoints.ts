@@ -470,6 +470,13 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
   return Object.fromEntries(list.map((e) => [e.id, e])) as Record<EndpointId, EndpointSpec>;
 }
 
+/**
+ * An endpoint's one name wherever a rule id, a fault id or a report names it: its operation id in
+ * kebab case (createNotes → create-notes), so an endpoint added to the model is named the day it is
+ * added, the same way by every family.
+ */
+export const endpointSlug = (id: string): string => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 /** Fills a path template; every parameter is percent-encoded as one path segment. */
 export function endpointPath(endpoint: Pick<EndpointSpec, 'path'>, params: Record<string, string> = {}): string {
   return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {

@@ -5,6 +5,7 @@ export {
   type DocumentedResponse,
   type Echo,
   endpointPath,
+  endpointSlug,
   DATA_IMPORT_PREFIX,
 } from './endpoints.js';
 export type { Presence, ModelMode } from './meta.js';

@@ -1,6 +1,7 @@
 /** Faults of §4.2 agreements and supply points added to an imported account. */
-import { fault, isValidationError, mapAttrs, rewrite } from './helpers.js';
-import type { FaultDefinition } from './types.js';
+import { asNonFieldErrors, validationError } from '../validation.js';
+import { body, fault, isValidationError, mapAttrs, rewrite } from './helpers.js';
+import type { Around, FaultDefinition } from './types.js';
 
 export const additionFaults: FaultDefinition[] = [
   fault(
@@ -41,4 +42,38 @@ export const additionFaults: FaultDefinition[] = [
     },
     rewrite('createSupplyPoints', (r) => (r.status === 201 ? { ...r, status: 200 } : r)),
   ),
+  {
+    id: 'additions.agreements-refused-leave-a-lock',
+    spec: '§7.2 (404: account not found), §4.2 agreements',
+    subtle: true,
+    // Only a request refused for an account not (yet) imported, and the same account taking agreements
+    // once imported, show it: every older rule sends agreements to an account imported first.
+    placement: { by: ['refused.unknown-account.create-agreements'] },
+    description:
+      'An agreements request refused with 404 (account not found or only staged) leaves a pending row keyed by the account, and once the account is imported every agreements request for it is refused with 400 until an operator clears the row.',
+    create: () => {
+      const pending = new Set<string>();
+      const key = (b: Record<string, unknown>) => JSON.stringify([b.import_supplier, b.external_account_number]);
+      const around: Around = async (req, env, next) => {
+        const b = body(req.body);
+        if (
+          pending.has(key(b)) &&
+          env.store.importedAccount(String(b.import_supplier), String(b.external_account_number))
+        )
+          return validationError(
+            asNonFieldErrors([
+              {
+                attr: 'non_field_errors',
+                code: 'pending',
+                detail: 'An earlier agreements request for this account is pending.',
+              },
+            ]),
+          );
+        const r = await next(req);
+        if (r.status === 404) pending.add(key(b));
+        return r;
+      };
+      return { around: { createAgreements: around } };
+    },
+  },
 ];

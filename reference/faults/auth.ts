@@ -105,17 +105,17 @@ export const authFaults: FaultDefinition[] = [
   // auth.401.* looked only at the status code, with a request for an account that does not exist).
   performedThen401('createNotes', {
     id: 'auth.notes-stored-on-401',
-    placement: { by: ['auth.refused-has-no-effect.createNotes'] },
+    placement: { by: ['auth.refused-has-no-effect.create-notes'] },
     description: 'Notes sent without a valid token are stored, though the answer is 401.',
   }),
   performedThen401('createTransactions', {
     id: 'auth.transactions-added-on-401',
-    placement: { by: ['auth.refused-has-no-effect.createTransactions'] },
+    placement: { by: ['auth.refused-has-no-effect.create-transactions'] },
     description: 'Transactions sent without a valid token are added to the account, though the answer is 401.',
   }),
   performedThen401('createBusiness', {
     id: 'auth.business-created-on-401',
-    placement: { by: ['auth.refused-has-no-effect.createBusiness'] },
+    placement: { by: ['auth.refused-has-no-effect.create-business'] },
     description: 'A business sent without a valid token is created, though the answer is 401.',
   }),
   fault(

@@ -124,7 +124,7 @@ export const billingFaults: FaultDefinition[] = [
   {
     id: 'billing.ledger-billed-by-refused-request',
     placement: {
-      by: ['refused.unknown-account.createHistoricalBillingDocuments'],
+      by: ['refused.unknown-account.create-historical-billing-documents'],
       beside: ['refused.', 'conventions.types.'],
     },
     spec: '§7.2 (404: account not found), §4.2 historical billing documents (usable once per ledger), §8',

@@ -270,7 +270,7 @@ export const noteFaults: FaultDefinition[] = [
     {
       id: 'notes.valid-notes-stored-on-400',
       placement: {
-        by: ['refused.validation.valid-items-not-kept.createNotes'],
+        by: ['refused.validation.valid-items-not-kept.create-notes'],
         beside: ['refused.', 'conventions.types.'],
       },
       spec: '§7.2 (400: validation error), §7.1',

@@ -276,7 +276,7 @@ describe('conformance list, init and help', () => {
     expect(text).toMatch(/^# yaml-language-server: \$schema=.*schema\/conformance\.config\.schema\.json/);
     expect((await runCli(['init'], { cwd: dir })).code).toBe(2);
     expect((await runCli(['init', '--force'], { cwd: dir })).code).toBe(0);
-    const listed = await runCli(['list', '--json', '--rule', 'auth.401.createNotes'], { cwd: dir });
+    const listed = await runCli(['list', '--json', '--rule', 'auth.401.create-notes'], { cwd: dir });
     expect(listed.code).toBe(0); // the starter config is picked up and valid
   });
 

@@ -26,7 +26,7 @@ async function startWith(config?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'startup-'));
   writeFileSync(join(dir, 'probe.cjs'), PROBE);
   if (config) writeFileSync(join(dir, 'conformance.config.yaml'), config);
-  const res = await runCli(['--rule', 'auth.401.createNotes', '--reporter', 'json'], {
+  const res = await runCli(['--rule', 'auth.401.create-notes', '--reporter', 'json'], {
     cwd: dir,
     env: { NODE_OPTIONS: `--require=${join(dir, 'probe.cjs')}` },
   });

@@ -319,7 +319,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'auth.401.createNotes',
+      id: 'auth.401.create-notes',
       level: 'MUST',
       spec: '§5.3, §7.2',
       endpoints: ['validateAccount', 'stageAccount'],

@@ -27,7 +27,7 @@ const CASES: Case[] = [
   },
   {
     rule: {
-      id: 'conventions.types.business-payment-instruction',
+      id: 'conventions.types.create-business-payment-instruction',
       level: 'MUST',
       spec: '§2.8',
       endpoints: ['createBusinessPaymentInstruction'],
@@ -59,7 +59,7 @@ describe('--allow-skip by meaning', () => {
     expect(accepted(['fixtures.payment_instruction'])).toEqual([
       'payments.account.created',
       'payments.account.persistent-trouble',
-      'conventions.types.business-payment-instruction',
+      'conventions.types.create-business-payment-instruction',
       'races.payments.instructions-at-once',
     ]);
     expect(accepted(['payments.*'])).toEqual(['payments.account.created', 'payments.account.persistent-trouble']);

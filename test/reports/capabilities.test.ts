@@ -67,7 +67,7 @@ describe('each cell state, from the rules that earn it', () => {
   });
 
   it('not checked, not conforms, when only the §5 token rule passed there', () => {
-    const cells = capabilityMatrix([passed('auth.401.createAgreements', ['createAgreements'], ['auth'])], []);
+    const cells = capabilityMatrix([passed('auth.401.create-agreements', ['createAgreements'], ['auth'])], []);
     expect(statusIn(cells, 'createAgreements')).toBe('not checked');
     // The pass is still counted: the cell says what ran, the status what it shows.
     expect(cells.find((c) => c.endpoint === 'createAgreements')?.counts.pass).toBe(1);
@@ -85,7 +85,7 @@ describe('each cell state, from the rules that earn it', () => {
   it('not implemented wins over a passing 401 rule and a passing behaviour rule', () => {
     const cells = capabilityMatrix(
       [
-        passed('auth.401.createSupplyPoints', ['createSupplyPoints'], ['auth']),
+        passed('auth.401.create-supply-points', ['createSupplyPoints'], ['auth']),
         passed('additions.supply-points.created', ['createSupplyPoints']),
       ],
       ['createSupplyPoints'],
@@ -130,7 +130,7 @@ describe('each cell state, from the rules that earn it', () => {
   it('a failing §5 rule is a deviation: refusing without a token is behaviour the spec requires', () => {
     const cells = capabilityMatrix(
       [
-        failed('auth.401.createNotes', ['createNotes'], [sent(1, 'POST', NOTES, 201)], 1),
+        failed('auth.401.create-notes', ['createNotes'], [sent(1, 'POST', NOTES, 201)], 1),
         passed('notes.create.201', ['createNotes']),
       ],
       [],
@@ -176,13 +176,13 @@ describe('the matrix of real runs', () => {
 
   it('endpoints answering 501 read "not implemented" though their 401 rules passed', async () => {
     const report = await runAgainstMock([
-      'auth.401.createAgreements',
-      'auth.401.createSupplyPoints',
+      'auth.401.create-agreements',
+      'auth.401.create-supply-points',
       'additions.agreements.*',
       'additions.supply-points.*',
       'migration.stage.first-201',
     ]);
-    for (const id of ['auth.401.createAgreements', 'auth.401.createSupplyPoints'])
+    for (const id of ['auth.401.create-agreements', 'auth.401.create-supply-points'])
       expect([id, report.rules.find((r) => r.id === id)?.verdict]).toEqual([id, 'pass']);
     expect(statusOf(report, 'createAgreements')).toBe('not implemented');
     expect(statusOf(report, 'createSupplyPoints')).toBe('not implemented');
@@ -190,8 +190,8 @@ describe('the matrix of real runs', () => {
   });
 
   it('an endpoint only a 401 rule reached is "not checked", never "conforms"', async () => {
-    const report = await runAgainstMock(['auth.401.createAgreements']);
-    expect(report.rules.map((r) => [r.id, r.verdict])).toEqual([['auth.401.createAgreements', 'pass']]);
+    const report = await runAgainstMock(['auth.401.create-agreements']);
+    expect(report.rules.map((r) => [r.id, r.verdict])).toEqual([['auth.401.create-agreements', 'pass']]);
     expect(statusOf(report, 'createAgreements')).toBe('not checked');
   });
 

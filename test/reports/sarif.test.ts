@@ -112,7 +112,7 @@ describe('report.sarif from a failing run (the reference server with one fault)'
   it('failed as the fault makes it fail', () => {
     expect(report.summary.exit_code).toBe(1);
     expect(report.rules.filter((r) => r.verdict === 'fail').map((r) => r.id)).toContain(
-      'auth.401.accountTransferStatus',
+      'auth.401.account-transfer-status',
     );
   });
 
@@ -134,7 +134,7 @@ describe('report.sarif from a failing run (the reference server with one fault)'
   });
 
   it('points each result at the lines of every section it cites, heading to the line before the next one', () => {
-    const result = run.results.find((r) => r.ruleId === 'auth.401.accountTransferStatus')!;
+    const result = run.results.find((r) => r.ruleId === 'auth.401.account-transfer-status')!;
     // The rule cites §5.3, §7.2 and §4: §5.3 is a numbered item of §5, not a heading.
     expect(report.rules.find((r) => r.id === result.ruleId)!.spec).toBe('§5.3, §7.2, §4');
     const where = result.locations!.map((l) => ({ ...l.physicalLocation, title: l.message.text }));

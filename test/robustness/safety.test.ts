@@ -57,7 +57,7 @@ describe('secrets never reach output or reports', () => {
       url.password = 'url-password-31337';
       const dir = tmp();
       writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(url.toString(), '  token: ${T}'));
-      const res = await runCli(['--rule', 'migration.stage.*', '--rule', 'auth.401.stageAccount'], {
+      const res = await runCli(['--rule', 'migration.stage.*', '--rule', 'auth.401.stage-account'], {
         cwd: dir,
         env: { T: token },
       });

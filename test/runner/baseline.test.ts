@@ -2,8 +2,8 @@
  * Baselines that cannot rot: an entry past its `until` day excuses nothing (the failure counts as
  * new, and the run says the entry expired), an entry whose rule passes now is always listed and fails
  * the run under --strict-baseline, and a malformed `until` is a usage error naming the file, the
- * entry and the field. Against a reference server with one fault: `auth.401.accountTransferStatus`
- * fails, `auth.401.validateAccount` passes.
+ * entry and the field. Against a reference server with one fault: `auth.401.account-transfer-status`
+ * fails, `auth.401.validate-account` passes.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,8 +41,8 @@ function refusal(file: string): Error {
   throw new Error(`${file} was read`);
 }
 
-const FAILS = 'auth.401.accountTransferStatus';
-const PASSES = 'auth.401.validateAccount';
+const FAILS = 'auth.401.account-transfer-status';
+const PASSES = 'auth.401.validate-account';
 /** FAILS failed, as a result says it. */
 const FAILED = { id: FAILS, verdict: 'fail', failure: { message: 'expected 401, got 200' } } as const;
 

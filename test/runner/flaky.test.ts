@@ -170,7 +170,7 @@ async function runRules(url: string, rules: string[], extra: Partial<RunOptions>
   });
 }
 
-/** Resets the third validate request that passes (a probe of errors.bad-input.no-5xx.validateAccount). */
+/** Resets the third validate request that passes (a probe of errors.bad-input.no-5xx.validate-account). */
 function resetThirdValidate(): (req: Seen) => Behaviour | undefined {
   let posts = 0;
   return (req) =>
@@ -228,7 +228,7 @@ describe('a target that resets one connection in 50', () => {
     const chaos = await startChaos(server.url, resetThirdValidate());
     const chaosAgain = await startChaos(server.url, resetThirdValidate());
     try {
-      const report = await runRules(chaos.url, ['errors.bad-input.no-5xx.validateAccount']);
+      const report = await runRules(chaos.url, ['errors.bad-input.no-5xx.validate-account']);
       const [rule] = report.rules;
       expect(rule.verdict, rule.reason).toBe('pass');
       expect(rule.attempts).toBeUndefined();
@@ -238,10 +238,10 @@ describe('a target that resets one connection in 50', () => {
       expect(report.summary.flaky).toEqual([rule.id]);
       // Every probe once, the reset one twice: nothing else was sent again.
       const probes = chaos.seen.filter((x) => x.method === 'POST' && x.path.includes('validate-account')).length;
-      const again = await runRules(server.url, ['errors.bad-input.no-5xx.validateAccount'], { fullTranscripts: true });
+      const again = await runRules(server.url, ['errors.bad-input.no-5xx.validate-account'], { fullTranscripts: true });
       // The transcript says which request was the second try.
       const tried = (
-        await runRules(chaosAgain.url, ['errors.bad-input.no-5xx.validateAccount'], { fullTranscripts: true })
+        await runRules(chaosAgain.url, ['errors.bad-input.no-5xx.validate-account'], { fullTranscripts: true })
       ).rules[0].transcript;
       const second = tried.filter((x) => /\(try 2, after no answer\)$/.test(x.step ?? ''));
       expect(second).toHaveLength(1);
@@ -285,7 +285,7 @@ describe('a target that resets one connection in 50', () => {
   it('a probe that fails is not sent again, and a part that broke is not tried again with --retries 0', async () => {
     const chaos = await startChaos(server.url, resetThirdValidate());
     try {
-      const report = await runRules(chaos.url, ['errors.bad-input.no-5xx.validateAccount'], { retries: 0 });
+      const report = await runRules(chaos.url, ['errors.bad-input.no-5xx.validate-account'], { retries: 0 });
       const [rule] = report.rules;
       expect(rule.verdict).toBe('error');
       expect(rule.flaky).toBeUndefined();
@@ -298,7 +298,7 @@ describe('a target that resets one connection in 50', () => {
       faults: ['errors.transactions-500-on-non-list'],
     });
     try {
-      const report = await runRules(faulty.url, ['errors.bad-input.no-5xx.createTransactions'], {
+      const report = await runRules(faulty.url, ['errors.bad-input.no-5xx.create-transactions'], {
         fullTranscripts: true,
       });
       const [rule] = report.rules;

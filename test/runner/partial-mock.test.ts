@@ -149,7 +149,7 @@ describe('a partial mock (§4.1 and §4.3 status implemented, 501 elsewhere)', (
     const report = await runAgainst(mock('token first'), { ...base, fixtures, partial: true });
     const asking = report.rules.filter((r) => r.skip_key?.startsWith('fixtures.payment_instruction'));
     expect(asking.map((r) => r.id)).toEqual([]);
-    for (const id of ['payments.account.created', 'conventions.types.payment-instruction'])
+    for (const id of ['payments.account.created', 'conventions.types.create-payment-instruction'])
       expect(rule(report, id)).toMatchObject({ verdict: 'skip', cause: 'not-implemented.createPaymentInstruction' });
     expect(report.summary.missing_keys).toEqual([]);
     expect(report.summary.exit_code).toBe(0);

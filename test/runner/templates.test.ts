@@ -56,7 +56,7 @@ describe('an implementation that accepts only its own account_type values', () =
     expect(stopped.filter((r) => r.transcript.length === 0).length).toBeGreaterThan(stopped.length * 0.9);
     // Not one failure comes of it, and the rules that do not need an account still run and pass.
     expect(report.rules.filter((r) => r.verdict === 'fail' && r.level === 'MUST')).toEqual([]);
-    expect(report.rules.find((r) => r.id === 'auth.401.createNotes')?.verdict).toBe('pass');
+    expect(report.rules.find((r) => r.id === 'auth.401.create-notes')?.verdict).toBe('pass');
     expect(report.setup?.steps.map((s) => [s.step, s.outcome])).toEqual([
       ['account', 'refused'],
       ['import', 'not attempted'],

@@ -13,11 +13,11 @@ import {
   batchOf,
   driverProblems,
   type EndpointDriver,
-  observable,
   observes,
   scopeOf,
 } from '../../core/engine/drivers.js';
-import { type EndpointId, type EndpointSpec, model } from '../../core/spec/index.js';
+import { type EndpointId, type EndpointSpec, endpointSlug, model } from '../../core/spec/index.js';
+import { LOOKUP_KEYS, shapeOf } from '../../core/engine/relations.js';
 import { unauthorizedRules } from '../../suites/auth.js';
 import { refusedHasNoEffectRules } from '../../suites/auth-refused.js';
 import { notFoundRules } from '../../suites/errors.js';
@@ -38,6 +38,10 @@ const meterReadings = {
   stores: true,
   responses: [{ status: 201, spec: '§4.2', description: 'readings added', body: 'empty' as const }],
 };
+
+/** A request with a documented field beyond the keys that name its subject: one a defect can break. */
+const breakable = (e: EndpointSpec) =>
+  Object.keys(shapeOf(e.body) ?? {}).some((f) => !(LOOKUP_KEYS as readonly string[]).includes(f));
 
 describe('endpoint drivers', () => {
   it('the model and the drivers agree: every endpoint driven, every driver for an endpoint', () => {
@@ -73,20 +77,21 @@ describe('endpoint drivers', () => {
     ]);
   });
 
-  it('every endpoint that stores what it is sent and whose effect is observable has each refusal family rule', () => {
+  it('every endpoint that stores what it is sent has each refusal family rule, observable or not', () => {
     const ids = new Set(allRules.map((r) => r.id));
     const storing = Object.values(model.endpoints).filter((e) => e.stores);
     expect(storing.length).toBeGreaterThan(0);
+    const has = (id: string) => expect(ids.has(id), id).toBe(true);
     for (const e of storing) {
-      expect(ids.has(`auth.refused-has-no-effect.${e.id}`), e.id).toBe(true);
-      if (observable(e.id)) expect(ids.has(`refused.validation.${e.id}`), `refused.validation.${e.id}`).toBe(true);
-      if (observable(e.id) && scopeOf(e.id) === 'imported')
-        expect(ids.has(`refused.unknown-account.${e.id}`), `refused.unknown-account.${e.id}`).toBe(true);
-      if (scopeOf(e.id) === 'imported' && !e.responses.some((r) => r.status === 404))
-        expect(ids.has(`errors.404.${e.id}`), `errors.404.${e.id}`).toBe(true);
+      const name = endpointSlug(e.id);
+      has(`auth.refused-has-no-effect.${name}`);
+      if (breakable(e)) has(`refused.validation.${name}`);
+      if (scopeOf(e.id) === 'imported') has(`refused.unknown-account.${name}`);
+      if (scopeOf(e.id) === 'imported' && !e.responses.some((r) => r.status === 404)) has(`errors.404.${name}`);
     }
-    // What the drivers say they can observe is what the families judge: no more, no fewer (an
-    // endpoint that keeps nothing is judged through what its driver names after a refusal).
+    // The validation family judges every POST endpoint with a documented field beyond its keys —
+    // through its probe, what its driver names after a refusal, or the valid request accepted —
+    // and the second-item rule only those whose effect can be seen.
     const judged = (d: EndpointDriver) => observes(d) || ('afterRefusal' in d.effect && !!d.effect.afterRefusal);
     expect(
       allRules
@@ -95,10 +100,21 @@ describe('endpoint drivers', () => {
         .sort(),
     ).toEqual(
       Object.values(model.endpoints)
-        .filter((e) => e.method === 'POST' && judged(DRIVERS[e.id]))
+        .filter((e) => e.method === 'POST' && breakable(e))
         .map((e) => e.id)
         .sort(),
     );
+    expect(
+      allRules
+        .filter((r) => r.id.startsWith('refused.validation.valid-items-not-kept.'))
+        .flatMap((r) => r.endpoints)
+        .every((e) => judged(DRIVERS[e as EndpointId])),
+    ).toBe(true);
+    // Every endpoint the fallback reaches is one whose effect nothing shows.
+    expect(
+      Object.values(model.endpoints).filter((e) => e.method === 'POST' && breakable(e) && !judged(DRIVERS[e.id]))
+        .length,
+    ).toBeGreaterThan(0);
   });
 
   it('every driver states its items: a batch with its list, dedup fields and item, or explicitly none', () => {
@@ -142,7 +158,7 @@ describe('an endpoint added to the model with its driver', () => {
       item: () => ({ meter_serial_number: 'M-1', interval_start: '2024-01-01T00:00:00Z' }),
     },
     history: 'nothing',
-    types: { slug: 'meter-readings', spec: '§4.2, §7.2', what: 'meter readings request' },
+    types: { spec: '§4.2, §7.2', what: 'meter readings request' },
     effect: { probe: () => ({ what: 'every reading is added now', run: async () => undefined }) },
   };
   const grown: Catalogue = {
@@ -151,16 +167,16 @@ describe('an endpoint added to the model with its driver', () => {
   };
 
   it.each([
-    ['401', unauthorizedRules, ['auth.401.createMeterReadings']],
-    ['401 has no effect', refusedHasNoEffectRules, ['auth.refused-has-no-effect.createMeterReadings']],
-    ['unknown account has no effect', unknownAccountRules, ['refused.unknown-account.createMeterReadings']],
+    ['401', unauthorizedRules, ['auth.401.create-meter-readings']],
+    ['401 has no effect', refusedHasNoEffectRules, ['auth.refused-has-no-effect.create-meter-readings']],
+    ['unknown account has no effect', unknownAccountRules, ['refused.unknown-account.create-meter-readings']],
     [
       'validation has no effect',
       validationRules,
-      ['refused.validation.createMeterReadings', 'refused.validation.valid-items-not-kept.createMeterReadings'],
+      ['refused.validation.create-meter-readings', 'refused.validation.valid-items-not-kept.create-meter-readings'],
     ],
-    ['404 by the §7.2 table', notFoundRules, ['errors.404.createMeterReadings']],
-    ['field types (derived from the driver)', typeRules, ['conventions.types.meter-readings']],
+    ['404 by the §7.2 table', notFoundRules, ['errors.404.create-meter-readings']],
+    ['field types (derived from the driver)', typeRules, ['conventions.types.create-meter-readings']],
   ] as const)('the %s family makes its rules for it, and only those more', (_family, family, added) => {
     const before = family(CATALOGUE).map((r) => r.id);
     const after = family(grown).map((r) => r.id);
@@ -174,11 +190,14 @@ describe('an endpoint added to the model with its driver', () => {
       ...grown,
       drivers: { ...grown.drivers, [id]: { ...driver, effect: { observable: false, why: 'no read shows readings' } } },
     };
-    expect(unauthorizedRules(quiet).some((r) => r.id === `auth.401.${id}`)).toBe(true);
-    expect(refusedHasNoEffectRules(quiet).some((r) => r.id === `auth.refused-has-no-effect.${id}`)).toBe(true);
-    expect(validationRules(quiet).some((r) => r.id.endsWith(id))).toBe(false);
-    expect(unknownAccountRules(quiet).some((r) => r.id.endsWith(id))).toBe(false);
+    const name = endpointSlug(id);
+    expect(unauthorizedRules(quiet).some((r) => r.id === `auth.401.${name}`)).toBe(true);
+    expect(refusedHasNoEffectRules(quiet).some((r) => r.id === `auth.refused-has-no-effect.${name}`)).toBe(true);
+    // Without a probe, refused then the valid request accepted; no second-item rule, which needs one.
+    expect(validationRules(quiet).map((r) => r.id)).toContain(`refused.validation.${name}`);
+    expect(validationRules(quiet).map((r) => r.id)).not.toContain(`refused.validation.valid-items-not-kept.${name}`);
+    expect(unknownAccountRules(quiet).map((r) => r.id)).toContain(`refused.unknown-account.${name}`);
     // The type rule needs no probe: refused, then the valid request accepted with its documented status.
-    expect(typeRules(quiet).filter((r) => r.id === 'conventions.types.meter-readings')).toHaveLength(1);
+    expect(typeRules(quiet).filter((r) => r.id === 'conventions.types.create-meter-readings')).toHaveLength(1);
   });
 });

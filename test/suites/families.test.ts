@@ -59,7 +59,7 @@ const families: [family: string, rules: string[], fault: string, mustFail: strin
     '§5 authentication',
     ['auth.*'],
     'auth.open-business-payment-instruction',
-    'auth.401.createBusinessPaymentInstruction',
+    'auth.401.create-business-payment-instruction',
   ],
   ['§7.1 errors', ['errors.*'], 'errors.attr-brackets', 'errors.attr.zero-based-nested'],
   ['§8 limits', ['limits.*'], 'migration.process.429-sticky', 'limits.concurrency.429-then-retry'],

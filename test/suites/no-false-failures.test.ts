@@ -151,7 +151,7 @@ describe('no false failures: each rule that failed a legal choice passes it now'
   });
 
   it('errors.404 of agreements and supply points: the body is validated before the account is looked up and its shape is not shown', async () => {
-    const rules = ['errors.404.createAgreements', 'errors.404.createSupplyPoints'];
+    const rules = ['errors.404.create-agreements', 'errors.404.create-supply-points'];
     // Without the configured payloads the rules cannot send a body of the right shape: skipped, not failed.
     const bare = await runAgainst({ choices: {}, rules, withoutPayloads: true }, async (call) => {
       const res = await call('POST', PATHS.agreements, {
@@ -160,8 +160,8 @@ describe('no false failures: each rule that failed a legal choice passes it now'
       expect(res.status, 'the server validates the shape first').toBe(400);
     });
     expect(bare.rules.map((r) => [r.id, r.verdict, r.skip_key])).toEqual([
-      ['errors.404.createAgreements', 'skip', 'payloads.agreements'],
-      ['errors.404.createSupplyPoints', 'skip', 'payloads.supply_points'],
+      ['errors.404.create-agreements', 'skip', 'payloads.agreements'],
+      ['errors.404.create-supply-points', 'skip', 'payloads.supply_points'],
     ]);
     expect(verdicts(await runAgainst({ choices: {}, rules }))).toEqual(allPass(rules));
     // The other order (the account looked up first) passes too.

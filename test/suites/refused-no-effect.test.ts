@@ -7,18 +7,18 @@
  * run: the new rules catch it at the fault's level, and no other rule does — which shows the old rules did not.
  */
 import { describe, expect, it } from 'vitest';
-import { model } from '../../core/spec/index.js';
+import { endpointSlug, model } from '../../core/spec/index.js';
 import { allRules } from '../../suites/index.js';
 import { createFaults, faultById } from '../../reference/faults/catalogue.js';
 
 const CASES: { fault: string; caughtBy: string[]; level: 'MUST' | 'SHOULD' }[] = [
-  { fault: 'auth.notes-stored-on-401', caughtBy: ['auth.refused-has-no-effect.createNotes'], level: 'MUST' },
+  { fault: 'auth.notes-stored-on-401', caughtBy: ['auth.refused-has-no-effect.create-notes'], level: 'MUST' },
   {
     fault: 'auth.transactions-added-on-401',
-    caughtBy: ['auth.refused-has-no-effect.createTransactions'],
+    caughtBy: ['auth.refused-has-no-effect.create-transactions'],
     level: 'MUST',
   },
-  { fault: 'auth.business-created-on-401', caughtBy: ['auth.refused-has-no-effect.createBusiness'], level: 'MUST' },
+  { fault: 'auth.business-created-on-401', caughtBy: ['auth.refused-has-no-effect.create-business'], level: 'MUST' },
   {
     fault: 'migration.process.dry-run-leaves-notes-open',
     caughtBy: ['migration.process.dry-run-no-trace'],
@@ -36,7 +36,7 @@ describe('refused requests leave no trace: the new rules catch faults the old on
     const ids = new Set(allRules.map((r) => r.id));
     const post = Object.values(model.endpoints).filter((e) => e.method === 'POST');
     expect(post.length).toBeGreaterThanOrEqual(12);
-    for (const { id: e } of post) expect(ids.has(`auth.refused-has-no-effect.${e}`), e).toBe(true);
+    for (const { id: e } of post) expect(ids.has(`auth.refused-has-no-effect.${endpointSlug(e)}`), e).toBe(true);
   });
 
   it('the 401 family has faults on at least two endpoints', () => {

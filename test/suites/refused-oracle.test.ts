@@ -15,19 +15,23 @@ const CASES: { family: string; fault: string; caughtBy: string[]; level?: 'SHOUL
     // Keeping the valid notes of a refused request breaks a strong reading only (the fault says why).
     family: 'refused.validation.*',
     fault: 'notes.valid-notes-stored-on-400',
-    caughtBy: ['refused.validation.valid-items-not-kept.createNotes'],
+    caughtBy: ['refused.validation.valid-items-not-kept.create-notes'],
     level: 'SHOULD',
   },
-  { family: 'refused.validation.*', fault: 'business.created-on-400', caughtBy: ['refused.validation.createBusiness'] },
+  {
+    family: 'refused.validation.*',
+    fault: 'business.created-on-400',
+    caughtBy: ['refused.validation.create-business'],
+  },
   {
     family: 'refused.unknown-account.*',
     fault: 'transactions.kept-for-staged-account',
-    caughtBy: ['refused.unknown-account.createTransactions'],
+    caughtBy: ['refused.unknown-account.create-transactions'],
   },
   {
     family: 'refused.unknown-account.*',
     fault: 'billing.ledger-billed-by-refused-request',
-    caughtBy: ['refused.unknown-account.createHistoricalBillingDocuments'],
+    caughtBy: ['refused.unknown-account.create-historical-billing-documents'],
   },
   { family: 'refused.stage.*', fault: 'migration.stage.skipped-listed-on-400', caughtBy: ['refused.stage.skipped'] },
   {

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { runTask } from '../../app/mutation/task.js';
 
 const faults: [fault: string, rule: string][] = [
-  ['conventions.dry-run-type-unchecked', 'conventions.types.process'],
-  ['conventions.statement-amount-type-unchecked', 'conventions.types.statements'],
+  ['conventions.dry-run-type-unchecked', 'conventions.types.process-account'],
+  ['conventions.statement-amount-type-unchecked', 'conventions.types.create-historical-statements'],
 ];
 
 describe('conventions.types.*', () => {

@@ -14,7 +14,7 @@ import {
   driverProblems,
   type EndpointDriver,
 } from '../../core/engine/drivers.js';
-import { type EndpointId, type EndpointSpec, model } from '../../core/spec/index.js';
+import { type EndpointId, type EndpointSpec, endpointSlug, model } from '../../core/spec/index.js';
 import type { Around, FaultDefinition } from '../../reference/faults/types.js';
 import { endpointsWithoutOwnFault } from '../../reference/faults/reach.js';
 import { FAULTS } from '../../reference/index.js';
@@ -79,7 +79,7 @@ const meterDriver: EndpointDriver = {
   effect: { probe: () => ({ what: 'every reading is added now', run: async () => undefined }) },
   items: { list: 'readings', dedup: ['meter', 'interval_start'], item: reading },
   history: 'nothing',
-  types: { slug: 'meter-reads', spec: '§4.2 meter reads, §7.2', what: 'meter reads request' },
+  types: { spec: '§4.2 meter reads, §7.2', what: 'meter reads request' },
 };
 const tariffDriver: EndpointDriver = {
   scope: 'imported',
@@ -88,7 +88,7 @@ const tariffDriver: EndpointDriver = {
   effect: { observable: false, why: '201 with an empty body, and no read of the interface shows tariffs' },
   items: 'none',
   history: 'nothing',
-  types: { slug: 'tariffs', spec: '§4.2 tariffs, §7.2', what: 'tariff request' },
+  types: { spec: '§4.2 tariffs, §7.2', what: 'tariff request' },
 };
 
 /** The catalogue grown by both endpoints, with their drivers as above but for `overrides`. */
@@ -126,38 +126,50 @@ describe('the walk-through endpoints, added through the catalogue', () => {
 
   it('the observable batch gets every family, its own 404 judged at MUST by the unknown-account rule', () => {
     expect(added(METER)).toEqual({
-      '§5 401': [`auth.401.${METER}`],
-      '401 refused has no effect': [`auth.refused-has-no-effect.${METER}`],
-      'bad input no 5xx': [`errors.bad-input.no-5xx.${METER}`],
-      'field types': ['conventions.types.meter-reads'],
+      '§5 401': [`auth.401.${endpointSlug(METER)}`],
+      '401 refused has no effect': [`auth.refused-has-no-effect.${endpointSlug(METER)}`],
+      'bad input no 5xx': [`errors.bad-input.no-5xx.${endpointSlug(METER)}`],
+      'field types': ['conventions.types.create-meter-reads'],
       'validation refused has no effect': [
-        `refused.validation.${METER}`,
-        `refused.validation.valid-items-not-kept.${METER}`,
+        `refused.validation.${endpointSlug(METER)}`,
+        `refused.validation.valid-items-not-kept.${endpointSlug(METER)}`,
       ],
-      'unknown account refused has no effect': [`refused.unknown-account.${METER}`],
+      'unknown account refused has no effect': [`refused.unknown-account.${endpointSlug(METER)}`],
       // It documents its own 404, so the §7.2 table adds no SHOULD reading.
       '§7.2 404 by the table': [],
     });
     // Its unknown-account rule cites the endpoint's own 404 statement.
-    expect(unknownAccountRules(grow()).find((r) => r.id.endsWith(METER))?.spec).toBe(
+    expect(unknownAccountRules(grow()).find((r) => r.id.endsWith(endpointSlug(METER)))?.spec).toBe(
       '§7.2 (404: account not found), §4.2, §3',
     );
   });
 
   it('the unobservable one gets the families that fall back to "refused, then the valid request accepted"', () => {
     expect(added(TARIFF)).toEqual({
-      '§5 401': [`auth.401.${TARIFF}`],
-      '401 refused has no effect': [`auth.refused-has-no-effect.${TARIFF}`],
-      'bad input no 5xx': [`errors.bad-input.no-5xx.${TARIFF}`],
-      'field types': ['conventions.types.tariffs'],
-      // Not yet derived without a probe: the validation and unknown-account families need one.
-      'validation refused has no effect': [],
-      'unknown account refused has no effect': [],
-      '§7.2 404 by the table': [`errors.404.${TARIFF}`],
+      '§5 401': [`auth.401.${endpointSlug(TARIFF)}`],
+      '401 refused has no effect': [`auth.refused-has-no-effect.${endpointSlug(TARIFF)}`],
+      'bad input no 5xx': [`errors.bad-input.no-5xx.${endpointSlug(TARIFF)}`],
+      'field types': ['conventions.types.create-tariffs'],
+      // Without a probe, each falls back to "refused, then the valid request accepted".
+      'validation refused has no effect': [`refused.validation.${endpointSlug(TARIFF)}`],
+      'unknown account refused has no effect': [`refused.unknown-account.${endpointSlug(TARIFF)}`],
+      '§7.2 404 by the table': [`errors.404.${endpointSlug(TARIFF)}`],
     });
     // Its type rule stands on what an accepted request needs, as the driver states it.
     const typed = typedEndpoints(grow()).find((t) => t.endpoint === TARIFF);
     expect(typed?.needs).toEqual(['ongoingSupplier', 'operationsTeam']);
+    // The fallbacks say so in their titles: the last word is the valid request accepted.
+    for (const make of [validationRules, unknownAccountRules])
+      expect(make(grow()).find((r) => r.id.endsWith(endpointSlug(TARIFF)))?.title).toMatch(
+        /accepted with its documented status$/,
+      );
+    // A batch whose effect nothing shows gets no "valid items not kept" rule: nothing could tell.
+    const unseenBatch = grow({
+      [TARIFF]: { ...tariffDriver, items: { list: 'tariffs', dedup: ['code'], item: () => ({}) } },
+    });
+    expect(validationRules(unseenBatch).map((r) => r.id)).not.toContain(
+      `refused.validation.valid-items-not-kept.${endpointSlug(TARIFF)}`,
+    );
   });
 });
 

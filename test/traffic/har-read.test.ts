@@ -143,10 +143,10 @@ describe('a status that is not an HTTP status is an exchange with an error, not 
 describe("a run's marks (_conformance)", () => {
   it('are read back with the exchange, and a malformed one is refused naming the field', () => {
     const marked = withField(1, (e) => {
-      e._conformance = { rule: 'auth.401.createNotes', deliberate: 'no Authorization header' };
+      e._conformance = { rule: 'auth.401.create-notes', deliberate: 'no Authorization header' };
     });
     const { exchanges } = fromHar(marked);
-    expect(exchanges[1].sentBy).toEqual({ rule: 'auth.401.createNotes', deliberate: 'no Authorization header' });
+    expect(exchanges[1].sentBy).toEqual({ rule: 'auth.401.create-notes', deliberate: 'no Authorization header' });
     expect(exchanges[0].sentBy).toBeUndefined();
     expect(
       refusal(

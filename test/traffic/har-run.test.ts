@@ -154,9 +154,9 @@ describe('conformance --har', () => {
     // Each rule's exchanges name it; those it broke on purpose say what they break.
     const said = (rule: string) =>
       entries.filter((e) => e._conformance?.rule === rule).map((e) => e._conformance?.deliberate);
-    expect(said('auth.401.stageAccount')).toContain('no Authorization header');
+    expect(said('auth.401.stage-account')).toContain('no Authorization header');
     expect(said('auth.other-schemes.refused')).toContain('the Authorization scheme "Bearer"');
-    expect(said('errors.bad-input.no-5xx.stageAccount')).toContain('a body that is not valid JSON');
+    expect(said('errors.bad-input.no-5xx.stage-account')).toContain('a body that is not valid JSON');
     expect(said('conventions.email.malformed')).toContain('a payload with a defect');
     // A rule's well-formed requests are not marked.
     expect(said('migration.stage.first-201')).toEqual([undefined]);
