@@ -24,6 +24,7 @@ import properties from './properties.js';
 import races from './races.js';
 import refusedAccount from './refused-account.js';
 import relationsEcho, { echoRelation } from './relations-echo.js';
+import relationsEchoSites from './relations-echo-sites.js';
 import relationsShape, { documentedShapeRelation } from './relations-shape.js';
 import refusedMigration from './refused-migration.js';
 import refusedValidation from './refused-validation.js';
@@ -56,7 +57,7 @@ export const suites: Record<string, Rule[]> = {
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
   history,
-  relations: [...relationsEcho, ...relationsShape, ...relationsLookup, ...relationsIdentity],
+  relations: [...relationsEcho, ...relationsEchoSites, ...relationsShape, ...relationsLookup, ...relationsIdentity],
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();

@@ -462,7 +462,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.1',
     quote: ['| POST `/v1/data-import/validate-account/` |'],
-    rules: ['relations.shape.validate-account', 'migration.validate.*', 'relations.echo.validate-nested'],
+    rules: [
+      'relations.shape.validate-account',
+      'migration.validate.*',
+      'relations.echo.validate-nested',
+      'relations.echo.validate-account',
+    ],
   },
   {
     section: '4.1',
@@ -550,6 +555,7 @@ export const STATEMENTS: Statement[] = [
       'notes.create.one-result-per-note',
       'notes.created-at.kept',
       'relations.echo.notes',
+      'relations.echo.create-notes',
     ],
     info: ['notes.create.results-order'],
   },
@@ -566,7 +572,12 @@ export const STATEMENTS: Statement[] = [
   {
     section: '4.2',
     quote: ['| POST `/v1/data-import/transactions/create/` |'],
-    rules: ['relations.shape.create-transactions', 'transactions.create.every-type', 'relations.echo.transactions'],
+    rules: [
+      'relations.shape.create-transactions',
+      'transactions.create.every-type',
+      'relations.echo.transactions',
+      'relations.echo.create-transactions',
+    ],
   },
   {
     section: '4.2',
@@ -582,6 +593,7 @@ export const STATEMENTS: Statement[] = [
       'statements.create.echoes-statements',
       'statements.create.echo-fidelity',
       'relations.echo.statements-edges',
+      'relations.echo.create-historical-statements',
     ],
   },
   {
