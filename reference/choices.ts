@@ -107,6 +107,12 @@ export interface Choices {
    * `created_at`, `account_created_at`): 0 writes UTC, 60 a server in Madrid in winter.
    */
   localTimeOffsetMinutes: number;
+  /**
+   * §2.2, §2.3, §4.2: keys are shown only as strings; whether the spaces around a key sent are part
+   * of it is not. True: the supplier codes, external account numbers and business identifiers of a
+   * request body are trimmed on input, as Django REST framework trims every string it reads.
+   */
+  keysTrimmedOnInput: boolean;
   /** §5.1: address of the GraphQL endpoint and the field of the result carrying the token. */
   graphql: { path: string; tokenField: string };
   /**
@@ -186,6 +192,7 @@ export const faithfulChoices: Choices = {
   unknownSupplierListing: 'not_found',
   invalidTransactionBody: 'validation',
   tokenSchemeCaseSensitive: false,
+  keysTrimmedOnInput: false,
   existingNoteCreatedAt: 'existing',
   forcedTransactionDescription: true,
   requiredAccountFields: [],

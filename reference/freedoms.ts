@@ -408,6 +408,28 @@ export const FREEDOMS: Freedom[] = [
     toleratedBy: [],
   },
   {
+    spec: '§2.2, §2.3, §4.2',
+    freedom:
+      'Whether the spaces around a key sent (supplier code, external account number, business identifier) are part of it: keys are shown only as strings',
+    choices: ['keysTrimmedOnInput'],
+    faithful: 'kept: `" E1"` is another account than `"E1"`',
+    variant:
+      'trimmed on input, in every request body, as Django REST framework trims strings: `" E1"` names account `E1` (a key found by a near miss is then failed only when the server holds it as another key elsewhere)',
+    toleratedBy: [
+      'relations.lookup-near-miss.stage-account',
+      'relations.lookup-near-miss.process-account',
+      'relations.lookup-near-miss.create-notes',
+      'relations.lookup-near-miss.create-agreements',
+      'relations.lookup-near-miss.create-supply-points',
+      'relations.lookup-near-miss.create-transactions',
+      'relations.lookup-near-miss.create-historical-billing-documents',
+      'relations.lookup-near-miss.create-historical-statements',
+      'relations.lookup-near-miss.create-payment-instruction',
+      'relations.lookup-near-miss.create-business',
+      'relations.lookup-near-miss.create-business-payment-instruction',
+    ],
+  },
+  {
     spec: '§5.2',
     freedom: 'Case of the `Token` scheme word',
     choices: ['tokenSchemeCaseSensitive'],

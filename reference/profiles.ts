@@ -252,6 +252,7 @@ export const variantChoices: Choices = {
   unknownSupplierListing: 'empty',
   invalidTransactionBody: 'import_error',
   tokenSchemeCaseSensitive: true,
+  keysTrimmedOnInput: true,
   existingNoteCreatedAt: 'sent',
   forcedTransactionDescription: false,
   requiredAccountFields: ['account_type', 'customers'],

@@ -316,6 +316,7 @@ async function handle(
     }
   }
 
+  if (env.choices.keysTrimmedOnInput) body = trimmedKeys(body);
   const claim = claimStorage(env.store, route.endpoint, body);
   if (claim && !claim.ok) return storageRefusal(claim.detail);
   // Measuring a large body's stored size was a step of its own too.
@@ -386,4 +387,21 @@ function send(res: ServerResponse, answer: Reply & { close?: boolean }): void {
     res.end(text);
   }
   if (answer.close) res.once('finish', () => res.socket?.destroySoon());
+}
+
+/** The keys a request names its subjects by (§2.2, §2.3, §2.8). */
+const KEY_NAMES = new Set([
+  'import_supplier',
+  'import_supplier_code',
+  'external_account_number',
+  'external_business_identifier',
+]);
+
+/** `body` with every key (at any depth) trimmed, as a server that trims strings on input reads it. */
+function trimmedKeys(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(trimmedKeys);
+  if (body === null || typeof body !== 'object') return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k, KEY_NAMES.has(k) && typeof v === 'string' ? v.trim() : trimmedKeys(v)]),
+  );
 }

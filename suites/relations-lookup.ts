@@ -17,10 +17,20 @@
  * - a near-miss token gives 401 (§5.3). Its spaces are not tried: HTTP drops whitespace around a
  *   header value, and the auth syntax allows more than one space after the scheme.
  *
+ * A near miss in letter case or surrounding spaces may be the same key to a server that normalizes
+ * keys on input — trims them (Django REST framework does so to every string it reads), folds their
+ * case (a case-insensitive collation) — which the spec, showing keys only as strings, does not rule
+ * out (docs/freedoms.md). Such a near miss found is a failure only when the server demonstrably holds
+ * it as another key elsewhere: staging an account under it is a first staging (a new account), or an
+ * account cannot be staged under a supplier code it took (`heldAsSameKey`). A prefix or an extension
+ * is another key under any reading, and found, fails. A request that creates by key sends only
+ * those: what a normalizable near miss created cannot be told apart through the exact request.
+ *
  * Every rule is derived from the driver table and the model; none names an endpoint.
  */
 import { endpointSlug } from '../core/engine/relations.js';
 import { CATALOGUE, type Catalogue, probeFrom } from '../core/engine/drivers.js';
+import type { HttpResponse } from '../core/http/client.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import { mentions } from '../core/engine/observe.js';
 import { eachProbe } from '../core/engine/probes.js';
@@ -77,11 +87,76 @@ async function subjectOf(ctx: RuleContext, scope: Scope): Promise<SubjectAccount
 /** Whether a key field names a supplier (whose code the run is configured with, not drawn). */
 const namesSupplier = (field: string) => field.startsWith('import_supplier');
 
+/** The endpoint whose answers tell the run's history `tell` (the driver table): where an account is staged. */
+const staging = (c: Catalogue) => c.endpoints.find((e) => c.drivers[e.id].history === 'staging');
+
+/**
+ * For a normalizable near miss `value` of `field` that found the subject: whether this server holds
+ * it as the subject's own key elsewhere too, as staging shows. An external account number: staging an
+ * account under it must not be a first staging (201: the server keeps it as another account, so the
+ * lookup that found the subject was looser than its key). A supplier code: an account can be staged
+ * under it (refused, the server does not take it for the supplier it found). Undefined where nothing
+ * the interface shows tells (a business identifier): then the near miss is recorded, not failed.
+ */
+async function heldAsSameKey(
+  ctx: RuleContext,
+  c: Catalogue,
+  field: string,
+  value: string,
+  subject: SubjectAccount,
+): Promise<{ same: boolean; res: HttpResponse } | undefined> {
+  const stage = staging(c);
+  if (!stage) return undefined;
+  if (field === 'external_account_number') {
+    const payload = ctx.given.account(subject.supplier);
+    payload.external_account_number = value;
+    const res = await ctx.api.call(stage.id, {
+      body: payload,
+      step: `stage an account under ${field} ${JSON.stringify(value)}: the account found, or another?`,
+      nearMiss: `${field} ${JSON.stringify(value)}`,
+    });
+    return { same: res.status !== 201 && res.status < 500, res };
+  }
+  if (namesSupplier(field)) {
+    const res = await ctx.api.call(stage.id, {
+      body: ctx.given.account(value),
+      step: `stage an account under supplier code ${JSON.stringify(value)}: the supplier found, or none?`,
+      nearMiss: `${field} ${JSON.stringify(value)}`,
+    });
+    return { same: res.status >= 200 && res.status < 300, res };
+  }
+  return undefined;
+}
+
+/**
+ * Judges a normalizable near miss that found the subject (the answer `res`): recorded when the
+ * server holds it as the same key (or nothing tells), a failure when it holds it as another.
+ */
+async function normalizedOrFail(
+  ctx: RuleContext,
+  c: Catalogue,
+  field: string,
+  near: { what: string; value: string },
+  subject: SubjectAccount,
+  res: HttpResponse,
+): Promise<void> {
+  const held = await heldAsSameKey(ctx, c, field, near.value, subject);
+  if (held && !held.same)
+    ctx.expect.that(
+      false,
+      `${field} with ${near.what} (${JSON.stringify(near.value)}) found the existing subject (answered ${res.status}), but the server holds it as another key: staging under it answered ${held.res.status}. The lookup is looser than the key (§4.2 notes rule 5, §4.3, §7.2: a wrong supplier code or external number gives 404)`,
+      { res: held.res },
+    );
+  ctx.observe(
+    `${field} with ${near.what} found the existing subject: the server normalizes keys on input (${held ? 'staging agrees' : 'nothing the interface shows tells otherwise'}); recorded, not failed (docs/freedoms.md).`,
+  );
+}
+
 /** The endpoint's own documented 404, when the spec states one (§4.2 notes rules 1 and 5, §4.3 status). */
 const own404 = (e: EndpointSpec) => e.responses.find((r) => r.status === 404);
 
 /** A read (GET): each path parameter near-missed, the others exact, about an imported account. */
-function readRule(e: EndpointSpec, fields: string[]): RuleInput {
+function readRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
   const stated = own404(e);
   return {
     id: `relations.lookup-near-miss.${endpointSlug(e.id)}`,
@@ -100,9 +175,20 @@ function readRule(e: EndpointSpec, fields: string[]): RuleInput {
       await eachProbe(
         ctx,
         probes,
-        async ({ field, what, value }) => {
+        async ({ field, what, value, normalizable }) => {
           const params = { ...exact, [field]: value };
-          const res = await ctx.api.call(e.id, { params, step: `${field} with ${what}` });
+          const res = await ctx.api.call(e.id, {
+            params,
+            step: `${field} with ${what}`,
+            nearMiss: `${field} with ${what}`,
+          });
+          const found = stated
+            ? res.status >= 200 && res.status < 300
+            : res.status >= 200 && res.status < 300 && res.isJson && mentions(res.json(), a!.ext);
+          if (found && normalizable) {
+            await normalizedOrFail(ctx, c, field, { what, value }, a!, res);
+            return;
+          }
           if (stated)
             ctx.expect.status(
               res,
@@ -153,17 +239,26 @@ function bodyRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
       if (!subject)
         for (const f of fields) if (!namesSupplier(f) && typeof exact[f] === 'string') exact[f] = `${exact[f]}${TAIL}`;
       const request = { ...about, body: exact };
-      const probe = probeFrom(driver, request, subject);
+      let probe = probeFrom(driver, request, subject);
       for (const field of fields)
-        for (const { what, value } of nearMisses(String(exact[field]))) {
+        for (const { what, value, normalizable } of nearMisses(String(exact[field]))) {
+          // What a normalizable near miss created cannot be told from the exact key's entity (above).
+          if (creates && normalizable) continue;
           const base = creates ? ((driver.sample(ctx).body ?? {}) as Body) : exact;
           const keys = Object.fromEntries(fields.map((f) => [f, exact[f]]));
           const res = await ctx.api.call(e.id, {
             ...request,
             body: { ...base, ...keys, [field]: value },
             step: `${field} with ${what}`,
+            nearMiss: `${field} with ${what}`,
           });
           if (creates) continue;
+          if (normalizable && subject && res.status >= 200 && res.status < 300) {
+            await normalizedOrFail(ctx, c, field, { what, value }, subject, res);
+            // It landed on the subject as its own key: the exact request is no longer a first one.
+            probe = undefined;
+            continue;
+          }
           if (stated)
             ctx.expect.status(
               res,
@@ -182,7 +277,7 @@ export const nearMissRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
   c.endpoints.flatMap((e) => {
     const fields = keyFields(c, e);
     if (!fields.length) return [];
-    return [e.method === 'GET' ? readRule(e, fields) : bodyRule(c, e, fields)];
+    return [e.method === 'GET' ? readRule(c, e, fields) : bodyRule(c, e, fields)];
   });
 
 /** The §5 token of every endpoint, near-missed: 401 (§5.3, §7.2). */

@@ -47,6 +47,13 @@ export interface CallOptions {
    * marks it as the suite's deliberate defect.
    */
   defective?: boolean;
+  /**
+   * The request names its subject by a near miss of its key on purpose (suites/relations-lookup.ts:
+   * the case flipped, a space around it, a prefix, an extension), in these words. A recording of the
+   * run says so, and the run's history does not read the answer as one about another subject: a
+   * server may hold the near miss as the same key (docs/freedoms.md), and the rule judges that itself.
+   */
+  nearMiss?: string;
   /** What the call breaks on purpose, in words, for a recording of the run (the Api works it out when asked). */
   deliberate?: string | (() => string | undefined);
 }
@@ -107,6 +114,7 @@ function deliberately(auth: AuthMode, options: CallOptions, spec?: EndpointSpec)
               ? `the Authorization scheme "${auth.scheme}"`
               : 'a bare token as the Authorization header'
             : 'an Authorization header other than the run token',
+    options.nearMiss ? `a key spelled as a near miss of an existing one (${options.nearMiss})` : undefined,
     options.defective && options.rawBody !== undefined ? 'a body that is not valid JSON' : undefined,
     (options.defective && options.rawBody === undefined) || refused ? 'a payload with a defect' : undefined,
   ].filter((w) => w !== undefined);
@@ -255,6 +263,7 @@ export class Api {
           rawBody: options.rawBody,
           step: labelOfTry(options.step ?? this.transcript.step),
           deliberate: options.deliberate ?? (() => deliberately(auth, options)),
+          ...(options.nearMiss !== undefined ? { nearMiss: options.nearMiss } : {}),
         },
         this.transcript,
       );

@@ -85,25 +85,29 @@ export function keyFields(c: Catalogue, endpoint: Catalogue['endpoints'][number]
 }
 
 /**
- * Near-miss spellings of a key (blind spot: a lookup looser than its key). Each is another key by
- * the spec's words, which compare keys as the strings they are: the letter case flipped (when the
- * key has letters), a leading and a trailing space (`spaces`), a proper prefix, an extension.
+ * Near-miss spellings of a key (blind spot: a lookup looser than its key): the letter case flipped
+ * (when the key has letters), a leading and a trailing space (`spaces`), a proper prefix, an
+ * extension. A prefix or an extension is another key under any reading. The case and the spaces are
+ * `normalizable`: a server may hold a key normalized on input — its surrounding spaces trimmed
+ * (Django REST framework's default for every string), its case folded by a collation — which the
+ * spec does not rule out; such a near miss found is judged by whether the server holds it as the
+ * same key everywhere (suites/relations-lookup.ts), not by being found.
  */
-export function nearMisses(key: string, spaces = true): { what: string; value: string }[] {
+export function nearMisses(key: string, spaces = true): { what: string; value: string; normalizable: boolean }[] {
   // A run's identifiers end in their number, so the prefix of one may be another (`…-B3` of `…-B38`):
   // a rule gives its keys a tail first (suites/relations-lookup.ts).
   const prefix = key.slice(0, -1);
   const flipped = [...key].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
   return [
-    ...(flipped !== key ? [{ what: 'the letter case flipped', value: flipped }] : []),
+    ...(flipped !== key ? [{ what: 'the letter case flipped', value: flipped, normalizable: true }] : []),
     ...(spaces
       ? [
-          { what: 'a leading space', value: ` ${key}` },
-          { what: 'a trailing space', value: `${key} ` },
+          { what: 'a leading space', value: ` ${key}`, normalizable: true },
+          { what: 'a trailing space', value: `${key} `, normalizable: true },
         ]
       : []),
-    ...(prefix ? [{ what: 'a proper prefix', value: prefix }] : []),
-    { what: 'an extension', value: `${key}X` },
+    ...(prefix ? [{ what: 'a proper prefix', value: prefix, normalizable: false }] : []),
+    { what: 'an extension', value: `${key}X`, normalizable: false },
   ];
 }
 

@@ -113,9 +113,11 @@ function connectTo(options: RunOptions, settings: Settings, history: RunHistory)
     rateLimit: options.rateLimit,
     transport: options.transport,
     redactor: options.redactor,
-    // The run's history reads every exchange as it completes, beside whatever else observes them.
+    // The run's history reads every exchange as it completes, beside whatever else observes them —
+    // but for a near miss of a key sent on purpose, which a server may hold as the same key
+    // (docs/freedoms.md): its answer is the near-miss rule's to judge, not another subject's fact.
     onExchange: (exchange, startedAt, origin, sender, response) => {
-      history.observe(exchange, startedAt, Date.now(), response);
+      if (sender?.nearMiss === undefined) history.observe(exchange, startedAt, Date.now(), response);
       options.onExchange?.(exchange, startedAt, origin, sender, response);
     },
   });

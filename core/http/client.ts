@@ -208,6 +208,7 @@ export class HttpClient {
       origin: this.origin,
       transcript,
       deliberate: req.deliberate,
+      nearMiss: req.nearMiss,
       departure,
     };
     let release: Release | undefined;

@@ -18,4 +18,6 @@ export interface HttpRequest {
    * observer reads it (a recording), so a run without one does not pay for working it out.
    */
   deliberate?: string | (() => string | undefined);
+  /** The request names its subject by a near miss of its key on purpose, in these words (core/engine/api.ts). */
+  nearMiss?: string;
 }

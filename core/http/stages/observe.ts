@@ -14,6 +14,8 @@ import type { RedactedRequest } from './redact.js';
 export interface Sender {
   rule: string;
   deliberate?: string;
+  /** The request named its subject by a near miss of its key on purpose, in these words. */
+  nearMiss?: string;
 }
 
 /**
@@ -36,10 +38,11 @@ export type ExchangeObserver = (
 ) => void;
 
 /** Who sent an exchange; what it broke on purpose worked out when first read, once. */
-export function senderOf(rule: string, deliberate: HttpRequest['deliberate']): Sender {
+export function senderOf(rule: string, deliberate: HttpRequest['deliberate'], nearMiss?: string): Sender {
   let said = deliberate;
   return {
     rule,
+    ...(nearMiss !== undefined ? { nearMiss } : {}),
     get deliberate() {
       if (typeof said === 'function') said = said();
       return said;
@@ -54,6 +57,7 @@ export interface Watch {
   /** Its `step` (read as the exchange completes) labels the exchange; its `sender` names the rule. */
   transcript: Transcript;
   deliberate: HttpRequest['deliberate'];
+  nearMiss?: string;
   departure: Departure;
 }
 
@@ -97,7 +101,7 @@ function tell(watch: Watch, exchange: Omit<Exchange, 'seq' | 'step'>, response?:
       { seq: watch.departure.n, ...(transcript.step ? { step: transcript.step } : {}), ...exchange },
       watch.departure.startedAt,
       watch.origin,
-      transcript.sender === undefined ? undefined : senderOf(transcript.sender, watch.deliberate),
+      transcript.sender === undefined ? undefined : senderOf(transcript.sender, watch.deliberate, watch.nearMiss),
       response,
     );
   } catch {
