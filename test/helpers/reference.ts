@@ -87,3 +87,33 @@ export async function importAccount(call: Call, payload: Record<string, unknown>
   expect(res.status, res.text).toBe(201);
   return { ext: payload.external_account_number as string, number: res.body.service_account_number as string, payload };
 }
+
+/** A reference server seeded as the embedded one, with `faults`, and a folder whose config aims at it. */
+export interface ConfiguredTarget {
+  server: ReferenceServer;
+  /** A temporary folder holding `conformance.config.yaml` for the server (the run token configured). */
+  dir: string;
+}
+
+/** Registers beforeAll/afterAll hooks for a `ConfiguredTarget`; filled in once the server is up. */
+export function useConfiguredTarget(faults: string[], prefix: string): ConfiguredTarget {
+  const target = {} as ConfiguredTarget;
+  beforeAll(async () => {
+    const [{ embeddedSeed }, { DEFAULT_TOKEN }, { fullConfig }, fs, os, path] = await Promise.all([
+      import('../../app/embedded.js'),
+      import('../../reference/index.js'),
+      import('./config.js'),
+      import('node:fs'),
+      import('node:os'),
+      import('node:path'),
+    ]);
+    target.server = await startReferenceServer({ seed: await embeddedSeed({ token: DEFAULT_TOKEN }), faults });
+    target.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    fs.writeFileSync(
+      path.join(target.dir, 'conformance.config.yaml'),
+      fullConfig(target.server.url, `  token: ${DEFAULT_TOKEN}`),
+    );
+  });
+  afterAll(() => target.server?.close());
+  return target;
+}

@@ -9,8 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedSeed } from '../../app/embedded.js';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/config/errors.js';
 import {
   type Baseline,
@@ -25,9 +24,8 @@ import { RuleFailure } from '../../core/engine/failures.js';
 import type { Failure } from '../../core/engine/result.js';
 import type { HttpResponse } from '../../core/http/client.js';
 import { mergeReports } from '../../core/report/merge.js';
-import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { runCli } from '../helpers/cli.js';
-import { fullConfig } from '../helpers/config.js';
+import { useConfiguredTarget } from '../helpers/reference.js';
 import { build } from '../helpers/sample-report.js';
 
 /** Loads `text` as a baseline file, or returns the error it is refused with. */
@@ -265,28 +263,18 @@ describe('shards merged', () => {
 });
 
 describe('the CLI with a baseline', () => {
-  let server: ReferenceServer;
-  let dir: string;
-  beforeAll(async () => {
-    server = await startReferenceServer({
-      seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
-      faults: ['auth.any-token-on-status'],
-    });
-    dir = mkdtempSync(join(tmpdir(), 'baseline-cli-'));
-    writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(server.url, `  token: ${DEFAULT_TOKEN}`));
-  });
-  afterAll(() => server?.close());
+  const target = useConfiguredTarget(['auth.any-token-on-status'], 'baseline-cli-');
 
   /** Runs the two rules with `baseline` as the expected-failures file; returns the exit code, output and reports. */
   async function run(baseline: string, ...flags: string[]) {
-    writeFileSync(join(dir, 'baseline.yaml'), baseline);
-    const reportDir = mkdtempSync(join(dir, 'report-'));
+    writeFileSync(join(target.dir, 'baseline.yaml'), baseline);
+    const reportDir = mkdtempSync(join(target.dir, 'report-'));
     const res = await runCli(
       [
         ...['--rule', FAILS, '--rule', PASSES, '--expected-failures', 'baseline.yaml'],
         ...['--report-dir', reportDir, '--reporter', 'console,json,markdown,sarif,html', ...flags],
       ],
-      { cwd: dir },
+      { cwd: target.dir },
     );
     const read = (name: string) => {
       try {
@@ -352,19 +340,19 @@ describe('the CLI with a baseline', () => {
   });
 
   it('B2: a file over the limit, or a FIFO, is a usage error (exit 2) naming the file, never a hang', async () => {
-    writeFileSync(join(dir, 'big.yaml'), `# ${'x'.repeat(MAX_BASELINE_BYTES)}\n`);
+    writeFileSync(join(target.dir, 'big.yaml'), `# ${'x'.repeat(MAX_BASELINE_BYTES)}\n`);
     const big = await runCli(['--rule', PASSES, '--expected-failures', 'big.yaml', '--reporter', 'console'], {
-      cwd: dir,
+      cwd: target.dir,
     });
     expect(big.code).toBe(2);
     expect(big.stderr).toContain(
       `The expected-failures file big.yaml is ${MAX_BASELINE_BYTES + 3} bytes, more than the 1 MiB it may hold.`,
     );
     expect(big.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
-    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    execFileSync('mkfifo', [join(target.dir, 'fifo.yaml')]);
     // Opened for reading, a FIFO with no writer blocks: the run must refuse it without opening it.
     const fifo = await runCli(['--rule', PASSES, '--expected-failures', 'fifo.yaml', '--reporter', 'console'], {
-      cwd: dir,
+      cwd: target.dir,
     });
     expect(fifo.code).toBe(2);
     expect(fifo.stderr).toContain(
@@ -420,7 +408,7 @@ describe('the CLI with a baseline', () => {
   });
 
   it('--strict-baseline without a baseline is a usage error (exit 2)', async () => {
-    const res = await runCli(['--rule', PASSES, '--strict-baseline', '--reporter', 'console'], { cwd: dir });
+    const res = await runCli(['--rule', PASSES, '--strict-baseline', '--reporter', 'console'], { cwd: target.dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--strict-baseline needs a baseline: give --expected-failures FILE');
   });

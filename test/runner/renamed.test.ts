@@ -4,16 +4,13 @@
  * a report to re-run — read as the new id with one warning each, so renaming breaks nobody's gate.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedSeed } from '../../app/embedded.js';
+import { describe, expect, it } from 'vitest';
 import { currentRuleId, withCurrentIds } from '../../core/engine/renamed.js';
-import { DEFAULT_TOKEN, type ReferenceServer, startReferenceServer } from '../../reference/index.js';
 import { endpointSlug } from '../../core/spec/index.js';
 import { allRules } from '../../suites/index.js';
 import { runCli } from '../helpers/cli.js';
-import { fullConfig } from '../helpers/config.js';
+import { useConfiguredTarget } from '../helpers/reference.js';
 
 const known = new Set(allRules.map((r) => r.id));
 
@@ -58,26 +55,16 @@ describe('old rule ids', () => {
 });
 
 describe('the CLI reads old ids as the new, and says so', () => {
-  let server: ReferenceServer;
-  let dir: string;
-  beforeAll(async () => {
-    server = await startReferenceServer({
-      seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
-      faults: ['auth.any-token-on-status'],
-    });
-    dir = mkdtempSync(join(tmpdir(), 'renamed-'));
-    writeFileSync(join(dir, 'conformance.config.yaml'), fullConfig(server.url, `  token: ${DEFAULT_TOKEN}`));
-  });
-  afterAll(() => server?.close());
+  const target = useConfiguredTarget(['auth.any-token-on-status'], 'renamed-');
 
   it('a --rule and a baseline entry with the old id run and excuse the renamed rule', async () => {
-    writeFileSync(join(dir, 'baseline.yaml'), '- rule: auth.401.accountTransferStatus\n  comment: "DI-9"\n');
+    writeFileSync(join(target.dir, 'baseline.yaml'), '- rule: auth.401.accountTransferStatus\n  comment: "DI-9"\n');
     const res = await runCli(
       [
         ...['--rule', 'auth.401.accountTransferStatus', '--expected-failures', 'baseline.yaml'],
-        ...['--report-dir', mkdtempSync(join(dir, 'report-')), '--reporter', 'console'],
+        ...['--report-dir', mkdtempSync(join(target.dir, 'report-')), '--reporter', 'console'],
       ],
-      { cwd: dir },
+      { cwd: target.dir },
     );
     // The fault makes the rule fail; the old entry excuses it, so the run is green.
     expect(res.code, res.stdout + res.stderr).toBe(0);
