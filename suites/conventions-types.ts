@@ -23,7 +23,7 @@ import {
   observes,
   probeFrom,
 } from '../core/engine/drivers.js';
-import { NotJudged } from '../core/engine/failures.js';
+import { NotImplemented, NotJudged, PreconditionError } from '../core/engine/failures.js';
 import { acceptedNeeds, acceptedProbe, subjectFor } from '../core/engine/subject.js';
 import { type AccountPayload, type EndpointId, model } from '../core/spec/index.js';
 import { isPlainObject } from '../core/spec/paths.js';
@@ -126,6 +126,8 @@ function withSupplyCharges(
  * §2.3: the account payload's contract link (`business`) is sent only when the account belongs to a
  * business (core/spec/completeness.ts), so an account without one carries none of its places: the
  * account is linked to a contract of a business created for it, as an account of a business is.
+ * Where no business can be created (business creation not implemented, or refused), the account
+ * goes without the link: its other places are still sent, and the two left out are said.
  */
 async function withBusinessLink(
   ctx: RuleContext,
@@ -133,8 +135,16 @@ async function withBusinessLink(
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   if (schema !== model.AccountPayload || 'business' in body) return body;
-  const business = await ctx.given.business(1);
-  return ctx.given.linkToContract(structuredClone(body) as AccountPayload, business.contractIdentifiers[0]);
+  try {
+    const business = await ctx.given.business(1);
+    return ctx.given.linkToContract(structuredClone(body) as AccountPayload, business.contractIdentifiers[0]);
+  } catch (error) {
+    if (!(error instanceof NotImplemented || error instanceof PreconditionError)) throw error;
+    ctx.observe(
+      `No business to link the account to (${error.message}): the account is sent without its contract link.`,
+    );
+    return body;
+  }
 }
 
 /**
