@@ -9,7 +9,9 @@
  * walking each endpoint's request schema in core/spec over a valid body, so a field added to the
  * model gets its defects for free. Each request must be refused (§7.2: "400 | validation error on
  * any endpoint", told from the other 400s by its §7.1 body) and leave nothing behind: the account's status and listings as before, and the
- * valid body, sent last, taken as new.
+ * valid body, sent last, taken as new. Those places are the field-type places of the defect relation
+ * (suites/relations-defect.ts), whose rules send every other MUST defect — and, on the account
+ * payload of validate and stage, every one — through the same check (`typesRefused`).
  */
 import type { z } from 'zod';
 import type { RuleContext } from '../core/engine/context.js';
