@@ -284,6 +284,98 @@ function orderWithin(spec: string | undefined, key: string, object: Record<strin
   return () => true;
 }
 
+/**
+ * The defect kinds that fit a node of the model by its schema alone (docs/design.md §7): a nested
+ * object or a record takes another JSON type, a note takes losing its content (§2.3, §4.2 notes
+ * rule 4), a list another type, an enum a value outside its set or in another case, a boolean no
+ * boolean, a number text (and, an integer, a fraction), a string a list or true and the defects of
+ * its format (a date, a datetime, an e-mail, a phone). Both the drawn defects (`sitesOf`) and the
+ * places of the model (`defectPlaces`) read it, so a place is one where a defect is sent.
+ * `nested`: the node is not the request body itself.
+ */
+export function kindsFitting(s: z.ZodType, nested: boolean): readonly DefectKind[] {
+  // def.type rather than instanceof: zod's instanceof is a trait lookup, and payloads have
+  // hundreds of nodes.
+  switch (s.def.type) {
+    case 'object':
+      return [
+        ...(nested ? (['wrong-type-object'] as const) : []),
+        ...(specOf(s) === NOTE ? (['note-without-content'] as const) : []),
+      ];
+    case 'array':
+      return ['wrong-type-array'];
+    case 'record':
+      return ['wrong-type-object'];
+    case 'enum':
+      return ['enum-outside-set', 'enum-wrong-case'];
+    case 'boolean':
+      return ['not-a-boolean', 'boolean-as-string'];
+    case 'number':
+      return INTEGER_FORMATS.has(String((s.def as { format?: unknown }).format))
+        ? ['wrong-type-number', 'fraction-for-integer']
+        : ['wrong-type-number'];
+    case 'string':
+      return ['wrong-type-string', ...(FORMAT_DEFECTS[formatOf(s) ?? '']?.kinds ?? [])];
+    default:
+      // A union (§2.4 amount: a number or a decimal string), an unknown: no value is of no type.
+      return [];
+  }
+}
+
+/** Whether a value has the JSON shape a node of `type` holds, so defects can be made from it. */
+const SHAPED: Readonly<Record<string, (value: unknown) => boolean>> = {
+  object: isPlainObject,
+  record: isPlainObject,
+  array: Array.isArray,
+  enum: (v) => typeof v === 'string',
+  boolean: (v) => typeof v === 'boolean',
+  number: (v) => typeof v === 'number',
+  string: (v) => typeof v === 'string',
+};
+
+/**
+ * The candidate values of each kind made from the valid value at `path`, or undefined where the
+ * value gives the kind no place (a fraction for an integer needs an integer sent).
+ */
+function candidates(
+  kind: DefectKind,
+  value: unknown,
+  path: Path,
+  s: z.ZodType,
+): (() => readonly unknown[]) | undefined {
+  switch (kind) {
+    case 'wrong-type-object':
+      return () => [JSON.stringify(value), [value]];
+    case 'note-without-content':
+      return () => [withoutContent(value as Record<string, unknown>)];
+    case 'wrong-type-array':
+      return () => [notAList(value as unknown[])];
+    case 'enum-outside-set':
+      return () => OUTSIDE[String(path[path.length - 1])] ?? ['OTHER'];
+    case 'enum-wrong-case': {
+      const v = value as string;
+      return () => [v.toLowerCase(), v.charAt(0) + v.slice(1).toLowerCase()];
+    }
+    case 'not-a-boolean':
+      return () => ['sí', 'maybe', 2];
+    case 'boolean-as-string':
+      return () => [String(value)];
+    case 'wrong-type-number':
+      return () => ['doce', 'n/a'];
+    case 'fraction-for-integer':
+      return Number.isInteger(value) ? () => [(value as number) + 0.5] : undefined;
+    case 'wrong-type-string':
+      return () => [[value], true];
+    default: {
+      const defects = FORMAT_DEFECTS[formatOf(s) ?? ''];
+      return defects ? () => defects.values(value as string)[kind] ?? [] : undefined;
+    }
+  }
+}
+
+/** Whether a range keeps the candidates of `kind` in order (a format's defects): one error, not two. */
+const ordered = (kind: DefectKind) => Object.values(FORMAT_DEFECTS).some((d) => d.kinds.includes(kind));
+
 /** The places in `payload` where a defect of one of `kinds` can go. */
 function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectKind>): Site[] {
   const sites: Site[] = [];
@@ -291,52 +383,75 @@ function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectK
     kind: DefectKind,
     path: Path,
     of: z.ZodType,
-    candidates: () => readonly unknown[],
+    made: () => readonly unknown[],
     order: Order = () => true,
   ) => {
     if (!kinds.has(kind)) return;
-    const values = () => [
-      ...new Set(candidates().filter((c) => (c === LEFT_OUT || !of.safeParse(c).success) && order(c))),
-    ];
+    const values = () => [...new Set(made().filter((c) => (c === LEFT_OUT || !of.safeParse(c).success) && order(c)))];
     sites.push({ kind, path, values });
   };
 
   const visit = (s: z.ZodType, value: unknown, path: Path, order: Order): void => {
-    // def.type rather than instanceof: zod's instanceof is a trait lookup, and payloads have
-    // hundreds of nodes.
     const type = s.def.type;
-    if (type === 'object' && isPlainObject(value)) {
-      if (path.length) add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
+    if (!SHAPED[type]?.(value)) return;
+    for (const kind of kindsFitting(s, path.length > 0)) {
+      const made = candidates(kind, value, path, s);
+      if (made) add(kind, path, s, made, ordered(kind) ? order : undefined);
+    }
+    if (type === 'object') {
+      const object = value as Record<string, unknown>;
       const spec = specOf(s);
-      if (spec === NOTE) add('note-without-content', path, s, () => [withoutContent(value)]);
       for (const [key, field] of fieldsOf(s as z.ZodObject)) {
-        if (!(key in value)) continue;
+        if (!(key in object)) continue;
         if (field.presence === 'expected') add('required-missing', [...path, key], field.schema, () => [LEFT_OUT]);
-        visit(field.schema, value[key], [...path, key], orderWithin(spec, key, value));
+        visit(field.schema, object[key], [...path, key], orderWithin(spec, key, object));
       }
-    } else if (type === 'array' && Array.isArray(value)) {
-      add('wrong-type-array', path, s, () => [notAList(value)]);
-      value.forEach((item, i) => visit((s as z.ZodArray).element as z.ZodType, item, [...path, i], () => true));
-    } else if (type === 'record' && isPlainObject(value)) {
-      add('wrong-type-object', path, s, () => [JSON.stringify(value), [value]]);
-    } else if (type === 'enum' && typeof value === 'string') {
-      add('enum-outside-set', path, s, () => OUTSIDE[String(path[path.length - 1])] ?? ['OTHER']);
-      add('enum-wrong-case', path, s, () => [value.toLowerCase(), value.charAt(0) + value.slice(1).toLowerCase()]);
-    } else if (type === 'boolean' && typeof value === 'boolean') {
-      add('not-a-boolean', path, s, () => ['sí', 'maybe', 2]);
-      add('boolean-as-string', path, s, () => [String(value)]);
-    } else if (type === 'number' && typeof value === 'number') {
-      add('wrong-type-number', path, s, () => ['doce', 'n/a']);
-      if (Number.isInteger(value) && INTEGER_FORMATS.has(String((s.def as { format?: unknown }).format)))
-        add('fraction-for-integer', path, s, () => [value + 0.5]);
-    } else if (typeof value === 'string') {
-      if (type === 'string') add('wrong-type-string', path, s, () => [[value], true]);
-      const defects = FORMAT_DEFECTS[formatOf(s) ?? ''];
-      for (const kind of defects?.kinds ?? []) add(kind, path, s, () => defects.values(value)[kind] ?? [], order);
+    } else if (type === 'array') {
+      (value as unknown[]).forEach((item, i) =>
+        visit((s as z.ZodArray).element as z.ZodType, item, [...path, i], () => true),
+      );
     }
   };
   visit(schema, payload, [], () => true);
   return sites;
+}
+
+/** A place of the model where a defect fits: its dot path, every item of a list written `*`, and the kind. */
+export interface DefectPlace {
+  field: string;
+  kind: DefectKind;
+}
+
+/** A path of a payload as the place of the model it is at: every list index written `*`. */
+export const placeOfAttr = (attr: string): string => attr.replace(/\.\d+(?=\.|$)/g, '.*');
+
+/**
+ * Every place of a request schema where a defect of `kinds` fits, from the schema alone: every
+ * documented field at any depth (a list's items as `*`), each with every kind `kindsFitting` gives
+ * it, and `required-missing` at every expected field. What `everyDefect` sends for a body carrying
+ * every documented field is exactly these (test/generators/defects.test.ts). `untyped` as there.
+ */
+export function defectPlaces(
+  schema: z.ZodType,
+  kinds: readonly DefectKind[],
+  untyped: ReadonlySet<string> = new Set(),
+): DefectPlace[] {
+  const wanted = new Set(kinds);
+  const places: DefectPlace[] = [];
+  const add = (path: readonly string[], kind: DefectKind) => {
+    if (wanted.has(kind) && !path.some((part) => untyped.has(part))) places.push({ field: path.join('.'), kind });
+  };
+  const walk = (s: z.ZodType, path: readonly string[]): void => {
+    for (const kind of kindsFitting(s, path.length > 0)) add(path, kind);
+    if (s.def.type === 'object')
+      for (const [key, field] of fieldsOf(s as z.ZodObject)) {
+        if (field.presence === 'expected') add([...path, key], 'required-missing');
+        walk(field.schema, [...path, key]);
+      }
+    else if (s.def.type === 'array') walk((s as z.ZodArray).element as z.ZodType, [...path, '*']);
+  };
+  walk(schema, []);
+  return places;
 }
 
 const NOTE = specOf(model.Note);

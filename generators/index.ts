@@ -29,6 +29,9 @@ export {
   DEFECTS,
   defectKinds,
   everyDefect,
+  defectPlaces,
+  kindsFitting,
+  placeOfAttr,
   invalidAccountPayload,
   invalidFrom,
   invalidNotesRequest,
@@ -36,7 +39,7 @@ export {
   matchesDefect,
   TYPE_DEFECTS,
 } from './defects.js';
-export type { Defect, DefectKind, DefectLevel, DefectOptions, Invalid } from './defects.js';
+export type { Defect, DefectKind, DefectLevel, DefectOptions, DefectPlace, Invalid } from './defects.js';
 export { freshIdentifiers } from '../core/engine/fresh-identifiers.js';
 export { LARGE_BATCH, LARGE_REQUEST } from './edges.js';
 export type { FreshOptions, Renames, RequestName } from '../core/engine/fresh-identifiers.js';

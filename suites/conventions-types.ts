@@ -9,20 +9,43 @@
  * walking each endpoint's request schema in core/spec over a valid body, so a field added to the
  * model gets its defects for free. Each request must be refused (§7.2: "400 | validation error on
  * any endpoint", told from the other 400s by its §7.1 body) and leave nothing behind: the account's status and listings as before, and the
- * valid body, sent last, taken as new.
+ * valid body, sent last, taken as new. Those places are the field-type places of the defect relation
+ * (suites/relations-defect.ts), whose rules send every other MUST defect — and, on the account
+ * payload of validate and stage, every one — through the same check (`typesRefused`).
  */
 import type { z } from 'zod';
 import type { RuleContext } from '../core/engine/context.js';
 import type { Need } from '../core/engine/needs.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
-import { CATALOGUE, type Catalogue, type EndpointDriver, observes, probeFrom } from '../core/engine/drivers.js';
-import { NotJudged } from '../core/engine/failures.js';
+import {
+  batchOf,
+  CATALOGUE,
+  type Catalogue,
+  type EndpointDriver,
+  observes,
+  probeFrom,
+} from '../core/engine/drivers.js';
+import { NotImplemented, NotJudged, PreconditionError } from '../core/engine/failures.js';
 import { acceptedNeeds, acceptedProbe, subjectFor } from '../core/engine/subject.js';
-import { type EndpointId, endpointSlug } from '../core/spec/index.js';
-import { DEFECTS, type DefectKind, everyDefect, type Invalid, TYPE_DEFECTS } from '../generators/index.js';
+import { type AccountPayload, type EndpointId, model } from '../core/spec/index.js';
+import { isPlainObject } from '../core/spec/paths.js';
+import { fieldsOf } from '../generators/model-shape.js';
+import {
+  DEFECTS,
+  type DefectKind,
+  defectPlaces,
+  everyDefect,
+  type Invalid,
+  placeOfAttr,
+  TYPE_DEFECTS,
+} from '../generators/index.js';
+import { endpointSlug, type RelationPlace } from '../core/engine/relations.js';
 import { defect } from './conventions.js';
 import { oracle } from '../core/engine/observe.js';
 import { PROBE_WIDTH, eachProbe } from '../core/engine/probes.js';
+
+/** The relation kind the field types are places of (suites/relations-defect.ts). */
+export const DEFECT_RELATION = 'defect';
 
 // Types of every request field, not only the account payload's ------------------------------------
 
@@ -58,7 +81,73 @@ const KEY_FIELDS = new Set([
 ]);
 
 /** §4.2 names `ledger_number` among the billing documents fields without a shape: no value there is a wrong type. */
-const UNTYPED: ReadonlySet<string> = new Set(['ledger_number']);
+export const UNTYPED: ReadonlySet<string> = new Set(['ledger_number']);
+
+/**
+ * §2.4: `product_code`, `line_items` and `tax_items` are documented "on SUPPLY_CHARGE" only
+ * (core/spec/completeness.ts), so a body whose lists of transactions hold no supply charge carries
+ * none of their fields, and a defect there is never sent. Each such list gains, as its last item,
+ * the supply charge of the transactions template (fresh identifiers), dated as the list's last item
+ * so it sits in whatever period that one does (a ledger's open statement, a billing document's).
+ * The batch of the request (`batch`, the driver's list) has it in place of its last item instead: a
+ * refused batch may keep its valid items (§4.2 transactions report "the first failing transaction
+ * only"; docs/freedoms.md), and the valid request sent last must be a first one.
+ */
+function withSupplyCharges(
+  ctx: RuleContext,
+  schema: z.ZodType,
+  body: Record<string, unknown>,
+  batch?: string,
+): Record<string, unknown> {
+  const copy = structuredClone(body);
+  const visit = (s: z.ZodType, value: unknown, inBatch = false): void => {
+    if (s.def.type === 'object' && isPlainObject(value)) {
+      for (const [key, field] of fieldsOf(s as z.ZodObject))
+        if (key in value) visit(field.schema, value[key], value === copy && key === batch);
+    } else if (s.def.type === 'array' && Array.isArray(value)) {
+      const element = (s as z.ZodArray).element as z.ZodType;
+      const items = value as Record<string, unknown>[];
+      if (element === model.Transaction && items.length && !items.some((t) => isPlainObject(t) && 'line_items' in t)) {
+        const supplyCharge = ctx.preconditions.payloads.item<Record<string, unknown>>(
+          'transactions',
+          'transactions',
+          ctx.ids,
+          { transaction_date: items[items.length - 1].transaction_date },
+          (t) => t.type === 'SUPPLY_CHARGE',
+        );
+        if (supplyCharge.type === 'SUPPLY_CHARGE') items.splice(inBatch ? -1 : items.length, 1, supplyCharge);
+      }
+      for (const item of items) visit(element, item);
+    }
+  };
+  visit(schema, copy);
+  return copy;
+}
+
+/**
+ * §2.3: the account payload's contract link (`business`) is sent only when the account belongs to a
+ * business (core/spec/completeness.ts), so an account without one carries none of its places: the
+ * account is linked to a contract of a business created for it, as an account of a business is.
+ * Where no business can be created (business creation not implemented, or refused), the account
+ * goes without the link: its other places are still sent, and the two left out are said.
+ */
+async function withBusinessLink(
+  ctx: RuleContext,
+  schema: z.ZodType,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  if (schema !== model.AccountPayload || 'business' in body) return body;
+  try {
+    const business = await ctx.given.business(1);
+    return ctx.given.linkToContract(structuredClone(body) as AccountPayload, business.contractIdentifiers[0]);
+  } catch (error) {
+    if (!(error instanceof NotImplemented || error instanceof PreconditionError)) throw error;
+    ctx.observe(
+      `No business to link the account to (${error.message}): the account is sent without its contract link.`,
+    );
+    return body;
+  }
+}
 
 /**
  * The driver's valid request about the subject its scope asks for, with its documented optional
@@ -67,12 +156,33 @@ const UNTYPED: ReadonlySet<string> = new Set(['ledger_number']);
  */
 async function prepare(ctx: RuleContext, t: TypedEndpoint): Promise<Prepared> {
   const { request, account } = await subjectFor(ctx, t.driver, true);
-  const valid = { ...request, body: { ...(request.body as Record<string, unknown>), ...t.driver.optional } };
+  const body = await withBusinessLink(
+    ctx,
+    t.schema,
+    withSupplyCharges(
+      ctx,
+      t.schema,
+      { ...(request.body as Record<string, unknown>), ...t.driver.optional },
+      batchOf(t.driver)?.list,
+    ),
+  );
+  const valid = { ...request, body };
+  const effect = t.driver.effect;
   const probe = observes(t.driver)
     ? probeFrom(t.driver, valid, account)
-    : acceptedProbe(t.endpoint, t.driver, valid, t.what, 'sent after every wrong-typed one was refused');
+    : acceptedProbe(t.endpoint, t.driver, valid, t.what, 'sent after every defective one was refused');
   if (!probe) throw new NotJudged(`the ${t.what} about this account has nothing its probe stands on; not judged`);
-  return { body: valid.body, account, probe: () => probe.run(ctx) };
+  // An endpoint that keeps nothing shows a refusal kept nothing through what its driver names
+  // (validate: staging the account afterwards is a first staging, §4.1, §3).
+  const after = 'afterRefusal' in effect ? effect.afterRefusal?.(valid) : undefined;
+  return {
+    body: valid.body,
+    account,
+    probe: async () => {
+      await probe.run(ctx);
+      await after?.run(ctx);
+    },
+  };
 }
 
 /**
@@ -92,27 +202,80 @@ export function typedEndpoints(c: Catalogue = CATALOGUE): TypedEndpoint[] {
   });
 }
 
+/** An endpoint of the defect relation; `typed`: it has a field-type rule (`conventions.types.<slug>`). */
+export type DefectEndpoint = TypedEndpoint & { typed: boolean };
+
+/**
+ * Every endpoint whose documented fields take defects (suites/relations-defect.ts): those with a
+ * field-type rule, and those whose driver words only a defect rule (the account payload), in the
+ * catalogue's order. `typed` says which have a field-type rule, whose kinds the defect rule leaves to it.
+ */
+export function defectEndpoints(c: Catalogue = CATALOGUE): DefectEndpoint[] {
+  const typed = new Map(typedEndpoints(c).map((t) => [t.endpoint, t]));
+  return c.endpoints.flatMap((e): DefectEndpoint[] => {
+    const t = typed.get(e.id);
+    if (t) return [{ ...t, typed: true }];
+    const driver = c.drivers[e.id];
+    const words = driver.types;
+    if (!('notTyped' in words) || !words.defects) return [];
+    if (!e.body)
+      throw new Error(
+        `suites/conventions-types.ts: ${e.id} has defect rule words but no request body in the spec model`,
+      );
+    const slug = endpointSlug(e.id);
+    return [
+      { endpoint: e.id, slug, ...words.defects, schema: e.body, needs: acceptedNeeds(driver), driver, typed: false },
+    ];
+  });
+}
+
+/** The MUST field-type kinds a `conventions.types.*` rule sends. */
+export const MUST_TYPE_DEFECTS: readonly DefectKind[] = TYPE_DEFECTS.filter((k) => DEFECTS[k].level === 'MUST');
+
+/**
+ * The places of the defect relation (suites/relations-defect.ts) where `kinds` fit in the request of
+ * `t`: its documented fields, a list's items as `*`, with the kind (`<field> <kind>`).
+ */
+export const defectRelationPlaces = (t: TypedEndpoint, kinds: readonly DefectKind[]): RelationPlace[] =>
+  defectPlaces(t.schema, kinds, UNTYPED).map((p) => ({ endpoint: t.endpoint, field: `${p.field} ${p.kind}` }));
+
 /**
  * One case per documented field and kind: the items of a list share their fields, so only the last
  * item's (where a server that checks the first item alone lets a mistake through) is sent.
  */
-function onePerField(cases: Invalid[]): Invalid[] {
+function onePerField(cases: Invalid[]): Map<string, Invalid> {
   const last = new Map<string, Invalid>();
-  for (const c of cases) last.set(`${c.attr.replace(/\.\d+(?=\.|$)/g, '.*')} ${c.defect.kind}`, c);
-  return [...last.values()];
+  for (const c of cases) last.set(`${placeOfAttr(c.attr)} ${c.defect.kind}`, c);
+  return last;
 }
 
 /**
- * Sends the valid body of `t` once per place and type defect the schema walk finds in it: each must
+ * Sends the valid body of `t` once per place and defect the schema walk finds in it: each must
  * be refused with 400 (404 allowed where the field names the account or business), the account's
  * observable state must be as before, and the valid body, sent last, must be taken as new.
+ * `places`: the places of the model (`<field> <kind>`) the rule states it instantiates; one the body
+ * does not carry (a configured template without that field) is said, as it cannot be sent.
  */
-export async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: readonly DefectKind[]): Promise<void> {
+export async function typesRefused(
+  ctx: RuleContext,
+  t: TypedEndpoint,
+  kinds: readonly DefectKind[],
+  places?: readonly RelationPlace[],
+): Promise<void> {
   const prepared = await prepare(ctx, t);
-  const cases = onePerField(everyDefect(t.schema, prepared.body, kinds, UNTYPED));
+  const byPlace = onePerField(everyDefect(t.schema, prepared.body, kinds, UNTYPED));
+  const cases = [...byPlace.values()];
+  const unmet = (places ?? []).filter((p) => p.field !== undefined && !byPlace.has(p.field));
+  if (unmet.length)
+    ctx.observe(
+      `${unmet.length} place(s) of the model not in this ${t.what} (a template without the field), not sent: ${unmet
+        .slice(0, 5)
+        .map((p) => p.field)
+        .join('; ')}${unmet.length > 5 ? '; …' : ''}.`,
+    );
   const watch = prepared.account;
   const judge = oracle(ctx);
-  const before = watch ? await judge.observe(watch, 'before the wrong-typed requests') : undefined;
+  const before = watch ? await judge.observe(watch, 'before the defective requests') : undefined;
   await eachProbe(
     ctx,
     cases,
@@ -137,13 +300,13 @@ export async function typesRefused(ctx: RuleContext, t: TypedEndpoint, kinds: re
   if (before)
     await judge.expectUnchanged(
       before,
-      'after the wrong-typed requests',
+      'after the defective requests',
       'a refused request leaves what the interface shows of the account as it was',
     );
   await prepared.probe();
   const kindsSent = [...new Set(cases.map((c) => c.defect.kind))];
   ctx.observe(
-    `${cases.length} wrong-typed ${t.what}s refused (${kindsSent.join(', ') || 'no field of these kinds in the body'}).`,
+    `${cases.length} defective ${t.what}s refused (${kindsSent.join(', ') || 'no field of these kinds in the body'}).`,
   );
 }
 
@@ -158,12 +321,9 @@ export const typeRules = (c: Catalogue = CATALOGUE, typed = typedEndpoints(c)): 
       endpoints: [t.endpoint],
       needs: t.needs,
       tags: ['validation'],
-      check: (ctx) =>
-        typesRefused(
-          ctx,
-          t,
-          TYPE_DEFECTS.filter((k) => DEFECTS[k].level === 'MUST'),
-        ),
+      // The field types are places of the defect relation (suites/relations-defect.ts).
+      relation: { kind: DEFECT_RELATION, places: defectRelationPlaces(t, MUST_TYPE_DEFECTS) },
+      check: (ctx) => typesRefused(ctx, t, MUST_TYPE_DEFECTS, defectRelationPlaces(t, MUST_TYPE_DEFECTS)),
     }),
   );
 

@@ -26,6 +26,7 @@ import refusedAccount from './refused-account.js';
 import relationsEcho, { echoRelation } from './relations-echo.js';
 import relationsEchoSites from './relations-echo-sites.js';
 import relationsShape, { documentedShapeRelation } from './relations-shape.js';
+import relationsDefect, { defectRelation } from './relations-defect.js';
 import refusedMigration from './refused-migration.js';
 import refusedValidation from './refused-validation.js';
 import relationsIdentity from './relations-identity.js';
@@ -57,16 +58,28 @@ export const suites: Record<string, Rule[]> = {
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
   history,
-  relations: [...relationsEcho, ...relationsEchoSites, ...relationsShape, ...relationsLookup, ...relationsIdentity],
+  relations: [
+    ...relationsEcho,
+    ...relationsEchoSites,
+    ...relationsShape,
+    ...relationsLookup,
+    ...relationsIdentity,
+    ...relationsDefect,
+  ],
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();
 
 /**
  * Every relation kind of the suite: the engine's (core/engine/relations.ts) and those whose places
- * a suite file states (echo, documented shape); the report's relation coverage counts them all.
+ * a suite file states (echo, documented shape, defect); the report's relation coverage counts them all.
  */
-export const relationKinds: readonly RelationKind[] = [...RELATION_KINDS, echoRelation, documentedShapeRelation];
+export const relationKinds: readonly RelationKind[] = [
+  ...RELATION_KINDS,
+  echoRelation,
+  documentedShapeRelation,
+  defectRelation,
+];
 
 const ids = new Set<string>();
 for (const rule of allRules) {

@@ -74,11 +74,20 @@ export interface Batch {
 }
 
 /**
- * The words of the endpoint's field-type rule (`conventions.types.<endpoint>`, its one name), or why it has none: the
- * account payload is typed by its own defect and property rules, a GET has no body, a payload shape
- * not shown has no documented field.
+ * The words of the endpoint's field-type rule (`conventions.types.<endpoint>`, its one name), or why
+ * it has none: the account payload is typed by the defect relation's rule (`defects` words it), a
+ * GET has no body, a payload shape not shown has no documented field.
  */
-export type TypeRuleWords = { spec: string; what: string } | { notTyped: string };
+export type TypeRuleWords =
+  | { spec: string; what: string }
+  | {
+      notTyped: string;
+      /**
+       * The words of its defect rule (`relations.defect.<endpoint>`, suites/relations-defect.ts), which
+       * then sends every MUST defect, the field types too, at every documented field (§2.1, §7.2).
+       */
+      defects?: { spec: string; what: string };
+    };
 
 export interface EndpointDriver {
   scope: Scope;
@@ -216,9 +225,11 @@ const stagedFirst = answeredFirst(
 
 const unobservable = (why: string): Effect => ({ observable: false, why });
 const READ: Effect = unobservable('a read changes nothing');
-const NOT_TYPED_ACCOUNT: TypeRuleWords = {
-  notTyped: 'the account payload: the defect rules above and the property rules (§2.3)',
-};
+/** The account payload (§2.3): every MUST defect at every field by the defect relation, the types among them. */
+const accountDefects = (spec: string, what: string): TypeRuleWords => ({
+  notTyped: 'the account payload: its field types are among the defects of relations.defect.* (§2.3)',
+  defects: { spec: `${spec}, §2.3, §2.1, §7.2`, what },
+});
 const NOT_TYPED_GET: TypeRuleWords = { notTyped: 'a GET without a body' };
 
 /** The request of a listing or the status of the sample's account. */
@@ -263,7 +274,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     },
     items: 'none',
     history: 'nothing',
-    types: NOT_TYPED_ACCOUNT,
+    types: accountDefects('§4.1 validate', 'validate request'),
   },
   stageAccount: {
     scope: 'fresh',
@@ -273,7 +284,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     effect: stagedFirst,
     items: 'none',
     history: 'staging',
-    types: NOT_TYPED_ACCOUNT,
+    types: accountDefects('§4.1 stage', 'staging request'),
   },
   processAccount: {
     scope: 'staged',

@@ -125,7 +125,7 @@ export const billingFaults: FaultDefinition[] = [
     id: 'billing.ledger-billed-by-refused-request',
     placement: {
       by: ['refused.unknown-account.create-historical-billing-documents'],
-      beside: ['refused.', 'conventions.types.'],
+      beside: ['refused.', 'conventions.types.', 'relations.defect.'],
     },
     spec: '§7.2 (404: account not found), §4.2 historical billing documents (usable once per ledger), §8',
     subtle: true,

@@ -83,7 +83,10 @@ export const businessFaults: FaultDefinition[] = [
   fault(
     {
       id: 'business.created-on-400',
-      placement: { by: ['refused.validation.create-business'], beside: ['refused.', 'conventions.types.'] },
+      placement: {
+        by: ['refused.validation.create-business'],
+        beside: ['refused.', 'conventions.types.', 'relations.defect.'],
+      },
       spec: '§7.2 (400: validation error), §4.4, §2.8',
       subtle: true,
       description:

@@ -528,7 +528,7 @@ export const migrationFaults: FaultDefinition[] = [
   ),
   {
     id: 'migration.stage.skipped-listed-on-400',
-    placement: { by: ['refused.stage.skipped'], beside: ['refused.', 'conventions.types.'] },
+    placement: { by: ['refused.stage.skipped'], beside: ['refused.', 'conventions.types.', 'relations.defect.'] },
     spec: '§3 (account not … skipped), §4.1 failures of staging (400), §4.3 all listing',
     subtle: true,
     description:
@@ -570,7 +570,7 @@ export const migrationFaults: FaultDefinition[] = [
     id: 'migration.process.refused-dry-run-stamps-created-at',
     placement: {
       by: ['refused.process.paused-supplier-dry-run', 'refused.process.complete-supplier-dry-run'],
-      beside: ['refused.', 'conventions.types.'],
+      beside: ['refused.', 'conventions.types.', 'relations.defect.'],
     },
     spec: '§4.1 process rule 2 (rolled back), §2.2, §4.3 all listing',
     subtle: true,

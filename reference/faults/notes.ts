@@ -271,7 +271,7 @@ export const noteFaults: FaultDefinition[] = [
       id: 'notes.valid-notes-stored-on-400',
       placement: {
         by: ['refused.validation.valid-items-not-kept.create-notes'],
-        beside: ['refused.', 'conventions.types.'],
+        beside: ['refused.', 'conventions.types.', 'relations.defect.'],
       },
       spec: '§7.2 (400: validation error), §7.1',
       subtle: true,

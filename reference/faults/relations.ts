@@ -23,7 +23,31 @@ const cents = (n: unknown) => (typeof n === 'number' ? Math.round(n * 100) / 100
 /** Two tokens compared over the shorter of their lengths, when both have at least this many characters. */
 const TRUNCATED_COMPARE = 16;
 
+/**
+ * The account's contract link (§2.3 `business`, an object) read as JSON text when it is a string:
+ * what a serializer that accepts nested objects "as JSON or as text holding JSON" does.
+ */
+const linkFromText: Around = (req, _env, next) => {
+  const b = body(req.body);
+  if (typeof b.business !== 'string') return next(req);
+  try {
+    const parsed: unknown = JSON.parse(b.business);
+    return next(parsed && typeof parsed === 'object' ? { ...req, body: { ...b, business: parsed } } : req);
+  } catch {
+    return next(req);
+  }
+};
+
 export const relationFaults: FaultDefinition[] = [
+  {
+    id: 'relations.defect.account-business-link-as-text',
+    placement: { by: ['relations.defect.validate-account', 'relations.defect.stage-account'] },
+    spec: '§2.3 (business: an object with business_contract_identifier), §2.1, §7.2',
+    subtle: true,
+    description:
+      "Validate and stage take an account's contract link (business) sent as text holding its JSON object, where an object is due.",
+    create: () => ({ around: { validateAccount: linkFromText, stageAccount: linkFromText } }),
+  },
   fault(
     {
       id: 'relations.echo.transaction-units-rounded',

@@ -262,7 +262,10 @@ export const transactionFaults: FaultDefinition[] = [
   ),
   {
     id: 'transactions.kept-for-staged-account',
-    placement: { by: ['refused.unknown-account.create-transactions'], beside: ['refused.', 'conventions.types.'] },
+    placement: {
+      by: ['refused.unknown-account.create-transactions'],
+      beside: ['refused.', 'conventions.types.', 'relations.defect.'],
+    },
     spec: '§7.2 (404: account not found), §4.2 (data added to an imported account)',
     subtle: true,
     description:

@@ -65,12 +65,12 @@ describe('the refused.* families catch faults the older rules miss', () => {
 
   // The whole suite against each fault is the kill matrix's job (`npm run mutation`, in CI): it
   // fails when a placed fault is missed by these rules or caught by any rule outside them and the
-  // families built beside them (refused.*, and conventions.types.*, which also refuses one field at
-  // a time). Here: each fault carries that placement, at its level.
+  // families built beside them (refused.*, and conventions.types.* and relations.defect.*, which also
+  // refuse one field at a time and look for a trace). Here: each fault carries that placement, at its level.
   it.each(CASES)('$fault is placed to be caught at its level by $caughtBy only', (c) => {
     const fault = faultById(c.fault)!;
     expect(fault.level ?? 'MUST').toBe(c.level ?? 'MUST');
     expect(fault.placement?.by).toEqual(c.caughtBy);
-    expect(fault.placement?.beside).toEqual(['refused.', 'conventions.types.']);
+    expect(fault.placement?.beside).toEqual(['refused.', 'conventions.types.', 'relations.defect.']);
   });
 });

@@ -10,6 +10,8 @@ import { allRules, relationKinds } from '../../suites/index.js';
 import { sampleReport } from '../helpers/sample-report.js';
 import { identityRules } from '../../suites/relations-identity.js';
 import { nearMissRules, tokenNearMissRule } from '../../suites/relations-lookup.js';
+import { defectRules } from '../../suites/relations-defect.js';
+import { typeRules } from '../../suites/conventions-types.js';
 
 /** The places of every kind that no registered rule instantiates, as text. */
 const gaps = (catalogue: Catalogue, rules: typeof allRules) =>
@@ -79,6 +81,47 @@ describe('relation coverage (core/engine/relations.ts)', () => {
     expect(
       gaps(grown, [...others, ...family]).filter((g) => g.startsWith('lookup-near-miss') || g.startsWith('identity')),
     ).toEqual([]);
+  });
+
+  it('names the defect place a rule taken out leaves without an instance: a nested list item of the account payload', () => {
+    const without = allRules.filter((r) => r.id !== 'relations.defect.stage-account');
+    const missing = gaps(CATALOGUE, without);
+    expect(missing).toContain(
+      'defect: stageAccount ledgers.*.current_statement_transactions.*.line_items.*.start_date impossible-date',
+    );
+    expect(missing).toContain('defect: stageAccount business wrong-type-object');
+    expect(missing.every((g) => g.startsWith('defect: stageAccount '))).toBe(true);
+    // The field types of a typed endpoint are its conventions.types rule's places.
+    const untyped = gaps(
+      CATALOGUE,
+      allRules.filter((r) => r.id !== 'conventions.types.create-notes'),
+    );
+    expect(untyped).toContain('defect: createNotes notes.*.is_pinned not-a-boolean');
+    expect(untyped).not.toContain('defect: createNotes notes.*.created_at impossible-datetime');
+  });
+
+  it('an endpoint the model gains has defect places without an instance until the families make its rules', () => {
+    const notes = CATALOGUE.endpoints.find((e) => e.id === 'createNotes')!;
+    const added = { ...notes, id: 'createNotesAgain' as EndpointId, path: '/v1/data-import/notes-again/create/' };
+    const grown: Catalogue = {
+      endpoints: [...CATALOGUE.endpoints, added],
+      drivers: { ...CATALOGUE.drivers, createNotesAgain: CATALOGUE.drivers.createNotes } as Catalogue['drivers'],
+    };
+    const defectGaps = (rules: typeof allRules) => gaps(grown, rules).filter((g) => g.startsWith('defect: '));
+    expect(defectGaps(allRules)).toContain('defect: createNotesAgain notes.*.created_at malformed-datetime');
+    expect(defectGaps(allRules)).toContain('defect: createNotesAgain notes.*.is_pinned not-a-boolean');
+    expect(defectGaps(allRules).every((g) => g.startsWith('defect: createNotesAgain '))).toBe(true);
+    // Both families, made from the grown table, name the new endpoint's places, each rule by the endpoint's one name.
+    const forIt = (r: { endpoints?: readonly string[] }) => r.endpoints?.includes('createNotesAgain') ?? false;
+    const made = [
+      ...defineRules('conventions', typeRules(grown).filter(forIt)),
+      ...defineRules('relations', defectRules(grown).filter(forIt)),
+    ];
+    expect(made.map((r) => r.id)).toEqual([
+      'conventions.types.create-notes-again',
+      'relations.defect.create-notes-again',
+    ]);
+    expect(defectGaps([...allRules, ...made])).toEqual([]);
   });
 
   it('spells a key nearly the same: each spelling is another string, never the key', () => {
