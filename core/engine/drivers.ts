@@ -109,8 +109,13 @@ export interface EndpointDriver {
   /** Its documented success: where the effect is not observable, a family's last word is this. */
   accepted: Accepted;
   effect: Effect;
-  /** A batch's list, dedup fields and item, or explicitly none (so a forgotten batch is a decision). */
-  items: Batch | 'none';
+  /**
+   * A batch's list, dedup fields and item, or explicitly none (so a forgotten batch is a decision):
+   * `'none'` for a request without a list of objects, `{ none: why }` for one whose lists are not a
+   * batch of independent items (the parts of one account, one ledger's documents). A request with a
+   * list of objects and a bare `'none'` is a problem `driverProblems` names.
+   */
+  items: Batch | 'none' | { none: string };
   /** What its answers tell the run's history (core/engine/history.ts). */
   history: HistoryTell;
   types: TypeRuleWords;
@@ -230,6 +235,9 @@ const accountDefects = (spec: string, what: string): TypeRuleWords => ({
   notTyped: 'the account payload: its field types are among the defects of relations.defect.* (§2.3)',
   defects: { spec: `${spec}, §2.3, §2.1, §7.2`, what },
 });
+/** The lists of an account payload are parts of the one account (§2.3), not a batch of independent items. */
+const ACCOUNT_PARTS =
+  '§2.3: the lists of the account payload (customers, supply addresses, ledgers, …) are parts of the one account, not items added one by one';
 const NOT_TYPED_GET: TypeRuleWords = { notTyped: 'a GET without a body' };
 
 /** The request of a listing or the status of the sample's account. */
@@ -272,7 +280,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
       why: 'validate keeps nothing (§4.1): its effect is seen by staging the same account afterwards',
       afterRefusal: stagedFirst.probe,
     },
-    items: 'none',
+    items: { none: ACCOUNT_PARTS },
     history: 'nothing',
     types: accountDefects('§4.1 validate', 'validate request'),
   },
@@ -282,7 +290,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     about: (_ctx, subject) => ({ body: subject.payload }),
     accepted: { status: [201, 200] },
     effect: stagedFirst,
-    items: 'none',
+    items: { none: ACCOUNT_PARTS },
     history: 'staging',
     types: accountDefects('§4.1 stage', 'staging request'),
   },
@@ -463,7 +471,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
               'the ledger still takes its historical billing documents once (§4.2, §8), so nothing before billed it',
             ).probe(request),
     },
-    items: 'none',
+    items: { none: "§4.2, §8: the documents are one ledger's, usable once per ledger, not items added one by one" },
     history: 'nothing',
     types: {
       spec: '§4.2 historical billing documents, §2.5, §7.2, §8',
@@ -479,7 +487,9 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     effect: unobservable(
       '§4.2: the answer is the validated data, the same for a first and a repeated request, and no read shows statements',
     ),
-    items: 'none',
+    items: {
+      none: "§4.2: the statements are the request's validated data, answered alike to a first and a repeated request; no de-duplication of statements is stated",
+    },
     history: 'nothing',
     types: {
       spec: '§4.2 historical statements, §2.6, §7.2',
@@ -552,7 +562,7 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     effect: unobservable(
       '§2.7: the instruction is checked upstream and stored, but nothing the interface shows tells a stored instruction from one not stored',
     ),
-    items: 'none',
+    items: { none: '§4.4: the accounts are those the one instruction applies to, not items added one by one' },
     history: 'nothing',
     types: {
       spec: '§4.4 business payment instruction, §2.7, §7.2',
@@ -590,7 +600,7 @@ export const historyTells = (drivers: Readonly<Record<string, EndpointDriver>> =
 
 /** The batch a driver states, or undefined for an endpoint of single requests. */
 export const batchOf = (driver: EndpointDriver): Batch | undefined =>
-  driver.items === 'none' ? undefined : driver.items;
+  driver.items === 'none' || 'none' in driver.items ? undefined : driver.items;
 
 /** The documented success statuses of a driver, as a list. */
 export const acceptedStatuses = (driver: EndpointDriver): number[] =>
@@ -608,6 +618,26 @@ export interface Catalogue {
 
 export const CATALOGUE: Catalogue = { endpoints: Object.values(model.endpoints), drivers: DRIVERS };
 
+/** The top-level fields of a request schema that are lists of objects (a batch's possible list). */
+export function listsOfObjects(body: unknown): string[] {
+  const bare = (s: unknown): unknown => {
+    let x = s as { unwrap?: () => unknown } | undefined;
+    for (
+      let i = 0;
+      i < 8 && x && !(x instanceof z.ZodArray) && !(x instanceof z.ZodObject) && typeof x.unwrap === 'function';
+      i++
+    )
+      x = x.unwrap() as typeof x;
+    return x;
+  };
+  const top = bare(body);
+  if (!(top instanceof z.ZodObject)) return [];
+  return Object.entries(top.shape as Record<string, unknown>).flatMap(([name, field]) => {
+    const list = bare(field);
+    return list instanceof z.ZodArray && bare(list.element) instanceof z.ZodObject ? [name] : [];
+  });
+}
+
 /**
  * What is wrong with a catalogue of endpoints and drivers: an endpoint with no driver, an effect
  * unobservable without a reason, a batch without its list or dedup fields, a success without a
@@ -615,7 +645,7 @@ export const CATALOGUE: Catalogue = { endpoints: Object.values(model.endpoints),
  * (test/suites/drivers.test.ts holds the real one to it).
  */
 export function driverProblems(
-  endpoints: Readonly<Record<string, { id: string; responses?: readonly { status: number }[] }>>,
+  endpoints: Readonly<Record<string, { id: string; body?: unknown; responses?: readonly { status: number }[] }>>,
   drivers: Readonly<Record<string, EndpointDriver | undefined>>,
 ): string[] {
   const problems: string[] = [];
@@ -628,6 +658,13 @@ export function driverProblems(
     if (!('probe' in driver.effect) && !driver.effect.why.trim())
       problems.push(`${e.id}: its effect is unobservable and the driver does not say why`);
     const batch = batchOf(driver);
+    const lists = listsOfObjects(e.body);
+    if (driver.items === 'none' && lists.length)
+      problems.push(
+        `${e.id}: its request carries a list of objects (${lists.join(', ')}) but its driver states no batch: state the batch (items: list, dedup, item), or why it is none (items: { none: why })`,
+      );
+    if (typeof driver.items === 'object' && 'none' in driver.items && !driver.items.none.trim())
+      problems.push(`${e.id}: its items are none and the driver does not say why`);
     if (batch && (!batch.list || !batch.dedup.length))
       problems.push(`${e.id}: a batch whose driver names no list or no fields that deduplicate it`);
     const documented = new Set((e.responses ?? []).map((r) => r.status));

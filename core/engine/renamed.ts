@@ -1,8 +1,8 @@
 /**
  * Rule ids as they were before every rule named an endpoint by its one name (its operation id in
  * kebab case, core/spec/endpoints.ts `endpointSlug`). The generic families named it by its camelCase
- * operation id (`auth.401.create-notes`) and the field-type rules by a slug of their own
- * (`conventions.types.create-notes`). A baseline, a `--rule`, an `allow_skip` or a report written with an
+ * operation id (`auth.401.createNotes`) and the field-type rules by a slug of their own
+ * (`conventions.types.notes`). A baseline, a `--rule`, an `allow_skip` or a report written with an
  * old id still means the rule it meant: it is read as the new id, and the run says so once, so the
  * file can be brought up to date without a failure going unexcused in between.
  */

@@ -120,8 +120,15 @@ describe('endpoint drivers', () => {
   it('every driver states its items: a batch with its list, dedup fields and item, or explicitly none', () => {
     for (const [id, driver] of Object.entries(DRIVERS)) {
       const batch = batchOf(driver);
-      if (driver.items !== 'none') expect(batch?.item, id).toBeTypeOf('function');
+      if (driver.items === 'none') continue;
+      if ('none' in driver.items) expect(driver.items.none.length, id).toBeGreaterThan(20);
+      else expect(batch?.item, id).toBeTypeOf('function');
     }
+    // Every endpoint whose request carries a list of objects says what the list is.
+    expect(driverProblems(model.endpoints, DRIVERS)).toEqual([]);
+    expect(
+      Object.values(DRIVERS).filter((d) => typeof d.items === 'object' && 'none' in d.items).length,
+    ).toBeGreaterThan(0);
     expect(Object.values(DRIVERS).filter((d) => batchOf(d)).length).toBeGreaterThan(0);
   });
 

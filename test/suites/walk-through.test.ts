@@ -120,6 +120,11 @@ function added(id: EndpointId): Record<string, string[]> {
 }
 
 describe('the walk-through endpoints, added through the catalogue', () => {
+  it('are not endpoints of the model (a real endpoint of either name would need other names here)', () => {
+    expect(Object.keys(model.endpoints)).not.toContain(METER);
+    expect(Object.keys(model.endpoints)).not.toContain(TARIFF);
+  });
+
   it('the table is whole with both', () => {
     expect(driverProblems(endpointsOf(grow()), grow().drivers)).toEqual([]);
   });
@@ -203,8 +208,23 @@ describe('each omission of the guide fails the check it names', () => {
 
   it('step 5, a deduplicating batch without its race rule is named', () => {
     expect(batchesWithoutRule(grow(), allRules, 'races.')).toEqual([METER]);
-    // The items left out of the driver hide the batch, so the driver must say 'none' explicitly.
-    expect(batchesWithoutRule(grow({ [METER]: { ...meterDriver, items: 'none' } }), allRules, 'races.')).toEqual([]);
+  });
+
+  it('step 2, a batch left out of the driver (items: none) is named, since its request carries a list of objects', () => {
+    const c = grow({ [METER]: { ...meterDriver, items: 'none' } });
+    // The race rule is then not demanded …
+    expect(batchesWithoutRule(c, allRules, 'races.')).toEqual([]);
+    // … but the table check names the list the driver says nothing about.
+    expect(driverProblems(endpointsOf(c), c.drivers)).toEqual([
+      `${METER}: its request carries a list of objects (readings) but its driver states no batch: state the batch (items: list, dedup, item), or why it is none (items: { none: why })`,
+    ]);
+    // A list that is no batch says why; an empty why is named too.
+    const parts = grow({ [METER]: { ...meterDriver, items: { none: 'the readings are parts of one meter read' } } });
+    expect(driverProblems(endpointsOf(parts), parts.drivers)).toEqual([]);
+    const silent = grow({ [METER]: { ...meterDriver, items: { none: ' ' } } });
+    expect(driverProblems(endpointsOf(silent), silent.drivers)).toEqual([
+      `${METER}: its items are none and the driver does not say why`,
+    ]);
   });
 
   it('step 6, an endpoint whose only faults wrap every endpoint is named: a fault per endpoint is demanded by name', () => {
