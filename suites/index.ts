@@ -25,6 +25,8 @@ import races from './races.js';
 import refusedAccount from './refused-account.js';
 import relationsEcho, { echoRelation } from './relations-echo.js';
 import relationsShape, { documentedShapeRelation } from './relations-shape.js';
+import relationsEdge from './relations-edge.js';
+import { EDGE } from '../core/engine/edges.js';
 import refusedMigration from './refused-migration.js';
 import refusedValidation from './refused-validation.js';
 import relationsIdentity from './relations-identity.js';
@@ -56,16 +58,16 @@ export const suites: Record<string, Rule[]> = {
   races,
   refused: [...refusedValidation, ...refusedAccount, ...refusedMigration],
   history,
-  relations: [...relationsEcho, ...relationsShape, ...relationsLookup, ...relationsIdentity],
+  relations: [...relationsEcho, ...relationsShape, ...relationsLookup, ...relationsIdentity, ...relationsEdge],
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();
 
 /**
  * Every relation kind of the suite: the engine's (core/engine/relations.ts) and those whose places
- * a suite file states (echo, documented shape); the report's relation coverage counts them all.
+ * a suite file states (echo, documented shape) and the edge kind (core/engine/edges.ts); the report's relation coverage counts them all.
  */
-export const relationKinds: readonly RelationKind[] = [...RELATION_KINDS, echoRelation, documentedShapeRelation];
+export const relationKinds: readonly RelationKind[] = [...RELATION_KINDS, echoRelation, documentedShapeRelation, EDGE];
 
 const ids = new Set<string>();
 for (const rule of allRules) {
