@@ -37,25 +37,23 @@ import { mayUseNonFieldErrors } from '../core/spec/non-field-errors.js';
 
 type Json = Record<string, unknown>;
 
-/** A rule's instances by rule id (the relation coverage test takes one out). */
-export const EDGE_PLANS = new Map<string, EdgeInstance[]>();
-
-/** The rule of one endpoint, instantiating `plan` (its whole plan unless a test takes instances out). */
+/**
+ * The rule of one endpoint, instantiating `plan` (its whole plan unless a test takes instances out);
+ * its `relation` names the places the plan reaches, so a place left without an instance is a gap.
+ */
 export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = endpointPlan(c, e)): RuleInput {
   const driver = c.drivers[e.id];
   const batch = batchOf(driver);
   const site = echoSites({ endpoints: [e], drivers: c.drivers }).find((s) => s.endpoint === e.id);
-  const id = `relations.edge.${endpointSlug(e.id)}`;
-  EDGE_PLANS.set(id, plan);
   return {
-    id,
+    id: `relations.edge.${endpointSlug(e.id)}`,
     spec: `§2.1, §7.1, §7.2, §8, ${e.spec}`,
     level: 'MUST',
     title: `${e.method} ${e.path} takes every field at its edges (integers at 32 and 64 bits, numbers past cents, text past column sizes in UTF-8 bytes, lists at 0, 1 and many items, calendar edges) with its documented status and hands back what it hands back intact, or refuses the edge as a limit with a §7.1 400 naming the field; never a 5xx, a cut or changed value, or items dropped`,
     endpoints: [e.id],
     needs: acceptedNeeds(driver),
     tags: [EDGE_TAG],
-    relation: { kind: EDGE.id, places: coveredBy(e.id, plan) },
+    relation: { kind: EDGE.id, places: coveredBy(e, plan) },
     async check(ctx) {
       const statuses = acceptedStatuses(driver);
       // A batch takes any number of requests about one subject (its items fresh): set up once.

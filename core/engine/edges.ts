@@ -508,10 +508,13 @@ function shiftHolders(
   });
 }
 
-/** The places an instance list covers, once each, in the order of `places`. */
-export const coveredBy = (endpoint: EndpointId, plan: readonly EdgeInstance[]): RelationPlace[] => [
-  ...new Map(plan.flatMap((i) => i.places).map((field) => [field, { endpoint, field }])).values(),
-];
+/** The places an instance list reaches, once each, in the reading order of the endpoint's request. */
+export function coveredBy(endpoint: EndpointSpec, plan: readonly EdgeInstance[]): RelationPlace[] {
+  const reached = new Set(plan.flatMap((i) => i.places));
+  return (endpoint.body ? schemaPlaces(endpoint.body) : [])
+    .filter((p) => reached.has(p.field))
+    .map((p) => ({ endpoint: endpoint.id, field: p.field }));
+}
 
 /** The instances of an endpoint of a catalogue (its places, its driver's batch list). */
 export function endpointPlan(catalogue: Catalogue, endpoint: EndpointSpec): EdgeInstance[] {
