@@ -18,6 +18,7 @@ import { echoSites } from '../core/engine/echo.js';
 import {
   EDGE,
   EDGE_TAG,
+  atPlaces,
   type EdgeInstance,
   type EdgeTools,
   coveredBy,
@@ -94,7 +95,7 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = e
               ? (answer) =>
                   echoedDifference(
                     site,
-                    sent,
+                    atPlaces(sent, instance.places, instance.kind !== 'value') as Json,
                     answer,
                     instance.kind === 'empty' ? instance.places : [],
                     ctx.ids.namespace,

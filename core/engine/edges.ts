@@ -27,7 +27,7 @@ import {
   LARGE_REQUEST,
   textOfBytes,
 } from '../../generators/edges.js';
-import { DecimalString, type EndpointId, type EndpointSpec } from '../spec/index.js';
+import { DecimalString, type EndpointSpec } from '../spec/index.js';
 import { getAtPath, isPlainObject } from '../spec/paths.js';
 import { batchOf, type Catalogue } from './drivers.js';
 import { type EchoDifference, type EchoSite, echoDifference, requestKinds } from './echo.js';
@@ -585,6 +585,31 @@ export function echoedDifference(
       back.findIndex((_, k) => same(i, k));
     if (j < 0) return at(inOrder);
     taken.add(j);
+  }
+  return undefined;
+}
+
+/**
+ * What of `value` sits at `places` (patterns from the root, `[]` for each item): the fields at them,
+ * and the objects and lists on the way (a list keeps its length, an item that holds none of them is
+ * `{}`); at a list place (`lists`), the list with its items as `{}` unless they are values (its
+ * count is the edge: no item dropped). The edge judged is the one the instance put there: the rest
+ * of what comes back is the echo relation's.
+ */
+export function atPlaces(value: unknown, places: readonly string[], lists = false, at = ''): unknown {
+  if (places.includes(at) && lists && Array.isArray(value))
+    return value.map((v) => (isPlainObject(v) || Array.isArray(v) ? {} : v));
+  if (places.some((p) => at === p || (at.startsWith(p) && (at[p.length] === '.' || at[p.length] === '['))))
+    return value;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => atPlaces(v, places, lists, `${at}[]`));
+    return items.every((i) => i === undefined) ? undefined : items.map((i) => i ?? {});
+  }
+  if (isPlainObject(value)) {
+    const kept = Object.entries(value)
+      .map(([k, v]) => [k, atPlaces(v, places, lists, join(at, k))] as const)
+      .filter(([, v]) => v !== undefined);
+    return kept.length ? Object.fromEntries(kept) : at === '' ? {} : undefined;
   }
   return undefined;
 }

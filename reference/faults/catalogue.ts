@@ -9,7 +9,6 @@ import { authFaults } from './auth.js';
 import { billingFaults } from './billing.js';
 import { businessFaults } from './business.js';
 import { conventionFaults } from './conventions.js';
-import { edgeFaults } from './edges.js';
 import { errorFaults } from './errors.js';
 import { historyFaults } from './history.js';
 import { keyFaults } from './keys.js';
@@ -43,7 +42,6 @@ export const FAULTS: readonly FaultDefinition[] = [
   ...historyFaults,
   ...propertyFaults,
   ...relationFaults,
-  ...edgeFaults,
 ];
 
 const ids = new Set<string>();

@@ -9,6 +9,7 @@ import { echoSites } from '../../core/engine/echo.js';
 import {
   EDGE,
   EDGE_FIXED,
+  atPlaces,
   type EdgeJudging,
   echoedDifference,
   edgePlaces,
@@ -263,12 +264,34 @@ describe('the three-way judgement', () => {
     expect(judgeEdge({ status: 502, body: undefined }, empty, judging(empty, { empties: true })).kind).toBe('broken');
   });
 
+  it("judges what sits at the instance's places: a field left out elsewhere is the echo relation's", () => {
+    const sent = { customers: [{ given_name: 'G', email: 'e@x.es' }, { email: 'f@x.es' }], notes: [{ body: 'b' }] };
+    expect(atPlaces(sent, ['customers[].given_name'])).toEqual({ customers: [{ given_name: 'G' }, {}] });
+    // A list place: its count, its items' own fields left to their places.
+    expect(atPlaces(sent, ['customers'], true)).toEqual({ customers: [{}, {}] });
+    expect(atPlaces({ units: [1, 2] }, ['units'], true)).toEqual({ units: [1, 2] });
+    const validate = site('validateAccount');
+    const back = { customers: [{ given_name: 'G' }] };
+    expect(echoedDifference(validate, atPlaces(sent, ['customers[].given_name']) as never, back)?.path).toBe(
+      'customers',
+    );
+    expect(
+      echoedDifference(
+        validate,
+        atPlaces({ customers: [sent.customers[0]] }, ['customers[].given_name']) as never,
+        back,
+      ),
+    ).toBeUndefined();
+  });
+
   it('reads an integer wrapped by a 32-bit column as a changed value (the reference fault)', () => {
     const validate = site('validateAccount');
     const sent = { supply_addresses: [{ supply_points: [{ readings: [{ source: 2 ** 31 }] }] }] };
     const back = { supply_addresses: [{ supply_points: [{ readings: [{ source: -(2 ** 31) }] }] }] };
     const d = echoedDifference(validate, sent, back);
     expect(d?.path).toBe('supply_addresses.0.supply_points.0.readings.0.source');
-    expect(faultById('edges.reading-source-32-bit')?.placement?.by).toEqual(['relations.edge.validate-account']);
+    expect(faultById('relations.edge.reading-source-32-bit')?.placement?.by).toEqual([
+      'relations.edge.validate-account',
+    ]);
   });
 });
