@@ -614,17 +614,21 @@ export function atPlaces(value: unknown, places: readonly string[], lists = fals
   return undefined;
 }
 
+/** How deep `marks` looks into an answer: what the target sends may be nested past any stack. */
+const MARK_DEPTH = 64;
+
 /** The strings of a value that carry the run's namespace (its fresh identifiers), in order. */
 function marks(value: unknown, namespace: string | undefined): string[] {
   if (!namespace) return [];
   const out: string[] = [];
-  const walk = (v: unknown) => {
+  const walk = (v: unknown, depth: number) => {
     if (typeof v === 'string') {
       if (v.includes(namespace)) out.push(v);
-    } else if (Array.isArray(v)) v.forEach(walk);
-    else if (isPlainObject(v)) Object.values(v).forEach(walk);
+    } else if (depth >= MARK_DEPTH) return;
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (isPlainObject(v)) for (const x of Object.values(v)) walk(x, depth + 1);
   };
-  walk(value);
+  walk(value, 0);
   return out;
 }
 
@@ -690,7 +694,13 @@ export function short(value: unknown): string {
   if (typeof value === 'string' && value.length > 60)
     return `${JSON.stringify(value.slice(0, 40))}… (${[...value].length} characters, ${Buffer.byteLength(value)} UTF-8 bytes)`;
   if (Array.isArray(value) && value.length > 3) return `a list of ${value.length} items`;
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // What a target sends may be nested past any stack.
+    return Array.isArray(value) ? 'a list nested too deep to show' : 'a value nested too deep to show';
+  }
   return text.length > 120 ? `${text.slice(0, 100)}… (${text.length} characters of JSON)` : text;
 }
 
