@@ -21,6 +21,7 @@ import {
   atPlaces,
   type EdgeInstance,
   type EdgeTools,
+  type EdgeValues,
   coveredBy,
   echoedDifference,
   endpointPlan,
@@ -35,6 +36,31 @@ import { type RuleInput, defineRules } from '../core/engine/rule.js';
 import { acceptedNeeds, requestAbout, setUp, subjectFor } from '../core/engine/subject.js';
 import { type EndpointSpec, model } from '../core/spec/index.js';
 import { mayUseNonFieldErrors } from '../core/spec/non-field-errors.js';
+import {
+  EDGE_DATES,
+  EDGE_DATETIMES,
+  EDGE_INTEGERS,
+  EDGE_NUMBERS,
+  EDGE_TEXT_BYTES,
+  LARGE_BATCH,
+  LARGE_REQUEST,
+  textOfBytes,
+} from '../generators/edges.js';
+
+/** The edge values of the relation (generators/edges.ts): fixed, so every instance runs in every run. */
+export const EDGE_VALUES: EdgeValues = {
+  integers: EDGE_INTEGERS,
+  numbers: EDGE_NUMBERS,
+  textBytes: EDGE_TEXT_BYTES,
+  dates: EDGE_DATES,
+  datetimes: EDGE_DATETIMES,
+  many: LARGE_BATCH,
+  manyBatch: LARGE_REQUEST,
+  text: textOfBytes,
+};
+
+/** The instances of an endpoint's rule: its places at the relation's edge values. */
+export const planOf = (c: Catalogue, e: EndpointSpec) => endpointPlan(c, e, EDGE_VALUES);
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +68,7 @@ type Json = Record<string, unknown>;
  * The rule of one endpoint, instantiating `plan` (its whole plan unless a test takes instances out);
  * its `relation` names the places the plan reaches, so a place left without an instance is a gap.
  */
-export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = endpointPlan(c, e)): RuleInput {
+export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = planOf(c, e)): RuleInput {
   const driver = c.drivers[e.id];
   const batch = batchOf(driver);
   const site = echoSites({ endpoints: [e], drivers: c.drivers }).find((s) => s.endpoint === e.id);
@@ -121,6 +147,6 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = e
 
 /** One rule per endpoint of the catalogue with a place. */
 export const edgeRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
-  c.endpoints.filter((e) => e.body && c.drivers[e.id] && endpointPlan(c, e).length).map((e) => edgeRule(c, e));
+  c.endpoints.filter((e) => e.body && c.drivers[e.id] && planOf(c, e).length).map((e) => edgeRule(c, e));
 
 export default defineRules('relations', edgeRules(), { endpoints: [] });

@@ -14,19 +14,10 @@
  *   or changed, items handed back fewer than sent.
  *
  * The places are derived from the spec model and the driver table alone (`edgePlaces`); the edge
- * values put at them are `edgePlan`'s, fixed, so every instance runs in every run.
+ * values put at them are fixed (the suite's `EDGE_VALUES`, from generators/edges.ts), so every
+ * instance runs in every run.
  */
 import { z } from 'zod';
-import {
-  EDGE_DATES,
-  EDGE_DATETIMES,
-  EDGE_INTEGERS,
-  EDGE_NUMBERS,
-  EDGE_TEXT_BYTES,
-  LARGE_BATCH,
-  LARGE_REQUEST,
-  textOfBytes,
-} from '../../generators/edges.js';
 import { DecimalString, type EndpointSpec } from '../spec/index.js';
 import { getAtPath, isPlainObject } from '../spec/paths.js';
 import { batchOf, type Catalogue } from './drivers.js';
@@ -170,6 +161,23 @@ export const TEXT_BYTES_PER_REQUEST = 512 * 1024;
 /** A common body limit (1 MiB, nginx's default `client_max_body_size`); the body edge stays just under it. */
 export const COMMON_BODY_LIMIT = 1024 * 1024;
 const BODY_MARGIN = 1024;
+
+/**
+ * The edge values a plan puts at the places (the suite's, from generators/edges.ts: the engine
+ * draws on no generator), and the sizes of "many".
+ */
+export interface EdgeValues {
+  integers: readonly number[];
+  numbers: readonly (number | string)[];
+  textBytes: readonly number[];
+  dates: readonly string[];
+  datetimes: readonly string[];
+  /** Items of a nested list at "many"; `manyBatch` for the driver's batch list. */
+  many: number;
+  manyBatch: number;
+  /** `base`, then filler, exactly `bytes` UTF-8 bytes long. */
+  text(base: string, bytes: number): string;
+}
 
 /** What an instance is given to build its request: fresh strings, and a fresh item of the endpoint's batch. */
 export interface EdgeTools {
@@ -329,7 +337,12 @@ const chunks = <T>(items: T[], size: number): T[][] =>
  * item in one request; each list empty, and each list at many items, one request each; and the
  * driver's batch list filled to just under a common body limit. Fixed: no value is drawn.
  */
-export function edgePlan(endpoint: EndpointSpec, places: readonly EdgePlace[], batchList?: string): EdgeInstance[] {
+export function edgePlan(
+  endpoint: EndpointSpec,
+  places: readonly EdgePlace[],
+  values: EdgeValues,
+  batchList?: string,
+): EdgeInstance[] {
   const schema = endpoint.body;
   if (!schema) return [];
   const of = (...classes: EdgeClass[]) => places.filter((p) => classes.includes(p.class));
@@ -350,25 +363,25 @@ export function edgePlan(endpoint: EndpointSpec, places: readonly EdgePlace[], b
     }) satisfies EdgeInstance;
   const instances: EdgeInstance[] = [];
   const ints = of('integer');
-  if (ints.length) for (const n of EDGE_INTEGERS) instances.push(setting(`integer ${n}`, ints, () => n));
+  if (ints.length) for (const n of values.integers) instances.push(setting(`integer ${n}`, ints, () => n));
   const nums = of('number', 'decimal', 'amount');
   if (nums.length)
-    for (const n of EDGE_NUMBERS)
+    for (const n of values.numbers)
       instances.push(setting(`number ${JSON.stringify(n)}`, nums, (p) => edgeValueFor(p.class, n)));
   const texts = of('text');
-  for (const bytes of EDGE_TEXT_BYTES)
+  for (const bytes of values.textBytes)
     for (const group of chunks(texts, Math.max(1, Math.floor(TEXT_BYTES_PER_REQUEST / bytes))))
       instances.push(
         setting(`text of ${bytes} UTF-8 bytes`, group, (_p, old, t) =>
-          textOfBytes(typeof old === 'string' ? old : t.fresh(), bytes),
+          values.text(typeof old === 'string' ? old : t.fresh(), bytes),
         ),
       );
   for (const [c, edges] of [
-    ['date', EDGE_DATES],
-    ['datetime', EDGE_DATETIMES],
+    ['date', values.dates],
+    ['datetime', values.datetimes],
   ] as const) {
     const groups = holders(of(c));
-    const turns = Math.max(0, ...groups.map((g) => g.fields.length));
+    const turns = groups.reduce((most, g) => Math.max(most, g.fields.length), 0);
     for (const d of edges)
       for (let turn = 0; turn < turns; turn++) {
         const at = groups.map((g) => g.fields[Math.min(turn, g.fields.length - 1)]);
@@ -415,7 +428,7 @@ export function edgePlan(endpoint: EndpointSpec, places: readonly EdgePlace[], b
       },
     });
     const top = p.field === batchList;
-    const many = top ? LARGE_REQUEST : LARGE_BATCH;
+    const many = top ? values.manyBatch : values.many;
     instances.push({
       edge: `${many} items`,
       kind: 'many',
@@ -517,9 +530,9 @@ export function coveredBy(endpoint: EndpointSpec, plan: readonly EdgeInstance[])
 }
 
 /** The instances of an endpoint of a catalogue (its places, its driver's batch list). */
-export function endpointPlan(catalogue: Catalogue, endpoint: EndpointSpec): EdgeInstance[] {
+export function endpointPlan(catalogue: Catalogue, endpoint: EndpointSpec, values: EdgeValues): EdgeInstance[] {
   const places = edgePlaces({ ...catalogue, endpoints: [endpoint] });
-  return edgePlan(endpoint, places, batchOf(catalogue.drivers[endpoint.id])?.list);
+  return edgePlan(endpoint, places, values, batchOf(catalogue.drivers[endpoint.id])?.list);
 }
 
 // ---- the judgement ----

@@ -10,8 +10,8 @@ import { allRules, relationKinds } from '../../suites/index.js';
 import { sampleReport } from '../helpers/sample-report.js';
 import { identityRules } from '../../suites/relations-identity.js';
 import { nearMissRules, tokenNearMissRule } from '../../suites/relations-lookup.js';
-import { edgeRule, edgeRules } from '../../suites/relations-edge.js';
-import { EDGE_TAG, endpointPlan } from '../../core/engine/edges.js';
+import { edgeRule, edgeRules, planOf } from '../../suites/relations-edge.js';
+import { EDGE_TAG } from '../../core/engine/edges.js';
 
 /** The places of every kind that no registered rule instantiates, as text. */
 const gaps = (catalogue: Catalogue, rules: typeof allRules) =>
@@ -46,7 +46,7 @@ describe('relation coverage (core/engine/relations.ts)', () => {
 
   it('names an edge place whose instances are taken out of its rule (the edge check can fail)', () => {
     const notes = CATALOGUE.endpoints.find((e) => e.id === 'createNotes')!;
-    const plan = endpointPlan(CATALOGUE, notes);
+    const plan = planOf(CATALOGUE, notes);
     const without = plan.filter((i) => !i.places.includes('notes[].created_at'));
     expect(without.length).toBeLessThan(plan.length);
     const [reduced] = defineRules('relations', [edgeRule(CATALOGUE, notes, without)]);

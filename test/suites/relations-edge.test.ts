@@ -13,7 +13,6 @@ import {
   type EdgeJudging,
   echoedDifference,
   edgePlaces,
-  endpointPlan,
   freshCopy,
   judgeEdge,
 } from '../../core/engine/edges.js';
@@ -29,6 +28,7 @@ import {
 } from '../../generators/edges.js';
 import { faultById } from '../../reference/faults/catalogue.js';
 import { allRules } from '../../suites/index.js';
+import { planOf } from '../../suites/relations-edge.js';
 
 const places = edgePlaces(CATALOGUE);
 const fields = (endpoint: string) => places.filter((p) => p.endpoint === endpoint).map((p) => p.field);
@@ -84,7 +84,7 @@ describe('the places of the edge relation', () => {
 
   it('each has instances, and every registered edge rule names the places its instances reach', () => {
     for (const e of CATALOGUE.endpoints) {
-      const plan = endpointPlan(CATALOGUE, e);
+      const plan = planOf(CATALOGUE, e);
       const reached = new Set(plan.flatMap((i) => i.places));
       expect([...reached].sort(), e.id).toEqual(fields(e.id).sort());
     }
@@ -96,7 +96,7 @@ describe('the places of the edge relation', () => {
 
 describe('the instances', () => {
   const statements = CATALOGUE.endpoints.find((e) => e.id === 'createHistoricalStatements')!;
-  const plan = endpointPlan(CATALOGUE, statements);
+  const plan = planOf(CATALOGUE, statements);
   const request = {
     import_supplier: 'S',
     external_account_number: `${NS}-A1`,
@@ -113,7 +113,7 @@ describe('the instances', () => {
   };
 
   it('are fixed: the same plan, the same edges, every run', () => {
-    expect(endpointPlan(CATALOGUE, statements).map((i) => i.edge)).toEqual(plan.map((i) => i.edge));
+    expect(planOf(CATALOGUE, statements).map((i) => i.edge)).toEqual(plan.map((i) => i.edge));
     expect(plan.filter((i) => i.edge.startsWith('integer'))).toEqual([]);
     expect(plan.filter((i) => i.edge.startsWith('text')).map((i) => i.edge)).toEqual(
       EDGE_TEXT_BYTES.map((b) => `text of ${b} UTF-8 bytes`),
@@ -154,7 +154,7 @@ describe('the instances', () => {
     expect(many).toHaveLength(LARGE_BATCH);
     expect(new Set(many.map((s) => s.statement_id)).size).toBe(LARGE_BATCH);
     const notes = CATALOGUE.endpoints.find((e) => e.id === 'createNotes')!;
-    const notesPlan = endpointPlan(CATALOGUE, notes);
+    const notesPlan = planOf(CATALOGUE, notes);
     const valid = { import_supplier: 'S', external_account_number: 'A', notes: [{ body: `${NS}-N0` }] };
     expect(notesPlan.find((i) => i.kind === 'many')!.apply(valid, tools).notes).toHaveLength(LARGE_REQUEST);
     const body = notesPlan.find((i) => i.kind === 'body')!.apply(valid, tools);
@@ -166,7 +166,7 @@ describe('the instances', () => {
 
   it('put an integer at 32 and 64-bit widths at every integer field, adding one the request left out', () => {
     const validate = CATALOGUE.endpoints.find((e) => e.id === 'validateAccount')!;
-    const ints = endpointPlan(CATALOGUE, validate).filter((i) => i.edge.startsWith('integer'));
+    const ints = planOf(CATALOGUE, validate).filter((i) => i.edge.startsWith('integer'));
     expect(ints.map((i) => i.edge)).toEqual(EDGE_INTEGERS.map((v) => `integer ${v}`));
     const sent = ints[1].apply(
       {
