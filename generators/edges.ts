@@ -107,6 +107,62 @@ export const EDGES: Readonly<Record<EdgeClass, Edge>> = {
   },
 };
 
+/**
+ * The calendar edges of `EDGES` as values (date-leap-day, date-month-end, date-year-boundary): every
+ * date and datetime field is sent at each by the edge relation (suites/relations-edge.ts).
+ */
+export const EDGE_DATES: readonly string[] = ['2024-02-29', '2024-04-30', '2023-02-28', '2023-12-31', '2024-01-01'];
+export const EDGE_DATETIMES: readonly string[] = [
+  '2023-12-31T23:59:59Z',
+  '2024-01-01T00:00:00Z',
+  '2024-02-29T00:00:00Z',
+];
+
+/**
+ * Integers at the widths servers store them in: the last of a signed 32-bit column, one past it, past
+ * an unsigned 32-bit one, one below its least, and the largest integer a JSON number carries exactly
+ * (a double; past a 53-bit one it is no longer the number sent).
+ */
+export const EDGE_INTEGERS: readonly number[] = [
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32,
+  -(2 ** 31) - 1,
+  Number.MAX_SAFE_INTEGER,
+];
+
+/**
+ * Text lengths in UTF-8 bytes one past common column sizes (VARCHAR(255), a 4000-byte column,
+ * a 64 KiB TEXT), written with multi-byte and astral characters so that the characters are fewer
+ * than the bytes: a column that counts bytes cuts what a count of characters lets through.
+ */
+export const EDGE_TEXT_BYTES: readonly number[] = [256, 4001, 65536];
+
+/** Multi-byte text to fill with: two-, three- and four-byte characters between ASCII. */
+const FILL = 'Ñandú 𠮷野 🔥 محمد José ✓ ';
+const FILL_CHARS = [...FILL];
+const FILL_BYTES = Buffer.byteLength(FILL);
+
+/**
+ * `base`, a space and filler, exactly `bytes` UTF-8 bytes long (the start kept, so an identifier or
+ * a note's namespace stays in it); `base` alone when it is already that long or longer.
+ */
+export function textOfBytes(base: string, bytes: number): string {
+  const head = `${base} `;
+  let size = Buffer.byteLength(head);
+  if (size > bytes) return base;
+  const whole = Math.floor((bytes - size) / FILL_BYTES);
+  let text = head + FILL.repeat(whole);
+  size += whole * FILL_BYTES;
+  for (const ch of FILL_CHARS) {
+    const next = Buffer.byteLength(ch);
+    if (size + next > bytes) break;
+    text += ch;
+    size += next;
+  }
+  return text + '.'.repeat(bytes - size);
+}
+
 // Text ------------------------------------------------------------------------------------------
 
 /** Outside the Basic Multilingual Plane: two UTF-16 units, four UTF-8 bytes. */
@@ -169,3 +225,9 @@ export const edgeAmount: fc.Arbitrary<number | string> = fc.oneof(
     .map(([cents, asText]) => (asText ? (-cents / 100).toFixed(2) : -cents / 100)),
   fc.constantFrom<number | string>(...MANY_DECIMAL_AMOUNTS),
 );
+
+/**
+ * Numbers that do not round-trip between a double, fixed-point cents and a decimal column: more
+ * decimals than cents (`MANY_DECIMAL_AMOUNTS`), and one cent past the largest 64-bit count of cents.
+ */
+export const EDGE_NUMBERS: readonly (number | string)[] = [...MANY_DECIMAL_AMOUNTS, '92233720368547758.08'];

@@ -27,6 +27,8 @@ import relationsEcho, { echoRelation } from './relations-echo.js';
 import relationsEchoSites from './relations-echo-sites.js';
 import relationsShape, { documentedShapeRelation } from './relations-shape.js';
 import relationsDefect, { defectRelation } from './relations-defect.js';
+import relationsEdge from './relations-edge.js';
+import { EDGE } from '../core/engine/edges.js';
 import refusedMigration from './refused-migration.js';
 import refusedValidation from './refused-validation.js';
 import relationsIdentity from './relations-identity.js';
@@ -65,6 +67,7 @@ export const suites: Record<string, Rule[]> = {
     ...relationsLookup,
     ...relationsIdentity,
     ...relationsDefect,
+    ...relationsEdge,
   ],
 };
 
@@ -72,13 +75,15 @@ export const allRules: Rule[] = Object.values(suites).flat();
 
 /**
  * Every relation kind of the suite: the engine's (core/engine/relations.ts) and those whose places
- * a suite file states (echo, documented shape, defect); the report's relation coverage counts them all.
+ * a suite file states (echo, documented shape, defect) and the edge kind (core/engine/edges.ts); the
+ * report's relation coverage counts them all.
  */
 export const relationKinds: readonly RelationKind[] = [
   ...RELATION_KINDS,
   echoRelation,
   documentedShapeRelation,
   defectRelation,
+  EDGE,
 ];
 
 const ids = new Set<string>();

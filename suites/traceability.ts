@@ -31,6 +31,8 @@ export const STATEMENTS: Statement[] = [
       'properties.account.single-defect-refused',
       'statements.invalid.refused',
       'business.invalid.refused',
+      // Every date and datetime field at the calendar's edges, kept as sent.
+      'relations.edge.*',
     ],
   },
   {
@@ -853,7 +855,13 @@ export const STATEMENTS: Statement[] = [
   {
     section: '7.1',
     quote: ['- Each `errors` item has an `attr`, a dot-delimited path'],
-    rules: ['errors.attr.zero-based-nested', 'conventions.*', 'properties.account.single-defect-refused'],
+    // An edge refused as a limit: only a 400 whose attr names the field is one (relations.edge.*).
+    rules: [
+      'errors.attr.zero-based-nested',
+      'conventions.*',
+      'properties.account.single-defect-refused',
+      'relations.edge.*',
+    ],
   },
   {
     section: '7.1',
@@ -913,7 +921,8 @@ export const STATEMENTS: Statement[] = [
   {
     section: '7.2',
     quote: ['| 500 | unexpected error;'],
-    rules: ['payments.*.intermittent-trouble', 'errors.bad-input.no-5xx.*'],
+    // A valid value at an edge (relations.edge.*) is taken or refused as a limit, never a 5xx.
+    rules: ['payments.*.intermittent-trouble', 'errors.bad-input.no-5xx.*', 'relations.edge.*'],
   },
   {
     section: '7.2',
@@ -940,7 +949,8 @@ export const STATEMENTS: Statement[] = [
   {
     section: '8',
     quote: ['Rate limits and payload size limits: not shown.'],
-    freedom: 'The runner bounds its own rate (--rate-limit); no rule probes limits.',
+    freedom:
+      'The runner bounds its own rate (--rate-limit). The edge rules (relations.edge.*) send a batch near 1 MiB and values past common widths: a 413 for a body larger than the examples, or a §7.1 400 naming the field, is recorded as a discovered limit, never failed.',
   },
   { section: '9', quote: ['1. All paths carry the prefix `/v1/`.'], rules: ['versioning.v1-prefix'] },
   { section: '9', quote: ['2. The interface grows over time'], rules: ['versioning.extra-response-fields'] },

@@ -67,6 +67,11 @@ export async function sendInsideLimits<T>(
         if (!found.some((f) => f.attr === limit.attr && f.kind === limit.kind)) found.push(limit);
       let next: unknown = sent;
       for (const limit of judged.limits) next = shrunkInside(next, limit);
+      // Nothing left to shrink (a 413 for a body of long text, not of a long list): the refusal stands.
+      if (JSON.stringify(next) === JSON.stringify(sent)) {
+        record(ctx, endpoint, found, undefined);
+        return { res, sent };
+      }
       sent = rebuild(next as T);
     }
   }

@@ -36,7 +36,8 @@ export const noteFaults: FaultDefinition[] = [
     spec: '§4.2 notes rule 2, §3 creation statuses',
     subtle: true,
     // Only a request of more than 100 notes meets it (suites/notes.ts, LARGE_REQUEST).
-    placement: { by: ['notes.create.success-is-stored'] },
+    // The edge relation sends the batch list at 120 items too, and counts the results (blind spot 4).
+    placement: { by: ['notes.create.success-is-stored'], beside: ['relations.edge.'] },
     description:
       'A notes request of more than 100 notes keeps the first 100 and answers for them alone, with 201: the rest are dropped silently, where a server with that limit answers a §7.1 400 at notes.',
     create: () =>

@@ -2,7 +2,9 @@
  * Faults only generated payloads meet: values at the edges of their domains (generators/edges.ts),
  * which no payload template and no example rule sends, and inputs whose validity the spec leaves to
  * the implementation, answered one way by validate and the other by stage (§4.1: stage is "validated
- * by the same rules as the validate endpoint first"). The property rules catch them.
+ * by the same rules as the validate endpoint first"). The property rules catch them; the edge
+ * relation (suites/relations-edge.ts), which puts each edge at every field, catches those at an
+ * edge too (`beside`).
  */
 import { reply } from '../reply.js';
 import { ACCOUNT_FAILED_VALIDATION, validationError } from '../validation.js';
@@ -78,7 +80,7 @@ export const propertyFaults: FaultDefinition[] = [
       // Only generated accounts carry such characters: no template or example rule sends one.
       placement: {
         by: ['properties.account.valid-accepted', 'properties.account.single-defect-refused'],
-        beside: ['properties.account.'],
+        beside: ['properties.account.', 'relations.edge.'],
       },
       description:
         'Staging an account any string of which holds a character outside the Basic Multilingual Plane (an emoji, 𠮷) fails with 500: the store keeps at most three bytes a character, as MySQL utf8 does.',
@@ -91,7 +93,7 @@ export const propertyFaults: FaultDefinition[] = [
       spec: '§2.3 agreement (estimated_monthly_fee_in_cents: integer), §7.2 (500: unexpected error)',
       subtle: true,
       // Only generated accounts carry an integer past 32 bits (generators/edges.ts integer-large).
-      placement: { by: ['properties.account.valid-accepted'], beside: ['properties.account.'] },
+      placement: { by: ['properties.account.valid-accepted'], beside: ['properties.account.', 'relations.edge.'] },
       description:
         'Staging an account with an integer past 32 bits fails with 500: the store writes it to a 32-bit column, where a faithful server with that limit answers a §7.1 400 at the field.',
     },
@@ -103,7 +105,7 @@ export const propertyFaults: FaultDefinition[] = [
       spec: '§4.1 (validate: 200 with the validated data as body), §2.3',
       subtle: true,
       // Only generated accounts carry texts past 255 characters (generators/edges.ts text-long).
-      placement: { by: ['properties.account.valid-accepted'], beside: ['properties.account.'] },
+      placement: { by: ['properties.account.valid-accepted'], beside: ['properties.account.', 'relations.edge.'] },
       description:
         'Validate and stage keep every text cut at 255 characters and answer as if they kept it whole, as a 255-character column without strict mode does: the validated data echoes it cut.',
     },

@@ -13,7 +13,7 @@
  */
 import { isValidToken, tokenFromHeader } from '../auth.js';
 import { reply } from '../reply.js';
-import { alter, body, fault, rewrite } from './helpers.js';
+import { alter, body, clone, fault, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -37,6 +37,34 @@ const linkFromText: Around = (req, _env, next) => {
     return next(req);
   }
 };
+/** A signed 32-bit column that wraps what it cannot hold, as C's `(int32_t)` cast does. */
+const wrap32 = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) ? n | 0 : n);
+
+/** Every reading's `source` of an account payload through a 32-bit column. */
+function readingSourcesWrapped(account: unknown): unknown {
+  const copy = clone(body<Json>(account));
+  for (const group of list(copy.supply_addresses))
+    for (const point of list(group.supply_points))
+      for (const reading of list(point.readings)) if ('source' in reading) reading.source = wrap32(reading.source);
+  return copy;
+}
+
+const sourcesWrapped: Around = (req, _env, next) => next({ ...req, body: readingSourcesWrapped(req.body) });
+
+/** A VARCHAR(255) of a byte-counting charset: a text cut at its last whole character within 255 UTF-8 bytes. */
+const COLUMN_BYTES = 255;
+function cutToBytes(s: string): string {
+  if (Buffer.byteLength(s) <= COLUMN_BYTES) return s;
+  let out = '';
+  let size = 0;
+  for (const ch of s) {
+    const next = Buffer.byteLength(ch);
+    if (size + next > COLUMN_BYTES) break;
+    out += ch;
+    size += next;
+  }
+  return out;
+}
 
 export const relationFaults: FaultDefinition[] = [
   {
@@ -51,7 +79,8 @@ export const relationFaults: FaultDefinition[] = [
   fault(
     {
       id: 'relations.echo.transaction-units-rounded',
-      placement: { by: ['relations.echo.transactions'] },
+      // The edge relation puts numbers past cents at every units value too (blind spot 4).
+      placement: { by: ['relations.echo.transactions'], beside: ['relations.edge.'] },
       spec: '§4.2 transactions (transaction_data), §2.4 line item units',
       subtle: true,
       level: 'SHOULD',
@@ -111,7 +140,8 @@ export const relationFaults: FaultDefinition[] = [
   fault(
     {
       id: 'relations.echo.billable-items-through-cents',
-      placement: { by: ['relations.echo.validate-nested'] },
+      // The edge relation puts numbers past cents at every billable item's numbers too (blind spot 4).
+      placement: { by: ['relations.echo.validate-nested'], beside: ['relations.edge.'] },
       spec: '§4.1 (200 with the validated data as body), §2.3 billable item',
       subtle: true,
       description:
@@ -266,4 +296,33 @@ export const relationFaults: FaultDefinition[] = [
       return { around: { createBusiness: around } };
     },
   },
+  fault(
+    {
+      id: 'relations.edge.reading-source-32-bit',
+      placement: { by: ['relations.edge.validate-account'] },
+      spec: '§2.3 reading (source: integer), §4.1 (validate: 200 with the validated data as body)',
+      subtle: true,
+      description:
+        "Validate and stage keep each reading's source in a signed 32-bit column that wraps: 2147483648 comes back as -2147483648, and the answer says nothing of it.",
+    },
+    { around: { validateAccount: sourcesWrapped, stageAccount: sourcesWrapped } },
+  ),
+  fault(
+    {
+      id: 'relations.edge.statement-text-cut-at-255-bytes',
+      placement: { by: ['relations.edge.create-historical-statements'] },
+      spec: '§4.2 historical statements (body is the validated data), §2.6',
+      subtle: true,
+      description:
+        'Historical statements keep every text in a 255-byte column that cuts what does not fit, and hand back the cut text as the validated data: a text of 256 UTF-8 bytes but fewer than 255 characters comes back shorter.',
+    },
+    rewrite('createHistoricalStatements', (r) => {
+      if (r.status >= 300) return r;
+      const cut = (st: Json) =>
+        Object.fromEntries(Object.entries(st).map(([k, v]) => [k, typeof v === 'string' ? cutToBytes(v) : v]));
+      if (Array.isArray(r.body)) return { ...r, body: list(r.body).map(cut) };
+      const b = body<{ statements?: unknown }>(r.body);
+      return Array.isArray(b.statements) ? { ...r, body: { ...b, statements: list(b.statements).map(cut) } } : r;
+    }),
+  ),
 ];

@@ -56,7 +56,8 @@ export const statementFaults: FaultDefinition[] = [
   fault(
     {
       id: 'statements.echo-alters-amount',
-      placement: { by: ['statements.create.echo-fidelity'], beside: ['relations.echo.'] },
+      // The edge relation sends gross_amount at numbers past cents too (blind spot 4).
+      placement: { by: ['statements.create.echo-fidelity'], beside: ['relations.echo.', 'relations.edge.'] },
       spec: '§4.2 historical statements (body is the validated data)',
       subtle: true,
       description: 'The validated data gives every statement a gross_amount rounded to a whole number.',

@@ -33,11 +33,12 @@ export async function startPartialMock(): Promise<Listening> {
   };
   const read = (req: IncomingMessage) =>
     new Promise<unknown>((resolve) => {
-      let text = '';
-      req.on('data', (chunk) => (text += chunk));
+      // Decoded once whole: a multi-byte character may be split across chunks.
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         try {
-          resolve(JSON.parse(text));
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
         } catch {
           resolve(undefined);
         }

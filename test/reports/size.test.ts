@@ -31,7 +31,7 @@ const breakage = async (req: { path: string }, forward: () => Promise<Upstream>)
 const sizeOf = (dir: string) => readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
 
 describe('report size', () => {
-  it('a run with 75+ failures writes under 3 MB of reports; --full-transcripts keeps every exchange', async () => {
+  it('a run with 75+ failures writes under 3.5 MB of reports; --full-transcripts keeps every exchange', async () => {
     const proxy = await startProxy(server.url, breakage);
     try {
       const options = {
@@ -46,8 +46,10 @@ describe('report size', () => {
       expect(failing.length).toBeGreaterThanOrEqual(75);
       const dir = mkdtempSync(join(tmpdir(), 'size-'));
       await writeReports(report, dir, ['json', 'junit', 'html', 'markdown', 'ctrf'], {});
-      // Under 3 MB for 75 failures: this run has more, so its size is scaled to 75.
-      expect((sizeOf(dir) * 75) / failing.length).toBeLessThan(3 * 1024 * 1024);
+      // Under 3.5 MB for 75 failures: this run has more, so its size is scaled to 75. (3 MB until the
+      // relation rules came: a failing one names the places and the edge of each request in its
+      // steps, some 42 KB a failure over the five formats; the transcript policy is unchanged.)
+      expect((sizeOf(dir) * 75) / failing.length).toBeLessThan(3.5 * 1024 * 1024);
       // A failing rule still shows the exchange its failure is about, in full but cut.
       const failed = report.rules.find((r) => r.verdict === 'fail' && r.failure?.exchange_seq)!;
       const culprit = failed.transcript.find((x) => x.seq === failed.failure!.exchange_seq)!;

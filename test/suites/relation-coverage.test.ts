@@ -12,6 +12,8 @@ import { identityRules } from '../../suites/relations-identity.js';
 import { nearMissRules, tokenNearMissRule } from '../../suites/relations-lookup.js';
 import { defectRules } from '../../suites/relations-defect.js';
 import { typeRules } from '../../suites/conventions-types.js';
+import { edgeRule, edgeRules, planOf } from '../../suites/relations-edge.js';
+import { EDGE_TAG } from '../../core/engine/edges.js';
 
 /** The places of every kind that no registered rule instantiates, as text. */
 const gaps = (catalogue: Catalogue, rules: typeof allRules) =>
@@ -44,6 +46,19 @@ describe('relation coverage (core/engine/relations.ts)', () => {
     }
   });
 
+  it('names an edge place whose instances are taken out of its rule (the edge check can fail)', () => {
+    const notes = CATALOGUE.endpoints.find((e) => e.id === 'createNotes')!;
+    const plan = planOf(CATALOGUE, notes);
+    const without = plan.filter((i) => !i.places.includes('notes[].created_at'));
+    expect(without.length).toBeLessThan(plan.length);
+    const [reduced] = defineRules('relations', [edgeRule(CATALOGUE, notes, without)]);
+    const rules = allRules.map((r) => (r.id === reduced.id ? reduced : r));
+    expect(gaps(CATALOGUE, rules)).toEqual(['edge: createNotes notes[].created_at']);
+    const edge = relationCoverage(CATALOGUE, rules, relationKinds).find((c) => c.kind === 'edge')!;
+    expect(edge.applies - edge.covered).toBe(1);
+    expect(allRules.filter((r) => r.tags?.includes(EDGE_TAG)).length).toBe(edgeRules().length);
+  });
+
   it('derives the lookup places from the model: every key of every lookup, and the token of every endpoint', () => {
     const lookup = relationCoverage(CATALOGUE, allRules, relationKinds).find((c) => c.kind === 'lookup-near-miss')!;
     const keys = CATALOGUE.endpoints.flatMap((e) => keyFields(CATALOGUE, e));
@@ -70,16 +85,23 @@ describe('relation coverage (core/engine/relations.ts)', () => {
       `lookup-near-miss: createNotesAgain ${TOKEN_FIELD}`,
     ]);
     expect(gaps(grown, allRules).every((g) => g.includes('createNotesAgain'))).toBe(true);
+    expect(gaps(grown, allRules)).toContain('edge: createNotesAgain notes[].body');
     const family = defineRules('relations', [
       ...nearMissRules(grown),
       tokenNearMissRule(grown),
       ...identityRules(grown),
+      ...edgeRules(grown),
     ]);
     const others = allRules.filter(
-      (r) => !r.id.startsWith('relations.lookup-near-miss.') && !r.id.startsWith('relations.identity.'),
+      (r) =>
+        !r.id.startsWith('relations.lookup-near-miss.') &&
+        !r.id.startsWith('relations.identity.') &&
+        !r.id.startsWith('relations.edge.'),
     );
     expect(
-      gaps(grown, [...others, ...family]).filter((g) => g.startsWith('lookup-near-miss') || g.startsWith('identity')),
+      gaps(grown, [...others, ...family]).filter(
+        (g) => g.startsWith('lookup-near-miss') || g.startsWith('identity') || g.startsWith('edge'),
+      ),
     ).toEqual([]);
   });
 
