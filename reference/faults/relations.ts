@@ -43,9 +43,13 @@ const wrap32 = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) ? n
 /** Every reading's `source` of an account payload through a 32-bit column. */
 function readingSourcesWrapped(account: unknown): unknown {
   const copy = clone(body<Json>(account));
-  for (const group of list(copy.supply_addresses))
-    for (const point of list(group.supply_points))
-      for (const reading of list(point.readings)) if ('source' in reading) reading.source = wrap32(reading.source);
+  // Only objects are walked: a payload with a wrong-typed part is the handler's to refuse, as the
+  // faithful one does — the fault breaks the column, not the validation.
+  const objects = (x: unknown): Json[] =>
+    list(x).filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+  for (const group of objects(copy.supply_addresses))
+    for (const point of objects(group.supply_points))
+      for (const reading of objects(point.readings)) if ('source' in reading) reading.source = wrap32(reading.source);
   return copy;
 }
 
