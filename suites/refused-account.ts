@@ -19,11 +19,10 @@
  *    is then made to be accepted (§2.7: with a reference the vendor knows).
  */
 import { NotJudged } from '../core/engine/failures.js';
-import { TO_IMPORT } from '../core/engine/needs.js';
-import { CATALOGUE, type Catalogue, type EndpointDriver, observes, probeFrom } from '../core/engine/drivers.js';
+import { CATALOGUE, type Catalogue, observes, probeFrom } from '../core/engine/drivers.js';
 import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
-import { acceptedNeeds, acceptedProbe, requestAbout } from '../core/engine/subject.js';
+import { acceptedProbe, refusalNeeds, requestAbout } from '../core/engine/subject.js';
 import { endpointSlug, type EndpointSpec } from '../core/spec/index.js';
 
 /**
@@ -38,10 +37,6 @@ const beyondTable = (spec: string) =>
     .split(', ')
     .filter((part) => part !== '§7.2')
     .join(', ');
-
-/** The import chain, and what an accepted request needs where it is the last word. */
-const needsOf = (driver: EndpointDriver) =>
-  observes(driver) ? TO_IMPORT : [...new Set([...TO_IMPORT, ...acceptedNeeds(driver)])];
 
 /**
  * One rule per endpoint of the catalogue about an imported account (§4.2: "All request bodies carry
@@ -61,7 +56,7 @@ export const unknownAccountRules = (c: Catalogue = CATALOGUE): Rule[] =>
       title: observes(c.drivers[e.id])
         ? `${e.method} ${e.path} refused for an account that does not exist, or is only staged, stores nothing: once the account is created the same request is answered as a first request`
         : `${e.method} ${e.path} refused for an account that does not exist, or is only staged, leaves nothing behind: once the account is created the same request is accepted with its documented status`,
-      needs: needsOf(c.drivers[e.id]),
+      needs: refusalNeeds(c.drivers[e.id], observes(c.drivers[e.id])),
       endpoints: [e.id],
       tags: ['refused', 'errors'],
       async check(ctx) {

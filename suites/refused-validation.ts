@@ -44,17 +44,11 @@ import { oracle } from '../core/engine/observe.js';
 import { defineRules, type Rule } from '../core/engine/rule.js';
 import { NotJudged } from '../core/engine/failures.js';
 import { endpointSlug, type EndpointSpec } from '../core/spec/index.js';
-import { acceptedNeeds, acceptedProbe, subjectFor } from '../core/engine/subject.js';
-import { shapeOf } from '../core/engine/relations.js';
-import type { Need } from '../core/engine/needs.js';
+import { acceptedProbe, refusalNeeds, subjectFor } from '../core/engine/subject.js';
+import { LOOKUP_KEYS, shapeOf } from '../core/engine/relations.js';
 
 /** The keys that name the account or business a request is about: never the defect's place. */
-const KEYS = new Set([
-  'import_supplier',
-  'import_supplier_code',
-  'external_account_number',
-  'external_business_identifier',
-]);
+const KEYS: ReadonlySet<string> = new Set(LOOKUP_KEYS);
 
 /** Where the defect may go in a request whose batch item `item` carries it (anywhere but the keys, without a batch). */
 function allowedAt(items: Batch | undefined, attr: string, item: number): boolean {
@@ -149,10 +143,6 @@ const judgeable = (driver: EndpointDriver) =>
 /** Whether the request has a documented field a defect can break: one beyond the keys that name its subject. */
 const breakable = (e: EndpointSpec) => Object.keys(shapeOf(e.body) ?? {}).some((f) => !KEYS.has(f));
 
-/** What a rule stands on: the import chain, and what an accepted request needs where it is the last word. */
-const needsOf = (driver: EndpointDriver): readonly Need[] =>
-  judgeable(driver) ? TO_IMPORT : [...new Set([...TO_IMPORT, ...acceptedNeeds(driver)])];
-
 /**
  * One rule per POST endpoint of the catalogue with a documented field to break (its effect seen by
  * its probe, by what its driver names instead, or by the valid request accepted afterwards), and one
@@ -167,7 +157,7 @@ export const validationRules = (c: Catalogue = CATALOGUE): Rule[] => {
     title: judgeable(c.drivers[e.id])
       ? `${e.method} ${e.path} refused with 400 for one invalid documented field leaves the observable state as it was, and the valid request is then answered as a first request`
       : `${e.method} ${e.path} refused with 400 for one invalid documented field leaves the observable state as it was, and the valid request is then accepted with its documented status`,
-    needs: needsOf(c.drivers[e.id]),
+    needs: refusalNeeds(c.drivers[e.id], judgeable(c.drivers[e.id])),
     endpoints: [e.id],
     tags: ['refused', 'validation'],
     check: (ctx) => refusedChangesNothing(ctx, e, c.drivers[e.id], 1),

@@ -91,6 +91,13 @@ export const acceptedNeeds = (driver: EndpointDriver): Need[] => [
 ];
 
 /**
+ * What a refusal family's rule stands on: the import chain, and — where its last word is the valid
+ * request accepted, not the driver's probe — what an accepted request needs too.
+ */
+export const refusalNeeds = (driver: EndpointDriver, probed: boolean): readonly Need[] =>
+  probed ? TO_IMPORT : [...new Set([...TO_IMPORT, ...acceptedNeeds(driver)])];
+
+/**
  * Where a driver sees no effect, what is left to show that refusals kept nothing: the valid request,
  * sent last, is accepted with its documented status (§4). `after` says what came before it.
  */
