@@ -17,7 +17,6 @@ import type { Need } from './needs.js';
 import type { Probe } from './observe.js';
 import type { RuleContext } from './rule.js';
 import { fillTemplate } from './templates.js';
-import { shapeOf, unwrapped } from './relations.js';
 
 /**
  * What must exist before a valid request is sent: validate and stage take a new account, process a
@@ -620,11 +619,24 @@ export interface Catalogue {
 export const CATALOGUE: Catalogue = { endpoints: Object.values(model.endpoints), drivers: DRIVERS };
 
 /** The top-level fields of a request schema that are lists of objects (a batch's possible list). */
-export const listsOfObjects = (body: unknown): string[] =>
-  Object.entries(shapeOf(body) ?? {}).flatMap(([name, field]) => {
-    const list = unwrapped(field) as { element?: unknown };
-    return list.element !== undefined && shapeOf(list.element) ? [name] : [];
+export function listsOfObjects(body: unknown): string[] {
+  const bare = (s: unknown): unknown => {
+    let x = s as { unwrap?: () => unknown } | undefined;
+    for (
+      let i = 0;
+      i < 8 && x && !(x instanceof z.ZodArray) && !(x instanceof z.ZodObject) && typeof x.unwrap === 'function';
+      i++
+    )
+      x = x.unwrap() as typeof x;
+    return x;
+  };
+  const top = bare(body);
+  if (!(top instanceof z.ZodObject)) return [];
+  return Object.entries(top.shape as Record<string, unknown>).flatMap(([name, field]) => {
+    const list = bare(field);
+    return list instanceof z.ZodArray && bare(list.element) instanceof z.ZodObject ? [name] : [];
   });
+}
 
 /**
  * What is wrong with a catalogue of endpoints and drivers: an endpoint with no driver, an effect

@@ -47,7 +47,7 @@ export function shapeOf(schema: unknown): Shape | undefined {
 }
 
 /** A schema without its optional and nullable wrappers. */
-export function unwrapped(schema: unknown): unknown {
+function unwrapped(schema: unknown): unknown {
   let s = schema as { shape?: unknown; element?: unknown; unwrap?: () => unknown };
   for (let i = 0; i < 8 && !s.shape && !s.element && typeof s.unwrap === 'function'; i++) s = s.unwrap() as typeof s;
   return s;
