@@ -30,6 +30,7 @@ import {
   requestKinds,
 } from '../core/engine/echo.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
+import { boundedValue } from '../core/http/bounds.js';
 import { acceptedNeeds, subjectFor } from '../core/engine/subject.js';
 import { endpointSlug } from '../core/spec/index.js';
 import { ECHO_TAG } from './relations-echo.js';
@@ -137,7 +138,9 @@ export const echoSiteRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
         const documented = e.responses.find((r) => r.status === res.status && r.echoes);
         if (documented && typeof documented.body === 'object')
           ctx.expect.body(res, documented.body, `the ${res.status} body of ${e.words}`);
-        const d = echoedDifference(site, request.body, res.isJson ? res.json() : res.text);
+        const found = echoedDifference(site, request.body, res.isJson ? res.json() : res.text);
+        // What came back is shown clipped: a hostile answer may nest a value 100k levels deep.
+        const d = found && { ...found, sent: boundedValue(found.sent), echoed: boundedValue(found.echoed) };
         ctx.expect.that(d === undefined, d ? describeDifference(d, `${where} must be what was sent`) : '', {
           res,
           expected: d?.sent,
