@@ -4,7 +4,7 @@
  * here. The CLI, the library and the mutation run all start here, with every suite by default.
  */
 import type { RunOptions } from '../core/engine/options.js';
-import { type WithRecord, runRules } from '../core/engine/run.js';
+import { RUN_DEFAULTS, type WithRecord, runRules } from '../core/engine/run.js';
 import { CATALOGUE } from '../core/engine/drivers.js';
 import { relationCoverage } from '../core/engine/relations.js';
 import { type Session, openSession as openEngineSession } from '../core/engine/session.js';
@@ -20,7 +20,11 @@ export { RUN_DEFAULTS, UnreachableError, type RunEvent, type RunOptions } from '
 export type WithReport<E extends Error> = E & { report?: Report };
 
 /** The options with the reference server as the target when no base URL is given. */
-const withEmbedded = (options: RunOptions): RunOptions => ({ startEmbedded: startEmbeddedTarget, ...options });
+const withEmbedded = (options: RunOptions): RunOptions => ({
+  startEmbedded: () =>
+    startEmbeddedTarget({ ownThread: (options.numRuns ?? RUN_DEFAULTS.numRuns) <= RUN_DEFAULTS.numRuns }),
+  ...options,
+});
 
 /**
  * Aims the rules (every suite unless `options.rules` says otherwise) at one implementation. The

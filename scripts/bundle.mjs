@@ -5,8 +5,9 @@
 // `exports`) stay module per file in dist/, as tsc wrote them: a program that imports them loads only
 // what it uses.
 //
-// Two entries, so that both keep their file name: main.js (the `bin`) and worker.js, which the mutation
-// kill matrix starts as a worker thread by a URL relative to its own module (`./worker.js`). Each
+// Three entries, so that each keeps its file name: main.js (the `bin`); worker.js, which the mutation
+// kill matrix starts as a worker thread by a URL relative to its own module (`./worker.js`); and
+// embedded-server.js, the embedded reference server's thread (app/embedded.ts), found the same way. Each
 // dynamic import of a subcommand becomes a chunk of its own, so `--help` still loads none of them.
 // Nothing is left out of the bundle but what is loaded by a name computed at run time (the optional
 // Pact library) or by createRequire (yaml), which Node resolves from node_modules as before.
@@ -34,6 +35,7 @@ export async function bundle(out = DIST_CLI) {
     input: {
       main: join(root, 'dist', 'app', 'cli', 'main.js'),
       worker: join(root, 'dist', 'app', 'mutation', 'worker.js'),
+      'embedded-server': join(root, 'dist', 'app', 'embedded-server.js'),
     },
     platform: 'node',
     // Any warning fails the build: an import the bundler cannot resolve would otherwise be left for
