@@ -14,7 +14,10 @@ kill-matrix.md and kill-matrix.json. Fails (exit 1) when the faithful server or 
 has a MUST or SHOULD failure (but for the SHOULD rules a profile takes the other reading of, which
 the matrix lists), when a fault is caught by no rule, when a fault that breaks a stated rule
 (MUST level) is caught only by SHOULD rules, or when a fault placed to show a family's worth
-(placed where no older rule looks) is missed by that family or caught by an older rule.
+(placed where no older rule looks) is missed by that family or caught by an older rule. Run with
+the whole catalogue, it also fails when a MUST rule is made to fail by no fault and is not listed
+with why in reference/faults/uncaught.ts (a rule, or an endpoint's own rules, added without a fault
+that shows it can fail), or when a rule listed there is made to fail after all (take it out).
 
 Options:
   --fault ID         only these faults (repeatable)
@@ -87,6 +90,19 @@ async function run(argv: string[]): Promise<number> {
     console.log(`Break a stated rule but caught only by SHOULD rules: ${t.mustLevelCaughtOnlyByShould.join(', ')}`);
   for (const r of matrix.faults)
     for (const problem of r.misplaced ?? []) console.log(`Placement of ${r.id} does not hold: ${problem}`);
+  if (t.uncaught) {
+    console.log(
+      `${t.uncaught.rules.length} MUST rules no fault makes fail, each listed with why (reference/faults/uncaught.ts).`,
+    );
+    if (t.uncaught.unlisted.length)
+      console.log(
+        `MUST rules no fault makes fail, not listed: ${t.uncaught.unlisted.join(', ')}: add a fault that breaks each, or say why in reference/faults/uncaught.ts.`,
+      );
+    if (t.uncaught.stale.length)
+      console.log(
+        `Listed in reference/faults/uncaught.ts, but a fault makes them fail (or they are gone): ${t.uncaught.stale.join(', ')}: take them out.`,
+      );
+  }
   console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
   return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
 }

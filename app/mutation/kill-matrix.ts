@@ -9,6 +9,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { NOT_YET_CAUGHT } from '../../reference/faults/uncaught.js';
 import { FAULTS, type FaultDefinition, VARIANT_PROFILES } from '../../reference/index.js';
 import { type Selection, selectRules } from '../../core/engine/select.js';
 import { allRules } from '../../suites/index.js';
@@ -67,6 +68,27 @@ export function placementProblems(
   return problems;
 }
 
+/**
+ * The MUST rules of a run of the whole catalogue that no fault made fail, against those known not to
+ * be (reference/faults/uncaught.ts): `unlisted` ones have no fault that shows they can fail and no
+ * word why; `stale` entries name a rule a fault now makes fail, or one that no longer exists.
+ * `mustRules` are the MUST rules that ran: with a selection, entries for rules left out are not judged.
+ */
+export function uncaughtRules(
+  mustRules: readonly string[],
+  caught: ReadonlySet<string>,
+  known: Readonly<Record<string, string>>,
+  wholeSuite: boolean,
+): { uncaught: string[]; unlisted: string[]; stale: string[] } {
+  const uncaught = mustRules.filter((r) => !caught.has(r));
+  const ran = new Set(mustRules);
+  return {
+    uncaught,
+    unlisted: uncaught.filter((r) => !Object.hasOwn(known, r)),
+    stale: Object.keys(known).filter((r) => (ran.has(r) ? caught.has(r) : wholeSuite)),
+  };
+}
+
 export interface KillMatrix {
   seed: number;
   numRuns: number;
@@ -95,8 +117,16 @@ export interface KillMatrix {
     mustLevelCaughtOnlyByShould: string[];
     /** Faults whose placement did not hold (see FaultRow.misplaced). */
     misplaced: string[];
+    /**
+     * MUST rules no fault made fail (uncaughtRules), judged when the whole catalogue ran: those not
+     * in reference/faults/uncaught.ts, and its entries that are stale. Undefined with `--fault`.
+     */
+    uncaught?: { rules: string[]; unlisted: string[]; stale: string[] };
   };
-  /** Faithful and every variant profile clean, every fault caught, every MUST-level fault by a MUST rule. */
+  /**
+   * Faithful and every variant profile clean, every fault caught, every MUST-level fault by a MUST
+   * rule, every placement held, and no MUST rule without a fault that makes it fail unless listed why.
+   */
   ok: boolean;
 }
 
@@ -177,7 +207,8 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
   ];
   const results = await runAll(targets, workers, { seed, numRuns, selection: options.selection }, options.onTask);
 
-  const ran = new Set(selectRules(allRules, options.selection ?? {}).rules.map((r) => r.id));
+  const selected = selectRules(allRules, options.selection ?? {}).rules;
+  const ran = new Set(selected.map((r) => r.id));
   const rows: FaultRow[] = faults.map((f, i) => {
     const r = results[i + 1 + profiles.length];
     const mustRules = r.failed.filter((x) => x.level === 'MUST').map((x) => x.rule);
@@ -198,6 +229,15 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
     };
   });
   const misplaced = rows.filter((r) => r.misplaced).map((r) => r.id);
+  // Whether every MUST rule can be made to fail is a question about the whole catalogue.
+  const uncaught = options.faults
+    ? undefined
+    : uncaughtRules(
+        selected.filter((r) => r.level === 'MUST').map((r) => r.id),
+        new Set(rows.flatMap((r) => r.caughtBy)),
+        NOT_YET_CAUGHT,
+        !options.selection,
+      );
   const missed = rows.filter((r) => r.caughtBy.length === 0).map((r) => r.id);
   const mustLevelCaughtOnlyByShould = rows.filter((r) => r.level === 'MUST' && r.caughtOnlyByShould).map((r) => r.id);
   const [faithful, ...rest] = results;
@@ -224,13 +264,18 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
       missed,
       mustLevelCaughtOnlyByShould,
       misplaced,
+      ...(uncaught
+        ? { uncaught: { rules: uncaught.uncaught, unlisted: uncaught.unlisted, stale: uncaught.stale } }
+        : {}),
     },
     ok:
       clean(faithful) &&
       variants.every(clean) &&
       missed.length === 0 &&
       mustLevelCaughtOnlyByShould.length === 0 &&
-      misplaced.length === 0,
+      misplaced.length === 0 &&
+      !uncaught?.unlisted.length &&
+      !uncaught?.stale.length,
   };
 }
 
@@ -275,6 +320,24 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
   if (m.totals.misplaced.length) {
     lines.push('', '**Placed where only a family looks, but:**');
     for (const r of m.faults) for (const problem of r.misplaced ?? []) lines.push(`- \`${r.id}\`: ${cell(problem)}`);
+    lines.push('');
+  }
+  const u = m.totals.uncaught;
+  if (u) {
+    lines.push(
+      '',
+      `${u.rules.length} MUST rules no fault makes fail, each listed with why in reference/faults/uncaught.ts.`,
+    );
+    if (u.unlisted.length)
+      lines.push(
+        '',
+        `**MUST rules no fault makes fail, not listed:** ${u.unlisted.map((id) => `\`${id}\``).join(', ')} — add a fault that breaks each, or say why in reference/faults/uncaught.ts.`,
+      );
+    if (u.stale.length)
+      lines.push(
+        '',
+        `**Listed in reference/faults/uncaught.ts, but a fault makes them fail (or they are gone):** ${u.stale.map((id) => `\`${id}\``).join(', ')} — take them out.`,
+      );
     lines.push('');
   }
   lines.push(

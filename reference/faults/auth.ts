@@ -12,25 +12,6 @@ const hasValidToken = (req: HandlerRequest, env: ServerEnv) =>
 export const authFaults: FaultDefinition[] = [
   fault(
     {
-      id: 'auth.open-business-payment-instruction',
-      spec: '§5.3',
-      subtle: true,
-      description:
-        'The business payment instruction endpoint, the one §5.3 names, answers requests without a valid token.',
-    },
-    { authenticate: (endpoint, _h, ok) => ok || endpoint === 'createBusinessPaymentInstruction' },
-  ),
-  fault(
-    {
-      id: 'auth.open-imported-listing',
-      spec: '§5.3, §7.2',
-      subtle: true,
-      description: 'The imported-accounts listing answers without a token.',
-    },
-    { authenticate: (endpoint, _h, ok) => ok || endpoint === 'importedAccountImportProcesses' },
-  ),
-  fault(
-    {
       id: 'auth.any-token-on-status',
       spec: '§5.3, §7.2',
       subtle: true,

@@ -10,6 +10,7 @@ import { billingFaults } from './billing.js';
 import { businessFaults } from './business.js';
 import { conventionFaults } from './conventions.js';
 import { errorFaults } from './errors.js';
+import { familyFaults } from './families.js';
 import { historyFaults } from './history.js';
 import { keyFaults } from './keys.js';
 import { migrationFaults } from './migration.js';
@@ -26,6 +27,7 @@ import type { FaultDefinition } from './types.js';
 /** One file per area of the spec, named like the area's rules (`<area>.*`) and its faults' ids. */
 export const FAULTS: readonly FaultDefinition[] = [
   ...authFaults,
+  ...familyFaults,
   ...errorFaults,
   ...conventionFaults,
   ...migrationFaults,

@@ -45,6 +45,11 @@ export interface Placement {
 
 export interface FaultDefinition {
   id: string;
+  /**
+   * The family of faults generated for every endpoint (families.ts) it belongs to: it proves a
+   * generic rule family, not an endpoint's own rules, so it never counts as an endpoint's own fault.
+   */
+  family?: string;
   /** The spec rule it breaks. */
   spec: string;
   /** One sentence: what the server does wrong. */

@@ -5,7 +5,52 @@ import { FAULTS, VARIANT_PROFILES } from '../../reference/index.js';
 import { allRules } from '../../suites/index.js';
 import { model } from '../../core/spec/index.js';
 import { endpointsWithoutOwnFault } from '../../reference/faults/reach.js';
-import { placementProblems, renderKillMatrixMarkdown, runKillMatrix } from '../../app/mutation/kill-matrix.js';
+import {
+  placementProblems,
+  renderKillMatrixMarkdown,
+  runKillMatrix,
+  uncaughtRules,
+} from '../../app/mutation/kill-matrix.js';
+import { NOT_YET_CAUGHT } from '../../reference/faults/uncaught.js';
+import { familyFaults } from '../../reference/faults/families.js';
+
+describe('MUST rules no fault makes fail', () => {
+  const known = { 'notes.b': 'no fault yet' };
+
+  it('are named unless listed with why, so a rule added without a fault is not silent', () => {
+    const caught = new Set(['notes.a']);
+    expect(uncaughtRules(['notes.a', 'notes.b', 'meter-reads.c'], caught, known, true)).toEqual({
+      uncaught: ['notes.b', 'meter-reads.c'],
+      unlisted: ['meter-reads.c'],
+      stale: [],
+    });
+  });
+
+  it('call an entry stale once a fault makes its rule fail, or its rule is gone from the whole suite', () => {
+    expect(uncaughtRules(['notes.a', 'notes.b'], new Set(['notes.a', 'notes.b']), known, true).stale).toEqual([
+      'notes.b',
+    ]);
+    expect(uncaughtRules(['notes.a'], new Set(['notes.a']), known, true).stale).toEqual(['notes.b']);
+    // A selection that leaves the listed rule out does not judge its entry.
+    expect(uncaughtRules(['notes.a'], new Set(['notes.a']), known, false).stale).toEqual([]);
+  });
+
+  it('are listed by id: each entry names a MUST rule of the suite, with a reason', () => {
+    const must = new Set(allRules.filter((r) => r.level === 'MUST').map((r) => r.id));
+    for (const [id, why] of Object.entries(NOT_YET_CAUGHT)) {
+      expect(must, id).toContain(id);
+      expect(why.length, id).toBeGreaterThan(20);
+    }
+  });
+
+  it('include no rule of a family every endpoint gets a fault for (families.ts)', () => {
+    const families = new Set(familyFaults.map((f) => f.family));
+    expect(families).toEqual(new Set(['auth.open', 'errors.crash-on-non-object']));
+    expect(
+      Object.keys(NOT_YET_CAUGHT).filter((id) => /^auth\.401\.|^errors\.bad-input\.no-5xx\.(?!read)/.test(id)),
+    ).toEqual([]);
+  });
+});
 
 describe('a fault placed where only a family looks', () => {
   const placed = { level: 'MUST' as const, placement: { by: ['refused.x.a'], beside: ['refused.'] } };
@@ -179,6 +224,11 @@ describe('the kill matrix', () => {
     for (const f of FAULTS) {
       const area = f.id.split('.')[0];
       expect(areas, f.id).toContain(area);
+      // A family generated for every endpoint (families.ts) is named by its family, one per endpoint.
+      if (f.family) {
+        expect(f.id.startsWith(`${f.family}.`), f.id).toBe(true);
+        continue;
+      }
       expect(files, f.id).toContain(`${area}.ts`);
       expect(readFileSync(new URL(`../../reference/faults/${area}.ts`, import.meta.url), 'utf8'), f.id).toContain(
         `id: '${f.id}'`,

@@ -58,7 +58,7 @@ const families: [family: string, rules: string[], fault: string, mustFail: strin
   [
     '§5 authentication',
     ['auth.*'],
-    'auth.open-business-payment-instruction',
+    'auth.open.create-business-payment-instruction',
     'auth.401.create-business-payment-instruction',
   ],
   ['§7.1 errors', ['errors.*'], 'errors.attr-brackets', 'errors.attr.zero-based-nested'],
