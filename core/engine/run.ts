@@ -25,10 +25,25 @@ export { RunInterrupted } from './interrupt.js';
  * target, so they start first and the short rules fill the other places. Longest of all are the
  * properties whose every case imports an account (they need the operations team), waiting out the
  * processing each time: there are more properties than places, so those go before the others.
+ * Rules of a relation at many places of the model (MANY_PLACES: the defect and edge rules of the
+ * account payload and the larger batches, some 80–240 requests each, bodies up to 1 MiB) start with
+ * the properties: started last, in suite order, they ran while the embedded server held everything
+ * a nightly run had stored, and their bodies came on top of it (peak RSS at `--num-runs 400`: 209 MB
+ * started last, 192 MB first, median of 3 alternated runs each).
  */
+const MANY_PLACES = 20;
+
 function longestFirst(rules: readonly Rule[]): number[] {
   const weight = (rule: Rule) =>
-    rule.property ? (rule.needs?.includes('operationsTeam') ? 3 : 2) : rule.needs?.includes('concurrencyLimit') ? 1 : 0;
+    rule.property
+      ? rule.needs?.includes('operationsTeam')
+        ? 3
+        : 2
+      : (rule.relation?.places.length ?? 0) >= MANY_PLACES
+        ? 2
+        : rule.needs?.includes('concurrencyLimit')
+          ? 1
+          : 0;
   return rules.map((_, i) => i).sort((a, b) => weight(rules[b]) - weight(rules[a]) || a - b);
 }
 

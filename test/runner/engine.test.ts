@@ -173,16 +173,27 @@ describe('preconditions, selection, baseline and bail', () => {
     ]);
   });
 
-  it('starts property rules first but reports every rule in suite order', async () => {
+  it('starts property rules and rules of a relation at many places first but reports every rule in suite order', async () => {
     const { defineRules } = await import('../../core/engine/rule.js');
     const started: string[] = [];
-    const quick = (id: string, property = false) => ({
+    const quick = (id: string, property = false, places = 0) => ({
       id: `sched.${id}`,
       spec: '§9.1',
       level: 'MUST' as const,
       title: id,
       property,
       endpoints: ['accountTransferStatus' as const],
+      ...(places
+        ? {
+            relation: {
+              kind: 'edge',
+              places: Array.from({ length: places }, (_, i) => ({
+                endpoint: 'accountTransferStatus' as const,
+                field: `f${i}`,
+              })),
+            },
+          }
+        : {}),
       async check() {
         started.push(id);
       },
@@ -190,8 +201,10 @@ describe('preconditions, selection, baseline and bail', () => {
     const rules = defineRules('sched', [
       quick('a'),
       quick('b'),
+      quick('few-places', false, 3),
       quick('long-1', true),
       quick('c'),
+      quick('many-places', false, 40),
       quick('long-2', true),
     ]);
     const report = await runConformance({
@@ -201,8 +214,16 @@ describe('preconditions, selection, baseline and bail', () => {
       rules,
       concurrency: 1,
     });
-    expect(started).toEqual(['long-1', 'long-2', 'a', 'b', 'c']);
-    expect(report.rules.map((r) => r.id)).toEqual(['sched.a', 'sched.b', 'sched.long-1', 'sched.c', 'sched.long-2']);
+    expect(started).toEqual(['long-1', 'many-places', 'long-2', 'a', 'b', 'few-places', 'c']);
+    expect(report.rules.map((r) => r.id)).toEqual([
+      'sched.a',
+      'sched.b',
+      'sched.few-places',
+      'sched.long-1',
+      'sched.c',
+      'sched.many-places',
+      'sched.long-2',
+    ]);
   });
 
   it('selects by glob, section, level and tag, and shards deterministically', async () => {
