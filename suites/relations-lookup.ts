@@ -155,7 +155,16 @@ async function normalizedOrFail(
 /** The endpoint's own documented 404, when the spec states one (§4.2 notes rules 1 and 5, §4.3 status). */
 const own404 = (e: EndpointSpec) => e.responses.find((r) => r.status === 404);
 
-/** A read (GET): each path parameter near-missed, the others exact, about an imported account. */
+/** The listing a read's answers tell the history (its driver's `history`), if it is one. */
+const listingOf = (c: Catalogue, id: EndpointSpec['id']): string | undefined => {
+  const tell = c.drivers[id]?.history;
+  return typeof tell === 'object' ? tell.listing : undefined;
+};
+
+/**
+ * A read (GET): each path parameter near-missed, the others exact, about an account the read shows:
+ * an imported one, or a staged one for the pending listing.
+ */
 function readRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
   const stated = own404(e);
   return {
@@ -169,7 +178,9 @@ function readRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
     endpoints: [e.id],
     relation: { kind: KIND, places: fields.map((field) => ({ endpoint: e.id, field })) },
     async check(ctx) {
-      const a = await subjectOf(ctx, 'imported');
+      // About an account the read shows when asked by the exact key: the pending listing (§4.3)
+      // shows staged accounts only, and a looser lookup of it would show no imported one.
+      const a = await subjectOf(ctx, listingOf(c, e.id) === 'pending' ? 'staged' : 'imported');
       const exact: Record<string, string> = { import_supplier_code: a!.supplier, external_account_number: a!.ext };
       const probes = fields.flatMap((field) => nearMisses(exact[field] ?? '').map((m) => ({ field, ...m })));
       await eachProbe(

@@ -78,10 +78,18 @@ export const TOKEN_FIELD = 'Authorization';
  * existing subject up; one that stores creates by key, so a near-miss key must make another.
  */
 export function keyFields(c: Catalogue, endpoint: Catalogue['endpoints'][number]): string[] {
+  if (endpoint.method !== 'GET' && c.drivers[endpoint.id] === undefined) return [];
+  return modelKeyFields(endpoint);
+}
+
+/** keyFields as the spec model alone says them (the reference server's faults read them so). */
+export function modelKeyFields(
+  endpoint: Pick<Catalogue['endpoints'][number], 'method' | 'path' | 'looksUp' | 'stores' | 'body'>,
+): string[] {
   if (endpoint.method === 'GET') return pathParams(endpoint.path);
   if (!endpoint.looksUp && !endpoint.stores) return [];
   const shape = shapeOf(endpoint.body) ?? {};
-  return LOOKUP_KEYS.filter((k) => k in shape && c.drivers[endpoint.id] !== undefined);
+  return LOOKUP_KEYS.filter((k) => k in shape);
 }
 
 /**

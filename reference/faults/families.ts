@@ -1,14 +1,17 @@
 /**
  * Faults generated from the spec model, one per endpoint, for the rule families every endpoint gets
- * (suites/auth.ts `auth.401.<endpoint>`, suites/errors-bad-input.ts `errors.bad-input.no-5xx.<endpoint>`):
+ * (suites/auth.ts `auth.401.<endpoint>`, suites/errors-bad-input.ts `errors.bad-input.no-5xx.<endpoint>`,
+ * suites/relations-lookup.ts `relations.lookup-near-miss.<endpoint>`):
  * an endpoint added to the model gets its faults the day it is added, as it gets its rules, so those
  * rules are shown to fail against a server that breaks them. They carry their family's name
  * (`family`), so they never count as an endpoint's own fault (reach.ts): an endpoint's own rules
  * still need faults written for them.
  */
+import { modelKeyFields } from '../../core/engine/relations.js';
 import { type EndpointId, endpointSlug, model } from '../../core/spec/index.js';
+import type { ServerEnv } from '../handlers/shared.js';
 import { reply } from '../reply.js';
-import { fault } from './helpers.js';
+import { alter, body, fault } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,9 +51,72 @@ const crashesOnNonObject = (id: EndpointId): FaultDefinition => {
   );
 };
 
+/** The stored spelling of `value` under a case-insensitive compare, where it is not stored as sent. */
+function storedSpelling(env: ServerEnv, field: string, value: string, supplier: string | undefined): string {
+  const same = (stored: string) => stored !== value && stored.toLowerCase() === value.toLowerCase();
+  const { store } = env;
+  if (field === 'import_supplier' || field === 'import_supplier_code')
+    return store.suppliers.has(value) ? value : ([...store.suppliers.keys()].find(same) ?? value);
+  if (field === 'external_account_number') {
+    if (supplier === undefined || store.process(supplier, value)) return value;
+    for (const p of store.processes.values())
+      if (p.supplier === supplier && same(p.externalAccountNumber)) return p.externalAccountNumber;
+  }
+  if (field === 'external_business_identifier')
+    return (
+      store.businesses.find((b) => b.supplier === supplier && same(b.externalIdentifier))?.externalIdentifier ?? value
+    );
+  return value;
+}
+
+/**
+ * §4.2, §4.3, §2.8: a key names one thing; this endpoint looks its keys up under a case-insensitive
+ * collation (a database default), so a key in other letter case finds what the key names. The
+ * supplier first: the account and the business are looked up under the supplier found. Only where
+ * an endpoint looks something up (a read, or `looksUp`): one that stores by key (stage, business)
+ * and folds the case of what it holds takes a reading the spec leaves open (core/engine/relations.ts
+ * `nearMisses`), judged by whether it holds the key the same everywhere.
+ */
+const caseInsensitiveLookup = (id: EndpointId): FaultDefinition | undefined => {
+  const e = model.endpoints[id];
+  const keys = modelKeyFields(e);
+  if (!keys.length || (e.method !== 'GET' && !e.looksUp)) return undefined;
+  return fault(
+    {
+      id: `relations.lookup-case-insensitive.${endpointSlug(id)}`,
+      family: 'relations.lookup-case-insensitive',
+      spec: '§4.2, §4.3, §2.8 (a key names one account, supplier or business)',
+      subtle: true,
+      description: `${e.method} ${e.path} looks ${keys.join(', ')} up case-insensitively, so a key in other letter case finds what the key names.`,
+    },
+    alter(id, (req, env) => {
+      const where = e.method === 'GET' ? req.params : body(req.body);
+      const changed: Record<string, unknown> = { ...where };
+      let supplier: string | undefined;
+      for (const k of [
+        'import_supplier',
+        'import_supplier_code',
+        ...keys.filter((k) => !k.startsWith('import_supplier')),
+      ]) {
+        const value = changed[k];
+        if (!keys.includes(k) || typeof value !== 'string') continue;
+        changed[k] = storedSpelling(env, k, value, supplier);
+        if (k.startsWith('import_supplier')) supplier = changed[k] as string;
+      }
+      return e.method === 'GET'
+        ? { ...req, params: changed as Record<string, string> }
+        : {
+            ...req,
+            body: typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? changed : req.body,
+          };
+    }),
+  );
+};
+
 const ENDPOINTS = Object.keys(model.endpoints) as EndpointId[];
 
 export const familyFaults: FaultDefinition[] = [
   ...ENDPOINTS.map(openEndpoint),
   ...ENDPOINTS.filter((id) => model.endpoints[id].method === 'POST').map(crashesOnNonObject),
+  ...ENDPOINTS.map(caseInsensitiveLookup).filter((f) => f !== undefined),
 ];
