@@ -11,7 +11,7 @@ import { modelKeyFields } from '../../core/engine/relations.js';
 import { type EndpointId, endpointSlug, model } from '../../core/spec/index.js';
 import type { ServerEnv } from '../handlers/shared.js';
 import { reply } from '../reply.js';
-import { alter, body, fault } from './helpers.js';
+import { alter, fault } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,11 +51,13 @@ const crashesOnNonObject = (id: EndpointId): FaultDefinition => {
   );
 };
 
+const isSupplierKey = (field: string) => field === 'import_supplier' || field === 'import_supplier_code';
+
 /** The stored spelling of `value` under a case-insensitive compare, where it is not stored as sent. */
 function storedSpelling(env: ServerEnv, field: string, value: string, supplier: string | undefined): string {
   const same = (stored: string) => stored !== value && stored.toLowerCase() === value.toLowerCase();
   const { store } = env;
-  if (field === 'import_supplier' || field === 'import_supplier_code')
+  if (isSupplierKey(field))
     return store.suppliers.has(value) ? value : ([...store.suppliers.keys()].find(same) ?? value);
   if (field === 'external_account_number') {
     if (supplier === undefined || store.process(supplier, value)) return value;
@@ -81,34 +83,29 @@ const caseInsensitiveLookup = (id: EndpointId): FaultDefinition | undefined => {
   const e = model.endpoints[id];
   const keys = modelKeyFields(e);
   if (!keys.length || (e.method !== 'GET' && !e.looksUp)) return undefined;
+  const supplierFirst = [...keys.filter(isSupplierKey), ...keys.filter((k) => !isSupplierKey(k))];
   return fault(
     {
       id: `relations.lookup-case-insensitive.${endpointSlug(id)}`,
       family: 'relations.lookup-case-insensitive',
+      // Out of every older rule's sight: only the endpoint's near-miss rule may see it.
+      placement: { by: [`relations.lookup-near-miss.${endpointSlug(id)}`] },
       spec: '§4.2, §4.3, §2.8 (a key names one account, supplier or business)',
       subtle: true,
       description: `${e.method} ${e.path} looks ${keys.join(', ')} up case-insensitively, so a key in other letter case finds what the key names.`,
     },
     alter(id, (req, env) => {
-      const where = e.method === 'GET' ? req.params : body(req.body);
-      const changed: Record<string, unknown> = { ...where };
+      const read = e.method === 'GET';
+      if (!read && !isPlainObject(req.body)) return req;
+      const changed: Record<string, unknown> = { ...(read ? req.params : (req.body as Record<string, unknown>)) };
       let supplier: string | undefined;
-      for (const k of [
-        'import_supplier',
-        'import_supplier_code',
-        ...keys.filter((k) => !k.startsWith('import_supplier')),
-      ]) {
+      for (const k of supplierFirst) {
         const value = changed[k];
-        if (!keys.includes(k) || typeof value !== 'string') continue;
+        if (typeof value !== 'string') continue;
         changed[k] = storedSpelling(env, k, value, supplier);
-        if (k.startsWith('import_supplier')) supplier = changed[k] as string;
+        if (isSupplierKey(k)) supplier = changed[k] as string;
       }
-      return e.method === 'GET'
-        ? { ...req, params: changed as Record<string, string> }
-        : {
-            ...req,
-            body: typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? changed : req.body,
-          };
+      return read ? { ...req, params: changed as Record<string, string> } : { ...req, body: changed };
     }),
   );
 };
