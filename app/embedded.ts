@@ -82,6 +82,10 @@ async function onOwnThread(seed: SeedDocument): Promise<{ url: string; close(): 
   const worker = new Worker(SERVER_THREAD, { workerData: { seed } });
   // The run's end, not the server's, ends the process: a run that fails before close() must not hang.
   worker.unref();
+  // A thread that fails after it listened ends the server, not the run: its requests are then
+  // refused, which the rules report as errors (an unheard 'error' event would throw in this thread).
+  let ended = false;
+  worker.on('error', () => {}).once('exit', () => (ended = true));
   const reply = (want: 'url' | 'closed') =>
     new Promise<{ url?: string }>((resolve, reject) => {
       const onMessage = (message: { url?: string; closed?: boolean }) => {
@@ -101,6 +105,7 @@ async function onOwnThread(seed: SeedDocument): Promise<{ url: string; close(): 
   return {
     url: url!,
     close: async () => {
+      if (ended) return;
       const closed = reply('closed');
       worker.postMessage('close');
       await closed;

@@ -52,6 +52,8 @@ describe('the embedded reference server', () => {
       await target.close();
       closed = true;
       await expect(fetch(`${target.baseUrl}/v1/data-import/accounts/`)).rejects.toThrow();
+      // A thread that has ended (closed, or failed mid-run) is not waited for again.
+      await target.close();
     } finally {
       if (!closed) await target.close();
     }
