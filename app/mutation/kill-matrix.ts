@@ -119,13 +119,16 @@ export interface KillMatrix {
     misplaced: string[];
     /**
      * MUST rules no fault made fail (uncaughtRules), judged when the whole catalogue ran: those not
-     * in reference/faults/uncaught.ts, and its entries that are stale. Undefined with `--fault`.
+     * in reference/faults/uncaught.ts (the run fails), and its entries that are stale (said, not
+     * failed: a rule some fault makes fail only in some runs, one caught by a race, is listed, and
+     * would otherwise fail every other run). Undefined with `--fault`.
      */
     uncaught?: { rules: string[]; unlisted: string[]; stale: string[] };
   };
   /**
    * Faithful and every variant profile clean, every fault caught, every MUST-level fault by a MUST
-   * rule, every placement held, and no MUST rule without a fault that makes it fail unless listed why.
+   * rule, every placement held, and no MUST rule without a fault that makes it fail unless listed why
+   * (a listed rule a fault made fail this time is said, not failed: see `uncaught`).
    */
   ok: boolean;
 }
@@ -274,8 +277,7 @@ export async function runKillMatrix(options: KillMatrixOptions = {}): Promise<Ki
       missed.length === 0 &&
       mustLevelCaughtOnlyByShould.length === 0 &&
       misplaced.length === 0 &&
-      !uncaught?.unlisted.length &&
-      !uncaught?.stale.length,
+      !uncaught?.unlisted.length,
   };
 }
 
@@ -336,7 +338,7 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
     if (u.stale.length)
       lines.push(
         '',
-        `**Listed in reference/faults/uncaught.ts, but a fault makes them fail (or they are gone):** ${u.stale.map((id) => `\`${id}\``).join(', ')} — take them out.`,
+        `**Listed in reference/faults/uncaught.ts, but a fault makes them fail (or they are gone):** ${u.stale.map((id) => `\`${id}\``).join(', ')} — take them out once no run leaves them uncaught.`,
       );
     lines.push('');
   }
