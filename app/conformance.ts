@@ -4,7 +4,7 @@
  * here. The CLI, the library and the mutation run all start here, with every suite by default.
  */
 import type { RunOptions } from '../core/engine/options.js';
-import { RUN_DEFAULTS, type WithRecord, runRules } from '../core/engine/run.js';
+import { type WithRecord, manyCases, runRules } from '../core/engine/run.js';
 import { CATALOGUE } from '../core/engine/drivers.js';
 import { relationCoverage } from '../core/engine/relations.js';
 import { type Session, openSession as openEngineSession } from '../core/engine/session.js';
@@ -14,15 +14,20 @@ import type { Report } from '../core/report/schema.js';
 import { allRules, relationKinds } from '../suites/index.js';
 import { startEmbeddedTarget } from './embedded.js';
 
-export { RUN_DEFAULTS, UnreachableError, type RunEvent, type RunOptions } from '../core/engine/run.js';
+export {
+  RUN_DEFAULTS,
+  UnreachableError,
+  manyCases,
+  type RunEvent,
+  type RunOptions,
+} from '../core/engine/run.js';
 
 /** What runConformance attaches to an UnreachableError or AuthError: the report of the aborted run. */
 export type WithReport<E extends Error> = E & { report?: Report };
 
 /** The options with the reference server as the target when no base URL is given. */
 const withEmbedded = (options: RunOptions): RunOptions => ({
-  startEmbedded: () =>
-    startEmbeddedTarget({ ownThread: (options.numRuns ?? RUN_DEFAULTS.numRuns) <= RUN_DEFAULTS.numRuns }),
+  startEmbedded: () => startEmbeddedTarget({ ownThread: !manyCases(options.numRuns) }),
   ...options,
 });
 

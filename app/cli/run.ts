@@ -219,7 +219,7 @@ async function run(argv: string[]): Promise<number> {
     { resolveRun },
     { ConfigError },
     { loadBaseline },
-    { runConformance, UnreachableError, RUN_DEFAULTS },
+    { runConformance, UnreachableError, manyCases },
     { AuthError },
     { ConsoleReporter },
     { writeReports },
@@ -247,7 +247,7 @@ async function run(argv: string[]): Promise<number> {
     const resolved = resolveRun(values, process.cwd(), env);
     (await import('./memory.js')).boundRunMemory(
       (await import('../../core/http/large-bodies.js')).onLargeBody,
-      (resolved.options.numRuns ?? RUN_DEFAULTS.numRuns) > RUN_DEFAULTS.numRuns,
+      manyCases(resolved.options.numRuns),
     );
     // A re-run judges the target its report recorded: aimed at it before anything is sent.
     const rerun = values['rerun-failed'] !== undefined ? await rerunOf(values, resolved.options) : undefined;

@@ -22,6 +22,13 @@ export const RUN_DEFAULTS = {
   contractPath: 'business.business_contract_identifier',
 };
 
+/**
+ * A run of more cases per property than the default (a nightly's `--num-runs 400`): it holds much
+ * from the start, so memory binds it before time does (app/cli/memory.ts, app/embedded.ts).
+ */
+export const manyCases = (numRuns: number | undefined): boolean =>
+  (numRuns ?? RUN_DEFAULTS.numRuns) > RUN_DEFAULTS.numRuns;
+
 export type RunEvent =
   | { type: 'target'; baseUrl: string; embedded: boolean }
   | { type: 'start'; total: number; runId: string; seed: number }

@@ -14,7 +14,7 @@ import { selectRules } from './select.js';
 import { openSession } from './session.js';
 import { isFailing } from './verdict.js';
 
-export { RUN_DEFAULTS, type RunEvent, type RunOptions } from './options.js';
+export { RUN_DEFAULTS, manyCases, type RunEvent, type RunOptions } from './options.js';
 export { UnreachableError, type WithRecord } from './session.js';
 export { RunInterrupted } from './interrupt.js';
 
@@ -34,16 +34,11 @@ export { RunInterrupted } from './interrupt.js';
 const MANY_PLACES = 20;
 
 function longestFirst(rules: readonly Rule[]): number[] {
-  const weight = (rule: Rule) =>
-    rule.property
-      ? rule.needs?.includes('operationsTeam')
-        ? 3
-        : 2
-      : (rule.relation?.places.length ?? 0) >= MANY_PLACES
-        ? 2
-        : rule.needs?.includes('concurrencyLimit')
-          ? 1
-          : 0;
+  const weight = (rule: Rule) => {
+    if (rule.property) return rule.needs?.includes('operationsTeam') ? 3 : 2;
+    if ((rule.relation?.places.length ?? 0) >= MANY_PLACES) return 2;
+    return rule.needs?.includes('concurrencyLimit') ? 1 : 0;
+  };
   return rules.map((_, i) => i).sort((a, b) => weight(rules[b]) - weight(rules[a]) || a - b);
 }
 

@@ -9,12 +9,11 @@
  */
 import { modelKeyFields } from '../../core/engine/relations.js';
 import { type EndpointId, endpointSlug, model } from '../../core/spec/index.js';
+import { isPlainObject } from '../../core/spec/paths.js';
 import type { ServerEnv } from '../handlers/shared.js';
 import { reply } from '../reply.js';
 import { alter, fault } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
-
-const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** §5.3: every data-import endpoint needs the token; this server forgets it on one of them. */
 const openEndpoint = (id: EndpointId): FaultDefinition => {
