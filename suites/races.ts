@@ -9,13 +9,16 @@
  * the process (the account holds one payload whole, the first if the re-stage was refused), a dry
  * run sent with a real process (the account ends imported once), payment instructions for two
  * accounts at once (§2.7 says nothing of duplicates, so only the documented answers and the accounts'
- * state are judged) and one note body in two requests. Each order the spec allows is accepted; a
- * process request that must be on the wire with its rival is sent without waiting for a §8 pacing
- * slot, and a 429 is then retried.
+ * state are judged) and one note body in two requests. Each order the spec allows is accepted.
+ *
+ * Process requests that must be on the wire together take their §8 pacing slots as one group
+ * (`ctx.api.holdingSlots`) and are then sent at once: taken one at a time, the slots the other rules
+ * share would let them through one after another, and a busy run would never race them. A 429 is then
+ * retried.
  *
  * A duplicate observed is certain, so the rules are MUST. Its absence is not proof: each rule runs a
  * few rounds within a time budget and records how many rounds it ran. With the §8 concurrency limit
- * on, process requests answered 429 are retried as the spec tells clients to (given.process).
+ * on, process requests answered 429 are retried as the spec tells clients to (`orRetried`).
  */
 import type { RuleContext } from '../core/engine/context.js';
 import { PreconditionError } from '../core/engine/failures.js';
@@ -43,9 +46,19 @@ async function rounds(ctx: RuleContext, what: string, round: (n: number) => Prom
   );
 }
 
-/** Sends `send` RACE_WIDTH times at once. */
-const together = <T>(send: (i: number) => Promise<T>): Promise<T[]> =>
-  Promise.all(Array.from({ length: RACE_WIDTH }, (_, i) => send(i)));
+/** Sends `send` `width` times at once (RACE_WIDTH unless the §8 limit allows fewer in flight). */
+const together = <T>(send: (i: number) => Promise<T>, width = RACE_WIDTH): Promise<T[]> =>
+  Promise.all(Array.from({ length: width }, (_, i) => send(i)));
+
+/** When the §8 limit lets fewer process requests be in flight than a race sends, the rule says so. */
+function narrowedBy(ctx: RuleContext, width: number, wanted: number): void {
+  if (width < wanted)
+    ctx.observe(
+      width < 2
+        ? 'The configured §8 limit lets one process request be in flight at a time, and the run keeps to it: no two were sent together, so no race on process was tried.'
+        : `The configured §8 limit lets ${width} process requests be in flight at once, and the run keeps to it: rounds sent ${width} together, not ${wanted}.`,
+    );
+}
 
 const statusesOf = (responses: HttpResponse[]) => responses.map((r) => r.status).join(', ');
 
@@ -146,14 +159,23 @@ export default defineRules(
       async check(ctx) {
         await rounds(ctx, 'process requests for one staged account', async (n) => {
           const a = await ctx.given.staged();
-          const responses = await together((i) =>
-            ctx.given.process(
-              a.supplier,
-              a.ext,
-              {},
-              `round ${n}: process request ${i + 1} of ${RACE_WIDTH}, sent together`,
-            ),
-          );
+          let width = RACE_WIDTH;
+          const sent = await ctx.api.holdingSlots('processAccount', RACE_WIDTH, (held) => {
+            width = held;
+            return together(
+              (i) =>
+                processRaw(
+                  ctx,
+                  a.supplier,
+                  a.ext,
+                  {},
+                  `round ${n}: process request ${i + 1} of ${width}, sent together`,
+                ),
+              width,
+            );
+          });
+          if (n === 1) narrowedBy(ctx, width, RACE_WIDTH);
+          const responses = await Promise.all(sent.map((r) => orRetried(ctx, r, a.supplier, a.ext, {}, n)));
           const created = responses.filter((r) => r.status === 201);
           const numbers = new Set(
             created.map((r) =>
@@ -162,7 +184,7 @@ export default defineRules(
           );
           ctx.expect.that(
             created.length <= 1,
-            `round ${n}: ${created.length} of ${RACE_WIDTH} simultaneous process requests for ${a.ext} answered 201 (numbers ${JSON.stringify([...numbers])}); one staged account is imported once (§3: an imported account answers 400)`,
+            `round ${n}: ${created.length} of ${width} simultaneous process requests for ${a.ext} answered 201 (numbers ${JSON.stringify([...numbers])}); one staged account is imported once (§3: an imported account answers 400)`,
             {
               res: created[1],
               expected: 'one 201',
@@ -409,13 +431,15 @@ export default defineRules(
           first.notes = [{ body: oldNote }];
           const a = await ctx.given.staged(first);
           const second = { ...first, notes: [{ body: newNote }] };
-          const [sentOnce, restaged] = await Promise.all([
-            processRaw(ctx, a.supplier, a.ext, {}, `round ${n}: process, sent together with a re-stage`),
-            ctx.api.call('stageAccount', {
-              body: second,
-              step: `round ${n}: re-stage, sent together with the process`,
-            }),
-          ]);
+          const [sentOnce, restaged] = await ctx.api.holdingSlots('processAccount', 1, () =>
+            Promise.all([
+              processRaw(ctx, a.supplier, a.ext, {}, `round ${n}: process, sent together with a re-stage`),
+              ctx.api.call('stageAccount', {
+                body: second,
+                step: `round ${n}: re-stage, sent together with the process`,
+              }),
+            ]),
+          );
           const processed = await orRetried(ctx, sentOnce, a.supplier, a.ext, {}, n);
           // §3: staged → process → 201; the re-stage is an update (200) or, after the import, refused.
           ctx.expect.status(processed, 201, `round ${n}: the process of a staged account (§3)`);
@@ -469,14 +493,24 @@ export default defineRules(
       async check(ctx) {
         await rounds(ctx, 'dry runs each sent together with a real process', async (n) => {
           const a = await ctx.given.staged();
+          const [dryOnce, realOnce] = await ctx.api.holdingSlots('processAccount', 2, async (held) => {
+            if (n === 1) narrowedBy(ctx, held, 2);
+            const dryRun = () =>
+              processRaw(
+                ctx,
+                a.supplier,
+                a.ext,
+                { dry_run: true },
+                `round ${n}: a dry run, sent together with a real process`,
+              );
+            const realRun = () =>
+              processRaw(ctx, a.supplier, a.ext, {}, `round ${n}: a real process, sent together with a dry run`);
+            // One slot (a §8 limit of 1): one after the other, so the run keeps to the limit.
+            return held >= 2 ? Promise.all([dryRun(), realRun()]) : [await dryRun(), await realRun()];
+          });
           const [dry, real] = await Promise.all([
-            ctx.given.process(
-              a.supplier,
-              a.ext,
-              { dry_run: true },
-              `round ${n}: a dry run, sent together with a real process`,
-            ),
-            ctx.given.process(a.supplier, a.ext, {}, `round ${n}: a real process, sent together with a dry run`),
+            orRetried(ctx, dryOnce, a.supplier, a.ext, { dry_run: true }, n),
+            orRetried(ctx, realOnce, a.supplier, a.ext, {}, n),
           ]);
           notLimited([dry, real], n);
           // §4.1 process rule 2: a dry run is rolled back — it never answers 201.

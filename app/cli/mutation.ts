@@ -62,7 +62,7 @@ async function run(argv: string[]): Promise<number> {
         r.target.kind === 'fault'
           ? r.failed.length
             ? `caught by ${r.failed.length} rule${r.failed.length === 1 ? '' : 's'} (${must} MUST)`
-            : 'NOT CAUGHT'
+            : `NOT CAUGHT${notJudged(r.errored)}`
           : r.failed.length + r.errored.length
             ? `${r.failed.length} failed, ${r.errored.length} errored`
             : 'clean';
@@ -106,6 +106,16 @@ async function run(argv: string[]): Promise<number> {
   }
   console.log(`Kill matrix: ${join(dir, 'kill-matrix.md')}, ${join(dir, 'kill-matrix.json')}`);
   return matrix.ok ? EXIT.OK : EXIT.MUST_FAILURES;
+}
+
+/**
+ * A fault no rule caught: the rules that could not be judged in its run, with why, since a race
+ * missed or a rule that errored is the usual cause and the CI log is all there is to read afterwards.
+ */
+function notJudged(errored: { rule: string; reason: string }[]): string {
+  if (errored.length === 0) return '';
+  const shown = errored.slice(0, 5).map((e) => `${e.rule} (${e.reason.replace(/\s+/g, ' ').slice(0, 160)})`);
+  return `; not judged: ${shown.join('; ')}${errored.length > shown.length ? `; and ${errored.length - shown.length} more` : ''}`;
 }
 
 export const mutationCommand: Command = { help, run };

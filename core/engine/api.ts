@@ -166,6 +166,23 @@ export class Api {
     return paced;
   }
 
+  /**
+   * Runs `send` holding `count` of the endpoint's §8 slots at once, or all there are when fewer, and
+   * tells it how many it holds: it sends that many calls, `raw` (they take no slot of their own), so
+   * the run still never has more in flight than the limit. The requests of a race must be on the
+   * wire together; slots taken one at a time, shared with the other rules' calls, would let them
+   * through one after another and the race would never happen. Without a known limit, `send(count)` runs at once.
+   */
+  async holdingSlots<T>(endpoint: EndpointId, count: number, send: (held: number) => Promise<T>): Promise<T> {
+    const slots = this.http.pacing.semaphore(endpoint);
+    const release = await slots?.acquire(this.pacing.signal, count);
+    try {
+      return await send(slots ? Math.min(count, slots.size) : count);
+    } finally {
+      release?.();
+    }
+  }
+
   /** A request outside the catalogue (for §9 and robustness rules), paced like any other. */
   async request(method: string, path: string, options: CallOptions = {}): Promise<HttpResponse> {
     const { res, exhausted } = await this.paced('other', method, path, options, options.pacing === 'raw');

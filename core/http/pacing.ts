@@ -54,14 +54,16 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * At most `size` holders at once, served in arrival order. A waiter whose signal is aborted leaves
+ * At most `size` slots held at once, served in arrival order. A waiter whose signal is aborted leaves
  * the queue. Shared by every rule of a run (and its setup steps), so the runner's own process calls
- * never exceed the §8 limit the operator configured.
+ * never exceed the §8 limit the operator configured. A race rule takes several slots in one
+ * acquisition (`count`): its requests must be on the wire together, which slots taken one at a time,
+ * shared with the other rules, would not guarantee.
  */
 export class Semaphore {
   private held = 0;
-  private readonly queue: { grant: () => void }[] = [];
-  /** Most holders seen at once (for tests and the report). */
+  private readonly queue: { count: number; grant: () => void }[] = [];
+  /** Most slots held at once (for tests and the report). */
   peak = 0;
 
   constructor(readonly size: number) {}
@@ -70,27 +72,29 @@ export class Semaphore {
     return this.held;
   }
 
-  /** Resolves with a release function once a slot is free. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  /**
+   * Resolves with a release function once `count` slots (at most `size`) are free together. Waiters
+   * are served in order: a group waiting for several slots is not overtaken by single ones behind it.
+   */
+  acquire(signal?: AbortSignal, count = 1): Promise<() => void> {
+    const want = Math.max(1, Math.min(count, this.size));
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      const next = this.queue.shift();
-      if (next) next.grant();
-      else this.held--;
+      this.held -= want;
+      this.grantWaiting();
     };
-    if (this.held < this.size) {
-      this.held++;
-      this.peak = Math.max(this.peak, this.held);
+    if (this.queue.length === 0 && this.held + want <= this.size) {
+      this.take(want);
       return Promise.resolve(release);
     }
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
       const entry = {
+        count: want,
         grant: () => {
           signal?.removeEventListener('abort', onAbort);
-          // The slot passes from the releaser to this waiter: `held` is unchanged.
           resolve(release);
         },
       };
@@ -98,10 +102,25 @@ export class Semaphore {
         const i = this.queue.indexOf(entry);
         if (i >= 0) this.queue.splice(i, 1);
         reject(signal?.reason);
+        // The head may have been this group: those behind it may fit now.
+        this.grantWaiting();
       };
       this.queue.push(entry);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  private take(count: number): void {
+    this.held += count;
+    this.peak = Math.max(this.peak, this.held);
+  }
+
+  private grantWaiting(): void {
+    while (this.queue.length > 0 && this.held + this.queue[0].count <= this.size) {
+      const next = this.queue.shift()!;
+      this.take(next.count);
+      next.grant();
+    }
   }
 }
 

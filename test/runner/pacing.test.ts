@@ -46,6 +46,53 @@ describe('pacing primitives', () => {
     expect(s.peak).toBe(2);
     expect(s.inUse).toBe(0);
   });
+
+  it('a group takes its slots together, in its turn: single waiters behind it do not overtake it', async () => {
+    const s = new Semaphore(3);
+    const order: string[] = [];
+    const first = await s.acquire();
+    const group = s.acquire(undefined, 3).then((release) => {
+      order.push(`group with ${s.inUse} held`);
+      return release;
+    });
+    const single = s.acquire().then((release) => {
+      order.push(`single with ${s.inUse} held`);
+      return release;
+    });
+    await Promise.resolve();
+    // Two slots are free, but the group wants three and is first in line.
+    expect(order).toEqual([]);
+    first();
+    (await group)();
+    (await single)();
+    expect(order).toEqual(['group with 3 held', 'single with 1 held']);
+    expect(s.inUse).toBe(0);
+    // A group larger than the semaphore takes all it has, and no more.
+    const all = await s.acquire(undefined, 10);
+    expect(s.inUse).toBe(3);
+    all();
+    expect(s.peak).toBe(3);
+  });
+
+  it('a group whose wait is aborted lets the single waiters behind it through', async () => {
+    const s = new Semaphore(2);
+    const held = await s.acquire();
+    const abort = new AbortController();
+    const group = s.acquire(abort.signal, 2);
+    let single = false;
+    const behind = s.acquire().then((release) => {
+      single = true;
+      return release;
+    });
+    await Promise.resolve();
+    expect(single).toBe(false);
+    abort.abort(new Error('rule stopped'));
+    await expect(group).rejects.toThrow('rule stopped');
+    (await behind)();
+    expect(single).toBe(true);
+    held();
+    expect(s.inUse).toBe(0);
+  });
 });
 
 describe('a faithful server with the §8 limit on is conformant at the default concurrency', () => {

@@ -4,6 +4,7 @@
  * (runTask seeds it), so simultaneous process requests also meet 429s and retry them.
  */
 import { describe, expect, it } from 'vitest';
+import { runAgainstReference } from '../../app/against-reference.js';
 import { runTask } from '../../app/mutation/task.js';
 
 const races: [fault: string, rule: string][] = [
@@ -38,6 +39,21 @@ describe('race rules', () => {
     },
     120_000,
   );
+
+  it('races.process.one-account races in its first round while other rules hold the §8 process slots', async () => {
+    // Slow processing keeps the slots the run shares busy: requests taking them one at a time went
+    // through one after another, and the first rounds raced nothing (the CI miss of races.process-twice).
+    // Taken as one group, all 4 of the embedded §8 limit's slots go to the race at once.
+    for (let run = 0; run < 3; run++) {
+      const { report } = await runAgainstReference(
+        { fault: 'races.process-twice', settings: { processing_delay_ms: 150 } },
+        { seed: run, numRuns: 5, selection: { rules: ['races.process.one-account', 'migration*', 'keys*'] } },
+      );
+      const rule = report.rules.find((r) => r.id === 'races.process.one-account');
+      expect(rule?.verdict, `run ${run}`).toBe('fail');
+      expect(rule?.reason, `run ${run}`).toMatch(/^round 1: [2-4] of 4 simultaneous process requests/);
+    }
+  }, 120_000);
 
   it('never fail the faithful server in 50 runs', async () => {
     for (let run = 0; run < 50; run++) {
