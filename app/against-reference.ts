@@ -29,8 +29,8 @@ export interface ReferenceTarget {
   choices?: Partial<Choices>;
   /** Operator settings over the embedded ones (the §8 limit, processing time). */
   settings?: { concurrency_limit?: number; processing_delay_ms?: number };
-  /** A fault of the catalogue to switch on. */
-  fault?: string;
+  /** A fault of the catalogue to switch on (several: a server that breaks, or reads, more than one place so). */
+  fault?: string | string[];
   /** false: the profile's payload templates are withheld, so a profile that needs them refuses setup. */
   templates?: boolean;
   /** false: no payload templates at all, not even the embedded shapes of agreements and supply points. */
@@ -62,7 +62,7 @@ export async function runAgainstReference(
     seed,
     choices: profile?.choices ?? { ...faithfulChoices, ...target.choices },
     ...profile?.server,
-    ...(target.fault ? { faults: [target.fault] } : {}),
+    ...(target.fault ? { faults: [target.fault].flat() } : {}),
   });
   try {
     await before?.(server);

@@ -372,7 +372,7 @@ export const FREEDOMS: Freedom[] = [
     choices: ['importedListingPages'],
     faithful: 'one array of every imported account',
     variant:
-      '`paginated`: pages of two, `{count, next, previous, results}`, with absolute `next` links (every rule reading a listing follows `next`, relative or absolute, on the target)',
+      '`paginated`: pages of ten, `{count, next, previous, results}`, with absolute `next` links (every rule reading a listing follows `next`, relative or absolute, on the target)',
     toleratedBy: [
       'migration.process.listed-as-imported',
       'status.listing-imported-200',

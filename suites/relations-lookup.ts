@@ -13,7 +13,9 @@
  *   request is answered as a first request (its driver's probe): nothing landed on the subject;
  * - a request that creates by key (stage, business) may be taken as another entity or refused; the
  *   exact request afterwards is answered as a first request, so the near-miss did not make or find
- *   the exact key's entity;
+ *   the exact key's entity. Staging under a staged account's key in another letter case may be
+ *   taken as a re-stage of it (a case-insensitive collation), but then the status read must find the
+ *   account by that key too (`stagedAsRead`);
  * - a near-miss token gives 401 (§5.3). Its spaces are not tried: HTTP drops whitespace around a
  *   header value, and the auth syntax allows more than one space after the scheme.
  *
@@ -42,6 +44,7 @@ import { requestAbout, scopeFor } from '../core/engine/subject.js';
 import type { EndpointSpec } from '../core/spec/index.js';
 
 const KIND = LOOKUP_NEAR_MISS.id;
+const CASE_FLIPPED = 'the letter case flipped';
 type Body = Record<string, unknown>;
 
 /**
@@ -152,6 +155,50 @@ async function normalizedOrFail(
   );
 }
 
+/** The read whose answers tell the history an account's status (the driver table): it has a documented 404. */
+const statusRead = (c: Catalogue) => c.endpoints.find((e) => c.drivers[e.id].history === 'status');
+
+/**
+ * Staging under a near miss of an existing account's key in another letter case (§3: a first staging
+ * answers 201, a re-stage 200). The server may hold it as another account, or, folding case (a
+ * case-insensitive collation), as the same — and then its reads must hold it so too: the status of
+ * the near-miss key finds the account (§4.3). A store that folds what its reads do not re-stages an
+ * account under a key no read finds it by, and the re-staged data lands on an account the client did
+ * not name. Only the letter case: a server may trim the strings of a body and not its path
+ * (docs/freedoms.md), so a space near miss held as the same key at staging tells nothing of the read.
+ */
+async function stagedAsRead(
+  ctx: RuleContext,
+  c: Catalogue,
+  e: EndpointSpec,
+  field: string,
+  near: { what: string; value: string },
+  subject: SubjectAccount,
+): Promise<void> {
+  const status = statusRead(c);
+  if (!status) return;
+  const supplier = namesSupplier(field) ? near.value : subject.supplier;
+  const payload = ctx.given.account(supplier);
+  payload.external_account_number = field === 'external_account_number' ? near.value : subject.ext;
+  const staged = await ctx.api.call(e.id, {
+    body: payload,
+    step: `stage under ${field} with ${near.what}, about the staged account ${subject.ext}`,
+    nearMiss: `${field} with ${near.what}`,
+  });
+  // 201: another account, as the reads hold it; refused: nothing taken. Either agrees with the reads.
+  if (staged.status === 201 || staged.status < 200 || staged.status >= 300) return;
+  const read = await ctx.api.call(status.id, {
+    params: { import_supplier_code: supplier, external_account_number: payload.external_account_number },
+    step: `the status of ${field} with ${near.what}, which staging took for the staged account`,
+    nearMiss: `${field} with ${near.what}`,
+  });
+  ctx.expect.that(
+    read.status >= 200 && read.status < 300,
+    `staging under ${field} with ${near.what} (${JSON.stringify(near.value)}) answered ${staged.status}, a re-stage of the existing account (§3), but the status of that key answered ${read.status}: the server holds it as the account's own key when it stores and as another when it reads, so the re-stage landed on an account the request did not name (§3, §4.3)`,
+    { res: read, expected: 'the account found, as staging found it', actual: read.status },
+  );
+}
+
 /** The endpoint's own documented 404, when the spec states one (§4.2 notes rules 1 and 5, §4.3 status). */
 const own404 = (e: EndpointSpec) => e.responses.find((r) => r.status === 404);
 
@@ -251,8 +298,18 @@ function bodyRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
         for (const f of fields) if (!namesSupplier(f) && typeof exact[f] === 'string') exact[f] = `${exact[f]}${TAIL}`;
       const request = { ...about, body: exact };
       let probe = probeFrom(driver, request, subject);
+      // Staging (a request that creates an account by key): its case near misses are judged against
+      // the reads, about an account staged for them.
+      const stages = creates && staging(c)?.id === e.id;
+      let staged: SubjectAccount | undefined;
       for (const field of fields)
         for (const { what, value, normalizable } of nearMisses(String(exact[field]))) {
+          if (stages && what === CASE_FLIPPED) {
+            staged ??= await subjectOf(ctx, 'staged');
+            const near = nearMisses(field === 'external_account_number' ? staged!.ext : staged!.supplier);
+            const flipped = near.find((m) => m.what === CASE_FLIPPED);
+            if (flipped) await stagedAsRead(ctx, c, e, field, flipped, staged!);
+          }
           // What a normalizable near miss created cannot be told from the exact key's entity (above).
           if (creates && normalizable) continue;
           const base = creates ? ((driver.sample(ctx).body ?? {}) as Body) : exact;

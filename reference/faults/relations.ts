@@ -215,6 +215,26 @@ export const relationFaults: FaultDefinition[] = [
   ),
   fault(
     {
+      id: 'relations.stage-folds-key-case',
+      placement: { by: ['relations.lookup-near-miss.stage-account'] },
+      spec: '§3 (a first staging 201, a re-stage 200), §4.3 (404 when no import process exists)',
+      subtle: true,
+      description:
+        'Staging finds the existing account by its external number case-insensitively (a collation on the uniqueness check) while every read compares exactly: staging under the number in other letter case re-stages that account, whose status the number it was re-staged under does not find.',
+    },
+    alter('stageAccount', (req, env) => {
+      const b = body(req.body);
+      const supplier = b.import_supplier;
+      const ext = b.external_account_number;
+      if (typeof supplier !== 'string' || typeof ext !== 'string' || env.store.process(supplier, ext)) return req;
+      for (const p of env.store.processes.values())
+        if (p.supplier === supplier && p.externalAccountNumber.toLowerCase() === ext.toLowerCase())
+          return { ...req, body: { ...b, external_account_number: p.externalAccountNumber } };
+      return req;
+    }),
+  ),
+  fault(
+    {
       id: 'relations.notes-trimmed-external-number',
       placement: { by: ['relations.lookup-near-miss.create-notes'] },
       spec: '§4.2 notes rule 5 (a wrong external number gives 404)',

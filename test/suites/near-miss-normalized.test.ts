@@ -11,6 +11,7 @@ import { faithfulChoices } from '../../reference/choices.js';
 
 const RULES = [
   'relations.lookup-near-miss.create-notes',
+  'relations.lookup-near-miss.stage-account',
   'relations.lookup-near-miss.process-account',
   'relations.lookup-near-miss.create-business-payment-instruction',
   'history.ids.unique',
@@ -41,5 +42,22 @@ describe('near misses of a key a server normalizes', () => {
     const notes = report.rules.find((r) => r.id === 'relations.lookup-near-miss.create-notes')!;
     expect(notes.verdict).toBe('fail');
     expect(notes.reason).toMatch(/server holds it as another key: staging under it answered 201/);
+  });
+
+  it('staging that folds the letter case of the key while the status read does not fails, named by what the status answered', async () => {
+    const report = await run({ fault: 'relations.stage-folds-key-case', auth: 'token' });
+    const stage = report.rules.find((r) => r.id === 'relations.lookup-near-miss.stage-account')!;
+    expect(stage.verdict).toBe('fail');
+    expect(stage.reason).toMatch(
+      /answered 200, a re-stage of the existing account .*but the status of that key answered 404/,
+    );
+  });
+
+  it('staging and the status read that both fold the letter case hold the key the same: the staging rule passes', async () => {
+    const report = await run({
+      fault: ['relations.stage-folds-key-case', 'relations.lookup-case-insensitive.account-transfer-status'],
+      auth: 'token',
+    });
+    expect(report.rules.find((r) => r.id === 'relations.lookup-near-miss.stage-account')?.verdict).toBe('pass');
   });
 });
