@@ -6,6 +6,7 @@ import type { ReferenceServerOptions } from '../../reference/index.js';
 import type { Command } from './usage.js';
 import { EXIT, UsageError, intFlag, parseCommandLine } from './usage.js';
 import { dotPath } from '../../core/spec/paths.js';
+import { InputFileError, readInputFile } from '../../core/config/input-file.js';
 
 const help = `Usage: conformance serve [options]
 
@@ -95,17 +96,18 @@ function offsetFlag(value: string | undefined): number | undefined {
   return minutes;
 }
 
+/** A seed document is read whole before it is checked: bounded, like every file a user names. */
+export const MAX_SEED_BYTES = 64 * 1024 * 1024;
+
 function loadSeed(value: string | undefined): unknown {
   if (value === undefined || value === 'default') return 'default';
   if (value === 'none') return false;
   let text: string;
   try {
-    text = readFileSync(value, 'utf8');
+    text = readInputFile(value, MAX_SEED_BYTES, 'a seed document');
   } catch (error) {
-    throw new UsageError(
-      `--seed: cannot read "${value}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
-      'serve',
-    );
+    if (!(error instanceof InputFileError)) throw error;
+    throw new UsageError(`--seed: ${error.message}.`, 'serve');
   }
   try {
     return parseYaml(text) as unknown; // YAML is a superset of JSON

@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judgeLocalNow } from '../../core/spec/local-time.js';
 import { client } from '../helpers/http.js';
+import { MAX_SEED_BYTES } from '../../app/cli/serve.js';
 import { runCli, startCli, stop } from '../helpers/cli.js';
 
 describe('conformance serve', () => {
@@ -128,6 +129,9 @@ describe('conformance serve', () => {
     [['serve', '--port', '70000'], /--port must be between 0 and 65535/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', '--seed', '/no/such/file.yaml'], /--seed: cannot read/],
+    // Read bounded, from a regular file only: /dev/zero would never end, a directory is no document.
+    [['serve', '--seed', '/dev/zero'], /--seed: \/dev\/zero is .*; a seed document is read only from a regular file/],
+    [['serve', '--seed', '/tmp'], /--seed: \/tmp is .*; a seed document is read only from a regular file/],
     [['serve', '--utc-offset', '+01:10'], /--utc-offset: "\+01:10" is not an offset of a zone in use/],
     [['serve', '--utc-offset=-15:00'], /--utc-offset: "-15:00" is not an offset of a zone in use/],
     [['serve', '--token-ttl', '0'], /--token-ttl must be between 1 and/],
@@ -137,6 +141,16 @@ describe('conformance serve', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
     expect(res.stderr).toMatch(/--help/);
+  });
+
+  it('refuses a seed document larger than it reads, before reading it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    const file = join(dir, 'seed.json');
+    writeFileSync(file, '');
+    truncateSync(file, MAX_SEED_BYTES + 1); // sparse: no disk, no time
+    const res = await runCli(['serve', '--seed', file]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--seed: .*seed\.json is \d+ bytes, more than a seed document is read at \(64 MiB\)/);
   });
 
   it('refuses a seed document that does not validate, naming the key', async () => {
