@@ -2,7 +2,8 @@
  * The digest of the configuration that decides what a run judges at its base URL: the fixtures
  * (which suppliers, accounts and instructions the rules touch), the payload templates, where the
  * contract link sits in the account payload, the token request's address, mutation and token path,
- * and the names of the extra headers. A report records it so that `--rerun-failed` can tell the
+ * the names of the extra headers, and the declared limits (`limits:`, which bound the values the
+ * run generates and decide which refusals are limits). A report records it so that `--rerun-failed` can tell the
  * same target from another one.
  *
  * No secret goes in: not the token, the API key or a header's value (a digest of a short secret
@@ -10,7 +11,7 @@
  * server brings its own fixtures, so they do not count for it.
  */
 import { createHash } from 'node:crypto';
-import type { FixturesConfig } from './schema.js';
+import type { FixturesConfig, LimitsConfig } from './schema.js';
 import { DEFAULT_MUTATION } from './schema.js';
 import type { PayloadTemplatesInput } from './payloads.js';
 
@@ -22,6 +23,7 @@ export interface DigestInput {
   auth?: { graphqlUrl?: string; mutation?: string; tokenPath?: string };
   /** Header names only: their values are often gateway keys. */
   headerNames?: readonly string[];
+  limits?: LimitsConfig;
 }
 
 /** The defaults a run fills in, so that a setting left out and the same setting written out digest alike. */
@@ -54,6 +56,8 @@ export function targetConfigDigest(input: DigestInput, embedded: boolean): strin
     mutation: input.auth?.mutation || DEFAULTS.mutation,
     token_path: input.auth?.tokenPath ?? DEFAULTS.tokenPath,
     header_names: [...(input.headerNames ?? [])].map((n) => n.toLowerCase()).sort(),
+    // Left out when none are declared, so a report made before limits counted keeps its digest.
+    limits: input.limits && Object.keys(input.limits).length > 0 ? input.limits : undefined,
   };
   return `sha256:${createHash('sha256').update(canonical(decisive)).digest('hex').slice(0, 16)}`;
 }

@@ -1,6 +1,6 @@
 /**
  * The digest a report records of the settings that decide its target: the same settings however
- * written digest alike, a different fixture or template does not, and no secret goes in (another
+ * written digest alike, a different fixture, template or declared limit does not, and no secret goes in (another
  * token, API key or header value leaves it unchanged).
  */
 import { describe, expect, it } from 'vitest';
@@ -40,8 +40,15 @@ describe('targetConfigDigest', () => {
       { ...settings, contractPath: 'contract.id' },
       { ...settings, auth: { ...settings.auth, tokenPath: 'data.token' } },
       { ...settings, headerNames: ['X-Other'] },
+      // Declared limits bound what the run generates and decide which refusals are limits.
+      { ...settings, limits: { max_string_length: 255 } },
+      { ...settings, limits: { fields: { display_note: { max_length: 40 } } } },
     ];
     for (const other of changed) expect(targetConfigDigest(other, false)).not.toBe(digest);
+  });
+
+  it('no limits declared and an empty limits section digest alike, as before limits counted', () => {
+    expect(targetConfigDigest({ ...settings, limits: {} }, false)).toBe(targetConfigDigest(settings, false));
   });
 
   it('holds no secret: another token or API key digests alike', () => {
