@@ -18,7 +18,7 @@ const item = (value: unknown) =>
   showControls(capText(typeof value === 'string' ? value : String(value ?? ''), ITEM_LIMIT));
 
 function errorItems(res: HttpResponse): { attr: string; code: string }[] {
-  const body = res.isJson ? (res.json() as { errors?: unknown }) : undefined;
+  const body = res.jsonIfRead() as { errors?: unknown } | undefined;
   const items = Array.isArray(body?.errors) ? (body.errors as { attr?: unknown; code?: unknown }[]) : [];
   return items.slice(0, 20).map((e) => ({ attr: item(e?.attr), code: item(e?.code) }));
 }
@@ -31,7 +31,7 @@ function describeAnswer(res: HttpResponse, errors: { attr: string; code: string 
         .map((e) => `${e.attr || '(no attr)'} (${e.code || 'no code'})`)
         .join(', ')}${errors.length > 5 ? `, and ${errors.length - 5} more` : ''}`
     : '';
-  const top = res.isJson ? (res.json() as { code?: unknown }).code : undefined;
+  const top = (res.jsonIfRead() as { code?: unknown } | undefined)?.code;
   return `${where} answered ${res.status}${typeof top === 'string' && !errors.length ? ` (code ${item(top)})` : ''}${items}`;
 }
 

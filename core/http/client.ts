@@ -23,7 +23,7 @@ import { Pacing, type RateLimitCount } from './pacing.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Redactor } from './redact.js';
 import type { HttpRequest } from './request.js';
-import { type ParsedBody, SharedBody, parseBody } from './shared-body.js';
+import { type ParsedBody, SharedBody, TOO_DEEP, parseBody } from './shared-body.js';
 import { bound } from './stages/bound.js';
 import { type ExchangeObserver, type Watch, observeAnswer, observeFailure } from './stages/observe.js';
 import { depart, paced } from './stages/pace.js';
@@ -60,18 +60,38 @@ export class HttpResponse {
     private readonly shared?: SharedBody,
   ) {}
 
-  /** True when the body parses as JSON. */
+  /**
+   * True when the body parses as JSON. A body nested past what the runner reads (MAX_JSON_DEPTH)
+   * may be JSON all the same: it is neither, but an exchange error, so the rule is not judged on it.
+   */
   get isJson(): boolean {
-    return 'value' in this.parse();
+    const parsed = this.parse();
+    if ('value' in parsed) return true;
+    if (parsed.error === TOO_DEEP) throw this.tooDeep();
+    return false;
   }
 
   /** The JSON body; a body that is not JSON is an exchange error (docs/design.md §4: error, not fail). */
   json(): unknown {
     const parsed = this.parse();
     if ('value' in parsed) return parsed.value;
+    if (parsed.error === TOO_DEEP) throw this.tooDeep();
     throw new ExchangeError(
       'not_json',
       `expected a JSON body from ${this.exchange.request.method} ${this.exchange.request.url} (${this.status}), got ${describeBody(this.text, this.headers['content-type'])}`,
+    );
+  }
+
+  /** The JSON value, or undefined for a body that is not JSON or not read: for describing an answer, never for judging it. */
+  jsonIfRead(): unknown {
+    const parsed = this.parse();
+    return 'value' in parsed ? parsed.value : undefined;
+  }
+
+  private tooDeep(): ExchangeError {
+    return new ExchangeError(
+      'too_large',
+      `the body from ${this.exchange.request.method} ${this.exchange.request.url} (${this.status}) was not read: ${TOO_DEEP}`,
     );
   }
 

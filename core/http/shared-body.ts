@@ -6,7 +6,41 @@
 /** A body read as JSON: its value, or why it is not JSON. */
 export type ParsedBody = { value: unknown } | { error: string };
 
+/**
+ * Nesting past this is not parsed. The interface's bodies nest a few levels (a §7.1 error body keyed
+ * along a payload's path a few more), and common clients read no deeper: RFC 8259 §9 lets a parser
+ * limit nesting, and many do (.NET 64, Ruby 100, serde_json 128, Python's recursion about 1000).
+ * Parsing an answer nested 100,000 deep costs the runner some 20 ms and a collection each time, so
+ * a target answering so could spend the run's CPU; such a body reads as not JSON, saying why, and
+ * a rule that needs it is not judged (an error, never a failure).
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether `text` opens more than `limit` arrays and objects at once (outside strings): one pass, no allocation. */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  // Each level takes an opening character: a shorter text cannot be deeper.
+  if (text.length <= limit) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** The parse error of a body nested past MAX_JSON_DEPTH: a rule's error says it, since the text's start does not show it. */
+export const TOO_DEEP = `JSON nested more than ${MAX_JSON_DEPTH} levels deep, past what the runner reads (RFC 8259 §9)`;
+
 export function parseBody(text: string): ParsedBody {
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return { error: TOO_DEEP };
   try {
     return { value: JSON.parse(text) };
   } catch (error) {

@@ -25,6 +25,7 @@ import { embeddedSeed } from '../../app/embedded.js';
 import { sendsCredentialsInClear } from '../../app/cli/run.js';
 import { clipValue, quoteJson } from '../../core/http/bounds.js';
 import { Redactor } from '../../core/http/redact.js';
+import { TOO_DEEP } from '../../core/http/shared-body.js';
 import { redactDeep } from '../../core/http/redact-deep.js';
 import { RuleState } from '../../core/engine/context.js';
 import { expect as ruleExpect } from '../../core/engine/expect.js';
@@ -241,11 +242,19 @@ describe('big and deep answers', () => {
     expect(report.http.requests).toBeGreaterThan(400);
   }, 400_000);
 
-  it('100k-deep JSON in every third answer: clipped, never an internal error', async () => {
+  it('100k-deep JSON in every third answer: not parsed past MAX_JSON_DEPTH, the rules reading it not judged, never an internal error', async () => {
     const deep = `"deep":${'['.repeat(100_000)}${']'.repeat(100_000)},"deeper":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     const run = await againstProxy((n, up) => (n % 3 === 0 ? spliced(up, deep) : up), []);
     expect([0, 1, 4]).toContain(run.code);
     expectBounded(run);
+    // Each such answer parsed cost the runner some 20 ms and a collection (a run took a minute): it
+    // is an exchange error instead, saying why, and never a failure of the rule that read it.
+    const report = JSON.parse(run.files.find((f) => f.name === 'report.json')!.text) as {
+      rules: { verdict: string; reason?: string }[];
+    };
+    const notRead = report.rules.filter((r) => r.reason?.includes(TOO_DEEP));
+    expect(notRead.length).toBeGreaterThan(0);
+    expect(notRead.every((r) => r.verdict === 'error')).toBe(true);
   }, 400_000);
 });
 
