@@ -16,20 +16,31 @@ export type ParsedBody = { value: unknown } | { error: string };
  */
 export const MAX_JSON_DEPTH = 512;
 
-/** Whether `text` opens more than `limit` arrays and objects at once (outside strings): one pass, no allocation. */
+/** Whether the quote at `at` is escaped: an odd number of backslashes before it. */
+function escapedQuote(text: string, at: number): boolean {
+  let slashes = 0;
+  for (let i = at - 1; i >= 0 && text.charCodeAt(i) === 0x5c; i--) slashes++;
+  return slashes % 2 === 1;
+}
+
+/**
+ * Whether `text` opens more than `limit` arrays and objects at once (outside strings): one pass, no
+ * allocation. Strings, most of a body's bytes, are skipped to their closing quote by indexOf.
+ */
 function nestedDeeperThan(text: string, limit: number): boolean {
   // Each level takes an opening character: a shorter text cannot be deeper.
   if (text.length <= limit) return false;
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+    if (c === 0x22) {
+      let end = i;
+      do end = text.indexOf('"', end + 1);
+      while (end > 0 && escapedQuote(text, end));
+      // Unterminated: not JSON, which the parse says.
+      if (end < 0) return false;
+      i = end;
+    } else if (c === 0x5b || c === 0x7b) {
       if (++depth > limit) return true;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }

@@ -24,6 +24,14 @@ describe('parseBody', () => {
     expect(parseBody(text)).toEqual({ value: JSON.parse(text) });
   });
 
+  it('a string ending in a backslash ends at its quote: the nesting after it is counted', () => {
+    const deep = `{"note":${JSON.stringify('x\\')},"list":${nested(MAX_JSON_DEPTH)}}`;
+    expect(deep).toContain('"x\\\\"');
+    expect(parseBody(deep)).toEqual({ error: TOO_DEEP });
+    // The object is one level: the list inside it may take the other MAX_JSON_DEPTH - 1.
+    expect(parseBody(`{"note":"x\\\\","list":${nested(MAX_JSON_DEPTH - 1)}}`)).toHaveProperty('value');
+  });
+
   it('siblings do not add up: many shallow lists side by side are one level each', () => {
     const text = `[${Array.from({ length: MAX_JSON_DEPTH * 4 }, () => '[1]').join(',')}]`;
     expect(parseBody(text)).toHaveProperty('value');
