@@ -15,7 +15,9 @@
  *   exact request afterwards is answered as a first request, so the near-miss did not make or find
  *   the exact key's entity. Staging under a staged account's key in another letter case may be
  *   taken as a re-stage of it (a case-insensitive collation), but then the status read must find the
- *   account by that key too (`stagedAsRead`);
+ *   account by that key too (`stagedAsRead`); a business created again under its identifier in other
+ *   case and held as the same must be found by that identifier where a business is looked up
+ *   (`createdAsRead`);
  * - a near-miss token gives 401 (§5.3). Its spaces are not tried: HTTP drops whitespace around a
  *   header value, and the auth syntax allows more than one space after the scheme.
  *
@@ -31,16 +33,17 @@
  * Every rule is derived from the driver table and the model; none names an endpoint.
  */
 import { endpointSlug } from '../core/engine/relations.js';
-import { CATALOGUE, type Catalogue, probeFrom } from '../core/engine/drivers.js';
+import { CATALOGUE, type Catalogue, acceptedStatuses, probeFrom } from '../core/engine/drivers.js';
 import type { HttpResponse } from '../core/http/client.js';
-import { TO_IMPORT } from '../core/engine/needs.js';
+import { TO_IMPORT, missingNeed } from '../core/engine/needs.js';
 import { mentions } from '../core/engine/observe.js';
 import { eachProbe } from '../core/engine/probes.js';
 import { keyFields, LOOKUP_NEAR_MISS, nearMisses, TOKEN_FIELD } from '../core/engine/relations.js';
 import { defineRules, type RuleInput } from '../core/engine/rule.js';
 import type { RuleContext } from '../core/engine/context.js';
 import type { Scope, SubjectAccount } from '../core/engine/drivers.js';
-import { requestAbout, scopeFor } from '../core/engine/subject.js';
+import { acceptedNeeds, requestAbout, scopeFor } from '../core/engine/subject.js';
+import type { CreatedBusiness } from '../core/engine/given.js';
 import type { EndpointSpec } from '../core/spec/index.js';
 
 const KIND = LOOKUP_NEAR_MISS.id;
@@ -75,16 +78,30 @@ async function subjectOf(ctx: RuleContext, scope: Scope): Promise<SubjectAccount
       return of(await ctx.given.staged(account()));
     case 'imported':
       return of(await ctx.given.imported(account()));
-    case 'business': {
-      const payload = ctx.given.businessPayload(1);
-      payload.external_business_identifier = `${payload.external_business_identifier}${TAIL}`;
-      const business = await ctx.given.business(1, undefined, payload);
-      const a = await ctx.given.imported(ctx.given.linkToContract(account(), business.contractIdentifiers[0]));
-      return { ...of(a), business: { supplier: business.supplier, externalIdentifier: business.externalIdentifier } };
-    }
+    case 'business':
+      return (await businessSubject(ctx)).subject;
     case 'none':
       return undefined;
   }
+}
+
+/** A business whose identifier ends in TAIL, and an imported account linked to one of its contracts. */
+async function businessSubject(ctx: RuleContext): Promise<{ subject: SubjectAccount; created: CreatedBusiness }> {
+  const payload = ctx.given.businessPayload(1);
+  payload.external_business_identifier = `${payload.external_business_identifier}${TAIL}`;
+  const created = await ctx.given.business(1, undefined, payload);
+  const linked = ctx.given.account();
+  linked.external_account_number = `${linked.external_account_number}${TAIL}`;
+  const a = await ctx.given.imported(ctx.given.linkToContract(linked, created.contractIdentifiers[0]));
+  return {
+    subject: {
+      supplier: a.supplier,
+      ext: a.ext,
+      payload: a.payload,
+      business: { supplier: created.supplier, externalIdentifier: created.externalIdentifier },
+    },
+    created,
+  };
 }
 
 /** Whether a key field names a supplier (whose code the run is configured with, not drawn). */
@@ -199,6 +216,75 @@ async function stagedAsRead(
   );
 }
 
+const BUSINESS_IDENTIFIER = 'external_business_identifier';
+
+/** The endpoint, other than `creator`, that looks a business up by its identifier (§4.4 business payment instruction). */
+const businessRead = (c: Catalogue, creator: EndpointSpec) =>
+  c.endpoints.find((x) => x.id !== creator.id && x.looksUp && keyFields(c, x).includes(BUSINESS_IDENTIFIER));
+
+/**
+ * Creating a business under an existing one's identifier in other letter case, with its key
+ * attributes (§2.8: "unique by its external identifier together with key attributes") and contracts
+ * of its own. The server may hold it as another business (201 with another service_business_id) or,
+ * folding case, as the same one — an answer naming the existing service_business_id (refused as a
+ * duplicate, or the business given back) — and then the endpoint that looks a business up must find
+ * it by that identifier too, as it finds it by the exact one. A server that folds when it creates and
+ * compares exactly when it looks up sends a payment instruction for one business to none.
+ */
+async function createdAsRead(ctx: RuleContext, c: Catalogue, e: EndpointSpec) {
+  const read = businessRead(c, e);
+  if (!read) return;
+  const readDriver = c.drivers[read.id];
+  const missing = missingNeed(acceptedNeeds(readDriver), ctx.preconditions.config, ctx.preconditions.payloads);
+  const { subject, created } = await businessSubject(ctx);
+  const near = nearMisses(created.externalIdentifier).find((m) => m.what === CASE_FLIPPED);
+  if (!near) return;
+  const again = structuredClone(created.payload);
+  again.external_business_identifier = near.value;
+  // Contracts of its own: an identifier of a contract names one contract (§2.3), whatever business it is in.
+  const fresh = ctx.given.businessPayload(1, created.supplier);
+  if (again.business && fresh.business) again.business.business_contracts = fresh.business.business_contracts;
+  const res = await ctx.api.call(e.id, {
+    body: again,
+    step: `the business ${created.externalIdentifier} again, its identifier with ${near.what}`,
+    nearMiss: `${BUSINESS_IDENTIFIER} with ${near.what}`,
+  });
+  const named = res.isJson ? (res.json() as { service_business_id?: unknown } | null)?.service_business_id : undefined;
+  // Another business, or a refusal that names none: nothing says the server holds the two as one.
+  if (named === undefined || named !== created.serviceBusinessId) return;
+  if (missing) {
+    ctx.observe(
+      `${BUSINESS_IDENTIFIER} with ${near.what} was held as the existing business ${named}; whether ${read.method} ${read.path} finds it by that identifier too was not asked (it needs ${missing.need}).`,
+    );
+    return;
+  }
+  const about = (identifier: string, what: string) =>
+    ctx.api.call(read.id, {
+      ...requestAbout(
+        ctx,
+        readDriver,
+        { ...subject, business: { supplier: created.supplier, externalIdentifier: identifier } },
+        true,
+      ),
+      step: what,
+      ...(identifier === near.value ? { nearMiss: `${BUSINESS_IDENTIFIER} with ${near.what}` } : {}),
+    });
+  const statuses = acceptedStatuses(readDriver);
+  // The near miss first: a refusal of it then cannot be a second instruction refused as such (§2.7
+  // says nothing of duplicates), since none was sent before it.
+  const byNear = await about(near.value, `${read.method} ${read.path} by the identifier with ${near.what}`);
+  // Accepted: the lookup holds it as the business too. A 5xx is trouble reaching the vendor, retried (§4.2): it tells nothing.
+  if (statuses.includes(byNear.status) || byNear.status >= 500) return;
+  const exact = await about(created.externalIdentifier, `${read.method} ${read.path} by the exact identifier`);
+  // Refused by the exact identifier as well: what refused it is not the identifier, so nothing to compare.
+  if (!statuses.includes(exact.status)) return;
+  ctx.expect.that(
+    false,
+    `creating a business under ${BUSINESS_IDENTIFIER} with ${near.what} (${JSON.stringify(near.value)}) answered ${res.status} naming the existing business ${named} (§2.8: the same business), but ${read.method} ${read.path} by that identifier answered ${byNear.status}, and then by the exact one ${exact.status}: the server holds it as the business's identifier when it creates and as another when it looks one up (§2.8, §4.4)`,
+    { res: byNear, expected: `${statuses.join(' or ')}, as by the exact identifier`, actual: byNear.status },
+  );
+}
+
 /** The endpoint's own documented 404, when the spec states one (§4.2 notes rules 1 and 5, §4.3 status). */
 const own404 = (e: EndpointSpec) => e.responses.find((r) => r.status === 404);
 
@@ -301,9 +387,11 @@ function bodyRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
       // Staging (a request that creates an account by key): its case near misses are judged against
       // the reads, about an account staged for them.
       const stages = creates && staging(c)?.id === e.id;
+      const makesBusiness = creates && driver.history === 'business';
       let staged: SubjectAccount | undefined;
       for (const field of fields)
         for (const { what, value, normalizable } of nearMisses(String(exact[field]))) {
+          if (makesBusiness && field === BUSINESS_IDENTIFIER && what === CASE_FLIPPED) await createdAsRead(ctx, c, e);
           if (stages && what === CASE_FLIPPED) {
             staged ??= await subjectOf(ctx, 'staged');
             const near = nearMisses(field === 'external_account_number' ? staged!.ext : staged!.supplier);

@@ -235,6 +235,28 @@ export const relationFaults: FaultDefinition[] = [
   ),
   fault(
     {
+      id: 'relations.business-folds-identifier-case',
+      placement: { by: ['relations.lookup-near-miss.create-business'] },
+      spec: '§2.8 (unique by external identifier together with key attributes), §4.4',
+      subtle: true,
+      description:
+        'Creating a business finds the existing one by its external identifier case-insensitively (a collation on the uniqueness check) while the business payment instruction compares exactly: the identifier in other letter case is refused as the existing business, and an instruction for that identifier finds no business.',
+    },
+    alter('createBusiness', (req, env) => {
+      const b = body(req.body);
+      const id = b.external_business_identifier;
+      if (typeof id !== 'string') return req;
+      const stored = env.store.businesses.find(
+        (x) =>
+          x.supplier === b.import_supplier_code &&
+          x.externalIdentifier !== id &&
+          x.externalIdentifier.toLowerCase() === id.toLowerCase(),
+      );
+      return stored ? { ...req, body: { ...b, external_business_identifier: stored.externalIdentifier } } : req;
+    }),
+  ),
+  fault(
+    {
       id: 'relations.notes-trimmed-external-number',
       placement: { by: ['relations.lookup-near-miss.create-notes'] },
       spec: '§4.2 notes rule 5 (a wrong external number gives 404)',

@@ -8,8 +8,6 @@
 
 const RACE_ONLY =
   'Made to fail only by races.payment-instruction-crossed, and only in runs where its requests meet that race: refused.validation was caught in two full runs of the matrix and missed in a third.';
-const STORES_BY_KEY =
-  'This endpoint stores by key: one that folds the case of the keys it holds takes a reading the spec leaves open, judged by whether it holds the key the same everywhere. Staging is judged so against the status read (relations.stage-folds-key-case); a business is not yet read back through the endpoint that looks one up (the business payment instruction), so a server folding the case of a business identifier here alone passes.';
 const ACCEPTS =
   'It fails only where a valid request is refused, which breaks nearly every other rule first: no fault that narrow is in the catalogue.';
 
@@ -34,7 +32,6 @@ export const NOT_YET_CAUGHT: Readonly<Record<string, string>> = {
     'No fault cuts or breaks a business field at an edge value; the edge faults sit on readings and statements.',
   'relations.edge.create-historical-billing-documents':
     'No fault cuts or breaks a billing document field at an edge value; the edge faults sit on readings and statements.',
-  'relations.lookup-near-miss.create-business': STORES_BY_KEY,
   'relations.shape.create-payment-instruction':
     'No fault changes the documented answer shape of the payment instruction endpoint alone.',
   'relations.shape.process-account': 'No fault changes the documented answer shape of the process endpoint alone.',

@@ -12,6 +12,7 @@ import { faithfulChoices } from '../../reference/choices.js';
 const RULES = [
   'relations.lookup-near-miss.create-notes',
   'relations.lookup-near-miss.stage-account',
+  'relations.lookup-near-miss.create-business',
   'relations.lookup-near-miss.process-account',
   'relations.lookup-near-miss.create-business-payment-instruction',
   'history.ids.unique',
@@ -59,5 +60,26 @@ describe('near misses of a key a server normalizes', () => {
       auth: 'token',
     });
     expect(report.rules.find((r) => r.id === 'relations.lookup-near-miss.stage-account')?.verdict).toBe('pass');
+  });
+
+  it('creating a business that folds the letter case of its identifier while the instruction lookup does not fails, named by what the lookup answered', async () => {
+    const report = await run({ fault: 'relations.business-folds-identifier-case', auth: 'token' });
+    const business = report.rules.find((r) => r.id === 'relations.lookup-near-miss.create-business')!;
+    expect(business.verdict).toBe('fail');
+    expect(business.reason).toMatch(
+      /naming the existing business \d+ .*but POST \/v1\/data-import\/business-payment-instruction\/create\/ by that identifier answered 4\d\d, and then by the exact one 201/,
+    );
+  });
+
+  it('creating a business and looking one up that both fold the letter case hold the identifier the same: the business rule passes', async () => {
+    const report = await run({
+      fault: [
+        'relations.business-folds-identifier-case',
+        'relations.lookup-case-insensitive.create-business-payment-instruction',
+      ],
+      auth: 'token',
+    });
+    const business = report.rules.find((r) => r.id === 'relations.lookup-near-miss.create-business')!;
+    expect(business.verdict, business.reason).toBe('pass');
   });
 });
