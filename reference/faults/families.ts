@@ -10,9 +10,8 @@
 import { modelKeyFields } from '../../core/engine/relations.js';
 import { type EndpointId, endpointSlug, model } from '../../core/spec/index.js';
 import { isPlainObject } from '../../core/spec/paths.js';
-import type { ServerEnv } from '../handlers/shared.js';
 import { reply } from '../reply.js';
-import { alter, fault } from './helpers.js';
+import { alter, fault, isSupplierKey, storedSpelling } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 /** §5.3: every data-import endpoint needs the token; this server forgets it on one of them. */
@@ -49,26 +48,6 @@ const crashesOnNonObject = (id: EndpointId): FaultDefinition => {
     { around: { [id]: around } },
   );
 };
-
-const isSupplierKey = (field: string) => field === 'import_supplier' || field === 'import_supplier_code';
-
-/** The stored spelling of `value` under a case-insensitive compare, where it is not stored as sent. */
-function storedSpelling(env: ServerEnv, field: string, value: string, supplier: string | undefined): string {
-  const same = (stored: string) => stored !== value && stored.toLowerCase() === value.toLowerCase();
-  const { store } = env;
-  if (isSupplierKey(field))
-    return store.suppliers.has(value) ? value : ([...store.suppliers.keys()].find(same) ?? value);
-  if (field === 'external_account_number') {
-    if (supplier === undefined || store.process(supplier, value)) return value;
-    for (const p of store.processes.values())
-      if (p.supplier === supplier && same(p.externalAccountNumber)) return p.externalAccountNumber;
-  }
-  if (field === 'external_business_identifier')
-    return (
-      store.businesses.find((b) => b.supplier === supplier && same(b.externalIdentifier))?.externalIdentifier ?? value
-    );
-  return value;
-}
 
 /**
  * §4.2, §4.3, §2.8: a key names one thing; this endpoint looks its keys up under a case-insensitive

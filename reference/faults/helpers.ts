@@ -121,3 +121,27 @@ export function keptFirstPage<T>(
   };
   return { around: { [endpoint]: cut } };
 }
+
+export const isSupplierKey = (field: string) => field === 'import_supplier' || field === 'import_supplier_code';
+
+/**
+ * The stored spelling of `value` under a case-insensitive compare, where it is not stored as sent:
+ * what a key folded by a collation finds (a supplier code; an account number or business identifier
+ * under `supplier`).
+ */
+export function storedSpelling(env: ServerEnv, field: string, value: string, supplier: string | undefined): string {
+  const same = (stored: string) => stored !== value && stored.toLowerCase() === value.toLowerCase();
+  const { store } = env;
+  if (isSupplierKey(field))
+    return store.suppliers.has(value) ? value : ([...store.suppliers.keys()].find(same) ?? value);
+  if (field === 'external_account_number') {
+    if (supplier === undefined || store.process(supplier, value)) return value;
+    for (const p of store.processes.values())
+      if (p.supplier === supplier && same(p.externalAccountNumber)) return p.externalAccountNumber;
+  }
+  if (field === 'external_business_identifier')
+    return (
+      store.businesses.find((b) => b.supplier === supplier && same(b.externalIdentifier))?.externalIdentifier ?? value
+    );
+  return value;
+}

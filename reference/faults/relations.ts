@@ -13,7 +13,7 @@
  */
 import { isValidToken, tokenFromHeader } from '../auth.js';
 import { reply } from '../reply.js';
-import { alter, body, clone, fault, rewrite } from './helpers.js';
+import { alter, body, clone, fault, rewrite, storedSpelling } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -207,10 +207,8 @@ export const relationFaults: FaultDefinition[] = [
         'The status endpoint looks the supplier code up case-insensitively, so a code in other letter case finds the account of the configured supplier.',
     },
     alter('accountTransferStatus', (req, env) => {
-      const code = req.params.import_supplier_code;
-      if (env.store.suppliers.has(code)) return req;
-      const like = [...env.store.suppliers.keys()].find((s) => s.toLowerCase() === code.toLowerCase());
-      return like ? { ...req, params: { ...req.params, import_supplier_code: like } } : req;
+      const code = storedSpelling(env, 'import_supplier_code', req.params.import_supplier_code, undefined);
+      return { ...req, params: { ...req.params, import_supplier_code: code } };
     }),
   ),
   fault(
@@ -226,11 +224,11 @@ export const relationFaults: FaultDefinition[] = [
       const b = body(req.body);
       const supplier = b.import_supplier;
       const ext = b.external_account_number;
-      if (typeof supplier !== 'string' || typeof ext !== 'string' || env.store.process(supplier, ext)) return req;
-      for (const p of env.store.processes.values())
-        if (p.supplier === supplier && p.externalAccountNumber.toLowerCase() === ext.toLowerCase())
-          return { ...req, body: { ...b, external_account_number: p.externalAccountNumber } };
-      return req;
+      if (typeof supplier !== 'string' || typeof ext !== 'string') return req;
+      return {
+        ...req,
+        body: { ...b, external_account_number: storedSpelling(env, 'external_account_number', ext, supplier) },
+      };
     }),
   ),
   fault(
@@ -245,14 +243,12 @@ export const relationFaults: FaultDefinition[] = [
     alter('createBusiness', (req, env) => {
       const b = body(req.body);
       const id = b.external_business_identifier;
-      if (typeof id !== 'string') return req;
-      const stored = env.store.businesses.find(
-        (x) =>
-          x.supplier === b.import_supplier_code &&
-          x.externalIdentifier !== id &&
-          x.externalIdentifier.toLowerCase() === id.toLowerCase(),
-      );
-      return stored ? { ...req, body: { ...b, external_business_identifier: stored.externalIdentifier } } : req;
+      const supplier = b.import_supplier_code;
+      if (typeof id !== 'string' || typeof supplier !== 'string') return req;
+      return {
+        ...req,
+        body: { ...b, external_business_identifier: storedSpelling(env, 'external_business_identifier', id, supplier) },
+      };
     }),
   ),
   fault(
