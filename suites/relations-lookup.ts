@@ -189,11 +189,12 @@ async function stagedAsRead(
   c: Catalogue,
   e: EndpointSpec,
   field: string,
-  near: { what: string; value: string },
   subject: SubjectAccount,
 ): Promise<void> {
   const status = statusRead(c);
-  if (!status) return;
+  const key = namesSupplier(field) ? subject.supplier : subject.ext;
+  const near = nearMisses(key).find((m) => m.what === CASE_FLIPPED);
+  if (!status || !near) return;
   const supplier = namesSupplier(field) ? near.value : subject.supplier;
   const payload = ctx.given.account(supplier);
   payload.external_account_number = field === 'external_account_number' ? near.value : subject.ext;
@@ -384,20 +385,16 @@ function bodyRule(c: Catalogue, e: EndpointSpec, fields: string[]): RuleInput {
         for (const f of fields) if (!namesSupplier(f) && typeof exact[f] === 'string') exact[f] = `${exact[f]}${TAIL}`;
       const request = { ...about, body: exact };
       let probe = probeFrom(driver, request, subject);
-      // Staging (a request that creates an account by key): its case near misses are judged against
-      // the reads, about an account staged for them.
-      const stages = creates && staging(c)?.id === e.id;
-      const makesBusiness = creates && driver.history === 'business';
-      let staged: SubjectAccount | undefined;
+      // A request that creates by key: its case near misses of an existing subject's key are judged
+      // against the reads, about a subject set up for them (an account staged, a business created).
+      if (creates && staging(c)?.id === e.id) {
+        const staged = (await subjectOf(ctx, 'staged'))!;
+        for (const field of fields) await stagedAsRead(ctx, c, e, field, staged);
+      }
+      if (creates && driver.history === 'business' && fields.includes(BUSINESS_IDENTIFIER))
+        await createdAsRead(ctx, c, e);
       for (const field of fields)
         for (const { what, value, normalizable } of nearMisses(String(exact[field]))) {
-          if (makesBusiness && field === BUSINESS_IDENTIFIER && what === CASE_FLIPPED) await createdAsRead(ctx, c, e);
-          if (stages && what === CASE_FLIPPED) {
-            staged ??= await subjectOf(ctx, 'staged');
-            const near = nearMisses(field === 'external_account_number' ? staged!.ext : staged!.supplier);
-            const flipped = near.find((m) => m.what === CASE_FLIPPED);
-            if (flipped) await stagedAsRead(ctx, c, e, field, flipped, staged!);
-          }
           // What a normalizable near miss created cannot be told from the exact key's entity (above).
           if (creates && normalizable) continue;
           const base = creates ? ((driver.sample(ctx).body ?? {}) as Body) : exact;
