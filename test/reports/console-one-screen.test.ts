@@ -14,6 +14,8 @@ import { runAgainstReference } from '../../app/against-reference.js';
 import { runConformance } from '../../app/conformance.js';
 import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
 import type { RunEvent } from '../../core/engine/run.js';
+import type { EndpointId } from '../../core/spec/endpoints.js';
+import { allRules } from '../../suites/index.js';
 import { ReportSchema, type Report } from '../../core/report/schema.js';
 import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
 import { HOSTILE_REASON, build } from '../helpers/sample-report.js';
@@ -36,6 +38,31 @@ function consoleFor(verbose = false) {
   };
 }
 
+/**
+ * The endpoints these consoles were recorded over. The runs below leave out the rules of endpoints
+ * added since (§9.2: the interface grows) — a rule that judges one of these as well stays — and the totals the model gives — documented statuses and
+ * fields, relation places — are placeholders: adding an endpoint changes none of these snapshots.
+ */
+const RECORDED = new Set<EndpointId>([
+  'validateAccount',
+  'stageAccount',
+  'processAccount',
+  'createNotes',
+  'createAgreements',
+  'createSupplyPoints',
+  'createTransactions',
+  'createHistoricalBillingDocuments',
+  'createHistoricalStatements',
+  'createPaymentInstruction',
+  'accountTransferStatus',
+  'allAccountImportProcesses',
+  'pendingAccountImportProcesses',
+  'importedAccountImportProcesses',
+  'createBusiness',
+  'createBusinessPaymentInstruction',
+]);
+const recordedRules = allRules.filter((r) => r.endpoints.some((e) => RECORDED.has(e)));
+
 /** The console with what changes from run to run written as placeholders. */
 const normalised = (text: string) =>
   text
@@ -50,9 +77,12 @@ const normalised = (text: string) =>
     .replace(/\d+ requests? with no answer/g, '<n> requests with no answer')
     // What was observed before a target died depends on which requests were in flight.
     .replace(
-      /Coverage: \d+ of (\d+) documented statuses observed, \d+ of (\d+)/,
-      'Coverage: <n> of $1 documented statuses observed, <n> of $2',
+      /Coverage: \d+ of \d+ documented statuses observed, \d+ of \d+/,
+      'Coverage: <n> of <n> documented statuses observed, <n> of <n>',
     )
+    // The relation places are the model's (an endpoint added since has places no rule here covers);
+    // that every place has its instance is test/suites/relation-coverage.test.ts's to show.
+    .replace(/ \d+\/\d+\b/g, ' <n>/<n>')
     // 429s from the §8 limit the embedded settings enable depend on timing: said only when they happened.
     .replace(/\nThe target answered 429 and the run waited as asked[^\n]*\n/, '');
 
@@ -104,7 +134,7 @@ describe('a failing run in one screen', () => {
     const out = consoleFor();
     const { report } = await runAgainstReference(
       { fault: 'notes.no-dedup' },
-      { seed: 7, onEvent: out.onEvent, replayCommand: (id) => `npx conformance --rule ${id}` },
+      { seed: 7, rules: recordedRules, onEvent: out.onEvent, replayCommand: (id) => `npx conformance --rule ${id}` },
     );
     const text = out.finish(report);
     expect(lines(text).length).toBeLessThan(80);
@@ -123,6 +153,7 @@ describe('a failing run in one screen', () => {
         auth: { token: DEFAULT_TOKEN },
         fixtures: await embeddedFixtures(),
         payloads: embeddedPayloads(),
+        rules: recordedRules,
         selection: { rules: ['notes.*', 'migration.*'] },
         // One rule at a time: which request the target dies at, and which rules it stops, is the
         // same every run.
@@ -161,6 +192,7 @@ describe('a failing run in one screen', () => {
         baseUrl: mock.url,
         auth: { token: MOCK_TOKEN },
         fixtures: { import_suppliers: { ongoing: MOCK_SUPPLIER }, operations_team: MOCK_TEAM },
+        rules: recordedRules,
         seed: 7,
         onEvent: out.onEvent,
       });
