@@ -3,6 +3,7 @@
  * statements that cover them, and the rules behind each statement. `conformance list --format
  * markdown` prints it; docs/traceability.md is that output, kept current by a test.
  */
+import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import { type Rule, sectionsOf } from './rule.js';
 
@@ -183,6 +184,9 @@ export function renderTraceability(spec: string, statements: readonly Statement[
     'Generated from `suites/traceability.ts` and the rules (`npx conformance list --format markdown`);',
     'a test keeps it current and proves that every line of §2–§9 of `spec/data-import-interface.md` is',
     'covered and that every rule traces to a statement. Rules are MUST unless marked.',
+    '',
+    // The copy's digest: the model was last reviewed against this text (test/spec/model.test.ts).
+    `Spec copy SHA-256: \`${createHash('sha256').update(spec).digest('hex')}\`.`,
     '',
     `${units.length} lines of the spec; ${statements.length} statements; ${rules.length} rules.`,
     '',

@@ -8,9 +8,11 @@ import { model, strictModel, type Presence } from '../../core/spec/index.js';
 const SPEC_FILE = fileURLToPath(new URL('../../spec/data-import-interface.md', import.meta.url));
 /**
  * sha256 of the interface specification this model was last reviewed against, as `npm run schemas`
- * records it beside the copy: a changed spec needs a model review, then that command.
+ * records it in docs/traceability.md: a changed spec needs a model review, then that command.
  */
-const SPEC_SHA256 = readFileSync(`${SPEC_FILE}.sha256`, 'utf8').split(/\s/)[0];
+const SPEC_SHA256 = readFileSync(new URL('../../docs/traceability.md', import.meta.url), 'utf8').match(
+  /^Spec copy SHA-256: `([0-9a-f]{64})`\.$/m,
+)?.[1];
 const specText = readFileSync(SPEC_FILE, 'utf8');
 
 type AnyObject = z.ZodObject<z.core.$ZodLooseShape>;
