@@ -37,7 +37,7 @@ export const RACE_ROUNDS = 3;
 const RACE_BUDGET_MS = 4_000;
 
 /** Runs `round` up to RACE_ROUNDS times within the budget (a failure stops it), and records the rounds run. */
-async function rounds(ctx: RuleContext, what: string, round: (n: number) => Promise<void>): Promise<void> {
+export async function rounds(ctx: RuleContext, what: string, round: (n: number) => Promise<void>): Promise<void> {
   const started = Date.now();
   let n = 0;
   while (n < RACE_ROUNDS && (n === 0 || Date.now() - started < RACE_BUDGET_MS)) await round(++n);
@@ -47,7 +47,7 @@ async function rounds(ctx: RuleContext, what: string, round: (n: number) => Prom
 }
 
 /** Sends `send` `width` times at once (RACE_WIDTH unless the §8 limit allows fewer in flight). */
-const together = <T>(send: (i: number) => Promise<T>, width = RACE_WIDTH): Promise<T[]> =>
+export const together = <T>(send: (i: number) => Promise<T>, width = RACE_WIDTH): Promise<T[]> =>
   Promise.all(Array.from({ length: width }, (_, i) => send(i)));
 
 /** When the §8 limit lets fewer process requests be in flight than a race sends, the rule says so. */

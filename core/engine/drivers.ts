@@ -678,14 +678,14 @@ export function driverProblems(
 }
 
 /**
- * The batches of a catalogue that no rule under `prefix` names: §4.2 deduplication is a statement
- * about requests that meet, so each batch with dedup fields needs its race rule (`races.`).
+ * The batches of a catalogue that no race rule (tagged `races`, in suites/races.ts or in the
+ * endpoint's own area) names: §4.2 deduplication is a statement about requests that meet, so each
+ * batch with dedup fields needs its race rule.
  */
 export function batchesWithoutRule(
   c: Catalogue,
-  rules: readonly { id: string; endpoints?: readonly string[] }[],
-  prefix: string,
+  rules: readonly { tags?: readonly string[]; endpoints?: readonly string[] }[],
 ): string[] {
-  const named = new Set(rules.filter((r) => r.id.startsWith(prefix)).flatMap((r) => r.endpoints ?? []));
+  const named = new Set(rules.filter((r) => r.tags?.includes('races')).flatMap((r) => r.endpoints ?? []));
   return c.endpoints.filter((e) => batchOf(c.drivers[e.id])?.dedup.length && !named.has(e.id)).map((e) => e.id);
 }
