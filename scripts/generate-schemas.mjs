@@ -8,7 +8,7 @@ import { schemaFiles } from '../dist/core/report/json-schema.js';
 import { starterConfig } from '../dist/core/config/starter.js';
 import { renderFreedoms } from '../dist/reference/freedoms.js';
 import { renderTraceability } from '../dist/core/engine/traceability.js';
-import { STATEMENTS } from '../dist/suites/traceability.js';
+import { TRACE } from '../dist/suites/traceability.js';
 import { allRules } from '../dist/suites/index.js';
 import { specText } from '../dist/core/spec/sections.js';
 
@@ -17,5 +17,5 @@ for (const [name, text] of Object.entries(schemaFiles())) write(`schema/${name}`
 write('conformance.config.yaml', starterConfig('./schema/conformance.config.schema.json'));
 mkdirSync(new URL('../docs', import.meta.url), { recursive: true });
 write('docs/freedoms.md', renderFreedoms());
-write('docs/traceability.md', renderTraceability(specText(), STATEMENTS, allRules));
+write('docs/traceability.md', renderTraceability(specText(), TRACE, allRules));
 console.log('wrote schema/*.json, conformance.config.yaml, docs/freedoms.md and docs/traceability.md');

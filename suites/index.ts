@@ -1,6 +1,7 @@
 /** Every rule suite, one per spec area; a file is named by its area's rule prefix. */
 import { RELATION_KINDS, type RelationKind } from '../core/engine/relations.js';
 import type { Rule } from '../core/engine/rule.js';
+import type { Statement } from '../core/engine/traceability.js';
 import additions from './additions.js';
 import auth from './auth.js';
 import authApiKey from './auth-api-key.js';
@@ -19,7 +20,7 @@ import limits from './limits.js';
 import migration from './migration.js';
 import migrationDryRun from './migration-dry-run.js';
 import notes from './notes.js';
-import payments from './payments.js';
+import payments, { statements as paymentStatements } from './payments.js';
 import properties from './properties.js';
 import races from './races.js';
 import refusedAccount from './refused-account.js';
@@ -72,6 +73,9 @@ export const suites: Record<string, Rule[]> = {
 };
 
 export const allRules: Rule[] = Object.values(suites).flat();
+
+/** The statements an area maps beside its rules; suites/traceability.ts places them among its own. */
+export const areaStatements: readonly Statement[] = [...paymentStatements];
 
 /**
  * Every relation kind of the suite: the engine's (core/engine/relations.ts) and those whose places

@@ -8,6 +8,7 @@
 import type { RuleContext } from '../core/engine/context.js';
 import type { CreatedBusiness, ImportedAccount } from '../core/engine/given.js';
 import { defineRules } from '../core/engine/rule.js';
+import type { Statement } from '../core/engine/traceability.js';
 import { TO_IMPORT } from '../core/engine/needs.js';
 import type { HttpResponse } from '../core/http/client.js';
 import { model } from '../core/spec/index.js';
@@ -239,3 +240,18 @@ export default defineRules(
   ],
   { tags: ['payments'], needs: [...TO_IMPORT, 'paymentInstruction'] },
 );
+
+/** §4.2 payment instruction's rules, mapped beside the rules that check them (suites/traceability.ts). */
+export const statements: Statement[] = [
+  { section: '4.2', quote: ['Payment instruction for an account:'], descriptive: 'Introduces the rules below.' },
+  {
+    section: '4.2',
+    quote: ['- 400 can mean persistent trouble reaching the upstream vendor.'],
+    rules: ['payments.account.persistent-trouble'],
+  },
+  {
+    section: '4.2',
+    quote: ['- 500 can mean intermittent trouble reaching the vendor.'],
+    rules: ['payments.account.intermittent-trouble'],
+  },
+];

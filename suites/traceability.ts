@@ -8,8 +8,13 @@
  * `quote`: verbatim fragments of spec lines; a line is covered when it contains one.
  * `table`: the line that introduces a table; covers every row of that table.
  * `rules`: rule ids or globs (`auth.401.*`).
+ *
+ * An area may map its own statements beside its rules (`export const statements` in its file, listed
+ * in `areaStatements` of suites/index.ts): `TRACE` places each at its line of the spec.
  */
-import type { Statement } from '../core/engine/traceability.js';
+import { inSpecOrder, type Statement } from '../core/engine/traceability.js';
+import { specText } from '../core/spec/sections.js';
+import { areaStatements } from './index.js';
 
 /** Rules that exercise every field shape of a payload: the complete accounts and the defect properties. */
 const FIELD_SHAPES = [
@@ -697,17 +702,6 @@ export const STATEMENTS: Statement[] = [
     quote: ["- The top-level `billing_document_type` and each document's"],
     rules: ['billing.invalid-type.refused'],
   },
-  { section: '4.2', quote: ['Payment instruction for an account:'], descriptive: 'Introduces the rules below.' },
-  {
-    section: '4.2',
-    quote: ['- 400 can mean persistent trouble reaching the upstream vendor.'],
-    rules: ['payments.account.persistent-trouble'],
-  },
-  {
-    section: '4.2',
-    quote: ['- 500 can mean intermittent trouble reaching the vendor.'],
-    rules: ['payments.account.intermittent-trouble'],
-  },
   {
     section: '4.3',
     quote: ['| `/v1/data-import/account-transfer-status/'],
@@ -966,3 +960,6 @@ export const STATEMENTS: Statement[] = [
     info: ['conventions.undocumented-field'],
   },
 ];
+
+/** Every statement: this map's and the areas' own, in the order of the spec's lines. */
+export const TRACE: readonly Statement[] = inSpecOrder(specText(), STATEMENTS, areaStatements);

@@ -50,12 +50,12 @@ async function run(argv: string[]): Promise<number> {
   if (unmatched.length) throw new UsageError(`Nothing matches ${unmatched.join(', ')}.`, 'list');
   if (format === 'json') console.log(JSON.stringify(ruleCatalogue(rules), null, 2));
   else if (format === 'markdown') {
-    const [{ renderTraceability }, { STATEMENTS }, { specText }] = await Promise.all([
+    const [{ renderTraceability }, { TRACE }, { specText }] = await Promise.all([
       import('../../core/engine/traceability.js'),
       import('../../suites/traceability.js'),
       import('../../core/spec/sections.js'),
     ]);
-    process.stdout.write(renderTraceability(specText(), STATEMENTS, rules));
+    process.stdout.write(renderTraceability(specText(), TRACE, rules));
   } else console.log(renderRuleTable(rules));
   return 0;
 }

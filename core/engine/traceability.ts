@@ -74,6 +74,26 @@ export function covers(statement: Statement, unit: Unit): boolean {
   return (statement.quote ?? []).some((q) => normalize(unit.text).includes(normalize(q)));
 }
 
+/**
+ * `base` with each of `added` placed at its line of the spec: before the first statement of `base`
+ * that starts further down. The rendered table groups by section in this order, so an area's own
+ * statements land among their neighbours, and `base`'s order is kept as written.
+ */
+export function inSpecOrder(spec: string, base: readonly Statement[], added: readonly Statement[]): Statement[] {
+  const units = specUnits(spec);
+  const line = (s: Statement) => {
+    const at = units.findIndex((u) => covers(s, u));
+    return at < 0 ? Number.POSITIVE_INFINITY : at;
+  };
+  const out = [...base];
+  for (const s of added) {
+    const at = line(s);
+    const before = out.findIndex((o) => line(o) > at);
+    out.splice(before < 0 ? out.length : before, 0, s);
+  }
+  return out;
+}
+
 /** The rules a list of ids and globs names. */
 export function expandRules(patterns: readonly string[], rules: readonly Rule[]): Rule[] {
   const matchers = patterns.map((p) => picomatch(p, { dot: true }));

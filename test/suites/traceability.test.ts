@@ -3,17 +3,19 @@ import { describe, expect, it } from 'vitest';
 import {
   checkNormative,
   checkTraceability,
+  covers,
+  inSpecOrder,
   isNormative,
   renderTraceability,
   specUnits,
 } from '../../core/engine/traceability.js';
 import { defineRules } from '../../core/engine/rule.js';
 import { specText } from '../../core/spec/sections.js';
-import { allRules } from '../../suites/index.js';
-import { STATEMENTS } from '../../suites/traceability.js';
+import { allRules, areaStatements } from '../../suites/index.js';
+import { STATEMENTS, TRACE } from '../../suites/traceability.js';
 
 describe('traceability', () => {
-  const problems = checkTraceability(specText(), STATEMENTS, allRules);
+  const problems = checkTraceability(specText(), TRACE, allRules);
 
   it('covers every line of §2-§9 of the spec', () => {
     expect(specUnits(specText()).length).toBeGreaterThan(200);
@@ -30,23 +32,42 @@ describe('traceability', () => {
   });
 
   it('maps every normative statement to a rule, or says why it cannot be checked', () => {
-    for (const s of STATEMENTS) {
+    for (const s of TRACE) {
       if ('rules' in s) expect(s.rules.length, JSON.stringify(s.quote ?? s.table)).toBeGreaterThan(0);
       if ('uncheckable' in s) expect(s.uncheckable.length).toBeGreaterThan(10);
     }
     // Lines that state something the suite judges outnumber everything else by far.
-    expect(STATEMENTS.filter((s) => 'rules' in s).length).toBeGreaterThan(90);
+    expect(TRACE.filter((s) => 'rules' in s).length).toBeGreaterThan(90);
+  });
+
+  it("places an area's own statements at their line of the spec, among the map's", () => {
+    const units = specUnits(specText());
+    const line = (s: (typeof TRACE)[number]) => units.findIndex((u) => covers(s, u));
+    expect(areaStatements.length).toBeGreaterThan(0);
+    for (const s of areaStatements) {
+      const at = TRACE.indexOf(s);
+      expect(line(TRACE[at - 1]!)).toBeLessThanOrEqual(line(s));
+      expect(line(TRACE[at + 1]!)).toBeGreaterThan(line(s));
+    }
+    // Appended at the end instead, a §4.2 statement would open a second §4.2 table after §9's.
+    const appended = renderTraceability(specText(), [...STATEMENTS, ...areaStatements], allRules);
+    expect(appended.match(/^## §4\.2$/gm)).toHaveLength(2);
+    expect(
+      renderTraceability(specText(), inSpecOrder(specText(), STATEMENTS, areaStatements), allRules).match(
+        /^## §4\.2$/gm,
+      ),
+    ).toHaveLength(1);
   });
 
   it('docs/traceability.md is the current output of "conformance list --format markdown"', () => {
     expect(
       readFileSync(new URL('../../docs/traceability.md', import.meta.url), 'utf8'),
       'stale: run npm run schemas',
-    ).toBe(renderTraceability(specText(), STATEMENTS, allRules));
+    ).toBe(renderTraceability(specText(), TRACE, allRules));
   });
 
   it('fails when a spec line is left uncovered or a rule is untraced (the check can fail)', () => {
-    const fewer = STATEMENTS.filter((s) => !(s.quote ?? []).some((q) => q.startsWith('3. `created_at` defaults')));
+    const fewer = TRACE.filter((s) => !(s.quote ?? []).some((q) => q.startsWith('3. `created_at` defaults')));
     const check = checkTraceability(specText(), fewer, allRules);
     expect(check.uncovered.map((u) => u.text)).toEqual(['3. `created_at` defaults to the current local time.']);
     expect(check.rulesNotTraced).toEqual(['notes.created-at.defaults-to-now']);
@@ -54,7 +75,7 @@ describe('traceability', () => {
 
   describe('the guard: every MUST rule stands on a normative statement, never on an example', () => {
     it('each MUST rule is named by a statement that states, not shows, and cites its section', () => {
-      const guard = checkNormative(specText(), STATEMENTS, allRules);
+      const guard = checkNormative(specText(), TRACE, allRules);
       expect(guard.mustWithoutNormativeStatement, 'MUST rules no normative statement names').toEqual([]);
       expect(
         guard.mustCitingNoNormativeSection,
@@ -68,7 +89,7 @@ describe('traceability', () => {
 
     it('classifies "not shown", "seen" and example fragments as not normative, and tables by their rows', () => {
       const units = specUnits(specText());
-      const byQuote = (q: string) => STATEMENTS.find((s) => (s.quote ?? []).includes(q))!;
+      const byQuote = (q: string) => TRACE.find((s) => (s.quote ?? []).includes(q))!;
       expect(
         isNormative(
           { section: '7.1', quote: ['One example code is `account_failed_validation`.'], rules: ['x'] },
@@ -95,7 +116,7 @@ describe('traceability', () => {
         isNormative(byQuote('2. A note is created only if no note on the account has the same `body`'), units),
       ).toBe(true);
       // The §2.4 table states the five types even though two of its rows only show values "seen".
-      expect(isNormative(STATEMENTS.find((s) => s.table === '### 2.4 Transaction')!, units)).toBe(true);
+      expect(isNormative(TRACE.find((s) => s.table === '### 2.4 Transaction')!, units)).toBe(true);
       expect(
         isNormative(
           { section: '2.2', quote: ['Other fields of the import supplier record: not shown.'], freedom: 'x' },
@@ -132,7 +153,7 @@ describe('traceability', () => {
         },
       ]);
       const statements = [
-        ...STATEMENTS,
+        ...TRACE,
         { section: '7.1', quote: ['One example code is `account_failed_validation`.'], rules: ['probe.example-code'] },
         { section: '2.4', quote: ['values seen: `IMPORTED_CHARGE`'], rules: ['probe.seen-reason'] },
       ];
@@ -168,7 +189,7 @@ describe('traceability', () => {
         },
       ]);
       const statements = [
-        ...STATEMENTS,
+        ...TRACE,
         { section: '4.2', quote: ['1. The account must be imported, not merely staged.'], rules: ['probe.misplaced'] },
       ];
       expect(checkNormative(specText(), statements, [...allRules, misplaced]).mustCitingNoNormativeSection).toEqual([
