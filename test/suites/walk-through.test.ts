@@ -27,7 +27,7 @@ import { allRules } from '../../suites/index.js';
 import { unknownAccountRules } from '../../suites/refused-account.js';
 import { validationRules } from '../../suites/refused-validation.js';
 
-const METER = 'createMeterReads' as EndpointId;
+const METER = 'createGasReads' as EndpointId;
 const TARIFF = 'createTariffs' as EndpointId;
 const documented = (status: number, body: EndpointSpec['responses'][number]['body'] = 'empty') => ({
   status,
@@ -41,7 +41,7 @@ const key = { import_supplier: z.string(), external_account_number: z.string() }
 const meterReads: EndpointSpec = {
   id: METER,
   method: 'POST',
-  path: '/v1/data-import/meter-reads/create/',
+  path: '/v1/data-import/gas-reads/create/',
   spec: '§4.2 meter reads',
   title: 'Add meter reads to an imported account',
   words: 'meter reads creation',
@@ -134,7 +134,7 @@ describe('the walk-through endpoints, added through the catalogue', () => {
       '§5 401': [`auth.401.${endpointSlug(METER)}`],
       '401 refused has no effect': [`auth.refused-has-no-effect.${endpointSlug(METER)}`],
       'bad input no 5xx': [`errors.bad-input.no-5xx.${endpointSlug(METER)}`],
-      'field types': ['conventions.types.create-meter-reads'],
+      'field types': ['conventions.types.create-gas-reads'],
       'validation refused has no effect': [
         `refused.validation.${endpointSlug(METER)}`,
         `refused.validation.valid-items-not-kept.${endpointSlug(METER)}`,
