@@ -318,6 +318,8 @@ async function handle(
 
   if (env.choices.keysTrimmedOnInput) body = trimmedKeys(body);
   const claim = claimStorage(env.store, route.endpoint, body);
+  // What an endpoint that stores is sent may be kept for the rest of the run: one copy of each short string.
+  if (claim?.ok) body = env.store.strings.share(body);
   if (claim && !claim.ok) return storageRefusal(claim.detail);
   // Measuring a large body's stored size was a step of its own too.
   if (claim && large) await yieldToOthers();

@@ -5,6 +5,7 @@
  */
 import type { AccountPayload, EndpointId, Note, Transaction } from '../core/spec/index.js';
 import { DEFAULT_STORAGE_LIMITS, type StorageLimits, StorageTally } from './limits.js';
+import { StringPool } from './strings.js';
 
 export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
 
@@ -144,6 +145,8 @@ export class ReferenceStore {
   storage = new StorageTally();
 
   readonly processes = new Map<string, ImportProcess>();
+  /** The short strings of what is stored, one copy each (strings.ts). */
+  readonly strings = new StringPool();
   readonly businesses: Business[] = [];
   /** §2.3: accounts link to contracts by identifier; one identifier names one contract. */
   readonly contracts = new Map<string, Business>();
@@ -231,6 +234,7 @@ export class ReferenceStore {
     this.apiKeys.clear();
     this.settings = defaultSettings();
     this.processes.clear();
+    this.strings.clear();
     this.businesses.length = 0;
     this.contracts.clear();
     this.running = new Set();
