@@ -23,6 +23,8 @@ export interface ExportOptions {
   dir: string;
   pact: PactLibrary;
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  /** The interactions to record: the suite's contract unless given. */
+  interactions?: (M: PactMatchers) => ContractInteraction[];
 }
 
 export interface ExportResult {
@@ -103,7 +105,7 @@ export async function exportContract(options: ExportOptions): Promise<ExportResu
   rmSync(file, { force: true });
 
   const { PactV4, MatchersV3: M } = options.pact;
-  const interactions = contractInteractions(M);
+  const interactions = (options.interactions ?? contractInteractions)(M);
   for (const interaction of interactions) {
     // One Pact per interaction: Pact merges each into the file, and a failed attempt writes nothing,
     // so an attempt lost to the mock server's race (see SETTLE_MS) can be made again from scratch.

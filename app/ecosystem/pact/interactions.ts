@@ -5,6 +5,10 @@
  * state (`fromProviderState`); response bodies are matchers derived from the spec model's response
  * schemas (matchers.ts), never literals the spec does not state, never message wording (§7.1).
  */
+import { DRIVERS, type EndpointDriver } from '../../../core/engine/drivers.js';
+import { Preconditions } from '../../../core/engine/needs.js';
+import type { RuleContext } from '../../../core/engine/rule.js';
+import { PayloadTemplates } from '../../../core/engine/templates.js';
 import { loadFixture } from '../../../core/spec/fixtures.js';
 import { getAtPath, setAtPath } from '../../../core/spec/paths.js';
 import { type EndpointId, type EndpointSpec, endpointPath, model } from '../../../core/spec/index.js';
@@ -20,6 +24,7 @@ import {
   businessValueName,
   freshAccountPaths,
   freshBusinessPaths,
+  probeIds,
 } from './states.js';
 
 export const CONSUMER = 'import-supplier';
@@ -740,8 +745,101 @@ const INTERACTIONS: readonly EndpointInteractions[] = [
   },
 ];
 
+// Endpoints without a row: their interactions derived from the driver table ------------------------
+
+/** A context for a driver's sample outside a run: the canonical payloads, fixed identifiers, no fixtures. */
+const sampleContext = () =>
+  ({ ids: probeIds(), preconditions: new Preconditions({}, new PayloadTemplates()) }) as unknown as RuleContext;
+
+/** The first documented success status of a driver, and a matcher when it documents more than one. */
+function successStatus(M: PactMatchers, driver: EndpointDriver): { status: number; statusMatcher?: Matcher } {
+  const statuses = [driver.accepted.status].flat();
+  return statuses.length > 1
+    ? { status: statuses[0]!, statusMatcher: M.matchStatus(statuses[0]!, [...statuses]) }
+    : { status: statuses[0]! };
+}
+
+/**
+ * The interactions of an endpoint the table has no row for, derived from its driver (§9.2: the
+ * interface grows): its sample request about the provider state's account, answered with its
+ * documented success; the 404 of an account that is staged but not imported, where the endpoint
+ * documents a 404; and the 401 without a token. Undefined where no request can be derived: an
+ * endpoint that is not a POST about an account (`staged` or `imported` scope), or one accepted only
+ * with what a provider state does not set up (the driver's `accepted.needs`, a request shaped by its
+ * subject, a configured template) — its row is then written by hand, or its reason given in
+ * NOT_IN_CONTRACT.
+ */
+export function derivedInteractions(
+  M: PactMatchers,
+  spec: EndpointSpec,
+  driver: EndpointDriver = DRIVERS[spec.id],
+): EndpointInteraction[] | undefined {
+  const scope = driver.accepted.scope ?? driver.scope;
+  // A driver with `about` accepts only a request shaped by its subject (a ledger it was imported with).
+  if (spec.method !== 'POST' || (scope !== 'imported' && scope !== 'staged') || driver.accepted.needs?.length)
+    return undefined;
+  if (driver.about || driver.sampleNeeds?.length) return undefined;
+  const sample = driver.sample(sampleContext()).body;
+  if (typeof sample !== 'object' || sample === null || !('external_account_number' in sample)) return undefined;
+  const body = { ...(sample as Record<string, unknown>), ...accountKey(M, stagedExample()) };
+  const { status, statusMatcher } = successStatus(M, driver);
+  const success = spec.responses.find((r) => r.status === status);
+  const documents = (code: number) => spec.responses.some((r) => r.status === code);
+  const derived = "Derived from the endpoint's driver (its sample request)";
+  return [
+    {
+      description: `${spec.words}: a valid request for ${scope === 'imported' ? 'an imported' : 'a staged'} account`,
+      spec: success?.spec ?? spec.spec,
+      comment: `${derived}, answered with its documented success, ${status}${success?.body === 'empty' ? ' with an empty body' : ''}.`,
+      states: [{ name: scope === 'imported' ? STATE.imported : STATE.staged }],
+      request: { path: spec.path, body, authenticated: true },
+      response: {
+        status,
+        ...(statusMatcher ? { statusMatcher } : {}),
+        ...(success && typeof success.body === 'object' ? { body: bodyMatcher(M, success.body) } : {}),
+      },
+    },
+    ...(scope === 'imported' && documents(404)
+      ? [
+          {
+            description: `${spec.words}: an account that is staged but not imported`,
+            spec: spec.responses.find((r) => r.status === 404)!.spec,
+            comment: `${derived}: its documented 404 (${spec.responses.find((r) => r.status === 404)!.description}) for an account that is staged but not imported. ${NOT_SHOWN}`,
+            states: [{ name: STATE.staged }],
+            request: { path: spec.path, body, authenticated: true },
+            response: { status: 404 },
+          },
+        ]
+      : []),
+    ...(documents(401)
+      ? [
+          {
+            description: `${spec.words}: a request without a token`,
+            spec: '§5.3, §7.2',
+            comment: `${derived}: a missing token gives 401 (§5.3). The 401 body is not shown (§7.2).`,
+            states: [],
+            request: { path: spec.path, body, authenticated: false },
+            response: { status: 401 },
+          },
+        ]
+      : []),
+  ];
+}
+
+/** The endpoints whose interactions the table writes out. */
+const WRITTEN = new Set<EndpointId>(INTERACTIONS.map((row) => row.endpoint));
+
 export function contractInteractions(M: PactMatchers): ContractInteraction[] {
-  return INTERACTIONS.flatMap(({ endpoint, interactions }) =>
+  const rows: EndpointInteractions[] = [
+    ...INTERACTIONS,
+    ...Object.values(model.endpoints)
+      .filter((e) => !WRITTEN.has(e.id) && !NOT_IN_CONTRACT.some((n) => n.endpoint === e.id && n.case === undefined))
+      .flatMap((e) => {
+        const derived = derivedInteractions(M, e);
+        return derived ? [{ endpoint: e.id, interactions: () => derived }] : [];
+      }),
+  ];
+  return rows.flatMap(({ endpoint, interactions }) =>
     interactions(M, model.endpoints[endpoint]).map((interaction) => ({ ...interaction, endpoint })),
   );
 }

@@ -62,7 +62,8 @@ function differingPaths(a: Json, b: Json, path: string[] = [], out: string[] = [
   return out;
 }
 
-function probeIds(): Ids {
+/** Identifiers made as a run makes them, under a fixed prefix: the contract's examples stay the same. */
+export function probeIds(): Ids {
   return new Ids(new IdRegistry('probe', 'probe0'));
 }
 
