@@ -23,7 +23,10 @@ Judges recorded traffic (a HAR 1.2 file from browser devtools, mitmproxy, Charle
 "conformance proxy --har" or a run's "conformance --har") against the spec: each request as the
 client's conformance (documented fields only, shapes and formats of §2 and §4, the §5
 Authorization header), each response as the server's (documented status and body, §7.1 error
-bodies), and the §3 state table and the §4.2 note dedup over the sequence, per account. Findings carry their level, spec section and the side
+bodies), and the §3 state table and the §4.2 note dedup over the sequence, per account: one
+answer binds a later request only when it came before that request was sent (entries that overlap
+in time may have been taken in either order), and what no order makes right (an account created or
+a note created twice) is a finding either way. Findings carry their level, spec section and the side
 they are against (tag client or server). Every report has the traffic's status and field
 coverage: per endpoint, documented statuses observed and never observed, undocumented statuses,
 and the documented request fields sent. Exits 1 when a MUST check failed, else 0.

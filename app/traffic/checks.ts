@@ -28,9 +28,36 @@ export interface Finding {
   endpoint?: EndpointId;
 }
 
+/**
+ * When an exchange was sent and when its answer came (epoch ms; undefined when the traffic does not
+ * say). Exchanges that overlap in time may have been taken by the server in either order: a state
+ * rule holds one answer against another only when the other's answer came before this request was
+ * sent, or when no order would make the two right (an account created twice, a note created twice).
+ */
+type Span = { start?: number; end?: number };
+/** An exchange that established a fact, and when its answer came. */
+type Seen = { seq: number; end?: number };
 /** Notes are kept as digests of their body and created_at: a session keeps its notes, not their text. */
-type KnownNote = { body: string; createdAt?: string; seq: number };
-type AccountState = { staged?: number; imported?: number; completedSeenAt?: number; notes: KnownNote[] };
+type KnownNote = { body: string; createdAt?: string; seq: number; end?: number; created: boolean };
+type AccountState = {
+  /** The first staging answered with a success, the staging answered 201 (the account's creation), the import. */
+  staged?: Seen;
+  created?: number;
+  imported?: Seen;
+  completedSeenAt?: Seen;
+  notes: KnownNote[];
+};
+
+const spanOf = (e: TimedExchange): Span => {
+  const start = e.startedAt?.getTime();
+  return start === undefined || Number.isNaN(start) ? {} : { start, end: start + e.duration_ms };
+};
+/** Whether `earlier`'s answer came before the request of `span` was sent (ms clocks: a tie is an overlap). */
+const answeredBefore = (earlier: Seen | undefined, span: Span): earlier is Seen =>
+  earlier?.end !== undefined && span.start !== undefined && earlier.end < span.start;
+/** The fact that came first: the one whose answer came earlier, when both say when. */
+const firstOf = (known: Seen | undefined, now: Seen): Seen =>
+  known === undefined || (now.end !== undefined && known.end !== undefined && now.end < known.end) ? now : known;
 /** A check judged on the exchange at hand: a finding when `problem` says what broke it. */
 type Find = (check: CheckName, problem: string | false | undefined, exchanges?: number[]) => void;
 /** A request body with the path parameters (`b`), and an answer. */
@@ -87,46 +114,61 @@ export class TrafficJudge {
     // Only a complete answer says anything of the server; a refused request with a defect is no step of §3.
     const b = sent ? sent.json : {};
     if (response && read && !(provoked && response.status >= 400) && isPlainObject(b))
-      this.judgeState(endpoint.id, { ...b, ...params }, response.status, read.json, seq, find);
+      this.judgeState(endpoint.id, { ...b, ...params }, response.status, read.json, seq, spanOf(exchange), find);
     return this.findings.slice(before);
   }
 
   /** The §3 table and §4.2 notes rule 2 over the exchanges seen so far, per account. */
-  private judgeState(id: EndpointId, b: Body, status: number, answer: unknown, seq: number, find: Find) {
+  private judgeState(id: EndpointId, b: Body, status: number, answer: unknown, seq: number, span: Span, find: Find) {
     if (id === 'stageAccount' || id === 'processAccount') {
       const staging = id === 'stageAccount';
       const account = this.account(staging ? b.import_supplier : b.import_supplier_code, b.external_account_number);
       if (!account) return;
+      const now: Seen = { seq, end: span.end };
       const { imported: was, staged } = account;
-      const said = `${staging ? 'staging' : 'processing'} an account imported at exchange ${was} answered ${status}`;
-      // What the traffic saw of the account ('none' also for an account it never saw: no row refuses that).
-      const phase = was !== undefined ? 'imported' : staged !== undefined ? 'staged' : 'none';
+      const said = `${staging ? 'staging' : 'processing'} an account imported at exchange ${was?.seq} answered ${status}`;
+      // What the traffic saw of the account before this request was sent ('none' also for an account
+      // it never saw: no row refuses that). A staging sent while the import was under way may have
+      // been taken before it.
+      const importedBefore = answeredBefore(was, span);
+      const phase = importedBefore ? 'imported' : answeredBefore(staged, span) ? 'staged' : 'none';
       // §3 imported row: staging and processing it are refused with 400.
-      if (was !== undefined && (staging ? stageAnswer(phase) === 400 : processRefused(phase)))
-        return find('afterImport', status !== 400 && said, [was, seq]);
-      // §3 staged row: staging again replaces the data (200); it is no new account (201).
-      const again = `staging an account already staged at exchange ${staged} answered 201 again`;
-      if (staging && staged !== undefined)
-        find('secondStaging', status === stageAnswer('none') && again, [staged, seq]);
-      if (staging && (status === 200 || status === 201)) account.staged ??= seq;
-      if (!staging && status === 201 && b.dry_run !== true) account.imported = seq;
+      if (importedBefore && (staging ? stageAnswer(phase) === 400 : processRefused(phase)))
+        return find('afterImport', status !== 400 && said, [was.seq, seq]);
+      // Imported by two requests: in whichever order they were taken, the second was not refused.
+      if (!staging && was !== undefined && status === 201 && b.dry_run !== true)
+        return find('afterImport', `${said}: the account was imported twice`, [was.seq, seq]);
+      // §3 staged row: staging again replaces the data (200); it is no new account (201). A 201 after
+      // a staging answered before it was sent, or a second 201 at any time (no order makes both right).
+      if (staging && staged !== undefined) {
+        const earlier = account.created ?? (answeredBefore(staged, span) ? staged.seq : undefined);
+        const again = `staging an account already staged at exchange ${earlier} answered 201 again`;
+        find('secondStaging', status === stageAnswer('none') && earlier !== undefined && again, [
+          earlier ?? staged.seq,
+          seq,
+        ]);
+      }
+      if (staging && status === stageAnswer('none')) account.created ??= seq;
+      if (staging && (status === 200 || status === 201)) account.staged = firstOf(staged, now);
+      if (!staging && status === 201 && b.dry_run !== true) account.imported = firstOf(was, now);
     } else if (id === 'createNotes' && status === 201) {
       const account = this.account(b.import_supplier, b.external_account_number);
       const [notes, results] = [objects(b.notes), objects(answer)];
-      if (account && notes && results) this.judgeNotes(account, notes, results, seq, find);
+      if (account && notes && results) this.judgeNotes(account, notes, results, seq, span, find);
     } else if (id === 'accountTransferStatus' && status === 200 && isPlainObject(answer)) {
       const account = this.account(b.import_supplier_code, b.external_account_number);
       const [seen, now] = [account?.completedSeenAt, String(answer.status)];
-      const back = seen !== undefined && !statusMayFollow('COMPLETED', now);
-      const said = `the status was COMPLETED at exchange ${seen}, then ${now}`;
-      if (account && (seen !== undefined || now === 'COMPLETED'))
-        find('statusBackwards', back && said, [seen ?? seq, seq]);
-      if (account && now === 'COMPLETED') account.completedSeenAt ??= seq;
+      // Only a COMPLETED answered before this read was sent binds it: a read sent earlier may have been answered first.
+      const bound = answeredBefore(seen, span);
+      const back = bound && !statusMayFollow('COMPLETED', now);
+      const said = `the status was COMPLETED at exchange ${seen?.seq}, then ${now}`;
+      if (account && (bound || now === 'COMPLETED')) find('statusBackwards', back && said, [seen?.seq ?? seq, seq]);
+      if (account && now === 'COMPLETED') account.completedSeenAt = firstOf(seen, { seq, end: span.end });
     }
   }
 
   /** Each note paired with its result by body (the rules' pairing): a note no result names is not judged. */
-  private judgeNotes(account: AccountState, notes: Body[], results: Body[], seq: number, find: Find) {
+  private judgeNotes(account: AccountState, notes: Body[], results: Body[], seq: number, span: Span, find: Find) {
     const pairs = pairNoteResults(notes, results);
     const sent = notes.flatMap((note, i): (SentNote & { result: Body })[] => {
       const result = results[pairs[i] ?? -1];
@@ -134,7 +176,9 @@ export class TrafficJudge {
       const created = result.status === 'NOTE_CREATION_SUCCESS';
       return [{ i, body: digest(note.body), createdAt: digestOf(str(note.created_at)), created, result }];
     });
-    const earlierNotes = account.notes.filter((n) => n.seq !== seq);
+    // On the account before this request: a note answered before it was sent, or one created at any
+    // time (a note created by two requests is created twice, in whichever order they were taken).
+    const earlierNotes = account.notes.filter((n) => n.seq !== seq && (n.created || answeredBefore(n, span)));
     for (const { notes: same, earlier, broken } of dedupCases(earlierNotes, sent)) {
       const body = `the body${same[0].createdAt ? ' and created_at' : ''}`;
       const again = `note ${same[0].i} has ${body} of a note already on the account (exchange ${earlier?.seq}) and was created again`;
@@ -143,6 +187,12 @@ export class TrafficJudge {
     }
     for (const { body, createdAt, created, result } of sent)
       if (created || result.status === 'NOTE_ALREADY_EXISTS')
-        account.notes.push({ body, createdAt: createdAt ?? digestOf(str(result.created_at)), seq });
+        account.notes.push({
+          body,
+          createdAt: createdAt ?? digestOf(str(result.created_at)),
+          seq,
+          end: span.end,
+          created,
+        });
   }
 }

@@ -146,6 +146,97 @@ describe('conformance proxy', () => {
     ]);
   });
 
+  it('exchanges that overlap in time are judged in either order; one answered before the next was sent binds it', () => {
+    const headers = { authorization: 'Token t0k3n' };
+    const key = (ext: string) => ({ import_supplier: SUPPLIER, external_account_number: ext });
+    const processBody = (ext: string) =>
+      JSON.stringify({ external_account_number: ext, import_supplier_code: SUPPLIER, operations_team_name: TEAM });
+    const notesBody = (ext: string) => JSON.stringify({ ...key(ext), notes: [{ body: 'Moved in' }] });
+    const status = (ext: string) => PATHS.status(SUPPLIER, ext);
+    // [method, url, request body, status, answer, sent at (ms), answered after (ms)]
+    type Step = [string, string, string | undefined, number, string, number, number];
+    const judgeAll = (steps: Step[]) => {
+      const judge = new TrafficJudge();
+      // In the order the answers came, as the proxy and a HAR reader hand them over.
+      const done = steps
+        .map((step, i) => ({ step, seq: i + 1 }))
+        .sort((a, b) => a.step[5] + a.step[6] - (b.step[5] + b.step[6]));
+      for (const {
+        step: [method, url, request, code, answer, at, took],
+        seq,
+      } of done)
+        judge.observe({
+          seq,
+          request: { method, url, headers, ...(request ? { body: request } : {}) },
+          response: { status: code, headers: {}, body: answer, bytes: answer.length },
+          startedAt: new Date(1_700_000_000_000 + at),
+          duration_ms: took,
+        });
+      // The state checks only: these answers are cut to what the §3 table and notes rule 2 read.
+      const state = new Set(['secondStaging', 'afterImport', 'statusBackwards', 'notesDedup']);
+      return judge.findings.filter((f) => state.has(f.check)).map((f) => [f.check, f.exchanges]);
+    };
+    const stage = (ext: string): [string, string, string] => ['POST', PATHS.stage, JSON.stringify(key(ext))];
+    const staged = (ext: string) => JSON.stringify(key(ext));
+    const note = (result: string) => JSON.stringify([{ status: result, body: 'Moved in' }]);
+
+    // Sent together: the 201 answered last may have been taken first, the 200 second.
+    expect(
+      judgeAll([
+        [...stage('A'), 201, staged('A'), 0, 50],
+        [...stage('A'), 200, staged('A'), 5, 10],
+      ]),
+    ).toEqual([]);
+    // The same, the 200 answered before the 201 was sent: the account existed, so 201 is wrong.
+    expect(
+      judgeAll([
+        [...stage('B'), 200, staged('B'), 0, 10],
+        [...stage('B'), 201, staged('B'), 20, 10],
+      ]),
+    ).toEqual([['secondStaging', [1, 2]]]);
+    // Two 201s are wrong in either order, overlapping or not; so are two imports.
+    expect(
+      judgeAll([
+        [...stage('C'), 201, staged('C'), 0, 50],
+        [...stage('C'), 201, staged('C'), 5, 10],
+        ['POST', PATHS.process, processBody('C'), 201, '{"service_account_number":"A-1"}', 100, 50],
+        ['POST', PATHS.process, processBody('C'), 201, '{"service_account_number":"A-2"}', 110, 10],
+      ]),
+    ).toEqual([
+      ['secondStaging', [2, 1]],
+      ['afterImport', [4, 3]],
+    ]);
+    // A staging sent while the import was under way may have been taken before it.
+    expect(
+      judgeAll([
+        [...stage('D'), 201, staged('D'), 0, 10],
+        ['POST', PATHS.process, processBody('D'), 201, '{"service_account_number":"A-3"}', 20, 50],
+        [...stage('D'), 200, staged('D'), 30, 60],
+        [...stage('D'), 200, staged('D'), 100, 5],
+      ]),
+    ).toEqual([['afterImport', [2, 4]]]);
+    // A status read sent before COMPLETED was answered may have been answered first.
+    expect(
+      judgeAll([
+        [...stage('E'), 201, staged('E'), 0, 10],
+        ['POST', PATHS.process, processBody('E'), 201, '{"service_account_number":"A-4"}', 20, 10],
+        ['GET', status('E'), undefined, 200, '{"status":"COMPLETED"}', 40, 10],
+        ['GET', status('E'), undefined, 200, '{"status":"IN_PROGRESS"}', 45, 30],
+        ['GET', status('E'), undefined, 200, '{"status":"UNKNOWN"}', 60, 10],
+      ]),
+    ).toEqual([['statusBackwards', [3, 5]]]);
+    // A note found existing by a request sent while another created it: that one may have come first.
+    expect(
+      judgeAll([
+        [...stage('F'), 201, staged('F'), 0, 10],
+        ['POST', PATHS.process, processBody('F'), 201, '{"service_account_number":"A-5"}', 20, 10],
+        ['POST', PATHS.notes, notesBody('F'), 201, note('NOTE_ALREADY_EXISTS'), 40, 5],
+        ['POST', PATHS.notes, notesBody('F'), 201, note('NOTE_CREATION_SUCCESS'), 42, 20],
+        ['POST', PATHS.notes, notesBody('F'), 201, note('NOTE_CREATION_SUCCESS'), 44, 30],
+      ]),
+    ).toEqual([['notesDedup', [4, 5]]]);
+  });
+
   it('check-traffic refuses a file that is not HAR, naming the problem (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'traffic-'));
     writeFileSync(join(dir, 'x.har'), '{"log":{}}');
