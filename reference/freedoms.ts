@@ -451,7 +451,7 @@ export const FREEDOMS: Freedom[] = [
     freedom: 'Token lifetime and refresh ("Token lifetime and refresh: not shown")',
     faithful: 'unlimited unless the operator sets a lifetime (`token_ttl_seconds`)',
     variant:
-      '`local-clock`: tokens live 2 seconds; the runner obtains a new one through the API key whenever the token it was using is refused mid-run, and sends the refused request again once with it (every rule of a run stands on this)',
+      '`local-clock`: tokens live 2 seconds; the runner obtains a new one through the API key whenever the token it was using is refused mid-run, and sends the refused request again with it — again while each token it met had expired in turn (every rule of a run stands on this)',
     toleratedBy: [
       'auth.token-scheme.accepted',
       'auth.401.nothing-done',

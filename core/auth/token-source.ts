@@ -2,7 +2,8 @@
  * The run's token. §5 leaves token lifetime and refresh "not shown", so a token may expire at any
  * moment of a run, as often as its lifetime makes it: when the target answers 401 to a request that
  * carried the current token, a new one is obtained through the API key (if one is configured) and
- * shared by every rule, and the request is sent once more with it.
+ * shared by every rule, and the request is sent once more with it — and again, a few times at most,
+ * while each token it was refused with had expired in turn (core/engine/api.ts).
  *
  * What bounds renewing is what renewing achieves, not a count (a count turned a faithful target with
  * one-second tokens into dozens of rules failed): renewing stops for the rest of the run, said once
@@ -88,8 +89,16 @@ export class TokenSource {
   }
 
   /**
-   * The request sent again with a renewed token was answered 401 too: the 401 stands for it (sent
-   * again once, never more). The next 401 to that token, if it is never accepted, counts against it.
+   * Whether `token`, just refused, had expired in turn rather than been refused at birth: it was
+   * replaced since (another rule renewed), or the target accepted it before this refusal.
+   */
+  expiredSince(token: string): boolean {
+    return token !== this.token || this.accepted;
+  }
+
+  /**
+   * The request sent again with a renewed token was answered 401 too, and no expiry explains it: the
+   * 401 stands for it. The next 401 to that token, if it is never accepted, counts against it.
    */
   refusedAfterRenewal(): void {
     this.stats.refusedMidRun++;

@@ -17,6 +17,13 @@ import { labelOfTry } from './tries.js';
  * `{authorization}`: that literal header; `{scheme}`: the real token under another scheme word
  * (`''` sends the bare token) — so §5 rules can vary the form without ever holding the secret.
  */
+
+/**
+ * How many times one request is sent again after its token expired: each time needs a token the
+ * target accepted and then refused (an expiry between renewing and sending), and a target whose
+ * tokens live shorter than a request takes gets its 401 after this many.
+ */
+const MAX_RESENDS_AFTER_EXPIRY = 4;
 export type AuthMode =
   | 'token'
   | 'none'
@@ -285,22 +292,27 @@ export class Api {
         this.transcript,
       );
     };
-    const token = this.token();
-    const res = await send(token);
+    let token = this.token();
+    let res = await send(token);
     // Only a request carrying the run's token in the documented form says anything about that token:
     // the §5 rules that send none, another one or another form expect their 401 and renew nothing.
     if (auth !== 'token') return res;
-    if (res.status !== 401) {
-      this.tokens.acceptedBy(token);
-      return res;
-    }
     // A 401 to the run's own token mid-run (§5: lifetime not shown): renewed once for every rule
-    // that met it (token-source.ts), and this request sent again once with the new token.
-    const renewed = await this.tokens.renew(token);
-    if (renewed === null) return res;
-    const again = await send(renewed);
-    if (again.status === 401) this.tokens.refusedAfterRenewal();
-    else this.tokens.acceptedBy(renewed);
-    return again;
+    // that met it (token-source.ts), and this request sent again with the new token. Again only
+    // while the token it was refused with had expired in turn — replaced since, or accepted by the
+    // target before — as short lifetimes and many rules in flight make it: a new token refused
+    // before the target ever accepted it is no expiry, and its 401 stands.
+    for (let resent = 0; res.status === 401; resent++) {
+      if (resent > 0 && (resent >= MAX_RESENDS_AFTER_EXPIRY || !this.tokens.expiredSince(token))) {
+        this.tokens.refusedAfterRenewal();
+        return res;
+      }
+      const renewed = await this.tokens.renew(token);
+      if (renewed === null) return res;
+      token = renewed;
+      res = await send(token);
+    }
+    this.tokens.acceptedBy(token);
+    return res;
   }
 }

@@ -243,7 +243,7 @@ describe('a target that changes under the run', () => {
     }
   });
 
-  it('rules in flight together that meet one expiry share one renewal, and each request is sent again once', async () => {
+  it('rules in flight together that meet one expiry share one renewal, and each refused request is sent again with a current token', async () => {
     const { report, expired, mutations } = await runExpiringTokens(['notes.*', 'status.*', 'transactions.*'], 8, 4);
     expect(report.summary.must_failures).toBe(0);
     expect(report.summary.counts.error).toBe(0);
