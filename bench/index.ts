@@ -14,6 +14,7 @@
  *   130k-record listing, and merge-reports at its per-input rule limit (bench/offline.ts).
  * - the reference server while it handles 10 MiB requests: another client's slowest answer, and its peak RSS.
  * - the run history (core/engine/history.ts) reading a recorded run of 20,000 accounts: time per exchange, heap held.
+ * - the reference store: the heap one staged account holds, over 2,000 stagings (bench/store.ts).
  * Prints a Markdown table and writes bench.md / bench.json to the report dir.
  */
 import { spawn } from 'node:child_process';
@@ -31,6 +32,7 @@ import { proxyOverhead } from './proxy.js';
 import { proxyRss, proxySecretsCost } from './proxy-bounds.js';
 import { largeRequests } from './large-requests.js';
 import { historyCost } from './history.js';
+import { storeCost } from './store.js';
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 /** The repository (dist/bench/ is two levels below it): its own node_modules/.bin/conformance. */
@@ -343,6 +345,16 @@ async function measure(dir: string) {
     ],
     ['run history: heap it holds after them', `${history.heapMb.toFixed(0)} MB`, '< 60 MB', history.heapMb < 60],
   ] as const;
+  // --- The reference store per staged account (bench/store.ts) ---
+  const store = await storeCost();
+  const storeRows = [
+    [
+      `reference store: heap per staged account (${store.accounts.toLocaleString('en')} stagings of the canonical account)`,
+      `${store.kbPerAccount.toFixed(1)} KB`,
+      '< 8 KB',
+      store.kbPerAccount < 8,
+    ],
+  ] as const;
   // --- end of the run history ---
 
   const perRequest = measured.cpuMs / measured.report.http.requests;
@@ -407,6 +419,7 @@ async function measure(dir: string) {
     ...offline,
     ...largeRows,
     ...historyRows,
+    ...storeRows,
   ] as const;
 
   // ---- conformance proxy over a long session: its memory, and what the secrets it learned cost ----
