@@ -20,33 +20,35 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A target that answers each token as `answer` says, and records the tokens it was sent. */
-async function target(answer: (token: string) => number) {
+/**
+ * A target that answers each token as `answer` says (told the run's token source, to accept a token
+ * as another rule's request would), and the run's token t0 with an API key that hands out t1, t2, ….
+ * Sends one status request through the run's API and returns its answer and the tokens it carried.
+ */
+async function sendOne(answer: (token: string, tokens: TokenSource) => number) {
   const seen: string[] = [];
+  let n = 0;
+  const tokens = new TokenSource('t0', async () => `t${++n}`);
   server = await listen((req: IncomingMessage, res) => {
     const token = (req.headers.authorization ?? '').replace(/^Token /, '');
     seen.push(token);
-    const status = answer(token);
+    const status = answer(token, tokens);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(status === 200 ? '{"status":"UNKNOWN"}' : '{"detail":"expired","code":"not_authenticated"}');
   });
   const http = new HttpClient({ baseUrl: server.url, timeoutMs: 10_000, connections: 2, redactor: new Redactor([]) });
-  return { http, seen };
+  const res = await new Api(http, tokens, new Transcript()).request('GET', STATUS_PATH);
+  return { res, seen, tokens };
 }
 
 describe('a request whose token expired', () => {
   it('is sent again while each token it met had expired in turn, until one is accepted', async () => {
-    let tokens!: TokenSource;
     // t1 and t2 are accepted by another rule's request, then expire before this request carries them.
-    const { http, seen } = await target((token) => {
+    const { res, seen, tokens } = await sendOne((token, source) => {
       if (token === 't3') return 200;
-      if (token === 't1' || token === 't2') tokens.acceptedBy(token);
+      if (token === 't1' || token === 't2') source.acceptedBy(token);
       return 401;
     });
-    let n = 0;
-    tokens = new TokenSource('t0', async () => `t${++n}`);
-    const api = new Api(http, tokens, new Transcript());
-    const res = await api.request('GET', STATUS_PATH);
     expect(res.status).toBe(200);
     expect(seen).toEqual(['t0', 't1', 't2', 't3']);
     expect(tokens.stats.renewals).toBe(3);
@@ -54,26 +56,17 @@ describe('a request whose token expired', () => {
   });
 
   it('keeps the 401 when the new token is refused before the target ever accepted it', async () => {
-    const { http, seen } = await target(() => 401);
-    let n = 0;
-    const tokens = new TokenSource('t0', async () => `t${++n}`);
-    const api = new Api(http, tokens, new Transcript());
-    const res = await api.request('GET', STATUS_PATH);
+    const { res, seen, tokens } = await sendOne(() => 401);
     expect(res.status).toBe(401);
     expect(seen).toEqual(['t0', 't1']);
     expect(tokens.stats.refusedMidRun).toBe(1);
   });
 
   it('gives up after a few expiries in a row for one request: tokens that live shorter than a request takes', async () => {
-    let tokens!: TokenSource;
-    const { http, seen } = await target((token) => {
-      tokens.acceptedBy(token);
+    const { res, seen, tokens } = await sendOne((token, source) => {
+      source.acceptedBy(token);
       return 401;
     });
-    let n = 0;
-    tokens = new TokenSource('t0', async () => `t${++n}`);
-    const api = new Api(http, tokens, new Transcript());
-    const res = await api.request('GET', STATUS_PATH);
     expect(res.status).toBe(401);
     expect(seen.length).toBeGreaterThan(2);
     expect(seen.length).toBeLessThanOrEqual(6);
