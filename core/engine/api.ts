@@ -13,17 +13,17 @@ import { type NotImplementedLog, answersNotImplemented, supplierOf } from './not
 import { labelOfTry } from './tries.js';
 
 /**
- * `token` (default): `Authorization: Token <token>`; `none`: no Authorization header;
- * `{authorization}`: that literal header; `{scheme}`: the real token under another scheme word
- * (`''` sends the bare token) — so §5 rules can vary the form without ever holding the secret.
- */
-
-/**
  * How many times one request is sent again after its token expired: each time needs a token the
  * target accepted and then refused (an expiry between renewing and sending), and a target whose
  * tokens live shorter than a request takes gets its 401 after this many.
  */
 const MAX_RESENDS_AFTER_EXPIRY = 4;
+
+/**
+ * `token` (default): `Authorization: Token <token>`; `none`: no Authorization header;
+ * `{authorization}`: that literal header; `{scheme}`: the real token under another scheme word
+ * (`''` sends the bare token) — so §5 rules can vary the form without ever holding the secret.
+ */
 export type AuthMode =
   | 'token'
   | 'none'
