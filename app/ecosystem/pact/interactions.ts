@@ -764,7 +764,8 @@ function successStatus(M: PactMatchers, driver: EndpointDriver): { status: numbe
  * interface grows): its sample request about the provider state's account, answered with its
  * documented success; the 404 of an account that is staged but not imported, where the endpoint
  * documents a 404; and the 401 without a token. Undefined where no request can be derived: an
- * endpoint that is not a POST about an account (`staged` or `imported` scope), or one accepted only
+ * endpoint that is not a POST about an account (`staged` or `imported` scope, its body keyed by
+ * `import_supplier` and `external_account_number` as §4.2's are), or one accepted only
  * with what a provider state does not set up (the driver's `accepted.needs`, a request shaped by its
  * subject, a configured template) — its row is then written by hand, or its reason given in
  * NOT_IN_CONTRACT.
@@ -780,7 +781,13 @@ export function derivedInteractions(
     return undefined;
   if (driver.about || driver.sampleNeeds?.length) return undefined;
   const sample = driver.sample(sampleContext()).body;
-  if (typeof sample !== 'object' || sample === null || !('external_account_number' in sample)) return undefined;
+  // The provider state's account replaces the sample's: a body keyed as §4.2's are (other keys: its row).
+  if (
+    typeof sample !== 'object' ||
+    sample === null ||
+    !('import_supplier' in sample && 'external_account_number' in sample)
+  )
+    return undefined;
   const body = { ...(sample as Record<string, unknown>), ...accountKey(M, stagedExample()) };
   const { status, statusMatcher } = successStatus(M, driver);
   const success = spec.responses.find((r) => r.status === status);
