@@ -15,7 +15,9 @@ A Pact V4 contract between the consumer "import-supplier" and the provider
 "data-import-service": one interaction per documented success and error case of the spec that a
 provider state can set up (agreements and supply points are left out: their payload shape is not
 shown, §4.2). Request bodies are the suite's canonical fixtures; responses are matchers derived
-from the spec model (types, formats, documented values), never message wording (§7.1).
+from the spec model (types, formats, documented values), never message wording (§7.1). An
+endpoint with no interactions written for it gets them from its driver: its valid request, the
+staged-only 404 where documented, and the 401.
 Uses the optional dependency @pact-foundation/pact, which npm ci installs; after an install
 with --omit=optional: npm install @pact-foundation/pact@^16.
 
