@@ -11,7 +11,7 @@ import { modelKeyFields } from '../../core/engine/relations.js';
 import { type EndpointId, endpointSlug, model } from '../../core/spec/index.js';
 import { isPlainObject } from '../../core/spec/paths.js';
 import { reply } from '../reply.js';
-import { alter, fault, isSupplierKey, storedSpelling } from './helpers.js';
+import { fault, foldingCase } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 /** §5.3: every data-import endpoint needs the token; this server forgets it on one of them. */
@@ -61,7 +61,6 @@ const caseInsensitiveLookup = (id: EndpointId): FaultDefinition | undefined => {
   const e = model.endpoints[id];
   const keys = modelKeyFields(e);
   if (!keys.length || (e.method !== 'GET' && !e.looksUp)) return undefined;
-  const supplierFirst = [...keys.filter(isSupplierKey), ...keys.filter((k) => !isSupplierKey(k))];
   return fault(
     {
       id: `relations.lookup-case-insensitive.${endpointSlug(id)}`,
@@ -72,19 +71,7 @@ const caseInsensitiveLookup = (id: EndpointId): FaultDefinition | undefined => {
       subtle: true,
       description: `${e.method} ${e.path} looks ${keys.join(', ')} up case-insensitively, so a key in other letter case finds what the key names.`,
     },
-    alter(id, (req, env) => {
-      const read = e.method === 'GET';
-      if (!read && !isPlainObject(req.body)) return req;
-      const changed: Record<string, unknown> = { ...(read ? req.params : (req.body as Record<string, unknown>)) };
-      let supplier: string | undefined;
-      for (const k of supplierFirst) {
-        const value = changed[k];
-        if (typeof value !== 'string') continue;
-        changed[k] = storedSpelling(env, k, value, supplier);
-        if (isSupplierKey(k)) supplier = changed[k] as string;
-      }
-      return read ? { ...req, params: changed as Record<string, string> } : { ...req, body: changed };
-    }),
+    foldingCase(id, keys),
   );
 };
 

@@ -1,5 +1,6 @@
 /** Small tools faults are written with. */
-import type { EndpointId } from '../../core/spec/index.js';
+import { type EndpointId, model } from '../../core/spec/index.js';
+import { isPlainObject } from '../../core/spec/paths.js';
 import type { HandlerRequest, ServerEnv } from '../handlers/shared.js';
 import type { Reply } from '../reply.js';
 import type { Around, FaultBehaviour, FaultDefinition } from './types.js';
@@ -144,4 +145,26 @@ export function storedSpelling(env: ServerEnv, field: string, value: string, sup
       store.businesses.find((b) => b.supplier === supplier && same(b.externalIdentifier))?.externalIdentifier ?? value
     );
   return value;
+}
+
+/**
+ * The endpoint looks `fold` of its key fields `keys` (path parameters of a read, body fields
+ * otherwise) up case-insensitively: each is replaced by the spelling the store holds. The supplier
+ * first, so the account or business is looked up under the supplier the request names (or found).
+ */
+export function foldingCase(id: EndpointId, keys: readonly string[], fold: readonly string[] = keys): FaultBehaviour {
+  const read = model.endpoints[id].method === 'GET';
+  const supplierFirst = [...keys.filter(isSupplierKey), ...keys.filter((k) => !isSupplierKey(k))];
+  return alter(id, (req, env) => {
+    if (!read && !isPlainObject(req.body)) return req;
+    const changed: Record<string, unknown> = { ...(read ? req.params : (req.body as Record<string, unknown>)) };
+    let supplier: string | undefined;
+    for (const k of supplierFirst) {
+      const value = changed[k];
+      if (typeof value !== 'string') continue;
+      if (fold.includes(k)) changed[k] = storedSpelling(env, k, value, supplier);
+      if (isSupplierKey(k)) supplier = changed[k] as string;
+    }
+    return read ? { ...req, params: changed as Record<string, string> } : { ...req, body: changed };
+  });
 }

@@ -13,7 +13,7 @@
  */
 import { isValidToken, tokenFromHeader } from '../auth.js';
 import { reply } from '../reply.js';
-import { alter, body, clone, fault, rewrite, storedSpelling } from './helpers.js';
+import { alter, body, clone, fault, foldingCase, rewrite } from './helpers.js';
 import type { Around, FaultDefinition } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -206,10 +206,7 @@ export const relationFaults: FaultDefinition[] = [
       description:
         'The status endpoint looks the supplier code up case-insensitively, so a code in other letter case finds the account of the configured supplier.',
     },
-    alter('accountTransferStatus', (req, env) => {
-      const code = storedSpelling(env, 'import_supplier_code', req.params.import_supplier_code, undefined);
-      return { ...req, params: { ...req.params, import_supplier_code: code } };
-    }),
+    foldingCase('accountTransferStatus', ['import_supplier_code', 'external_account_number'], ['import_supplier_code']),
   ),
   fault(
     {
@@ -220,16 +217,7 @@ export const relationFaults: FaultDefinition[] = [
       description:
         'Staging finds the existing account by its external number case-insensitively (a collation on the uniqueness check) while every read compares exactly: staging under the number in other letter case re-stages that account, whose status the number it was re-staged under does not find.',
     },
-    alter('stageAccount', (req, env) => {
-      const b = body(req.body);
-      const supplier = b.import_supplier;
-      const ext = b.external_account_number;
-      if (typeof supplier !== 'string' || typeof ext !== 'string') return req;
-      return {
-        ...req,
-        body: { ...b, external_account_number: storedSpelling(env, 'external_account_number', ext, supplier) },
-      };
-    }),
+    foldingCase('stageAccount', ['import_supplier', 'external_account_number'], ['external_account_number']),
   ),
   fault(
     {
@@ -240,16 +228,11 @@ export const relationFaults: FaultDefinition[] = [
       description:
         'Creating a business finds the existing one by its external identifier case-insensitively (a collation on the uniqueness check) while the business payment instruction compares exactly: the identifier in other letter case is refused as the existing business, and an instruction for that identifier finds no business.',
     },
-    alter('createBusiness', (req, env) => {
-      const b = body(req.body);
-      const id = b.external_business_identifier;
-      const supplier = b.import_supplier_code;
-      if (typeof id !== 'string' || typeof supplier !== 'string') return req;
-      return {
-        ...req,
-        body: { ...b, external_business_identifier: storedSpelling(env, 'external_business_identifier', id, supplier) },
-      };
-    }),
+    foldingCase(
+      'createBusiness',
+      ['import_supplier_code', 'external_business_identifier'],
+      ['external_business_identifier'],
+    ),
   ),
   fault(
     {
