@@ -1,6 +1,7 @@
 /** Reading and parsing request bodies defensively: size limit, JSON media type, nesting limit. */
 import type { IncomingMessage } from 'node:http';
 import { LARGE_BODY_BYTES } from '../core/http/large-bodies.js';
+import { DepthScan } from '../core/http/json-depth.js';
 
 export type BodyResult =
   /** `tooDeep`: the JSON nesting passed the depth limit (checked as the text arrived). */
@@ -94,48 +95,4 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const type = contentType.split(';')[0].trim().toLowerCase();
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
-}
-
-/**
- * The nesting of arrays and objects in a JSON text fed in pieces: whether it ever passes `limit`.
- * Checked before parsing so a hostile body cannot make later processing recurse deeply.
- */
-export class DepthScan {
-  exceeded = false;
-  private depth = 0;
-  private inString = false;
-  /** The last piece ended inside a string on a backslash: the next character is escaped. */
-  private escaped = false;
-
-  constructor(private readonly limit: number) {}
-
-  scan(text: string): void {
-    if (this.exceeded || text.length === 0) return;
-    let i = 0;
-    if (this.escaped) {
-      this.escaped = false;
-      i = 1;
-    }
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (this.inString) {
-        if (c === 92 /* \ */) {
-          if (++i >= text.length) this.escaped = true;
-        } else if (c === 34 /* " */) this.inString = false;
-      } else if (c === 34) this.inString = true;
-      else if (c === 123 /* { */ || c === 91 /* [ */) {
-        if (++this.depth > this.limit) {
-          this.exceeded = true;
-          return;
-        }
-      } else if (c === 125 /* } */ || c === 93 /* ] */) this.depth--;
-    }
-  }
-}
-
-/** Whether a whole JSON text nests deeper than `limit` (DepthScan over one piece). */
-export function exceedsJsonDepth(text: string, limit: number): boolean {
-  const scan = new DepthScan(limit);
-  scan.scan(text);
-  return scan.exceeded;
 }

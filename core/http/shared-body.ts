@@ -2,6 +2,7 @@
  * A response body parsed once, shared by the readers of one exchange: the run's history, which reads
  * it as the exchange completes, and the rule, which reads it later (see SharedBody).
  */
+import { exceedsJsonDepth } from './json-depth.js';
 
 /** A body read as JSON: its value, or why it is not JSON. */
 export type ParsedBody = { value: unknown } | { error: string };
@@ -16,42 +17,11 @@ export type ParsedBody = { value: unknown } | { error: string };
  */
 export const MAX_JSON_DEPTH = 512;
 
-/** Whether the quote at `at` is escaped: an odd number of backslashes before it. */
-function escapedQuote(text: string, at: number): boolean {
-  let slashes = 0;
-  for (let i = at - 1; i >= 0 && text.charCodeAt(i) === 0x5c; i--) slashes++;
-  return slashes % 2 === 1;
-}
-
-/**
- * Whether `text` opens more than `limit` arrays and objects at once (outside strings): one pass, no
- * allocation. Strings, most of a body's bytes, are skipped to their closing quote by indexOf.
- */
-function nestedDeeperThan(text: string, limit: number): boolean {
-  // Each level takes an opening character: a shorter text cannot be deeper.
-  if (text.length <= limit) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      let end = i;
-      do end = text.indexOf('"', end + 1);
-      while (end > 0 && escapedQuote(text, end));
-      // Unterminated: not JSON, which the parse says.
-      if (end < 0) return false;
-      i = end;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
-
 /** The parse error of a body nested past MAX_JSON_DEPTH: a rule's error says it, since the text's start does not show it. */
 export const TOO_DEEP = `JSON nested more than ${MAX_JSON_DEPTH} levels deep, past what the runner reads (RFC 8259 §9)`;
 
 export function parseBody(text: string): ParsedBody {
-  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return { error: TOO_DEEP };
+  if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) return { error: TOO_DEEP };
   try {
     return { value: JSON.parse(text) };
   } catch (error) {
