@@ -4,7 +4,7 @@
  * recorded (`verdicts.snap.json`, `report-shape.snap.json`).
  *
  * Per target the snapshot records only the rules that did not pass (fail, skip, error with its kind):
- * a rule absent from a target passed. So a new rule that passes everywhere leaves the snapshot as it
+ * a rule absent from a target passed, or was not judged because of a setup cause recorded by name. So a new rule that passes everywhere leaves the snapshot as it
  * is, while a rule that stops passing appears and one that starts passing disappears — each a diff.
  * Which rule catches which fault is the kill matrix's job (test/mutation/kill-matrix.test.ts); this
  * file guards the verdicts a refactoring must not move.
@@ -59,13 +59,27 @@ async function run(target: Target): Promise<Report> {
   return report;
 }
 
-/** The verdict of every rule that did not pass, and the error kind of those not judged. */
-const verdicts = (report: Report) =>
-  Object.fromEntries(
-    report.rules
-      .filter((r) => r.verdict !== 'pass')
+/**
+ * The verdict of every rule that did not pass, and the error kind of those not judged. A rule that
+ * stands on a setup step the target refused is not judged, by a cause the report names once
+ * (report.causes): the cause is recorded, with what it must do to every rule standing on it, and
+ * not each such rule — so an endpoint added later, whose rules stand on the same account, leaves
+ * the record as it is, while a stopped rule that stops being "not judged, precondition" (judged
+ * instead, or failed) is recorded by its id.
+ */
+function verdicts(report: Report): Record<string, string> {
+  const stopped = (r: Report['rules'][number]) =>
+    r.cause !== undefined &&
+    report.causes.some((c) => c.id === r.cause) &&
+    r.verdict === 'error' &&
+    r.error_kind === 'precondition';
+  return Object.fromEntries([
+    ...report.causes.map((c) => [`cause ${c.id}`, 'every rule standing on it: error (precondition)'] as const),
+    ...report.rules
+      .filter((r) => r.verdict !== 'pass' && !stopped(r))
       .map((r) => [r.id, r.verdict === 'error' ? `error (${r.error_kind})` : r.verdict] as const),
-  );
+  ]);
+}
 
 /** The report's field paths (arrays collapsed to `[]`), leaving out what the implementation sent. */
 function shape(value: unknown, at = '', paths = new Set<string>()): Set<string> {
