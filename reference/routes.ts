@@ -1,41 +1,9 @@
 /** The route table: the §4 endpoint catalogue of the spec model, the §5 GraphQL endpoint, the operator API. */
 import { model, type EndpointId } from '../core/spec/index.js';
 import { GRAPHQL_PATH, handleGraphql } from './graphql.js';
-import { validateAccount, stageAccount, processAccount } from './handlers/migration.js';
-import { createAgreements, createSupplyPoints } from './handlers/additions.js';
-import { createBusiness } from './handlers/business.js';
-import { createHistoricalBillingDocuments } from './handlers/billing.js';
-import { createHistoricalStatements } from './handlers/statements.js';
-import { createNotes } from './handlers/notes.js';
-import { createBusinessPaymentInstruction, createPaymentInstruction } from './handlers/payments.js';
+import { endpointHandlers } from './areas.js';
 import type { Handler } from './handlers/shared.js';
-import {
-  accountTransferStatus,
-  allAccountImportProcesses,
-  importedAccountImportProcesses,
-  pendingAccountImportProcesses,
-} from './handlers/status.js';
-import { createTransactions } from './handlers/transactions.js';
 import { OPERATOR_PREFIX, operatorIndex, operatorRoutes } from './operator.js';
-
-export const endpointHandlers: Record<EndpointId, Handler> = {
-  validateAccount,
-  stageAccount,
-  processAccount,
-  createNotes,
-  createAgreements,
-  createSupplyPoints,
-  createTransactions,
-  createHistoricalBillingDocuments,
-  createHistoricalStatements,
-  createPaymentInstruction,
-  accountTransferStatus,
-  allAccountImportProcesses,
-  pendingAccountImportProcesses,
-  importedAccountImportProcesses,
-  createBusiness,
-  createBusinessPaymentInstruction,
-};
 
 /** Who may call a route: a data-import token (§5), the operator key, or anyone (the token mutation). */
 export type Access = 'token' | 'operator' | 'public';

@@ -3,6 +3,7 @@
  * shape below (documented in reference/README.md) and reports validation errors under
  * `non_field_errors` as §7.1 says these endpoints do.
  */
+import type { EndpointId } from '../../core/spec/index.js';
 import { z } from 'zod';
 import { strictModel } from '../../core/spec/index.js';
 import type { Reply } from '../reply.js';
@@ -100,3 +101,6 @@ export const createSupplyPoints: Handler = (req, env) => {
   }
   return reply(201);
 };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = { createAgreements, createSupplyPoints } satisfies Partial<Record<EndpointId, Handler>>;

@@ -1,4 +1,5 @@
 /** §4.2 historical billing documents (once per ledger, §8). */
+import type { EndpointId } from '../../core/spec/index.js';
 import { strictModel } from '../../core/spec/index.js';
 import { validationError } from '../validation.js';
 import { type Handler, fieldError, isReply, reply, requestOnImportedAccount } from './shared.js';
@@ -31,3 +32,6 @@ export const createHistoricalBillingDocuments: Handler = (req, env) => {
   }
   return reply(201); // §4.2: "201, empty body"
 };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = { createHistoricalBillingDocuments } satisfies Partial<Record<EndpointId, Handler>>;

@@ -1,4 +1,5 @@
 /** §2.8, §4.4: a business is created with all its contracts in one request. */
+import type { EndpointId } from '../../core/spec/index.js';
 import { strictModel } from '../../core/spec/index.js';
 import type { Business } from '../store.js';
 import { type ErrorItem, validationError } from '../validation.js';
@@ -64,3 +65,6 @@ export const createBusiness: Handler = (req, env) => {
   for (const id of identifiers) store.contracts.set(id, business);
   return reply(201, { service_business_id: business.id, external_business_identifier: business.externalIdentifier });
 };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = { createBusiness } satisfies Partial<Record<EndpointId, Handler>>;

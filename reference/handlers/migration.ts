@@ -2,6 +2,7 @@
  * §3 and §4.1: validate, stage (create-or-update) and process. The state table of §3 is the
  * specification of this module.
  */
+import type { EndpointId } from '../../core/spec/index.js';
 import { strictModel, type AccountPayload } from '../../core/spec/index.js';
 import { delay, formatDate, formatDateTime, nextDay } from '../clock.js';
 import { reply, type Reply } from '../reply.js';
@@ -257,3 +258,8 @@ export function openStatementPeriod(account: Account, env: ServerEnv): { from: s
 }
 
 export type { Reply };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = { validateAccount, stageAccount, processAccount } satisfies Partial<
+  Record<EndpointId, Handler>
+>;

@@ -1,4 +1,5 @@
 /** §4.2 notes: add notes to an imported account, with the dedup rule 2. */
+import type { EndpointId } from '../../core/spec/index.js';
 import { strictModel } from '../../core/spec/index.js';
 import { formatDateTime, yieldToOthers } from '../clock.js';
 import type { StoredNote } from '../store.js';
@@ -125,3 +126,6 @@ export const createNotes: Handler = async (req, env) => {
   });
   return reply(201, results);
 };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = { createNotes } satisfies Partial<Record<EndpointId, Handler>>;

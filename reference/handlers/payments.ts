@@ -1,4 +1,5 @@
 /** §2.7, §4.2, §4.4: payment instructions for an account and for a business, checked upstream. */
+import type { EndpointId } from '../../core/spec/index.js';
 import { strictModel } from '../../core/spec/index.js';
 import { validationError } from '../validation.js';
 import {
@@ -57,3 +58,8 @@ export const createBusinessPaymentInstruction: Handler = (req, env) => {
   });
   return reply(201, { reference: request.reference, external_business_identifier: business.externalIdentifier });
 };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = { createPaymentInstruction, createBusinessPaymentInstruction } satisfies Partial<
+  Record<EndpointId, Handler>
+>;

@@ -1,4 +1,5 @@
 /** §4.3: the status endpoint and the three listings of a supplier's account import processes. */
+import type { EndpointId } from '../../core/spec/index.js';
 import type { ImportProcess } from '../store.js';
 import { type Handler, type ServerEnv, reply } from './shared.js';
 
@@ -62,3 +63,11 @@ export const importedAccountImportProcesses: Handler = async (req, env) => {
     results: records.slice((page - 1) * paging.size, page * paging.size),
   });
 };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = {
+  accountTransferStatus,
+  allAccountImportProcesses,
+  pendingAccountImportProcesses,
+  importedAccountImportProcesses,
+} satisfies Partial<Record<EndpointId, Handler>>;

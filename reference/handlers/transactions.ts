@@ -1,4 +1,5 @@
 /** §4.2 transactions: dedup (`check_previously_added`) and the open statement period (`force_add_to_current_statement`). */
+import type { EndpointId } from '../../core/spec/index.js';
 import { strictModel, type Transaction } from '../../core/spec/index.js';
 import { formatDateTime } from '../clock.js';
 import { type ErrorItem, capErrors, validationError } from '../validation.js';
@@ -142,3 +143,6 @@ export const createTransactions: Handler = (req, env) => {
   for (const body of pinnedNotes) account.notes.push({ body, createdAt: now, documentPaths: [], isPinned: true });
   return reply(201, { results });
 };
+
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
+export const handlers = { createTransactions } satisfies Partial<Record<EndpointId, Handler>>;
