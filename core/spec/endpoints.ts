@@ -4,26 +4,19 @@
  * it and the OpenAPI/Pact exports are generated from it.
  */
 import type { z } from 'zod';
+import * as business from './endpoints/business.js';
+import * as data from './endpoints/data.js';
+import * as migration from './endpoints/migration.js';
+import * as status from './endpoints/status.js';
 import type { defineRequests } from './requests.js';
+import type { defineResources } from './resources.js';
 import type { defineResponses } from './responses.js';
 
-export type EndpointId =
-  | 'validateAccount'
-  | 'stageAccount'
-  | 'processAccount'
-  | 'createNotes'
-  | 'createAgreements'
-  | 'createSupplyPoints'
-  | 'createTransactions'
-  | 'createHistoricalBillingDocuments'
-  | 'createHistoricalStatements'
-  | 'createPaymentInstruction'
-  | 'accountTransferStatus'
-  | 'allAccountImportProcesses'
-  | 'pendingAccountImportProcesses'
-  | 'importedAccountImportProcesses'
-  | 'createBusiness'
-  | 'createBusinessPaymentInstruction';
+/** Every endpoint's operation id: the keys of the sections' rows (core/spec/endpoints/). */
+export type EndpointId = keyof (ReturnType<typeof migration.endpoints> &
+  ReturnType<typeof data.endpoints> &
+  ReturnType<typeof status.endpoints> &
+  ReturnType<typeof business.endpoints>);
 
 /** A documented response. `body` is a schema, `empty` (§4.2 "empty body") or `not shown`. */
 export interface DocumentedResponse {
@@ -52,8 +45,8 @@ export interface Echo {
   changes?: readonly { field: string; when: string }[];
 }
 
-export interface EndpointSpec {
-  id: EndpointId;
+/** An endpoint as its section's file states it: everything but its id, which is the row's key. */
+export interface EndpointRow {
   method: 'GET' | 'POST';
   /**
    * Whether a successful request keeps what it is sent (§1, §4): staging and every "create". Validate
@@ -79,12 +72,18 @@ export interface EndpointSpec {
   responses: DocumentedResponse[];
 }
 
-type Requests = ReturnType<typeof defineRequests>;
-type Responses = ReturnType<typeof defineResponses>;
+export interface EndpointSpec extends EndpointRow {
+  id: EndpointId;
+}
+
+export type Resources = ReturnType<typeof defineResources>;
+export type Requests = ReturnType<typeof defineRequests>;
+export type Responses = ReturnType<typeof defineResponses>;
 
 export const DATA_IMPORT_PREFIX = '/v1/data-import/';
 
-export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, EndpointSpec> {
+/** The documented answers every section's rows share (§7.1, §5.3, §7.2, the vendor's two). */
+function documented(s: Responses) {
   const validationError = (spec: string, description = 'validation error (§7.1 body)'): DocumentedResponse => ({
     status: 400,
     spec,
@@ -117,357 +116,24 @@ export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, E
       body: 'not shown',
     },
   ];
+  return { validationError, unauthorized, notFound, vendorResponses };
+}
 
-  const list: EndpointSpec[] = [
-    {
-      id: 'validateAccount',
-      words: 'account validation',
-      looksUp: false,
-      method: 'POST',
-      stores: false,
-      path: '/v1/data-import/validate-account/',
-      spec: '§4.1',
-      title: 'Validate an account payload',
-      body: q.AccountPayload,
-      responses: [
-        {
-          status: 200,
-          spec: '§4.1',
-          description: 'the validated data',
-          body: s.ValidatedAccount,
-          echoes: { from: '', strength: 'stated' },
-        },
-        validationError('§4.1, §7.1'),
-        unauthorized,
-      ],
-    },
-    {
-      id: 'stageAccount',
-      words: 'account staging (create-or-update)',
-      looksUp: false,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/account-import-process/create-or-update/',
-      spec: '§4.1, §3',
-      title: 'Stage (create or update) an account payload',
-      body: q.AccountPayload,
-      responses: [
-        { status: 201, spec: '§4.1, §3', description: 'first staging', body: s.StageAccountResponse },
-        { status: 200, spec: '§4.1, §3', description: 'staged data replaced', body: s.StageAccountResponse },
-        {
-          status: 400,
-          spec: '§4.1, §3, §7.1',
-          description: 'invalid payload (§7.1 body), account already imported or skipped, supplier paused or complete',
-          body: 'not shown',
-        },
-        unauthorized,
-      ],
-    },
-    {
-      id: 'processAccount',
-      words: 'account processing',
-      looksUp: true,
-      method: 'POST',
-      stores: false,
-      path: '/v1/data-import/account-import-process/process/',
-      spec: '§4.1, §3',
-      title: 'Process staged data into a live account',
-      body: q.ProcessAccountRequest,
-      responses: [
-        { status: 201, spec: '§4.1', description: 'the account was created', body: s.ProcessAccountResponse },
-        {
-          status: 400,
-          spec: '§4.1 rules 1-3',
-          description:
-            'dry run that would succeed (rolled back), account already imported (body adds both numbers), team missing or data not staged',
-          body: 'not shown',
-        },
-        unauthorized,
-        {
-          status: 429,
-          spec: '§4.1 rule 4, §8',
-          description: 'the optional concurrency limit is enabled and exceeded; retry after other accounts finish',
-          body: 'not shown',
-        },
-      ],
-    },
-    {
-      id: 'createNotes',
-      words: 'notes creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/notes/create/',
-      spec: '§4.2 notes',
-      title: 'Add notes to an imported account',
-      body: q.NotesRequest,
-      responses: [
-        {
-          status: 201,
-          spec: '§4.2 notes',
-          description: 'one result per note (their order is not shown: docs/freedoms.md)',
-          body: s.NotesResponse,
-          // `{created_at, body, status}` per note: the note's body and created_at come back; a
-          // created_at not sent defaults (§4.2 notes rule 3), so only one sent is compared.
-          echoes: { from: 'notes[]', fields: ['created_at', 'body'], strength: 'stated' },
-        },
-        validationError('§4.2 notes rule 4, §7.1'),
-        unauthorized,
-        notFound('§4.2 notes rules 1 and 5, §7.2', 'account not imported, or wrong supplier code or external number'),
-      ],
-    },
-    {
-      id: 'createAgreements',
-      words: 'agreements creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/agreements/create/',
-      spec: '§4.2',
-      title: 'Add agreements to existing supply points',
-      body: q.AgreementsRequest,
-      responses: [
-        { status: 201, spec: '§4.2', description: 'agreements added', body: 'empty' },
-        validationError('§7.1', 'validation error, reported under non_field_errors (§7.1)'),
-        unauthorized,
-      ],
-    },
-    {
-      id: 'createSupplyPoints',
-      words: 'supply-points creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/supply-points/create/',
-      spec: '§4.2',
-      title: 'Add supply points to an account',
-      body: q.SupplyPointsRequest,
-      responses: [
-        { status: 201, spec: '§4.2', description: 'supply points added', body: 'empty' },
-        validationError('§7.1', 'validation error, reported under non_field_errors (§7.1)'),
-        unauthorized,
-      ],
-    },
-    {
-      id: 'createTransactions',
-      words: 'transactions creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/transactions/create/',
-      spec: '§4.2 transactions',
-      title: 'Add financial transactions to an account',
-      body: q.TransactionsRequest,
-      query: q.TransactionsQuery,
-      responses: [
-        {
-          status: 201,
-          spec: '§4.2 transactions',
-          description: 'one result per transaction',
-          body: s.TransactionsResponse,
-          echoes: {
-            from: 'transactions[]',
-            itemAt: 'transaction_data',
-            strength: 'reading',
-            why: 'transaction_data names the transaction, but its content is not shown (§4.2): a field it leaves out is its own choice, a field it carries is held to the value sent',
-            changes: [
-              {
-                field: 'transaction_date',
-                when: '§4.2 force_add_to_current_statement: a transaction dated outside the open statement period gets its date changed',
-              },
-            ],
-          },
-        },
-        {
-          status: 400,
-          spec: '§4.2 transactions',
-          description: 'the first failing transaction only',
-          body: s.TransactionImportErrorBody,
-        },
-        unauthorized,
-      ],
-    },
-    {
-      id: 'createHistoricalBillingDocuments',
-      words: 'historical billing documents creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/historical-billing-documents/create/',
-      spec: '§4.2, §8',
-      title: 'Import historical billing documents for a ledger (once per ledger)',
-      body: q.HistoricalBillingDocumentsRequest,
-      responses: [
-        { status: 201, spec: '§4.2', description: 'documents imported', body: 'empty' },
-        {
-          status: 400,
-          spec: '§4.2, §8',
-          description: 'invalid payload, or the ledger already has a finalized billing document',
-          body: 'not shown',
-        },
-        unauthorized,
-      ],
-    },
-    {
-      id: 'createHistoricalStatements',
-      words: 'historical statements creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/historical-statements/create/',
-      spec: '§4.2',
-      title: 'Import historical statements',
-      body: q.HistoricalStatementsRequest,
-      responses: [
-        {
-          status: 201,
-          spec: '§4.2',
-          description: 'the validated data (the spec states 201 and also 200)',
-          body: s.ValidatedStatements,
-          echoes: { from: 'statements', strength: 'stated' },
-        },
-        {
-          status: 200,
-          spec: '§4.2',
-          description: 'the validated data (the spec states 201 and also 200)',
-          body: s.ValidatedStatements,
-          echoes: { from: 'statements', strength: 'stated' },
-        },
-        validationError('§7.1'),
-        unauthorized,
-      ],
-    },
-    {
-      id: 'createPaymentInstruction',
-      words: 'payment instruction creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/payment-instruction/create/',
-      spec: '§2.7, §4.2',
-      title: 'Add a payment instruction to an account',
-      body: q.PaymentInstructionRequest,
-      responses: [
-        {
-          status: 201,
-          spec: '§4.2',
-          description: 'instruction checked upstream and stored',
-          body: s.PaymentInstructionResponse,
-        },
-        ...vendorResponses('§4.2 payment instruction, §7.2'),
-        unauthorized,
-      ],
-    },
-    {
-      id: 'accountTransferStatus',
-      words: 'status endpoint',
-      looksUp: true,
-      method: 'GET',
-      stores: false,
-      path: '/v1/data-import/account-transfer-status/{import_supplier_code}/{external_account_number}/',
-      spec: '§4.3',
-      title: 'Import status of an account',
-      pathParams: q.AccountPathParams,
-      responses: [
-        {
-          status: 200,
-          spec: '§4.3',
-          description: 'the status and, once created, the account number',
-          body: s.AccountTransferStatus,
-        },
-        unauthorized,
-        notFound('§4.3, §7.2', 'no import process for the supplier code and external number'),
-      ],
-    },
-    {
-      id: 'allAccountImportProcesses',
-      words: 'all-accounts listing',
-      looksUp: false,
-      method: 'GET',
-      stores: false,
-      path: '/v1/data-import/all-account-import-processes/{import_supplier_code}/',
-      spec: '§4.3',
-      title: 'All account import processes of a supplier, pending and created',
-      pathParams: q.SupplierPathParams,
-      responses: [
-        { status: 200, spec: '§4.3', description: 'pending and created records', body: s.AllAccountImportProcesses },
-        unauthorized,
-      ],
-    },
-    {
-      id: 'pendingAccountImportProcesses',
-      words: 'pending listing',
-      looksUp: false,
-      method: 'GET',
-      stores: false,
-      path: '/v1/data-import/pending-account-import-processes/{import_supplier_code}/',
-      spec: '§4.3',
-      title: 'Pending account import processes of a supplier',
-      pathParams: q.SupplierPathParams,
-      responses: [
-        {
-          status: 200,
-          spec: '§4.3',
-          description: 'pending records; number and creation time always null',
-          body: s.PendingAccountImportProcesses,
-        },
-        unauthorized,
-      ],
-    },
-    {
-      id: 'importedAccountImportProcesses',
-      words: 'imported listing',
-      looksUp: false,
-      method: 'GET',
-      stores: false,
-      path: '/v1/data-import/imported-account-import-processes/{import_supplier_code}/',
-      spec: '§4.3',
-      title: 'Imported account import processes of a supplier',
-      pathParams: q.SupplierPathParams,
-      responses: [
-        { status: 200, spec: '§4.3', description: 'response body: not shown', body: 'not shown' },
-        unauthorized,
-      ],
-    },
-    {
-      id: 'createBusiness',
-      words: 'business creation',
-      looksUp: false,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/business/',
-      spec: '§4.4, §2.8',
-      title: 'Create a business with all its contracts',
-      body: q.BusinessRequest,
-      responses: [
-        { status: 201, spec: '§4.4', description: 'the business was created', body: s.BusinessResponse },
-        validationError('§7.1'),
-        unauthorized,
-      ],
-    },
-    {
-      id: 'createBusinessPaymentInstruction',
-      words: 'business payment instruction creation',
-      looksUp: true,
-      method: 'POST',
-      stores: true,
-      path: '/v1/data-import/business-payment-instruction/create/',
-      spec: '§2.7, §4.4',
-      title: 'Add a payment instruction to a business',
-      body: q.BusinessPaymentInstructionRequest,
-      responses: [
-        {
-          status: 201,
-          spec: '§4.4',
-          description: 'instruction checked upstream and stored',
-          body: s.BusinessPaymentInstructionResponse,
-        },
-        ...vendorResponses('§4.4 rule 3, §7.2'),
-        { ...unauthorized, spec: '§5.3 (stated for this endpoint), §7.2' },
-      ],
-    },
-  ];
-  return Object.fromEntries(list.map((e) => [e.id, e])) as Record<EndpointId, EndpointSpec>;
+export type Documented = ReturnType<typeof documented>;
+
+/** The catalogue, section after section (§4.1, §4.2, §4.3, §4.4), each row given its key as id. */
+export function defineEndpoints(q: Requests, s: Responses): Record<EndpointId, EndpointSpec> {
+  const d = documented(s);
+  const rows: Record<EndpointId, EndpointRow> = {
+    ...migration.endpoints(q, s, d),
+    ...data.endpoints(q, s, d),
+    ...status.endpoints(q, s, d),
+    ...business.endpoints(q, s, d),
+  };
+  return Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, { id, ...row }])) as Record<
+    EndpointId,
+    EndpointSpec
+  >;
 }
 
 /**
