@@ -55,10 +55,9 @@ void unhandled;
 export const AREAS: Readonly<Record<string, Area>> = areas;
 
 /** Every endpoint's handler, from the areas. */
-export const endpointHandlers = Object.assign({}, ...Object.values(areas).map((a) => a.handlers)) as Record<
-  EndpointId,
-  Handler
->;
+export const endpointHandlers = Object.fromEntries(
+  Object.values(areas).flatMap((a) => Object.entries(a.handlers)),
+) as Record<EndpointId, Handler>;
 
 /** The areas' faults, area after area. */
 export const areaFaults: readonly FaultDefinition[] = Object.values(areas).flatMap((a) => a.faults);

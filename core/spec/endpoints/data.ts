@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ModelBuilder } from '../builder.js';
 import { BooleanQueryParam } from '../conventions.js';
 import { BillingDocumentType } from '../enums.js';
-import type { Documented, EndpointRow, Requests, Resources, Responses } from '../endpoints.js';
+import type { Documented, EndpointRow, Resources, Responses } from '../endpoint-row.js';
 
 const IDENTITY = 'every §4.2 request body carries the supplier code and the external account number';
 
@@ -122,7 +122,7 @@ export function requests(b: ModelBuilder, r: Resources) {
 
 /** The rows of §4.2, keyed by operation id (its one name: core/spec/endpoints.ts `endpointSlug`). */
 export function endpoints(
-  q: Requests,
+  q: ReturnType<typeof requests>,
   s: Responses,
   { validationError, unauthorized, notFound, vendorResponses }: Documented,
 ) {

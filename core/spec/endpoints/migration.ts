@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ModelBuilder } from '../builder.js';
-import type { Documented, EndpointRow, Requests, Resources, Responses } from '../endpoints.js';
+import type { Documented, EndpointRow, Resources, Responses } from '../endpoint-row.js';
 
 /** The request bodies and parameters of §4.1, in the order the model registers their names. */
 export function requests(b: ModelBuilder, _r: Resources) {
@@ -29,7 +29,11 @@ export function requests(b: ModelBuilder, _r: Resources) {
 }
 
 /** The rows of §4.1, keyed by operation id (its one name: core/spec/endpoints.ts `endpointSlug`). */
-export function endpoints(q: Requests, s: Responses, { validationError, unauthorized }: Documented) {
+export function endpoints(
+  q: ReturnType<typeof requests> & Pick<Resources, 'AccountPayload'>,
+  s: Responses,
+  { validationError, unauthorized }: Documented,
+) {
   return {
     validateAccount: {
       words: 'account validation',

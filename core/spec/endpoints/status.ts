@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ModelBuilder } from '../builder.js';
-import type { Documented, EndpointRow, Requests, Resources, Responses } from '../endpoints.js';
+import type { Documented, EndpointRow, Resources, Responses } from '../endpoint-row.js';
 
 /** The request bodies and parameters of §4.3, in the order the model registers their names. */
 export function requests(_b: ModelBuilder, _r: Resources) {
@@ -21,7 +21,7 @@ export function requests(_b: ModelBuilder, _r: Resources) {
 }
 
 /** The rows of §4.3, keyed by operation id (its one name: core/spec/endpoints.ts `endpointSlug`). */
-export function endpoints(q: Requests, s: Responses, { unauthorized, notFound }: Documented) {
+export function endpoints(q: ReturnType<typeof requests>, s: Responses, { unauthorized, notFound }: Documented) {
   return {
     accountTransferStatus: {
       words: 'status endpoint',
