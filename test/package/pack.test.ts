@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { model } from '../../core/spec/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -133,7 +134,13 @@ describe('the packed package, installed into an empty directory', () => {
         timeout: 60_000,
       }),
     );
-    expect(out).toMatchObject({ endpoints: 16, conformant: true, version: VERSION, coverage: true });
+    // The packed model is the source's: as many endpoints as core/spec has, counted, not written down.
+    expect(out).toMatchObject({
+      endpoints: Object.keys(model.endpoints).length,
+      conformant: true,
+      version: VERSION,
+      coverage: true,
+    });
     expect(out.rules).toBeGreaterThan(100);
     expect(out.generators).toBeGreaterThan(0);
   });

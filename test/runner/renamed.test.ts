@@ -30,7 +30,7 @@ describe('old rule ids', () => {
   it('leave current ids, globs, unknown ids and renames to no rule alone', () => {
     expect(currentRuleId('auth.401.create-notes', known)).toBeUndefined();
     expect(currentRuleId('conventions.types.boolean-strings', known)).toBeUndefined();
-    expect(currentRuleId('auth.401.createMeterReads', known)).toBeUndefined();
+    expect(currentRuleId('auth.401.createGasReads', known)).toBeUndefined();
     expect(currentRuleId('auth.401.*', known)).toBeUndefined();
     const read = withCurrentIds(['auth.*', 'auth.401.createNotes'], known, '--rule');
     expect(read.values).toEqual(['auth.*', 'auth.401.create-notes']);
