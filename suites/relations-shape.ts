@@ -1,7 +1,7 @@
 /**
  * The documented-shape relation (issue #42, blind spot 3): "201, empty body" and the other documented
  * success and error shapes were asserted where a rule happened to be written, not on every endpoint
- * the spec documents them for. The places are the model's documented responses (core/spec/endpoints.ts)
+ * the spec documents them for. The places are the model's documented responses (core/spec/endpoints/)
  * that carry a shape — a success with a body schema or "empty body", a 400 with a body schema — and
  * one rule per endpoint, made from the driver table alone, provokes each and holds the answer to it:
  *
