@@ -15,9 +15,9 @@ type Resources = ReturnType<typeof defineResources>;
 export function defineRequests(b: ModelBuilder, r: Resources) {
   return {
     AccountPayload: r.AccountPayload,
-    ...migration.requests(b, r),
+    ...migration.requests(b),
     ...data.requests(b, r),
     ...business.requests(b, r),
-    ...status.requests(b, r),
+    ...status.requests(),
   };
 }

@@ -9,7 +9,7 @@ import type { ModelBuilder } from '../builder.js';
 import type { Documented, EndpointRow, Resources, Responses } from '../endpoint-row.js';
 
 /** The request bodies and parameters of §4.1, in the order the model registers their names. */
-export function requests(b: ModelBuilder, _r: Resources) {
+export function requests(b: ModelBuilder) {
   const { field } = b;
   const ProcessAccountRequest = b.request(
     { id: 'ProcessAccountRequest', spec: '§4.1 process' },

@@ -5,11 +5,10 @@
  * put the sections together, and the operation id is the row's key.
  */
 import { z } from 'zod';
-import type { ModelBuilder } from '../builder.js';
-import type { Documented, EndpointRow, Resources, Responses } from '../endpoint-row.js';
+import type { Documented, EndpointRow, Responses } from '../endpoint-row.js';
 
 /** The request bodies and parameters of §4.3, in the order the model registers their names. */
-export function requests(_b: ModelBuilder, _r: Resources) {
+export function requests() {
   const SupplierPathParams = z
     .object({ import_supplier_code: z.string().min(1) })
     .meta({ spec: '§4.3', description: 'path parameters of the listings' });
