@@ -11,7 +11,6 @@ import { Worker } from 'node:worker_threads';
 import type { FixturesConfig } from '../core/config/schema.js';
 import type { PayloadTemplatesInput } from '../core/config/payloads.js';
 import type { EmbeddedTarget } from '../core/engine/connection.js';
-import type { SeedDocument } from '../reference/seed.js';
 
 /** Processing slow enough for IN_PROGRESS and 429 to be observable, fast enough not to matter. */
 export const EMBEDDED_LIMIT = { concurrencyLimit: 4, processingDelayMs: 15 };
@@ -21,7 +20,8 @@ export const EMBEDDED_LIMIT = { concurrencyLimit: 4, processingDelayMs: 15 };
  * settings: every precondition of docs/design.md §5 is configured.
  */
 export async function embeddedFixtures(): Promise<NonNullable<FixturesConfig>> {
-  const { DEFAULT_FIXTURES: f } = await import('../reference/index.js');
+  // The seed's module, not the server's: the runner's thread never loads the server's code.
+  const { DEFAULT_FIXTURES: f } = await import('../reference/seed.js');
   return {
     import_suppliers: { ...f.import_suppliers },
     operations_team: f.operations_team,
@@ -58,7 +58,7 @@ export function embeddedPayloads(): PayloadTemplatesInput {
 
 /** The reference server's seed with the embedded settings, for secrets of the caller's choosing. */
 export async function embeddedSeed(secrets: { token?: string; apiKey?: string }) {
-  const { defaultSeed } = await import('../reference/index.js');
+  const { defaultSeed } = await import('../reference/seed.js');
   const seed = defaultSeed(secrets);
   seed.settings = {
     concurrency_limit: EMBEDDED_LIMIT.concurrencyLimit,
@@ -70,16 +70,30 @@ export async function embeddedSeed(secrets: { token?: string; apiKey?: string })
 /** The embedded server's thread, beside this module once built (dist/app, or the bundle's dist/cli). */
 const SERVER_THREAD = new URL('./embedded-server.js', import.meta.url);
 
+/** The secrets of the embedded server: made afresh for each run, never printed (redacted like any). */
+interface EmbeddedSecrets {
+  token: string;
+  apiKey: string;
+}
+
+const freshSecrets = (): EmbeddedSecrets => ({
+  token: randomBytes(16).toString('hex'),
+  apiKey: randomBytes(16).toString('hex'),
+});
+
+type Started = { url: string; close(): Promise<void> };
+
 /**
  * The server on a thread of its own, so that it answers on the second core while the runner judges
  * on the first: the server's handlers take some 2 s of CPU of a default run, the runner's rules 3.4 s
- * (measured with --cpu-prof), and on one thread they add up. Undefined where the thread's module is
- * not built (the sources run by a test): the caller then starts the server in this thread, where it
- * answers the same.
+ * (measured with --cpu-prof), and on one thread they add up. The thread builds its seed from the
+ * secrets (embedded-server.ts), so the runner's thread loads none of the server's code. Undefined
+ * where the thread's module is not built (the sources run by a test): the caller then starts the
+ * server in this thread, where it answers the same.
  */
-async function onOwnThread(seed: SeedDocument): Promise<{ url: string; close(): Promise<void> } | undefined> {
+function onOwnThread(secrets: EmbeddedSecrets): Promise<Started> | undefined {
   if (!existsSync(fileURLToPath(SERVER_THREAD))) return undefined;
-  const worker = new Worker(SERVER_THREAD, { workerData: { seed } });
+  const worker = new Worker(SERVER_THREAD, { workerData: { secrets } });
   // The run's end, not the server's, ends the process: a run that fails before close() must not hang.
   worker.unref();
   // A thread that fails after it listened ends the server, not the run: its requests are then
@@ -101,8 +115,7 @@ async function onOwnThread(seed: SeedDocument): Promise<{ url: string; close(): 
         );
       worker.on('message', onMessage).once('error', reject).once('exit', onExit);
     });
-  const { url } = await reply('url');
-  return {
+  return reply('url').then(({ url }) => ({
     url: url!,
     close: async () => {
       if (ended) return;
@@ -111,7 +124,27 @@ async function onOwnThread(seed: SeedDocument): Promise<{ url: string; close(): 
       await closed;
       await worker.terminate();
     },
-  };
+  }));
+}
+
+/** A server thread started before the run knew it would need one (`prestartEmbeddedTarget`). */
+let early: { secrets: EmbeddedSecrets; started: Promise<Started> } | undefined;
+
+/**
+ * Starts the server's thread at once, for a run that will most likely aim at it (the CLI calls this
+ * when nothing names a base URL, before it loads the suites): the thread loads the server's code on
+ * the second core while this one loads the runner's, instead of after it (a default run waited some
+ * 180 ms for the thread to listen). `startEmbeddedTarget` takes it; a run that turns out to have a
+ * target of its own leaves it unused, and the unreferenced thread ends with the process.
+ */
+export function prestartEmbeddedTarget(): void {
+  if (early) return;
+  const secrets = freshSecrets();
+  const started = onOwnThread(secrets);
+  if (!started) return;
+  // A thread that cannot start says so when the run takes it (startEmbeddedTarget), not here.
+  started.catch(() => {});
+  early = { secrets, started };
 }
 
 /**
@@ -120,14 +153,21 @@ async function onOwnThread(seed: SeedDocument): Promise<{ url: string; close(): 
  * resident memory, and at that scale memory is what binds (app/cli/memory.ts).
  */
 export async function startEmbeddedTarget({ ownThread = true }: { ownThread?: boolean } = {}): Promise<EmbeddedTarget> {
-  const apiKey = randomBytes(16).toString('hex');
-  const seed = await embeddedSeed({ token: randomBytes(16).toString('hex'), apiKey });
+  const taken = ownThread ? early : undefined;
+  if (taken) early = undefined;
+  const secrets = taken?.secrets ?? freshSecrets();
   const server =
-    (ownThread ? await onOwnThread(seed) : undefined) ??
-    (await (await import('../reference/index.js')).startReferenceServer({ port: 0, host: '127.0.0.1', seed }));
+    (await (taken?.started ?? (ownThread ? onOwnThread(secrets) : undefined))) ??
+    (await (
+      await import('../reference/index.js')
+    ).startReferenceServer({
+      port: 0,
+      host: '127.0.0.1',
+      seed: await embeddedSeed(secrets),
+    }));
   return {
     baseUrl: server.url,
-    apiKey,
+    apiKey: secrets.apiKey,
     fixtures: await embeddedFixtures(),
     payloads: embeddedPayloads(),
     close: () => server.close(),

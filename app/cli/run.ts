@@ -1,7 +1,10 @@
 /** The main job: `conformance [run] [--base-url URL] [options]`. */
 import type { Command } from './usage.js';
 import { EXIT, UsageError, parseCommandLine } from './usage.js';
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
+import { DEFAULT_CONFIG_FILES } from '../../core/config/default-files.js';
+import { RUN_DEFAULTS } from '../../core/engine/options.js';
 
 export const RUN_HELP = `Usage: conformance [run] [options]
 
@@ -213,8 +216,27 @@ export function sendsCredentialsInClear(
 /** Quotes an argument for a POSIX shell when it needs it. */
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
+/**
+ * Whether the run will surely aim at the embedded server, known from the command line alone: no base
+ * URL anywhere it may come from (a flag, the variable, a configuration file, a report re-run), and
+ * not a run of many cases (that one keeps the server on its own thread: app/embedded.ts). Then its
+ * thread starts before the suites load (prestartEmbeddedTarget); where unsure, it starts as before.
+ */
+function aimsAtEmbedded(values: Record<string, unknown>): boolean {
+  const numRuns = values['num-runs'] === undefined ? undefined : Number(values['num-runs']);
+  return (
+    values['base-url'] === undefined &&
+    !process.env.CONFORMANCE_BASE_URL &&
+    values['rerun-failed'] === undefined &&
+    values.config === undefined &&
+    !DEFAULT_CONFIG_FILES.some((name) => existsSync(name)) &&
+    !(numRuns !== undefined && numRuns > RUN_DEFAULTS.numRuns)
+  );
+}
+
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, runOptions, 'run');
+  if (aimsAtEmbedded(values)) (await import('../embedded.js')).prestartEmbeddedTarget();
   const [
     { resolveRun },
     { ConfigError },

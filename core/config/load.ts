@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { ConformanceConfig } from './schema.js';
 import { dotPath } from '../spec/paths.js';
+import { DEFAULT_CONFIG_FILES } from './default-files.js';
 
 /** Alias expansions allowed in the config file (the yaml package's guard against alias bombs). */
 export const MAX_ALIAS_COUNT = 100;
@@ -22,7 +23,7 @@ export const MAX_ALIAS_COUNT = 100;
  */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
-export const DEFAULT_CONFIG_FILES = ['conformance.config.yaml', 'conformance.config.yml'];
+export { DEFAULT_CONFIG_FILES };
 
 /** The config file to read: the one named, or `./conformance.config.yaml` when present. */
 export function findConfigFile(cwd: string, explicit?: string): string | undefined {
