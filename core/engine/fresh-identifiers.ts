@@ -121,9 +121,23 @@ export function freshIdentifiers<P>(request: RequestName, payload: P, ids: Ids, 
   };
   const visit = (value: unknown, attr: string, parent: Record<string, unknown>): unknown => {
     if (untouched(attr)) return value;
-    if (Array.isArray(value)) return value.map((item, i) => child(item, i, attr, parent));
-    if (isPlainObject(value))
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, child(item, key, attr, value)]));
+    if (Array.isArray(value)) {
+      const out = new Array(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = child(value[i], i, attr, parent);
+      return out;
+    }
+    if (isPlainObject(value)) {
+      // A copy of every object walked (the caller's payload is never changed: templates.ts shares a frozen one).
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const item = child(value[key], key, attr, value);
+        // `__proto__` as a key of its own (a defect may send one), as Object.fromEntries makes it.
+        if (key === '__proto__')
+          Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+        else out[key] = item;
+      }
+      return out;
+    }
     if (typeof value !== 'string') return value;
     const identifier = identifierAt(request, path, parent);
     if (!identifier) return value;

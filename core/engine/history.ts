@@ -164,7 +164,9 @@ export type HistoryTell =
   | 'nothing';
 
 export class RunHistory {
-  private readonly accounts = new Map<string, AccountFacts>();
+  /** Supplier code → external account number → what the run has seen of that account. */
+  private readonly accounts = new Map<string, Map<string, AccountFacts>>();
+  private accountCount = 0;
   /** service_account_number → the account (key) that first showed it. */
   private readonly numbers = new Map<string, Valued<string>>();
   /** service_business_id → the external business identifier that first showed it. */
@@ -197,7 +199,7 @@ export class RunHistory {
   get stats(): HistoryStats {
     return {
       ...this.counts,
-      accounts: this.accounts.size,
+      accounts: this.accountCount,
       businesses: this.businesses.size,
       numbers: this.numbers.size,
       createdAts: this.counts.createdAts,
@@ -346,11 +348,14 @@ export class RunHistory {
 
   private account(supplier: string | undefined, ext: string | undefined): AccountFacts | undefined {
     if (!supplier || !ext) return undefined;
-    const key = JSON.stringify([supplier, ext]);
-    let facts = this.accounts.get(key);
+    // By supplier, then number: a listing of hundreds of records looks each up without making a key.
+    let ofSupplier = this.accounts.get(supplier);
+    if (!ofSupplier) this.accounts.set(supplier, (ofSupplier = new Map()));
+    let facts = ofSupplier.get(ext);
     if (!facts) {
       facts = {};
-      this.accounts.set(key, facts);
+      ofSupplier.set(ext, facts);
+      this.accountCount++;
     }
     this.counts.observations++;
     return facts;
@@ -444,11 +449,14 @@ export class RunHistory {
       );
   }
 
+  private *everyAccount(): Generator<[supplier: string, ext: string, facts: AccountFacts]> {
+    for (const [supplier, accounts] of this.accounts) for (const [ext, facts] of accounts) yield [supplier, ext, facts];
+  }
+
   /** Accounts of the run every stage (or process) of which was refused, and that a read showed all the same. */
   private refusals(): Contradiction[] {
     const out: Contradiction[] = [];
-    for (const [key, facts] of this.accounts) {
-      const [supplier, ext] = JSON.parse(key) as [string, string];
+    for (const [supplier, ext, facts] of this.everyAccount()) {
       if (!this.ours(ext)) continue;
       const account = `${ext} of supplier ${supplier}`;
       if (facts.stageRefused && !facts.stagedOk && !facts.stageUnknown && facts.appeared)

@@ -117,6 +117,7 @@ export function checkTemplate(kind: PayloadKind, template: unknown, contractPath
 export class PayloadTemplates {
   /** JSON text per kind: parsing a fresh copy is cheaper than structuredClone, and rules make hundreds. */
   private readonly text = new Map<PayloadKind, string>();
+  private readonly parsed = new Map<PayloadKind, Record<string, unknown>>();
   private readonly given = new Set<PayloadKind>();
 
   constructor(
@@ -152,14 +153,31 @@ export class PayloadTemplates {
   }
 
   /**
+   * The base payload of a kind parsed once and frozen, for `freshIdentifiers` to copy: it makes a
+   * new object of every object and list it walks, so a second copy (`base`) was wasted — an account
+   * payload parsed afresh for each of the thousand accounts a run stages. Frozen, so that no caller
+   * can change what the next one is given.
+   */
+  private frozen(kind: PayloadKind): Record<string, unknown> | undefined {
+    let value = this.parsed.get(kind);
+    if (value === undefined) {
+      const base = this.base(kind);
+      if (base === undefined) return undefined;
+      value = deepFreeze(base);
+      this.parsed.set(kind, value);
+    }
+    return value;
+  }
+
+  /**
    * An account for `supplier` with fresh identifiers: external number, supply points, ledgers,
    * transactions, statements, fiscal codes, e-mails and note bodies. It carries no contract link.
    */
   account(ids: Ids, supplier: string): AccountPayload {
-    const account = this.base<AccountPayload>('account')!;
-    deleteAtPath(account as Record<string, unknown>, this.contractPath);
-    deleteAtPath(account as Record<string, unknown>, 'business.business_contract_identifier');
-    const fresh = freshIdentifiers('AccountPayload', account, ids);
+    // The link is left out of the copy: a reference, not an identifier, so renaming first changes nothing.
+    const fresh = freshIdentifiers('AccountPayload', this.frozen('account')!, ids) as AccountPayload;
+    deleteAtPath(fresh as Record<string, unknown>, this.contractPath);
+    deleteAtPath(fresh as Record<string, unknown>, 'business.business_contract_identifier');
     fresh.import_supplier = supplier;
     return fresh;
   }
@@ -192,7 +210,7 @@ export class PayloadTemplates {
    * about set from `keys` (and any other field given there).
    */
   request<T = Record<string, unknown>>(kind: Documented, ids: Ids, keys: Record<string, unknown>): T {
-    return { ...freshIdentifiers(KINDS[kind].schema, this.base(kind)!, ids), ...keys } as T;
+    return { ...freshIdentifiers(KINDS[kind].schema, this.frozen(kind)!, ids), ...keys } as T;
   }
 
   /**
@@ -277,4 +295,13 @@ export function fillTemplate(template: unknown, values: Record<string, string>):
     return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fillTemplate(v, values)]));
   }
   return template;
+}
+
+/** `value` and everything in it frozen (a parsed JSON value: objects and lists only). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

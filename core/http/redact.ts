@@ -10,8 +10,11 @@ export const REDACTED = '***';
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi;
 
 /** Any URL in `text` with its user information (username and password) replaced. */
-export const withoutUrlCredentials = (text: string): string =>
-  text.includes('@') && text.includes('://') ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
+export const withoutUrlCredentials = (text: string): string => {
+  // Bodies are megabytes of JSON with e-mail addresses in them: the expression runs only where an `@` follows a `://`.
+  const scheme = text.indexOf('://');
+  return scheme >= 0 && text.indexOf('@', scheme) >= 0 ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
+};
 
 /** The user information of a URL at the start of `text` (`scheme://user:password@host`), up to its last `@`. */
 const LEADING_USERINFO = /^\s*[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i;

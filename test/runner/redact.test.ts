@@ -122,3 +122,47 @@ describe('urlCredentials', () => {
     expect(urlCredentials('https://us er:pa ss@host name')).toEqual(['us er', 'pa ss']);
   });
 });
+
+describe('SecretMatcher without escapes', () => {
+  // A text with no backslash, percent sign, + or & can spell a secret only as written: the matcher
+  // then searches for each secret by itself (a handful of them), and must find exactly what the
+  // walk of its trie finds — the first start, the longest secret there.
+  const naive = (secrets: string[], text: string, from: number): [number, number] | undefined => {
+    let best: [number, number] | undefined;
+    for (let at = from; at < text.length && !best; at++)
+      for (const s of secrets)
+        if (text.startsWith(s, at) && (!best || at + s.length > best[1])) best = [at, at + s.length];
+    return best;
+  };
+
+  it('finds the first start and the longest secret there, as the trie does', async () => {
+    const { SecretMatcher } = await import('../../core/http/secret-matcher.js');
+    const fc = (await import('fast-check')).default;
+    const alphabet = fc.constantFrom('a', 'b', 'c', '😀', 'é', ' ', '"');
+    const word = fc.array(alphabet, { minLength: 1, maxLength: 5 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 6 }),
+        fc.array(alphabet, { maxLength: 40 }).map((cs) => cs.join('')),
+        fc.nat(10),
+        (secrets, text, from) => {
+          const m = new SecretMatcher();
+          for (const s of secrets) m.add(s);
+          expect(m.find(text, from)).toEqual(naive(secrets, text, from));
+        },
+      ),
+    );
+  });
+
+  it('still finds escaped spellings once a text has an escape, wherever it is', async () => {
+    const { SecretMatcher } = await import('../../core/http/secret-matcher.js');
+    const m = new SecretMatcher();
+    m.add('tok-123456');
+    const escaped = 'tok-123456'.replace('-', '%2D');
+    expect(m.find(`plain text ${escaped}`)).toEqual([11, 11 + escaped.length]);
+    // From the escape on, the trie; from past it, the search as written: the same answer.
+    expect(m.find(`${escaped} then plain tok-123456`, 3)).toEqual([24, 34]);
+    expect(m.find(`${escaped} then plain tok-123456`, 4)).toEqual([24, 34]);
+    expect(m.replace('a tok-123456 b', '*')).toBe('a * b');
+  });
+});
