@@ -12,8 +12,13 @@ import type { FixturesConfig } from '../core/config/schema.js';
 import type { PayloadTemplatesInput } from '../core/config/payloads.js';
 import type { EmbeddedTarget } from '../core/engine/connection.js';
 
-/** Processing slow enough for IN_PROGRESS and 429 to be observable, fast enough not to matter. */
-export const EMBEDDED_LIMIT = { concurrencyLimit: 4, processingDelayMs: 15 };
+/**
+ * Processing slow enough for IN_PROGRESS and 429 to be observable (suites/limits.ts needs the burst's
+ * accounts seen IN_PROGRESS together), fast enough not to matter. Eight at once, not four: a default
+ * run makes some 480 process calls, each holding a slot for its 15 ms, and with four slots the rules
+ * waiting for one left both threads idle for the last second of the run.
+ */
+export const EMBEDDED_LIMIT = { concurrencyLimit: 8, processingDelayMs: 15 };
 
 /**
  * The fixtures that match the reference server's default seed (reference/seed.ts) with the embedded

@@ -3,6 +3,7 @@
  * `conformance`: the command-line entry. Subcommands load lazily so that `--help` and `list` stay
  * fast and the reference server's code is only loaded when it is needed.
  */
+import './tiering.js';
 import { capText } from '../../core/http/bounds.js';
 import { packageVersion } from '../../core/spec/package-root.js';
 import { shown, terminalSafe } from '../../reports/terminal.js';

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/reference.js';
 import { badgeSvg } from '../../app/claim/badge.js';
+import { EMBEDDED_LIMIT } from '../../app/embedded.js';
 import { type Statement, fromReport } from '../../app/claim/statement.js';
 import { summarize } from '../../core/report/build.js';
 import type { Report } from '../../core/report/schema.js';
@@ -129,7 +130,10 @@ describe('a claim of a run against the faithful reference server', () => {
         .digest('hex'),
     );
     expect(statement.run.num_runs).toBe(2);
-    expect(statement.declared).toMatchObject({ source: 'embedded reference server', concurrency_limit: 4 });
+    expect(statement.declared).toMatchObject({
+      source: 'embedded reference server',
+      concurrency_limit: EMBEDDED_LIMIT.concurrencyLimit,
+    });
     expect(statement.declared.fixtures).toContain('fixtures.import_suppliers.ongoing');
     expect(statement.observed.rate_limited.processAccount.answered).toBeGreaterThan(0);
     expect(statement.counts.MUST.fail).toBe(0);
