@@ -217,26 +217,35 @@ export function sendsCredentialsInClear(
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /**
- * Whether the run will surely aim at the embedded server, known from the command line alone: no base
- * URL anywhere it may come from (a flag, the variable, a configuration file, a report re-run), and
- * not a run of many cases (that one keeps the server on its own thread: app/embedded.ts). Then its
- * thread starts before the suites load (prestartEmbeddedTarget); where unsure, it starts as before.
+ * Whether the run will surely aim at the embedded server: no base URL anywhere it may come from (a
+ * flag, the variable, the configuration file, a report re-run), and not a run of many cases (that
+ * one keeps the server on the runner's thread: app/embedded.ts). Then the server's thread starts
+ * before the suites load (prestartEmbeddedTarget). A configuration file is read for its base_url
+ * (resolveRun reads it again, and says what is wrong with one that does not load); where unsure,
+ * the server starts as before.
  */
-function aimsAtEmbedded(values: Record<string, unknown>): boolean {
+async function aimsAtEmbedded(values: Record<string, unknown>): Promise<boolean> {
   const numRuns = values['num-runs'] === undefined ? undefined : Number(values['num-runs']);
-  return (
-    values['base-url'] === undefined &&
-    !process.env.CONFORMANCE_BASE_URL &&
-    values['rerun-failed'] === undefined &&
-    values.config === undefined &&
-    !DEFAULT_CONFIG_FILES.some((name) => existsSync(name)) &&
-    !(numRuns !== undefined && numRuns > RUN_DEFAULTS.numRuns)
-  );
+  if (
+    values['base-url'] !== undefined ||
+    process.env.CONFORMANCE_BASE_URL ||
+    values['rerun-failed'] !== undefined ||
+    (numRuns !== undefined && !(numRuns <= RUN_DEFAULTS.numRuns))
+  )
+    return false;
+  const explicit = typeof values.config === 'string' ? values.config : undefined;
+  if (explicit === undefined && !DEFAULT_CONFIG_FILES.some((name) => existsSync(name))) return true;
+  try {
+    const { loadConfig } = await import('../../core/config/load.js');
+    return loadConfig(process.cwd(), explicit).config.base_url === undefined;
+  } catch {
+    return false;
+  }
 }
 
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, runOptions, 'run');
-  if (aimsAtEmbedded(values)) (await import('../embedded.js')).prestartEmbeddedTarget();
+  if (await aimsAtEmbedded(values)) (await import('../embedded.js')).prestartEmbeddedTarget();
   const [
     { resolveRun },
     { ConfigError },
