@@ -168,7 +168,7 @@ export class RunHistory {
   private readonly accounts = new Map<string, Map<string, AccountFacts>>();
   private accountCount = 0;
   /** service_account_number → the account (key) that first showed it. */
-  private readonly numbers = new Map<string, Valued<string>>();
+  private readonly numbers = new Map<string, Valued<string> & { facts: AccountFacts }>();
   /** service_business_id → the external business identifier that first showed it. */
   private readonly businesses = new Map<string, Valued<string>>();
   private readonly kept = new Map<number, Exchange>();
@@ -398,27 +398,30 @@ export class RunHistory {
     this.exists(facts, seen, how);
     if (!facts.created || seen.end < facts.created.end) facts.created = this.keep({ ...seen, how });
     if (how !== 'the process 201') facts.appearedCreated ??= this.keep({ ...seen, how });
-    const account = `${ext} of supplier ${supplier}`;
+    // Read for every record of every listing: the account's words are made only for a message.
+    const account = () => `${ext} of supplier ${supplier}`;
     if (!facts.number) facts.number = this.keep({ ...seen, value: number });
     else if (facts.number.value !== number)
       this.contradict(
         'number-stable',
-        `account ${account} was shown with service_account_number ${JSON.stringify(facts.number.value)} by ${describe(facts.number, this.kept)}, then with ${JSON.stringify(number)} by ${how}`,
+        `account ${account()} was shown with service_account_number ${JSON.stringify(facts.number.value)} by ${describe(facts.number, this.kept)}, then with ${JSON.stringify(number)} by ${how}`,
         facts.number,
         seen,
       );
     const owner = this.numbers.get(number);
-    if (!owner) this.numbers.set(number, this.keep({ ...seen, value: account }));
-    else if (owner.value !== account)
+    if (!owner) this.numbers.set(number, { ...this.keep({ ...seen, value: account() }), facts });
+    else if (owner.facts !== facts)
       this.contradict(
         'ids-unique',
-        `service_account_number ${JSON.stringify(number)} was shown for account ${owner.value} and for account ${account} (${how})`,
+        `service_account_number ${JSON.stringify(number)} was shown for account ${owner.value} and for account ${account()} (${how})`,
         owner,
         seen,
       );
   }
 
   private createdAt(facts: AccountFacts, seen: Seen, value: string, how: string): void {
+    // Every listing repeats every account's time: the same text is the same instant.
+    if (facts.createdAt?.text === value) return;
     const second = secondOf(value);
     if (second === undefined) return;
     if (!facts.createdAt) {

@@ -27,8 +27,9 @@ export type Release = () => void;
  * collects what earlier large bodies left, so two parsed at once are two only when both are still
  * held). One per process; it must not throw.
  */
-let beforeLargeBody: (() => void) | undefined;
-export function onLargeBody(hook: (() => void) | undefined): void {
+let beforeLargeBody: ((bytes: number) => void) | undefined;
+/** `bytes`: what the body takes of the budget (its declared length, or the response cap when none is declared). */
+export function onLargeBody(hook: ((bytes: number) => void) | undefined): void {
   beforeLargeBody = hook;
 }
 
@@ -75,7 +76,7 @@ export class LargeBodyBudget {
       if (this.used > 0 && this.used + next.bytes > this.budget) return;
       this.waiting.shift();
       this.used += next.bytes;
-      beforeLargeBody?.();
+      beforeLargeBody?.(next.bytes);
       next.grant();
     }
   }
