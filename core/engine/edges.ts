@@ -19,7 +19,7 @@
  */
 import { z } from 'zod';
 import { DecimalString, type EndpointSpec } from '../spec/index.js';
-import { getAtPath, isPlainObject } from '../spec/paths.js';
+import { getAtPath, isPlainObject, setOwn } from '../spec/paths.js';
 import { batchOf, type Catalogue } from './drivers.js';
 import { type EchoDifference, type EchoSite, echoDifference, requestKinds } from './echo.js';
 import { type DeclaredLimits, type FoundLimit, bodyBytes, judgeRefusal } from './limits.js';
@@ -309,14 +309,20 @@ function visitList(
 
 /** A copy of an item made fresh: every string carrying the run's namespace carries it marked `n`. */
 export function freshCopy<T>(item: T, namespace: string, n: number): T {
-  const walk = (v: unknown): unknown =>
-    typeof v === 'string'
-      ? v.split(namespace).join(`${namespace}c${n}`)
-      : Array.isArray(v)
-        ? v.map(walk)
-        : isPlainObject(v)
-          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
-          : v;
+  const marked = `${namespace}c${n}`;
+  // Thousands of copies fill a body near 1 MiB: plain loops, and a string without the namespace kept as is.
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.includes(namespace) ? v.split(namespace).join(marked) : v;
+    if (Array.isArray(v)) {
+      const out = new Array(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = walk(v[i]);
+      return out;
+    }
+    if (!isPlainObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(v)) setOwn(out, key, walk(v[key]));
+    return out;
+  };
   return walk(item) as T;
 }
 

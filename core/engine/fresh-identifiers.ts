@@ -5,7 +5,7 @@
  */
 import type { Ids } from './ids.js';
 import { pointsAt } from '../spec/paths.js';
-import { isPlainObject } from '../spec/paths.js';
+import { isPlainObject, setOwn } from '../spec/paths.js';
 
 /** The request bodies of §4, named as the spec model names them. */
 export type RequestName =
@@ -130,11 +130,7 @@ export function freshIdentifiers<P>(request: RequestName, payload: P, ids: Ids, 
       // A copy of every object walked (the caller's payload is never changed: templates.ts shares a frozen one).
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
-        const item = child(value[key], key, attr, value);
-        // `__proto__` as a key of its own (a defect may send one), as Object.fromEntries makes it.
-        if (key === '__proto__')
-          Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-        else out[key] = item;
+        setOwn(out, key, child(value[key], key, attr, value));
       }
       return out;
     }

@@ -11,6 +11,16 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
   isNode(value) && !Array.isArray(value);
 
 /**
+ * Sets `key` on a plain object as an own data property, as Object.fromEntries does: assigning
+ * `__proto__` (a key a defect or a target may send) would set the object's prototype instead.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/**
  * The one way a path is written (§7.1 `attr`): parts joined with dots, array indexes as numbers
  * (`customers.0.landline`). `whole` names the empty path (the request or document as a whole).
  */
