@@ -140,16 +140,22 @@ let early: { secrets: EmbeddedSecrets; started: Promise<Started> } | undefined;
  * when nothing names a base URL, before it loads the suites): the thread loads the server's code on
  * the second core while this one loads the runner's, instead of after it (a default run waited some
  * 180 ms for the thread to listen). `startEmbeddedTarget` takes it; a run that turns out to have a
- * target of its own leaves it unused, and the unreferenced thread ends with the process.
+ * target of its own leaves it unused, and the unreferenced thread ends with the process. Resolves to
+ * its URL once it listens (undefined where it cannot start, or runs from the sources).
  */
-export function prestartEmbeddedTarget(): void {
-  if (early) return;
-  const secrets = freshSecrets();
-  const started = onOwnThread(secrets);
-  if (!started) return;
-  // A thread that cannot start says so when the run takes it (startEmbeddedTarget), not here.
-  started.catch(() => {});
-  early = { secrets, started };
+export function prestartEmbeddedTarget(): Promise<string | undefined> {
+  if (!early) {
+    const secrets = freshSecrets();
+    const started = onOwnThread(secrets);
+    if (!started) return Promise.resolve(undefined);
+    early = { secrets, started };
+  }
+  // Its URL once it listens; a thread that cannot start says so when the run takes it
+  // (startEmbeddedTarget), not here.
+  return early.started.then(
+    (server) => server.url,
+    () => undefined,
+  );
 }
 
 /**

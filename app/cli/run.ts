@@ -2,7 +2,7 @@
 import type { Command } from './usage.js';
 import { EXIT, UsageError, parseCommandLine } from './usage.js';
 import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { DEFAULT_CONFIG_FILES } from '../../core/config/default-files.js';
 import { RUN_DEFAULTS } from '../../core/engine/options.js';
 
@@ -224,20 +224,24 @@ const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replac
  * (resolveRun reads it again, and says what is wrong with one that does not load); where unsure,
  * the server starts as before.
  */
-async function aimsAtEmbedded(values: Record<string, unknown>): Promise<boolean> {
+export async function aimsAtEmbedded(
+  values: Record<string, unknown>,
+  cwd = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
   const numRuns = values['num-runs'] === undefined ? undefined : Number(values['num-runs']);
   if (
     values['base-url'] !== undefined ||
-    process.env.CONFORMANCE_BASE_URL ||
+    env.CONFORMANCE_BASE_URL ||
     values['rerun-failed'] !== undefined ||
     (numRuns !== undefined && !(numRuns <= RUN_DEFAULTS.numRuns))
   )
     return false;
   const explicit = typeof values.config === 'string' ? values.config : undefined;
-  if (explicit === undefined && !DEFAULT_CONFIG_FILES.some((name) => existsSync(name))) return true;
+  if (explicit === undefined && !DEFAULT_CONFIG_FILES.some((name) => existsSync(join(cwd, name)))) return true;
   try {
     const { loadConfig } = await import('../../core/config/load.js');
-    return loadConfig(process.cwd(), explicit).config.base_url === undefined;
+    return loadConfig(cwd, explicit, env).config.base_url === undefined;
   } catch {
     return false;
   }
@@ -245,7 +249,8 @@ async function aimsAtEmbedded(values: Record<string, unknown>): Promise<boolean>
 
 async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, runOptions, 'run');
-  if (await aimsAtEmbedded(values)) (await import('../embedded.js')).prestartEmbeddedTarget();
+  // Not awaited: the thread loads while this one does; the run takes it (or its failure) later.
+  if (await aimsAtEmbedded(values)) void (await import('../embedded.js')).prestartEmbeddedTarget();
   const [
     { resolveRun },
     { ConfigError },
