@@ -71,11 +71,15 @@ export function boundRunMemory(onLargeBody: (hook: (bytes: number) => void) => v
   if (manyCases) keepHeapSmall();
   const collect = collectPromptly();
   // One hook per process (large-bodies.ts): a second run sets the same one again.
-  if (collect)
-    onLargeBody((bytes) => {
-      if (bytes > HOLDS_MUCH_ABOVE) keepHeapSmall();
-      collect(COLLECT_ABOVE);
-    });
+  if (collect) onLargeBody(beforeLargeBody(collect, keepHeapSmall));
+}
+
+/** What a run does as each large body gets its turn: the small heap from one past HOLDS_MUCH_ABOVE, then a collection. */
+export function beforeLargeBody(collect: (above: number) => void, smallHeap: () => void): (bytes: number) => void {
+  return (bytes) => {
+    if (bytes > HOLDS_MUCH_ABOVE) smallHeap();
+    collect(COLLECT_ABOVE);
+  };
 }
 
 function keepHeapSmall(): void {

@@ -1,6 +1,7 @@
 /** When the commands that read large bodies collect their garbage (app/cli/memory.ts). */
 import { describe, expect, it } from 'vitest';
-import { COLLECT_ABOVE, heapCollector } from '../../app/cli/memory.js';
+import { COLLECT_ABOVE, HOLDS_MUCH_ABOVE, beforeLargeBody, heapCollector } from '../../app/cli/memory.js';
+import { LargeBodyBudget, onLargeBody } from '../../core/http/large-bodies.js';
 
 const MB = 1024 * 1024;
 
@@ -48,5 +49,24 @@ describe('the heap collector', () => {
     expect(h.collections).toEqual([]);
     h.collector.collect(50 * MB);
     expect(h.collections).toEqual([60 * MB]);
+  });
+
+  it('keeps the heap small from an answer past HOLDS_MUCH_ABOVE, not for the 1.4 MB answer to the body near 1 MiB', async () => {
+    const done: string[] = [];
+    onLargeBody(
+      beforeLargeBody(
+        (above) => done.push(`collect above ${above}`),
+        () => done.push('small heap'),
+      ),
+    );
+    try {
+      const budget = new LargeBodyBudget();
+      (await budget.take(1.4 * MB))();
+      expect(done).toEqual([`collect above ${COLLECT_ABOVE}`]);
+      (await budget.take(HOLDS_MUCH_ABOVE + 1))();
+      expect(done.slice(1)).toEqual(['small heap', `collect above ${COLLECT_ABOVE}`]);
+    } finally {
+      onLargeBody(undefined);
+    }
   });
 });
