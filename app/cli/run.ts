@@ -4,7 +4,7 @@ import { EXIT, UsageError, parseCommandLine } from './usage.js';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DEFAULT_CONFIG_FILES } from '../../core/config/default-files.js';
-import { RUN_DEFAULTS } from '../../core/engine/options.js';
+import { manyCases } from '../../core/engine/options.js';
 
 export const RUN_HELP = `Usage: conformance [run] [options]
 
@@ -234,14 +234,16 @@ export async function aimsAtEmbedded(
     values['base-url'] !== undefined ||
     env.CONFORMANCE_BASE_URL ||
     values['rerun-failed'] !== undefined ||
-    (numRuns !== undefined && !(numRuns <= RUN_DEFAULTS.numRuns))
+    manyCases(numRuns)
   )
     return false;
   const explicit = typeof values.config === 'string' ? values.config : undefined;
   if (explicit === undefined && !DEFAULT_CONFIG_FILES.some((name) => existsSync(join(cwd, name)))) return true;
   try {
     const { loadConfig } = await import('../../core/config/load.js');
-    return loadConfig(cwd, explicit, env).config.base_url === undefined;
+    const { config } = loadConfig(cwd, explicit, env);
+    // The file's number of cases counts where the command line gave none.
+    return config.base_url === undefined && !manyCases(numRuns ?? config.run?.num_runs);
   } catch {
     return false;
   }

@@ -32,6 +32,8 @@ describe('aimsAtEmbedded', () => {
     expect(await aimsAtEmbedded({}, dir('base_url: http://127.0.0.1:1\n'), {})).toBe(false);
     expect(await aimsAtEmbedded({}, dir('base_url: ${TARGET}\n'), { TARGET: 'http://127.0.0.1:1' })).toBe(false);
     expect(await aimsAtEmbedded({ 'num-runs': '400' }, dir(), {})).toBe(false);
+    expect(await aimsAtEmbedded({}, dir('run:\n  num_runs: 400\n'), {})).toBe(false);
+    expect(await aimsAtEmbedded({ 'num-runs': '25' }, dir('run:\n  num_runs: 400\n'), {})).toBe(true);
     expect(await aimsAtEmbedded({}, dir('base_url: [unclosed\n'), {})).toBe(false);
     expect(await aimsAtEmbedded({ config: 'missing.yaml' }, dir(), {})).toBe(false);
   });
