@@ -118,6 +118,8 @@ export class SecretMatcher {
     this.written = this.written && this.count <= FEW ? [...this.written, secret] : undefined;
     if (secret.includes(' ')) this.plusSpells = true;
     if (ENTITIES.some(([, c]) => secret.includes(c))) this.entitySpells = true;
+    // What was measured of the last text counted the escapes of the secrets then known.
+    this.escapeText = '';
     const first = [...secret][0];
     this.mayStart(first.charCodeAt(0), 2);
     // The unit after the first as written: the second character's, or a surrogate pair's second half.

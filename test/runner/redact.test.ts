@@ -165,4 +165,14 @@ describe('SecretMatcher without escapes', () => {
     expect(m.find(`${escaped} then plain tok-123456`, 4)).toEqual([24, 34]);
     expect(m.replace('a tok-123456 b', '*')).toBe('a * b');
   });
+
+  it('measures a text again once a secret a + can spell is added', async () => {
+    const { SecretMatcher } = await import('../../core/http/secret-matcher.js');
+    const m = new SecretMatcher();
+    m.add('tok-123456');
+    const text = 'x two+words+secret y';
+    expect(m.find(text)).toBeUndefined();
+    m.add('two words secret');
+    expect(m.find(text)).toEqual([2, 18]);
+  });
 });
