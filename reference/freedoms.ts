@@ -629,7 +629,7 @@ export const FREEDOMS: Freedom[] = [
   {
     spec: '§4.1 process rule 4, §8',
     freedom: 'The concurrency limit and how long processing takes',
-    faithful: 'limit 4 in the embedded run, 15 ms per account',
+    faithful: 'limit 8 in the embedded run, 15 ms per account',
     variant:
       "`demanding`: limit 1, 25 ms per account, `Retry-After: 1` (every rule's process call retries, honouring it); limit 4 and 0 ms per account, each account done before the next request reaches it, so never more than one IN_PROGRESS and no 429: the §8 rule is then not judged, never failed",
     toleratedBy: [
