@@ -23,8 +23,6 @@ export const MAX_ALIAS_COUNT = 100;
  */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
-export { DEFAULT_CONFIG_FILES };
-
 /** The config file to read: the one named, or `./conformance.config.yaml` when present. */
 export function findConfigFile(cwd: string, explicit?: string): string | undefined {
   if (explicit !== undefined) {
