@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { pointsAt, replacedAtPath, dotPath } from '../core/spec/paths.js';
+import { getAtPath, pointsAt, replacedAtPath, dotPath } from '../core/spec/paths.js';
 import { model } from '../core/spec/index.js';
 import { fieldsOf, formatOf, isPlainObject, specOf } from './model-shape.js';
 import { fewShrinks } from './few-shrinks.js';
@@ -610,4 +610,53 @@ export function everyDefect(
       },
     ];
   });
+}
+
+/** Defects one request carries at most when they share it (`defectGroups`): well under any list of errors a server caps. */
+export const DEFECTS_PER_REQUEST = 16;
+
+const parentOf = (attr: string) => attr.slice(0, Math.max(0, attr.lastIndexOf('.')));
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * Whether two cases may share a request and each still be told apart by the §7.1 `attr` its error
+ * names: not the same field, nor one inside the other (a list replaced holds the items another
+ * case changes), nor two dates of one object — a range (§2.3 interval_start and interval_end, a
+ * statement's bill period) may be refused at either end for the other's defect.
+ */
+function apart(a: Invalid, b: Invalid, base: object): boolean {
+  if (pointsAt(a.attr, b.attr) || pointsAt(b.attr, a.attr)) return false;
+  if (parentOf(a.attr) !== parentOf(b.attr)) return true;
+  const dated = (c: Invalid) => {
+    const v = getAtPath(base, c.attr);
+    return typeof v === 'string' && DATE_TEXT.test(v);
+  };
+  return !dated(a) && !dated(b);
+}
+
+/**
+ * The cases in groups that may share a request, in their order, at most `size` a group: each case
+ * goes to the first group it is apart from every member of (`apart`). A server that lists every
+ * error of a body (§7.1 `errors`, one per offending input) refuses a group in one answer naming
+ * each; one that lists fewer is sent the cases it did not name one by one.
+ */
+export function defectGroups(cases: readonly Invalid[], base: object, size = DEFECTS_PER_REQUEST): Invalid[][] {
+  const groups: Invalid[][] = [];
+  for (const c of cases) {
+    const group = groups.find((g) => g.length < size && g.every((m) => apart(m, c, base)));
+    if (group) group.push(c);
+    else groups.push([c]);
+  }
+  return groups;
+}
+
+/**
+ * `base` with the defect of every case in `cases`: each case's value at its attr (left out where
+ * the case leaves it out). Every defect changes its attr's value alone (test/generators/defects.test.ts),
+ * so a group's body carries each defect exactly as its own request would.
+ */
+export function withDefects(base: object, cases: readonly Invalid[]): Record<string, unknown> {
+  let body = base as Record<string, unknown>;
+  for (const c of cases) body = replacedAtPath(body, c.attr, getAtPath(c.payload, c.attr));
+  return body;
 }

@@ -27,7 +27,10 @@ export type {
 } from './payloads.js';
 export {
   DEFECTS,
+  DEFECTS_PER_REQUEST,
+  defectGroups,
   defectKinds,
+  withDefects,
   everyDefect,
   defectPlaces,
   kindsFitting,

@@ -28,16 +28,19 @@ import {
 import { NotImplemented, NotJudged, PreconditionError } from '../core/engine/failures.js';
 import { acceptedNeeds, acceptedProbe, subjectFor } from '../core/engine/subject.js';
 import { type AccountPayload, type EndpointId, model } from '../core/spec/index.js';
-import { isPlainObject } from '../core/spec/paths.js';
+import { isPlainObject, pointsAt } from '../core/spec/paths.js';
+import { documentedShape } from '../core/engine/judgements.js';
 import { fieldsOf } from '../generators/model-shape.js';
 import {
   DEFECTS,
   type DefectKind,
+  defectGroups,
   defectPlaces,
   everyDefect,
   type Invalid,
   placeOfAttr,
   TYPE_DEFECTS,
+  withDefects,
 } from '../generators/index.js';
 import { endpointSlug, type RelationPlace } from '../core/engine/relations.js';
 import { defect } from './conventions.js';
@@ -276,23 +279,47 @@ export async function typesRefused(
   const watch = prepared.account;
   const judge = oracle(ctx);
   const before = watch ? await judge.observe(watch, 'before the defective requests') : undefined;
+  const alone = async (invalid: Invalid) => {
+    const key = KEY_FIELDS.has(invalid.attr);
+    const res = await ctx.api.call(t.endpoint, {
+      body: invalid.payload,
+      defective: true,
+      step: `${t.what} with ${invalid.defect.description}`,
+    });
+    // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.
+    // A validation error, told by its §7.1 body from the other 400s (a dry run, an account already imported).
+    const what = `${t.what} with ${invalid.defect.description}`;
+    if (key) ctx.expect.status(res, [400, 404], what);
+    else ctx.expect.validationError(res, what, t.driver.validationBodyOr);
+  };
+  const groups = sharing(t, cases, prepared.body);
+  let requests = 0;
   await eachProbe(
     ctx,
-    cases,
-    async (invalid) => {
-      const key = KEY_FIELDS.has(invalid.attr);
+    groups,
+    async (group) => {
+      requests++;
+      if (group.length === 1) return alone(group[0]);
+      // Several defects at once (`defectGroups`): a body with any defect is a validation error
+      // (§7.2), and each defect its §7.1 errors name is refused; the others are sent alone.
+      const what = `${t.what} with ${group.length} defects at once (${group.map((c) => c.attr).join(', ')})`;
       const res = await ctx.api.call(t.endpoint, {
-        body: invalid.payload,
+        body: withDefects(prepared.body, group),
         defective: true,
-        step: `${t.what} with ${invalid.defect.description}`,
+        step: what,
       });
-      // §7.2: "400 | validation error on any endpoint"; §2.1: a provided field must satisfy its rules.
-      // A validation error, told by its §7.1 body from the other 400s (a dry run, an account already imported).
-      const what = `${t.what} with ${invalid.defect.description}`;
-      if (key) ctx.expect.status(res, [400, 404], what);
-      else ctx.expect.validationError(res, what, t.driver.validationBodyOr);
+      ctx.expect.validationError(res, what);
+      const attrs = namedAttrs(res.json());
+      for (const invalid of group)
+        if (!attrs.some((attr) => pointsAt(attr, invalid.attr))) {
+          requests++;
+          await alone(invalid);
+        }
     },
-    (invalid) => `${t.what} with ${invalid.defect.description}`,
+    (group) =>
+      group.length === 1
+        ? `${t.what} with ${group[0].defect.description}`
+        : `${t.what} with ${group.length} defects at once`,
     // Requests about one subject go one at a time where the driver says why they must (§3: an
     // account may be marked in progress before its request is validated).
     t.driver.oneAtATime ? 1 : PROBE_WIDTH,
@@ -306,8 +333,31 @@ export async function typesRefused(
   await prepared.probe();
   const kindsSent = [...new Set(cases.map((c) => c.defect.kind))];
   ctx.observe(
-    `${cases.length} defective ${t.what}s refused (${kindsSent.join(', ') || 'no field of these kinds in the body'}).`,
+    `${cases.length} defects refused in ${requests} ${t.what}s (${kindsSent.join(', ') || 'no field of these kinds in the body'}).`,
   );
+}
+
+/**
+ * The cases in the requests they share: one a request where a §7.1 body cannot tell them apart —
+ * a key that may be answered 404 (§7.2), an endpoint whose refusal names the first failing item
+ * only (its own 400 body, `validationBodyOr`: §4.2 transactions) — else as `defectGroups` groups them.
+ */
+function sharing(t: TypedEndpoint, cases: readonly Invalid[], base: object): Invalid[][] {
+  if (t.driver.validationBodyOr) return cases.map((c) => [c]);
+  const keys = cases.filter((c) => KEY_FIELDS.has(c.attr));
+  return [
+    ...defectGroups(
+      cases.filter((c) => !KEY_FIELDS.has(c.attr)),
+      base,
+    ),
+    ...keys.map((c) => [c]),
+  ];
+}
+
+/** The `attr` of every error a §7.1 body lists; none when the body is not one. */
+function namedAttrs(body: unknown): string[] {
+  const parsed = documentedShape(model.ValidationErrorBody, body);
+  return parsed.ok ? parsed.data.errors.map((e) => e.attr) : [];
 }
 
 /** One MUST rule per typed endpoint of the catalogue (conventions.types.<endpoint>, its one name). */

@@ -12,12 +12,16 @@ import { loadFixture } from '../../core/spec/fixtures.js';
 import { model } from '../../core/spec/index.js';
 import {
   DEFECTS,
+  DEFECTS_PER_REQUEST,
+  defectGroups,
   defectKinds,
   defectPlaces,
   everyDefect,
   kindsFitting,
   placeOfAttr,
+  withDefects,
 } from '../../generators/defects.js';
+import { getAtPath, pointsAt } from '../../core/spec/paths.js';
 import { allRules, relationKinds } from '../../suites/index.js';
 import { defectEndpoints, UNTYPED } from '../../suites/conventions-types.js';
 import { defectRelation, defectRules } from '../../suites/relations-defect.js';
@@ -103,6 +107,53 @@ describe('the defect places (generators/defects.ts kindsFitting, defectPlaces)',
     // No rule of the family for an endpoint whose field types leave it nothing (process: a boolean and strings).
     expect(defectRules().map((r) => r.id)).not.toContain('relations.defect.process-account');
     expect(defectRules().map((r) => r.id)).toContain('relations.defect.stage-account');
+  });
+});
+
+describe('defects sharing a request (generators/defects.ts defectGroups, withDefects)', () => {
+  const bodies: [endpoint: string, fixture: string][] = [
+    ['validateAccount', 'accounts/electricity'],
+    ['createHistoricalBillingDocuments', 'historical-billing-documents/period-based'],
+    ['createTransactions', 'transactions/all-types'],
+    ['createNotes', 'notes/notes'],
+    ['createBusiness', 'business/business'],
+    ['createHistoricalStatements', 'historical-statements/statements'],
+  ];
+  const casesOf = (id: string, fixture: string) => {
+    const e = CATALOGUE.endpoints.find((x) => x.id === id)!;
+    const base = loadFixture<object>(fixture);
+    return { base, cases: everyDefect(e.body!, base, MUST, UNTYPED) };
+  };
+
+  it('carry each defect as its own request does: every defect changes the value at its attr alone', () => {
+    for (const [id, fixture] of bodies) {
+      const { base, cases } = casesOf(id, fixture);
+      expect(cases.length, id).toBeGreaterThan(0);
+      for (const c of cases) expect(withDefects(base, [c]), `${id} ${c.attr} ${c.defect.kind}`).toEqual(c.payload);
+    }
+  });
+
+  it('hold each case once, at most DEFECTS_PER_REQUEST a request, no two at one field, one inside the other, or two dates of one object', () => {
+    for (const [id, fixture] of bodies) {
+      const { base, cases } = casesOf(id, fixture);
+      const groups = defectGroups(cases, base);
+      expect(groups.flat()).toHaveLength(cases.length);
+      expect(new Set(groups.flat())).toEqual(new Set(cases));
+      for (const g of groups) {
+        expect(g.length).toBeLessThanOrEqual(DEFECTS_PER_REQUEST);
+        for (const a of g)
+          for (const b of g) {
+            if (a === b) continue;
+            expect(pointsAt(a.attr, b.attr), `${a.attr} / ${b.attr}`).toBe(false);
+            const parent = (x: string) => x.slice(0, Math.max(0, x.lastIndexOf('.')));
+            const dated = (x: string) => /^\d{4}-\d{2}-\d{2}/.test(String(getAtPath(base, x)));
+            if (parent(a.attr) === parent(b.attr))
+              expect(dated(a.attr) || dated(b.attr), `${a.attr} / ${b.attr}`).toBe(false);
+          }
+      }
+      // The account payload's defects share some twenty requests, not one each.
+      if (id === 'validateAccount') expect(groups.length).toBeLessThan(cases.length / 5);
+    }
   });
 });
 
