@@ -97,47 +97,65 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
       // what came before its failing item (§4.2 transactions). The account's keys stay.
       const rebuild = (body: Json) =>
         batch ? { ...body, [batch.list]: freshCopy(body[batch.list], ctx.ids.namespace, 1000 + ++replays) } : body;
+      /** Sends an instance (replayed inside the limits a refusal shows, unless `once`) and judges its answer. */
+      const attempt = async (instance: EdgeInstance, once: boolean) => {
+        const valid = await request();
+        const body = instance.apply((valid.body ?? {}) as Json, tools());
+        const what = `${instance.places.length === 1 ? instance.places[0] : `${instance.places.length} fields (${instance.places.slice(0, 3).join(', ')}${instance.places.length > 3 ? ', …' : ''})`} at ${instance.edge}`;
+        const send = (b: Json, replay: number) =>
+          ctx.api.call(e.id, {
+            ...valid,
+            body: b,
+            step: `${what}${replay ? ` (replay ${replay}, inside the limits found)` : ''}`,
+          });
+        const { res, sent } = once
+          ? { res: await send(body, 0), sent: body }
+          : await sendInsideLimits(ctx, e.id, body, send, what, rebuild);
+        const outcome = judgeEdge({ status: res.status, body: res.isJson ? res.json() : undefined }, sent, {
+          accepted: statuses,
+          difference: site
+            ? (answer) =>
+                echoedDifference(
+                  site,
+                  atPlaces(sent, instance.places, instance.kind !== 'value') as Json,
+                  answer,
+                  instance.kind === 'empty' ? instance.places : [],
+                  ctx.ids.namespace,
+                )
+            : undefined,
+          empties: instance.kind === 'empty',
+          isValidationError: (answer) =>
+            documentedShape(model.ValidationErrorBody, answer).ok ||
+            (driver.validationBodyOr ? documentedShape(driver.validationBodyOr.schema, answer).ok : false),
+          declared: ctx.declaredLimits,
+          nonFieldErrors: mayUseNonFieldErrors(e.id),
+        });
+        return { outcome, res, what };
+      };
+      const judged = async (instance: EdgeInstance) => {
+        // An emptied list is sent once: a validation error refusing it is legal (judgeEdge).
+        const { outcome, res, what } = await attempt(instance, instance.kind === 'empty');
+        if (outcome.kind === 'refused') ctx.observe(`${what}: ${outcome.why}`);
+        ctx.expect.that(outcome.kind !== 'broken', `${what}: ${outcome.kind === 'broken' ? outcome.reason : ''}`, {
+          res,
+        });
+      };
       await eachProbe(
         ctx,
         plan,
         async (instance) => {
-          const valid = await request();
-          const body = instance.apply((valid.body ?? {}) as Json, tools());
-          const what = `${instance.places.length === 1 ? instance.places[0] : `${instance.places.length} fields (${instance.places.slice(0, 3).join(', ')}${instance.places.length > 3 ? ', …' : ''})`} at ${instance.edge}`;
-          const send = (b: Json, replay: number) =>
-            ctx.api.call(e.id, {
-              ...valid,
-              body: b,
-              step: `${what}${replay ? ` (replay ${replay}, inside the limits found)` : ''}`,
-            });
-          // An emptied list is sent once: a validation error refusing it is legal (judgeEdge).
-          const { res, sent } =
-            instance.kind === 'empty'
-              ? { res: await send(body, 0), sent: body }
-              : await sendInsideLimits(ctx, e.id, body, send, what, rebuild);
-          const outcome = judgeEdge({ status: res.status, body: res.isJson ? res.json() : undefined }, sent, {
-            accepted: statuses,
-            difference: site
-              ? (answer) =>
-                  echoedDifference(
-                    site,
-                    atPlaces(sent, instance.places, instance.kind !== 'value') as Json,
-                    answer,
-                    instance.kind === 'empty' ? instance.places : [],
-                    ctx.ids.namespace,
-                  )
-              : undefined,
-            empties: instance.kind === 'empty',
-            isValidationError: (answer) =>
-              documentedShape(model.ValidationErrorBody, answer).ok ||
-              (driver.validationBodyOr ? documentedShape(driver.validationBodyOr.schema, answer).ok : false),
-            declared: ctx.declaredLimits,
-            nonFieldErrors: mayUseNonFieldErrors(e.id),
-          });
-          if (outcome.kind === 'refused') ctx.observe(`${what}: ${outcome.why}`);
-          ctx.expect.that(outcome.kind !== 'broken', `${what}: ${outcome.kind === 'broken' ? outcome.reason : ''}`, {
-            res,
-          });
+          if (!instance.members) return judged(instance);
+          // The lists of one depth at once (edges.ts `together`): accepted intact, each list is.
+          // A 5xx, or an answer accepting them changed, is broken as it would be for one list; any
+          // refusal may be of one list alone (a limit, an empty list), so each is sent on its own.
+          const { outcome, res, what } = await attempt(instance, true);
+          if (outcome.kind === 'intact') return;
+          ctx.expect.that(
+            !(outcome.kind === 'broken' && (res.status >= 500 || statuses.includes(res.status))),
+            `${what}: ${outcome.kind === 'broken' ? outcome.reason : ''}`,
+            { res },
+          );
+          for (const member of instance.members) await judged(member);
         },
         (instance) => `${instance.edge} at ${instance.places[0]}`,
       );

@@ -164,6 +164,40 @@ describe('the instances', () => {
     expect(freshCopy({ id: `${NS}-T1`, other: 'x' }, NS, 3)).toEqual({ id: `${NS}c3-T1`, other: 'x' });
   });
 
+  it('put the lists of one depth together, each list a member sent alone when they are not accepted together', () => {
+    const validate = CATALOGUE.endpoints.find((e) => e.id === 'validateAccount')!;
+    const accountPlan = planOf(CATALOGUE, validate);
+    const lists = fields('validateAccount').filter((f) => places.find((p) => p.field === f)?.class === 'list');
+    const depth = (f: string) => f.split('[]').length - 1;
+    for (const kind of ['empty', 'many'] as const) {
+      const instances = accountPlan.filter((i) => i.kind === kind);
+      // One request per depth, not one per list: some two dozen lists, three depths.
+      expect(instances.length).toBe(new Set(lists.map(depth)).size);
+      expect(instances.flatMap((i) => i.places).sort()).toEqual([...lists].sort());
+      for (const i of instances) {
+        const members = i.members ?? [i];
+        expect(new Set(i.places.map(depth)).size).toBe(1);
+        expect(members.flatMap((m) => m.places)).toEqual(i.places);
+        expect(members.every((m) => m.kind === kind && m.edge === i.edge && m.places.length === 1 && !m.members)).toBe(
+          true,
+        );
+      }
+    }
+    // Put together, each member's list is as its own request puts it.
+    const body = {
+      import_supplier: 'S',
+      external_account_number: 'A',
+      customers: [{ first_name: `${NS}-C1` }],
+      ledgers: [{ ledger_code: `${NS}-L1` }],
+    };
+    const empties = accountPlan.find((i) => i.kind === 'empty' && i.places.includes('customers'))!;
+    const together = empties.apply(body, tools);
+    for (const m of empties.members!) expect(together[m.places[0]]).toEqual(m.apply(body, tools)[m.places[0]]);
+    expect(together.customers).toEqual([]);
+    expect(together.ledgers).toEqual([]);
+    expect(body.customers).toHaveLength(1);
+  });
+
   it('put an integer at 32 and 64-bit widths at every integer field, adding one the request left out', () => {
     const validate = CATALOGUE.endpoints.find((e) => e.id === 'validateAccount')!;
     const ints = planOf(CATALOGUE, validate).filter((i) => i.edge.startsWith('integer'));
