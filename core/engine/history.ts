@@ -187,6 +187,8 @@ export class RunHistory {
   private current?: Exchange;
   /** Its response body parsed once with the rule that reads it, when the client shares it. */
   private response?: SharedBody;
+  /** Its request body's top-level text fields as sent, when the client gives them. */
+  private requestFields?: Readonly<Record<string, string>>;
   private lastDropped?: number;
 
   /** `tells`: what each endpoint's answer tells, by endpoint id (the drivers' `historyTells()`). */
@@ -217,7 +219,14 @@ export class RunHistory {
    * Reads one completed exchange: `startedAt` when it was sent, `endedAt` when its answer (or the
    * failure to get one) arrived. Never throws: an answer it cannot read shows nothing.
    */
-  observe(exchange: Exchange, startedAt: Date, endedAt = Date.now(), response?: SharedBody): void {
+  observe(
+    exchange: Exchange,
+    startedAt: Date,
+    endedAt = Date.now(),
+    response?: SharedBody,
+    /** The request body's top-level text fields as sent, when its recorded text is what was sent. */
+    requestFields?: Readonly<Record<string, string>>,
+  ): void {
     this.counts.exchanges++;
     const at = exchange.request.url.indexOf('/v1/');
     if (at < 0) return;
@@ -226,12 +235,22 @@ export class RunHistory {
     const seen: Seen = { seq: exchange.seq, start: startedAt.getTime(), end: endedAt };
     this.current = exchange;
     this.response = response;
+    this.requestFields = requestFields;
     try {
       this.read(this.tells[routed.endpoint.id] ?? 'nothing', routed.params, exchange, seen);
     } finally {
       this.current = undefined;
       this.response = undefined;
+      this.requestFields = undefined;
     }
+  }
+
+  /**
+   * The exchange's request body as JSON, or undefined. Only its top-level text fields are read
+   * here, so those given as it was sent stand for it (a stage body is parsed once, by the server).
+   */
+  private requestJson(x: Exchange): unknown {
+    return this.requestFields ?? parse(x.request.body);
   }
 
   /** The exchange's response body as JSON, or undefined: the rule's own parse when shared. */
@@ -252,7 +271,7 @@ export class RunHistory {
     }
     switch (tell) {
       case 'staging': {
-        const req = parse(x.request.body);
+        const req = this.requestJson(x);
         if (!isObject(req)) return;
         const facts = this.account(text(req.import_supplier), text(req.external_account_number));
         if (!facts) return;
@@ -264,7 +283,7 @@ export class RunHistory {
         return;
       }
       case 'processing': {
-        const req = parse(x.request.body);
+        const req = this.requestJson(x);
         if (!isObject(req)) return;
         const supplier = text(req.import_supplier_code);
         const ext = text(req.external_account_number);
@@ -301,7 +320,7 @@ export class RunHistory {
       }
       case 'business': {
         const res = this.responseJson(x);
-        const req = parse(x.request.body);
+        const req = this.requestJson(x);
         if (!isObject(res) || !isObject(req) || status === undefined || status >= 500) return;
         const id = res.service_business_id;
         const external = text(res.external_business_identifier) ?? text(req.external_business_identifier);

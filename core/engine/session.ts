@@ -116,9 +116,9 @@ function connectTo(options: RunOptions, settings: Settings, history: RunHistory)
     // The run's history reads every exchange as it completes, beside whatever else observes them —
     // but for a near miss of a key sent on purpose, which a server may hold as the same key
     // (docs/freedoms.md): its answer is the near-miss rule's to judge, not another subject's fact.
-    onExchange: (exchange, startedAt, origin, sender, response) => {
-      if (sender?.nearMiss === undefined) history.observe(exchange, startedAt, Date.now(), response);
-      options.onExchange?.(exchange, startedAt, origin, sender, response);
+    onExchange: (exchange, startedAt, origin, sender, response, requestFields) => {
+      if (sender?.nearMiss === undefined) history.observe(exchange, startedAt, Date.now(), response, requestFields);
+      options.onExchange?.(exchange, startedAt, origin, sender, response, requestFields);
     },
   });
 }

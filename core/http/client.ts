@@ -230,6 +230,7 @@ export class HttpClient {
       deliberate: req.deliberate,
       nearMiss: req.nearMiss,
       departure,
+      ...(wire.fields && request.body === wire.payload ? { requestFields: wire.fields } : {}),
     };
     let release: Release | undefined;
     try {

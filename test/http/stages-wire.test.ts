@@ -247,6 +247,24 @@ describe('the pipeline against a target that breaks', () => {
     }
   });
 
+  it("an observer is told the request's top-level text fields as sent, and none when redaction changed the body", async () => {
+    const told: [Parameters<ExchangeObserver>[0], Parameters<ExchangeObserver>[5]][] = [];
+    const c = client({ onExchange: (x, _at, _origin, _sender, _res, fields) => void told.push([x, fields]) });
+    try {
+      const body: Record<string, unknown> = { supplier: 'S1', account: 'A1', count: 2, nested: { supplier: 'inner' } };
+      const sending = c.send({ method: 'POST', path: '/echo/', body }, new Transcript());
+      // A change after the request went out is not what was sent.
+      body.supplier = 'changed';
+      await sending;
+      await c.send({ method: 'POST', path: '/echo/', body: { supplier: 'S1', secret: SECRET } }, new Transcript());
+      await c.send({ method: 'POST', path: '/echo/', rawBody: '{"supplier":"S1"}' }, new Transcript());
+      expect(told.map(([, fields]) => fields)).toEqual([{ supplier: 'S1', account: 'A1' }, undefined, undefined]);
+      expect(JSON.parse(told[0][0].request.body!).supplier).toBe('S1');
+    } finally {
+      await c.close();
+    }
+  });
+
   it('an answer is recorded redacted, read unredacted by the rule, and its large-body share given back', async () => {
     const told: Parameters<ExchangeObserver>[0][] = [];
     const c = client({ onExchange: (x) => void told.push(x) });

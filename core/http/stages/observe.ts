@@ -35,6 +35,12 @@ export type ExchangeObserver = (
    * given when the recorded body is the text the rule reads (redaction changed nothing).
    */
   response?: SharedBody,
+  /**
+   * The top-level text fields of the request body as it was sent (send.ts `fields`): given when
+   * the recorded body is the text sent (redaction changed nothing), so a reader of a key or two
+   * need not parse the body.
+   */
+  requestFields?: Readonly<Record<string, string>>,
 ) => void;
 
 /** Who sent an exchange; what it broke on purpose worked out when first read, once. */
@@ -59,6 +65,8 @@ export interface Watch {
   deliberate: HttpRequest['deliberate'];
   nearMiss?: string;
   departure: Departure;
+  /** The request's top-level text fields, when its recorded body is the text sent. */
+  requestFields?: Readonly<Record<string, string>>;
 }
 
 /** The request as an observer sees it: as recorded, with the redacted body whole instead of clipped. */
@@ -103,6 +111,7 @@ function tell(watch: Watch, exchange: Omit<Exchange, 'seq' | 'step'>, response?:
       watch.origin,
       transcript.sender === undefined ? undefined : senderOf(transcript.sender, watch.deliberate, watch.nearMiss),
       response,
+      watch.requestFields,
     );
   } catch {
     // The observer's own trouble (a full disk under a HAR file) is its to report.

@@ -14,6 +14,24 @@ export interface WireRequest {
   headers: Record<string, string>;
   /** The body sent: `rawBody` as is, or `body` as JSON; undefined for none. */
   payload: string | undefined;
+  /**
+   * The top-level text fields of a JSON object body, read as it was serialised: what an observer
+   * reads of a request (the supplier code, the external number) without parsing the body again.
+   */
+  fields?: Readonly<Record<string, string>>;
+}
+
+/** The text fields at the top of a body that is a plain object; a later change to it is not seen. */
+function topFields(body: unknown): Record<string, string> | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  // JSON.stringify writes what toJSON returns: the fields are then not what went out.
+  if (typeof (body as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  const fields: Record<string, string> = {};
+  for (const key of Object.keys(body)) {
+    const value = (body as Record<string, unknown>)[key];
+    if (typeof value === 'string' && key !== '__proto__') fields[key] = value;
+  }
+  return fields;
 }
 
 /**
@@ -29,7 +47,8 @@ export function wireRequest(req: HttpRequest, path: string, extraHeaders?: Recor
     ...extraHeaders,
     ...req.headers,
   };
-  return { method: req.method, path, headers, payload };
+  const fields = req.rawBody === undefined ? topFields(req.body) : undefined;
+  return { method: req.method, path, headers, payload, ...(fields ? { fields } : {}) };
 }
 
 /**
