@@ -9,11 +9,18 @@ export const REDACTED = '***';
 /** The user-information part of a URL (`scheme://user:password@`), in any scheme. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi;
 
+/** User information right after a `://`: what URL_USERINFO replaces, read from one position on. */
+const USERINFO_HERE = /[^\s/?#@'"]+@/y;
+
 /** Any URL in `text` with its user information (username and password) replaced. */
 export const withoutUrlCredentials = (text: string): string => {
-  // Bodies are megabytes of JSON with e-mail addresses in them: the expression runs only where an `@` follows a `://`.
-  const scheme = text.indexOf('://');
-  return scheme >= 0 && text.indexOf('@', scheme) >= 0 ? text.replace(URL_USERINFO, `$1${REDACTED}@`) : text;
+  // Bodies are megabytes of JSON with e-mail addresses and URLs in them: the expression runs over the
+  // whole text only once some `://` is followed by user information and an `@`.
+  for (let at = text.indexOf('://'); at >= 0; at = text.indexOf('://', at + 3)) {
+    USERINFO_HERE.lastIndex = at + 3;
+    if (USERINFO_HERE.test(text)) return text.replace(URL_USERINFO, `$1${REDACTED}@`);
+  }
+  return text;
 };
 
 /** The user information of a URL at the start of `text` (`scheme://user:password@host`), up to its last `@`. */

@@ -44,6 +44,23 @@ describe('the redactor', () => {
     expect(new Redactor().text('--base-url https://user:pw@example.com')).toBe(
       `--base-url https://${REDACTED}@example.com`,
     );
+    // A URL without credentials before an e-mail address or another URL that has them.
+    expect(withoutUrlCredentials('{"p":"https://h/x","e":"a@b.c","u":"s3://k:s@b/"}')).toBe(
+      `{"p":"https://h/x","e":"a@b.c","u":"s3://${REDACTED}@b/"}`,
+    );
+  });
+
+  it('hides URL credentials exactly as the one expression over the whole text does (its fast path skips texts it leaves alone)', async () => {
+    const fc = (await import('fast-check')).default;
+    const whole = (text: string) => text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi, `$1${REDACTED}@`);
+    const piece = fc.constantFrom('https', 'x', '://', ':', '@', '/', ' ', '"', "'", '?', '#', 'a.b', '\u00a0', 'é');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = pieces.join('');
+        expect(withoutUrlCredentials(text)).toBe(whole(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('redactDeep replaces secrets in every string and key of a report, and returns a clean report as is', () => {
