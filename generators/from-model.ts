@@ -162,8 +162,18 @@ function array<S extends BaseScope>(schema: z.ZodArray, rules: Rules<S>, scope: 
   const [min, max] = rules.length(field, scope);
   const large = rules.large?.(field, scope);
   const count = fc.integer({ min, max });
-  // Only the items drawn are derived: arbitraries are rebuilt for every generated value.
-  const item = (i: number) => derive(schema.element as z.ZodType, rules, { ...scope, at: [...scope.at, i], index: i });
+  // Only the items drawn are derived, each once: the chain below runs for every generated value,
+  // and deriving an item's arbitrary again (records of records) cost more than drawing from it.
+  const derived = new Map<number, fc.Arbitrary<unknown>>();
+  const item = (i: number) => {
+    let arbitrary = derived.get(i);
+    if (!arbitrary)
+      derived.set(
+        i,
+        (arbitrary = derive(schema.element as z.ZodType, rules, { ...scope, at: [...scope.at, i], index: i })),
+      );
+    return arbitrary;
+  };
   return (large === undefined ? count : orEdge(count, fc.constant(large))).chain((n) =>
     fc.tuple(...Array.from({ length: n }, (_, i) => item(i))),
   );
