@@ -386,16 +386,21 @@ export function edgePlan(
       },
     }) satisfies EdgeInstance;
   const instances: EdgeInstance[] = [];
+  // The value instances of each class, in order; the i-th of every class share a request (`byIndex`).
+  const byClass: EdgeInstance[][] = [];
   const ints = of('integer');
-  if (ints.length) for (const n of values.integers) instances.push(setting(`integer ${n}`, ints, () => n));
+  if (ints.length) byClass.push(values.integers.map((n) => setting(`integer ${n}`, ints, () => n)));
   const nums = of('number', 'decimal', 'amount');
   if (nums.length)
-    for (const n of values.numbers)
-      instances.push(setting(`number ${JSON.stringify(n)}`, nums, (p) => edgeValueFor(p.class, n)));
+    byClass.push(
+      values.numbers.map((n) => setting(`number ${JSON.stringify(n)}`, nums, (p) => edgeValueFor(p.class, n))),
+    );
   const texts = of('text');
+  const textual: EdgeInstance[] = [];
+  byClass.push(textual);
   for (const bytes of values.textBytes)
     for (const group of chunks(texts, Math.max(1, Math.floor(TEXT_BYTES_PER_REQUEST / bytes))))
-      instances.push(
+      textual.push(
         setting(
           `text of ${bytes} UTF-8 bytes`,
           group,
@@ -412,10 +417,12 @@ export function edgePlan(
   ] as const) {
     const groups = holders(of(c));
     const turns = groups.reduce((most, g) => Math.max(most, g.fields.length), 0);
+    const dated: EdgeInstance[] = [];
+    byClass.push(dated);
     for (const d of edges)
       for (let turn = 0; turn < turns; turn++) {
         const at = groups.map((g) => g.fields[Math.min(turn, g.fields.length - 1)]);
-        instances.push({
+        dated.push({
           edge: `${c} ${d}`,
           kind: 'value',
           places: at,
@@ -428,6 +435,7 @@ export function edgePlan(
         });
       }
   }
+  instances.push(...byIndex(byClass));
   const lists = of('list');
   const perList: EdgeInstance[] = [];
   if (lists.length)
@@ -517,17 +525,33 @@ function together(perList: EdgeInstance[]): EdgeInstance[] {
     const key = `${i.kind} ${i.edge} ${depthOf(i.places[0])}`;
     groups.set(key, [...(groups.get(key) ?? []), i]);
   }
-  return [...groups.values()].map((members) =>
-    members.length === 1
-      ? members[0]
-      : {
-          edge: members[0].edge,
-          kind: members[0].kind,
-          places: members.flatMap((m) => m.places),
-          apply: (body, tools) => members.reduce((b, m) => m.apply(b, tools), body),
-          members,
-        },
-  );
+  return [...groups.values()].map((members) => shared(members, members[0].edge));
+}
+
+/**
+ * The value instances of the classes put together by rank: the first integer edge, the first
+ * number, the first text and the first date in one request, then the second of each, and so on.
+ * A field has one class, so no two members touch one field; each member's edge is a value its
+ * field's shape allows, so the request they share is as legal as each of theirs.
+ */
+function byIndex(byClass: EdgeInstance[][]): EdgeInstance[] {
+  const rounds = byClass.reduce((most, c) => Math.max(most, c.length), 0);
+  return Array.from({ length: rounds }, (_, i) => {
+    const members = byClass.flatMap((c) => (i < c.length ? [c[i]] : []));
+    return shared(members, members.map((m) => m.edge).join(', '));
+  });
+}
+
+/** One instance standing for `members` (each of which it sends alone when they are not accepted together). */
+function shared(members: EdgeInstance[], edge: string): EdgeInstance {
+  if (members.length === 1) return members[0];
+  return {
+    edge,
+    kind: members[0].kind,
+    places: members.flatMap((m) => m.places),
+    apply: (body, tools) => members.reduce((b, m) => m.apply(b, tools), body),
+    members,
+  };
 }
 
 /** Date places grouped by the object that holds them (`a[].b` and `a[].c` in the items of `a`). */

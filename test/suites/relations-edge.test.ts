@@ -9,6 +9,7 @@ import { echoSites } from '../../core/engine/echo.js';
 import {
   EDGE,
   EDGE_FIXED,
+  type EdgeInstance,
   atPlaces,
   type EdgeJudging,
   echoedDifference,
@@ -36,6 +37,8 @@ const site = (endpoint: string) => echoSites(CATALOGUE).find((s) => s.endpoint =
 const NS = 'cf-test01';
 let n = 0;
 const tools = { fresh: () => `${NS}-X${++n}`, namespace: NS, item: () => ({ body: `${NS}-N${++n}` }) };
+/** Every instance of a plan on its own: the members of those that share a request. */
+const alone = (plan: EdgeInstance[]) => plan.flatMap((i) => i.members ?? [i]);
 
 describe('the places of the edge relation', () => {
   it('are every field of every request body with an edge class, and every list, from the model alone', () => {
@@ -96,7 +99,7 @@ describe('the places of the edge relation', () => {
 
 describe('the instances', () => {
   const statements = CATALOGUE.endpoints.find((e) => e.id === 'createHistoricalStatements')!;
-  const plan = planOf(CATALOGUE, statements);
+  const plan = alone(planOf(CATALOGUE, statements));
   const request = {
     import_supplier: 'S',
     external_account_number: `${NS}-A1`,
@@ -113,7 +116,7 @@ describe('the instances', () => {
   };
 
   it('are fixed: the same plan, the same edges, every run', () => {
-    expect(planOf(CATALOGUE, statements).map((i) => i.edge)).toEqual(plan.map((i) => i.edge));
+    expect(alone(planOf(CATALOGUE, statements)).map((i) => i.edge)).toEqual(plan.map((i) => i.edge));
     expect(plan.filter((i) => i.edge.startsWith('integer'))).toEqual([]);
     expect(plan.filter((i) => i.edge.startsWith('text')).map((i) => i.edge)).toEqual(
       EDGE_TEXT_BYTES.map((b) => `text of ${b} UTF-8 bytes`),
@@ -198,9 +201,43 @@ describe('the instances', () => {
     expect(body.customers).toHaveLength(1);
   });
 
+  it('put the first edge of every class in one request, the second in the next, no two members at one field', () => {
+    const validate = CATALOGUE.endpoints.find((e) => e.id === 'validateAccount')!;
+    const plan = planOf(CATALOGUE, validate);
+    const values = plan.filter((i) => i.kind === 'value');
+    const singles = alone(values);
+    // As many requests as the class with the most edges (the dates, at each field of a period), not one per edge.
+    const most = Math.max(
+      ...['integer', 'number', 'text', 'date ', 'datetime'].map(
+        (c) => singles.filter((i) => i.edge.startsWith(c)).length,
+      ),
+    );
+    expect(values.length).toBe(most);
+    expect(singles.length).toBeGreaterThan(2 * values.length);
+    for (const i of values) {
+      const members = i.members ?? [i];
+      const fieldsOf = members.flatMap((m) => m.places);
+      expect(new Set(fieldsOf).size, i.edge).toBe(fieldsOf.length);
+      expect(i.edge).toBe(members.map((m) => m.edge).join(', '));
+    }
+    // Together, each member's fields carry what the member alone puts there.
+    const first = values[0];
+    const body = { import_supplier: 'S', external_account_number: 'A', billing_name: `${NS}-B` };
+    const both = first.apply(body, tools);
+    const integer = first.members!.find((m) => m.edge.startsWith('integer'))!;
+    const text = first.members!.find((m) => m.edge.startsWith('text'))!;
+    expect(text.places).toContain('billing_name');
+    expect(both.billing_name).toBe(text.apply(body, tools).billing_name);
+    const cents = 'supply_addresses[].supply_points[].agreements[].estimated_monthly_fee_in_cents';
+    expect(integer.places).toContain(cents);
+    const point = (both.supply_addresses as { supply_points: { agreements: Record<string, unknown>[] }[] }[])[0]
+      .supply_points[0];
+    expect(point.agreements[0].estimated_monthly_fee_in_cents).toBe(EDGE_INTEGERS[0]);
+  });
+
   it('put an integer at 32 and 64-bit widths at every integer field, adding one the request left out', () => {
     const validate = CATALOGUE.endpoints.find((e) => e.id === 'validateAccount')!;
-    const ints = planOf(CATALOGUE, validate).filter((i) => i.edge.startsWith('integer'));
+    const ints = alone(planOf(CATALOGUE, validate)).filter((i) => i.edge.startsWith('integer'));
     expect(ints.map((i) => i.edge)).toEqual(EDGE_INTEGERS.map((v) => `integer ${v}`));
     const sent = ints[1].apply(
       {
