@@ -116,6 +116,12 @@ export interface Choices {
   /** §5.1: address of the GraphQL endpoint and the field of the result carrying the token. */
   graphql: { path: string; tokenField: string };
   /**
+   * §4.2 historical statements: no rule about their periods is shown. True: a statement whose bill
+   * period overlaps one the account already has is refused (a §7.1 400 at its period), as a store
+   * that keeps one statement per period would.
+   */
+  statementPeriodsApart?: boolean;
+  /**
    * Applied to every reply before it is sent: codes, wording, extra fields, datetime spellings and
    * orderings the spec does not pin. The faithful server sends replies as they are.
    */

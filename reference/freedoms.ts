@@ -300,6 +300,15 @@ export const FREEDOMS: Freedom[] = [
     toleratedBy: ['statements.create.accepted', 'statements.statement-path.optional'],
   },
   {
+    spec: '§4.2 historical statements',
+    freedom:
+      'A second statements request about one account: no de-duplication and no rule about periods is shown, so a server may take it or refuse a statement whose period overlaps one the account already has',
+    choices: ['statementPeriodsApart'],
+    faithful: 'takes it (the statements are kept one after another)',
+    variant: 'refuses a statement overlapping an earlier one with a §7.1 400 at its period',
+    toleratedBy: ['relations.edge.create-historical-statements', 'relations.shape.create-historical-statements'],
+  },
+  {
     spec: '§4.2',
     freedom: 'Payload shape of the agreements endpoint',
     choices: ['agreementsShape'],

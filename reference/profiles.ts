@@ -200,6 +200,7 @@ function presentOtherwise(answer: Reply, endpoint: string | undefined): Reply {
 }
 
 export const variantChoices: Choices = {
+  statementPeriodsApart: true,
   accountNumber: (sequence) => String(9_000_000_000 + sequence * 37),
   businessId: (sequence) => 500_000 + sequence * 3,
   historicalStatementsStatus: 200,
@@ -400,7 +401,7 @@ export const VARIANT_PROFILES: readonly VariantProfile[] = [
   {
     id: 'variant',
     summary:
-      "other codes, bodies, orders and extra fields; non_field_errors on every create endpoint; first error only; body-less notes alike; a skipped transaction's own status; an unchecked duplicate refused",
+      "other codes, bodies, orders and extra fields; non_field_errors on every create endpoint; first error only; body-less notes alike; a skipped transaction's own status; an unchecked duplicate refused; a statement overlapping an earlier one's period refused",
     choices: variantChoices,
     run: {
       contractPath: variantRunConfig.contractPath,

@@ -10,8 +10,11 @@
  *
  * Instances are fixed (no value is drawn) and independent, sent `PROBE_WIDTH` at a time. A batch's
  * instances share one subject (§4.2: a batch takes any number of requests about one account, its
- * items fresh); any other endpoint's instance sets up its own (§4.2 historical billing documents:
- * once per ledger; staging keeps the account).
+ * items fresh), and so do those of an endpoint whose driver says its requests repeat (statements,
+ * `repeatable`), each refused there sent again about a subject of its own before it is judged; any
+ * other endpoint's instance sets up its own (§4.2 historical billing documents: once per ledger;
+ * staging keeps the account). The instances of one request (edges.ts `members`) are sent alone when
+ * they are not accepted intact together.
  */
 import { type Catalogue, CATALOGUE, acceptedStatuses, batchOf } from '../core/engine/drivers.js';
 import { echoSites } from '../core/engine/echo.js';
@@ -83,10 +86,12 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
     relation: { kind: EDGE.id, places: coveredBy(e, plan) },
     async check(ctx) {
       const statuses = acceptedStatuses(driver);
-      // A batch takes any number of requests about one subject (its items fresh): set up once.
-      const shared = batch ? await setUp(ctx, driver.accepted.scope ?? driver.scope) : undefined;
-      const request = async () =>
-        batch ? requestAbout(ctx, driver, shared, true) : (await subjectFor(ctx, driver, true)).request;
+      // A batch takes any number of requests about one subject (its items fresh), and so does an
+      // endpoint whose driver says its requests repeat (statements): set up once.
+      const sharing = Boolean(batch || driver.repeatable);
+      const shared = sharing ? await setUp(ctx, driver.accepted.scope ?? driver.scope) : undefined;
+      const request = async (own = false) =>
+        sharing && !own ? requestAbout(ctx, driver, shared, true) : (await subjectFor(ctx, driver, true)).request;
       const tools = (): EdgeTools => ({
         fresh: () => ctx.ids.other('X'),
         namespace: ctx.ids.namespace,
@@ -97,9 +102,12 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
       // what came before its failing item (§4.2 transactions). The account's keys stay.
       const rebuild = (body: Json) =>
         batch ? { ...body, [batch.list]: freshCopy(body[batch.list], ctx.ids.namespace, 1000 + ++replays) } : body;
-      /** Sends an instance (replayed inside the limits a refusal shows, unless `once`) and judges its answer. */
-      const attempt = async (instance: EdgeInstance, once: boolean) => {
-        const valid = await request();
+      /**
+       * Sends an instance (replayed inside the limits a refusal shows, unless `once`) and judges its
+       * answer; `own`: about a subject of its own, though the driver's requests may share one.
+       */
+      const attempt = async (instance: EdgeInstance, once: boolean, own = false) => {
+        const valid = await request(own);
         const body = instance.apply((valid.body ?? {}) as Json, tools());
         const what = `${instance.places.length === 1 ? instance.places[0] : `${instance.places.length} fields (${instance.places.slice(0, 3).join(', ')}${instance.places.length > 3 ? ', …' : ''})`} at ${instance.edge}`;
         const send = (b: Json, replay: number) =>
@@ -134,7 +142,10 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
       };
       const judged = async (instance: EdgeInstance) => {
         // An emptied list is sent once: a validation error refusing it is legal (judgeEdge).
-        const { outcome, res, what } = await attempt(instance, instance.kind === 'empty');
+        let { outcome, res, what } = await attempt(instance, instance.kind === 'empty' || (!batch && sharing));
+        // Refused about the subject the requests share (`repeatable`): judged about one of its own.
+        if (!batch && sharing && res.status >= 400 && res.status < 500)
+          ({ outcome, res, what } = await attempt(instance, instance.kind === 'empty', true));
         if (outcome.kind === 'refused') ctx.observe(`${what}: ${outcome.why}`);
         ctx.expect.that(outcome.kind !== 'broken', `${what}: ${outcome.kind === 'broken' ? outcome.reason : ''}`, {
           res,
@@ -150,6 +161,7 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
           // refusal may be of one list alone (a limit, an empty list), so each is sent on its own.
           const { outcome, res, what } = await attempt(instance, true);
           if (outcome.kind === 'intact') return;
+          // Refused about the shared subject: each member about one of its own (below) decides.
           ctx.expect.that(
             !(outcome.kind === 'broken' && (res.status >= 500 || statuses.includes(res.status))),
             `${what}: ${outcome.kind === 'broken' ? outcome.reason : ''}`,

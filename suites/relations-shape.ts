@@ -103,6 +103,12 @@ export const shapeRules = (c: Catalogue = CATALOGUE): RuleInput[] =>
             const request = await accepted(ctx, c, e);
             for (const time of twice ? ['first', 'again'] : ['once']) {
               const res = await ctx.api.call(e.id, { ...request, step: `the valid request (${time})` });
+              // A repeat the spec does not say is taken may be refused (drivers.ts `repeatable`: a
+              // statement overlapping an earlier one); its first answer was held to its shape.
+              if (time === 'again' && driver.repeatable && res.status >= 400 && res.status < 500) {
+                ctx.observe(`the valid request sent again was refused (${res.status}): ${driver.repeatable}`);
+                continue;
+              }
               ctx.expect.status(res, acceptedStatuses(driver), `the valid request (${time})`);
               expectDocumented(ctx, e, res, `the valid request (${time})`);
             }

@@ -124,6 +124,13 @@ export interface EndpointDriver {
    * an account is marked in progress before its request is validated).
    */
   oneAtATime?: string;
+  /**
+   * Why requests about one subject may be sent again and again, each taken as the first, where the
+   * driver has no batch: the edge rule then sends them about one subject, and a request refused there
+   * about a subject of its own (a server may still refuse what the spec does not forbid, such as
+   * periods that overlap), so that only the request itself is judged.
+   */
+  repeatable?: string;
   /** Another body the endpoint's validation error may carry (docs/freedoms.md §4.2, §7.1). */
   validationBodyOr?: { schema: z.ZodType; name: string };
 }
@@ -490,6 +497,8 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     items: {
       none: "§4.2: the statements are the request's validated data, answered alike to a first and a repeated request; no de-duplication of statements is stated",
     },
+    repeatable:
+      '§4.2: no de-duplication of statements and no rule about their periods is stated; a server may still refuse a statement overlapping an earlier one (docs/freedoms.md)',
     history: 'nothing',
     types: {
       spec: '§4.2 historical statements, §2.6, §7.2',
