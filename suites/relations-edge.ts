@@ -28,15 +28,16 @@ import {
   coveredBy,
   echoedDifference,
   endpointPlan,
-  freshCopy,
   judgeEdge,
 } from '../core/engine/edges.js';
+import { freshCopy } from '../core/engine/ids.js';
 import { sendInsideLimits } from '../core/engine/inside-limits.js';
 import { documentedShape } from '../core/engine/judgements.js';
 import { eachProbe } from '../core/engine/probes.js';
 import { endpointSlug } from '../core/engine/relations.js';
 import { type RuleInput, defineRules } from '../core/engine/rule.js';
 import { acceptedNeeds, requestAbout, setUp, subjectFor } from '../core/engine/subject.js';
+import type { SubjectAccount } from '../core/engine/drivers.js';
 import { type EndpointSpec, model } from '../core/spec/index.js';
 import { mayUseNonFieldErrors } from '../core/spec/non-field-errors.js';
 import {
@@ -88,10 +89,29 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
       const statuses = acceptedStatuses(driver);
       // A batch takes any number of requests about one subject (its items fresh), and so does an
       // endpoint whose driver says its requests repeat (statements): set up once.
-      const sharing = Boolean(batch || driver.repeatable);
-      const shared = sharing ? await setUp(ctx, driver.accepted.scope ?? driver.scope) : undefined;
-      const request = async (own = false) =>
-        sharing && !own ? requestAbout(ctx, driver, shared, true) : (await subjectFor(ctx, driver, true)).request;
+      // And so does an endpoint whose every request uses up a part of its subject (a ledger: once per
+      // ledger), about an account with room for all: a part for each instance and each member.
+      const parts =
+        !batch && !driver.repeatable && driver.room ? plan.reduce((n, i) => n + 1 + (i.members?.length ?? 0), 0) : 0;
+      const scope = driver.accepted.scope ?? driver.scope;
+      let shared: SubjectAccount | undefined;
+      if (batch || driver.repeatable) shared = await setUp(ctx, scope);
+      else if (parts)
+        // A server may refuse so roomy an account (a limit the spec leaves open): then each request sets up its own.
+        shared = await setUp(ctx, scope, driver.room!.widen(ctx.given.account(), parts, ctx.ids.namespace)).catch(
+          (error: unknown) => {
+            ctx.observe(
+              `an account with room for ${parts} requests was not set up (${String(error)}); each request sets up its own`,
+            );
+            return undefined;
+          },
+        );
+      const sharing = shared !== undefined;
+      let used = 0;
+      const request = async (own = false) => {
+        if (!sharing || own || (parts && used >= parts)) return (await subjectFor(ctx, driver, true)).request;
+        return requestAbout(ctx, driver, parts ? { ...shared!, slot: used++ } : shared, true);
+      };
       const tools = (): EdgeTools => ({
         fresh: () => ctx.ids.other('X'),
         namespace: ctx.ids.namespace,
@@ -143,7 +163,7 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
       const judged = async (instance: EdgeInstance) => {
         // An emptied list is sent once: a validation error refusing it is legal (judgeEdge).
         let { outcome, res, what } = await attempt(instance, instance.kind === 'empty' || (!batch && sharing));
-        // Refused about the subject the requests share (`repeatable`): judged about one of its own.
+        // Refused about the subject the requests share (`repeatable`, `room`): judged about one of its own.
         if (!batch && sharing && res.status >= 400 && res.status < 500)
           ({ outcome, res, what } = await attempt(instance, instance.kind === 'empty', true));
         if (outcome.kind === 'refused') ctx.observe(`${what}: ${outcome.why}`);

@@ -10,9 +10,10 @@
  */
 import type { HttpResponse } from '../http/client.js';
 import { z } from 'zod';
-import { type EndpointId, type EndpointSpec, model } from '../spec/index.js';
+import { type AccountPayload, type EndpointId, type EndpointSpec, model } from '../spec/index.js';
 import type { CallOptions } from './api.js';
 import type { HistoryTell } from './history.js';
+import { freshCopy } from './ids.js';
 import type { Need } from './needs.js';
 import type { Probe } from './observe.js';
 import type { RuleContext } from './rule.js';
@@ -36,6 +37,8 @@ export interface SubjectAccount {
   payload: Record<string, unknown>;
   /** The business a request of scope `business` is about (§4.4). */
   business?: { supplier: string; externalIdentifier: string };
+  /** Which part of the subject a request is about, where the driver makes room for many (`room`). */
+  slot?: number;
 }
 
 /**
@@ -131,6 +134,13 @@ export interface EndpointDriver {
    * periods that overlap), so that only the request itself is judged.
    */
   repeatable?: string;
+  /**
+   * Where each request about a subject uses up a part of it (a ledger: §4.2, §8 once per ledger),
+   * an account with room for `n` of them, each about its own part (`SubjectAccount.slot`): the edge
+   * rule then sets up one subject for all its requests rather than one each. A server may refuse
+   * such an account (a limit on its parts): each request is then about a subject of its own.
+   */
+  room?: { why: string; widen(account: AccountPayload, n: number, namespace: string): AccountPayload };
   /** Another body the endpoint's validation error may carry (docs/freedoms.md §4.2, §7.1). */
   validationBodyOr?: { schema: z.ZodType; name: string };
 }
@@ -456,15 +466,27 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
         ledger_code: ctx.ids.other('L'),
       }),
     }),
-    // Once per ledger (§4.2, §8): about a ledger the account was imported with.
+    // Once per ledger (§4.2, §8): about a ledger the account was imported with (its slot's, where it has room).
     about: (ctx, subject) => ({
       body: ctx.preconditions.payloads.billingDocuments(
         ctx.ids,
         accountKey(subject.supplier, subject.ext),
-        ledgersOf(subject)[0]?.ledger_code ?? ctx.ids.other('L'),
+        ledgersOf(subject)[subject.slot ?? 0]?.ledger_code ?? ctx.ids.other('L'),
         'PERIOD_BASED',
       ),
     }),
+    room: {
+      why: '§4.2, §8: once per ledger, so each request takes a ledger of its own; an account has any number of ledgers (§2.3)',
+      widen: (account, n, namespace) => {
+        const [first] = (account.ledgers ?? []) as unknown[];
+        if (first === undefined) return account;
+        // Copies of the first ledger, its code and transactions made fresh (the run's namespace marks them).
+        return {
+          ...account,
+          ledgers: Array.from({ length: n }, (_, i) => (i === 0 ? first : freshCopy(first, namespace, 500 + i))),
+        } as AccountPayload;
+      },
+    },
     accepted: { status: 201 },
     effect: {
       // The once-per-ledger probe needs a ledger the account was imported with (a template may have none).

@@ -19,7 +19,8 @@
  */
 import { z } from 'zod';
 import { DecimalString, type EndpointSpec } from '../spec/index.js';
-import { getAtPath, isPlainObject, setOwn } from '../spec/paths.js';
+import { getAtPath, isPlainObject } from '../spec/paths.js';
+import { freshCopy } from './ids.js';
 import { batchOf, type Catalogue } from './drivers.js';
 import { type EchoDifference, type EchoSite, echoDifference, requestKinds } from './echo.js';
 import { type DeclaredLimits, type FoundLimit, bodyBytes, judgeRefusal } from './limits.js';
@@ -310,25 +311,6 @@ function visitList(
     if (!isPlainObject(h[k])) h[k] = exampleOf(parent[parent.length - 1].schema, fresh);
     arrived(h[k] as Json);
   });
-}
-
-/** A copy of an item made fresh: every string carrying the run's namespace carries it marked `n`. */
-export function freshCopy<T>(item: T, namespace: string, n: number): T {
-  const marked = `${namespace}c${n}`;
-  // Thousands of copies fill a body near 1 MiB: plain loops, and a string without the namespace kept as is.
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.includes(namespace) ? v.split(namespace).join(marked) : v;
-    if (Array.isArray(v)) {
-      const out = new Array(v.length);
-      for (let i = 0; i < v.length; i++) out[i] = walk(v[i]);
-      return out;
-    }
-    if (!isPlainObject(v)) return v;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(v)) setOwn(out, key, walk(v[key]));
-    return out;
-  };
-  return walk(item) as T;
 }
 
 /** An edge number as a field of the class takes it: a number, a decimal string, either for an amount (§2.4). */

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { cupsCheckLetters, dni } from '../domain/spanish-identifiers.js';
+import { isPlainObject, setOwn } from '../spec/paths.js';
 
 export function newRunId(): string {
   return randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(-6);
@@ -103,4 +104,23 @@ export class Ids {
     this.registry.created.other++;
     return `${local}+${this.make('E').toLowerCase()}@example.com`;
   }
+}
+
+/** A copy of an item made fresh: every string carrying the run's namespace carries it marked `n`. */
+export function freshCopy<T>(item: T, namespace: string, n: number): T {
+  const marked = `${namespace}c${n}`;
+  // Thousands of copies fill a body near 1 MiB: plain loops, and a string without the namespace kept as is.
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.includes(namespace) ? v.split(namespace).join(marked) : v;
+    if (Array.isArray(v)) {
+      const out = new Array(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = walk(v[i]);
+      return out;
+    }
+    if (!isPlainObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(v)) setOwn(out, key, walk(v[key]));
+    return out;
+  };
+  return walk(item) as T;
 }

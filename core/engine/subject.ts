@@ -9,7 +9,7 @@ import { acceptedStatuses, type EndpointDriver, type Scope, type SubjectAccount 
 import { type Need, TO_IMPORT } from './needs.js';
 import type { Probe } from './observe.js';
 import type { RuleContext } from './rule.js';
-import type { EndpointId } from '../spec/index.js';
+import type { AccountPayload, EndpointId } from '../spec/index.js';
 
 /**
  * The request of `driver`, valid, about `subject` (or its sample, about nothing that exists, when
@@ -33,15 +33,20 @@ export function requestAbout(
 }
 
 /** Sets up what `scope` asks for: a new account, a staged or imported one, a business with an imported account. */
-export async function setUp(ctx: RuleContext, scope: Scope): Promise<SubjectAccount | undefined> {
+export async function setUp(
+  ctx: RuleContext,
+  scope: Scope,
+  /** The account payload of a `fresh`, `staged` or `imported` subject, where not the template's. */
+  account?: AccountPayload,
+): Promise<SubjectAccount | undefined> {
   switch (scope) {
     case 'fresh': {
-      const payload = ctx.given.account();
+      const payload = account ?? ctx.given.account();
       return { supplier: payload.import_supplier, ext: payload.external_account_number, payload };
     }
     case 'staged':
     case 'imported': {
-      const a = scope === 'staged' ? await ctx.given.staged() : await ctx.given.imported();
+      const a = scope === 'staged' ? await ctx.given.staged(account) : await ctx.given.imported(account);
       return { supplier: a.supplier, ext: a.ext, payload: a.payload };
     }
     case 'business': {

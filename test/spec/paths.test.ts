@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshCopy } from '../../core/engine/edges.js';
+import { freshCopy } from '../../core/engine/ids.js';
 import { freshIdentifiers } from '../../core/engine/fresh-identifiers.js';
 import { IdRegistry, Ids } from '../../core/engine/ids.js';
 import { setOwn } from '../../core/spec/paths.js';

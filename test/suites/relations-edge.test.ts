@@ -4,6 +4,9 @@
  * judged three ways — accepted intact, refused as a limit, or broken — on small answers made here.
  */
 import { describe, expect, it } from 'vitest';
+import { runConformance } from '../../app/conformance.js';
+import { embeddedFixtures, embeddedPayloads, embeddedSeed } from '../../app/embedded.js';
+import { DEFAULT_TOKEN, startReferenceServer } from '../../reference/index.js';
 import { CATALOGUE } from '../../core/engine/drivers.js';
 import { echoSites } from '../../core/engine/echo.js';
 import {
@@ -14,9 +17,9 @@ import {
   type EdgeJudging,
   echoedDifference,
   edgePlaces,
-  freshCopy,
   judgeEdge,
 } from '../../core/engine/edges.js';
+import { freshCopy } from '../../core/engine/ids.js';
 import { LOOKUP_KEYS } from '../../core/engine/relations.js';
 import { model } from '../../core/spec/index.js';
 import {
@@ -365,4 +368,41 @@ describe('the three-way judgement', () => {
       'relations.edge.validate-account',
     ]);
   });
+});
+
+describe('the edge rule of an endpoint whose every request uses up a part of its subject (drivers.ts `room`)', () => {
+  /** The billing documents edge rule against a reference server (lists of at most `maxItems`), and its requests. */
+  async function billingEdges(maxItems?: number) {
+    const server = await startReferenceServer({
+      seed: await embeddedSeed({ token: DEFAULT_TOKEN }),
+      ...(maxItems ? { fieldLimits: { maxItems } } : {}),
+    });
+    try {
+      const report = await runConformance({
+        baseUrl: server.url,
+        auth: { token: DEFAULT_TOKEN },
+        fixtures: await embeddedFixtures(),
+        payloads: embeddedPayloads(),
+        rules: allRules.filter((r) => r.id === 'relations.edge.create-historical-billing-documents'),
+        seed: 1,
+      });
+      return { verdicts: report.rules.map((r) => r.verdict), requests: report.http.requests };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('sends its requests about one account with a ledger for each, or about an account each where that account is refused', async () => {
+    const plan = planOf(CATALOGUE, CATALOGUE.endpoints.find((e) => e.id === 'createHistoricalBillingDocuments')!);
+    const roomy = await billingEdges();
+    expect(roomy.verdicts).toEqual(['pass']);
+    // One account set up (staged, processed, its state read), then one request per instance (§4.2, §8: once per ledger).
+    expect(roomy.requests).toBeLessThan(plan.length + 10);
+    // A server that keeps at most 10 items a list refuses an account with a ledger per request: each
+    // request then stages and processes an account of its own, and the rule still passes.
+    const narrow = await billingEdges(10);
+    expect(narrow.verdicts).toEqual(['pass']);
+    expect(narrow.requests).toBeGreaterThanOrEqual(3 * plan.length);
+    expect(narrow.requests).toBeGreaterThan(2 * roomy.requests);
+  }, 120_000);
 });
