@@ -373,8 +373,11 @@ function candidates(
   }
 }
 
-/** Whether a range keeps the candidates of `kind` in order (a format's defects): one error, not two. */
-const ordered = (kind: DefectKind) => Object.values(FORMAT_DEFECTS).some((d) => d.kinds.includes(kind));
+/** The kinds whose candidates a range keeps in order (a format's defects), made once (FORMAT_DEFECTS is below). */
+let orderedKinds: ReadonlySet<DefectKind> | undefined;
+/** Whether a range keeps the candidates of `kind` in order: one error, not two (asked at every place walked). */
+const ordered = (kind: DefectKind) =>
+  (orderedKinds ??= new Set(Object.values(FORMAT_DEFECTS).flatMap((d) => d.kinds))).has(kind);
 
 /** The places in `payload` where a defect of one of `kinds` can go. */
 function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectKind>): Site[] {
