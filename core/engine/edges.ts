@@ -417,7 +417,7 @@ export function edgePlan(
         });
       }
   }
-  instances.push(...byIndex(byClass));
+  for (const group of byIndex(byClass)) instances.push(group);
   const lists = of('list');
   const perList: EdgeInstance[] = [];
   if (lists.length)

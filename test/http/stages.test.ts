@@ -47,6 +47,11 @@ describe('send: the request as it goes on the wire', () => {
         'x-gateway': 'g',
       },
       payload: '{"a":1}',
+      // The top-level text fields as serialised (none here): what an observer reads without parsing.
+      fields: {},
+    });
+    expect(wireRequest({ method: 'POST', path: '/x', body: { a: 'A', b: 2, c: { d: 'D' } } }, '/x').fields).toEqual({
+      a: 'A',
     });
   });
 

@@ -173,10 +173,10 @@ describe('preconditions, selection, baseline and bail', () => {
     ]);
   });
 
-  it('starts property rules and rules of a relation at many places first but reports every rule in suite order', async () => {
+  it('starts property rules, rules of a relation at many places and edge rules first but reports every rule in suite order', async () => {
     const { defineRules } = await import('../../core/engine/rule.js');
     const started: string[] = [];
-    const quick = (id: string, property = false, places = 0) => ({
+    const quick = (id: string, property = false, places = 0, kind = 'echo') => ({
       id: `sched.${id}`,
       spec: '§9.1',
       level: 'MUST' as const,
@@ -186,7 +186,7 @@ describe('preconditions, selection, baseline and bail', () => {
       ...(places
         ? {
             relation: {
-              kind: 'edge',
+              kind,
               places: Array.from({ length: places }, (_, i) => ({
                 endpoint: 'accountTransferStatus' as const,
                 field: `f${i}`,
@@ -205,6 +205,8 @@ describe('preconditions, selection, baseline and bail', () => {
       quick('long-1', true),
       quick('c'),
       quick('many-places', false, 40),
+      // An edge rule sets up a subject per request where its endpoint takes its data once: long at any number of places.
+      quick('edge-few', false, 3, 'edge'),
       quick('long-2', true),
     ]);
     const report = await runConformance({
@@ -214,7 +216,7 @@ describe('preconditions, selection, baseline and bail', () => {
       rules,
       concurrency: 1,
     });
-    expect(started).toEqual(['long-1', 'many-places', 'long-2', 'a', 'b', 'few-places', 'c']);
+    expect(started).toEqual(['long-1', 'many-places', 'edge-few', 'long-2', 'a', 'b', 'few-places', 'c']);
     expect(report.rules.map((r) => r.id)).toEqual([
       'sched.a',
       'sched.b',
@@ -222,6 +224,7 @@ describe('preconditions, selection, baseline and bail', () => {
       'sched.long-1',
       'sched.c',
       'sched.many-places',
+      'sched.edge-few',
       'sched.long-2',
     ]);
   });
