@@ -352,7 +352,7 @@ export function edgePlan(
       kind: 'value',
       places: targets.map((p) => p.field),
       apply(body, tools) {
-        const copy = structuredClone(body);
+        const copy = ownCopy(body);
         for (const p of targets)
           visit(
             copy,
@@ -409,7 +409,7 @@ export function edgePlan(
           kind: 'value',
           places: at,
           apply(body, tools) {
-            const copy = structuredClone(body);
+            const copy = ownCopy(body);
             for (const g of groups)
               shiftHolders(copy, schema, g, g.fields[Math.min(turn, g.fields.length - 1)], d, tools);
             return copy;
@@ -426,7 +426,7 @@ export function edgePlan(
       kind: 'one',
       places: lists.map((p) => p.field),
       apply(body, tools) {
-        const copy = structuredClone(body);
+        const copy = ownCopy(body);
         for (const p of lists)
           visitList(copy, stepsOf(schema, p.field), tools.fresh, (holder, key) => {
             holder[key] = (holder[key] as unknown[]).slice(0, 1);
@@ -441,7 +441,7 @@ export function edgePlan(
       kind: 'empty',
       places: [p.field],
       apply(body, tools) {
-        const copy = structuredClone(body);
+        const copy = ownCopy(body);
         visitList(copy, steps, tools.fresh, (holder, key) => {
           holder[key] = [];
         });
@@ -455,7 +455,7 @@ export function edgePlan(
       kind: 'many',
       places: [p.field],
       apply(body, tools) {
-        const copy = structuredClone(body);
+        const copy = ownCopy(body);
         visitList(copy, steps, tools.fresh, (holder, key) => {
           const [first] = holder[key] as unknown[];
           holder[key] = Array.from({ length: many }, (_, i) =>
@@ -471,7 +471,7 @@ export function edgePlan(
         kind: 'body',
         places: [p.field],
         apply(body, tools) {
-          const copy = structuredClone(body);
+          const copy = ownCopy(body);
           const list = (copy[p.field] as unknown[]) ?? [];
           copy[p.field] = list;
           const room = COMMON_BODY_LIMIT - BODY_MARGIN;
@@ -524,6 +524,12 @@ function byIndex(byClass: EdgeInstance[][]): EdgeInstance[] {
   });
 }
 
+/** Copies a group's apply made, which its members change in place rather than copy again. */
+const scratch = new WeakSet<Json>();
+
+/** The body an instance puts its edge into: a copy, unless it is already the copy of a group it is a member of. */
+const ownCopy = (body: Json): Json => (scratch.has(body) ? body : structuredClone(body));
+
 /** One instance standing for `members` (each of which it sends alone when they are not accepted together). */
 function shared(members: EdgeInstance[], edge: string): EdgeInstance {
   if (members.length === 1) return members[0];
@@ -531,7 +537,17 @@ function shared(members: EdgeInstance[], edge: string): EdgeInstance {
     edge,
     kind: members[0].kind,
     places: members.flatMap((m) => m.places),
-    apply: (body, tools) => members.reduce((b, m) => m.apply(b, tools), body),
+    // One copy for all: a member's copy of a body holding 64 KiB texts at a dozen places costs more than its edge.
+    apply(body, tools) {
+      const copy = structuredClone(body);
+      scratch.add(copy);
+      try {
+        for (const m of members) m.apply(copy, tools);
+      } finally {
+        scratch.delete(copy);
+      }
+      return copy;
+    },
     members,
   };
 }
