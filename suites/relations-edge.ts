@@ -87,10 +87,10 @@ export function edgeRule(c: Catalogue, e: EndpointSpec, plan: EdgeInstance[] = p
     relation: { kind: EDGE.id, places: coveredBy(e, plan) },
     async check(ctx) {
       const statuses = acceptedStatuses(driver);
-      // A batch takes any number of requests about one subject (its items fresh), and so does an
-      // endpoint whose driver says its requests repeat (statements): set up once.
-      // And so does an endpoint whose every request uses up a part of its subject (a ledger: once per
-      // ledger), about an account with room for all: a part for each instance and each member.
+      // One subject for all the requests where they may share one: a batch (its items fresh), an
+      // endpoint whose driver says its requests repeat (statements), and one whose every request uses
+      // up a part of its subject (a ledger: once per ledger), about an account with room for all — a
+      // part for each instance and each member.
       const parts =
         !batch && !driver.repeatable && driver.room ? plan.reduce((n, i) => n + 1 + (i.members?.length ?? 0), 0) : 0;
       const scope = driver.accepted.scope ?? driver.scope;
