@@ -373,11 +373,8 @@ function candidates(
   }
 }
 
-/** The kinds whose candidates a range keeps in order (a format's defects), made once (FORMAT_DEFECTS is below). */
-let orderedKinds: ReadonlySet<DefectKind> | undefined;
 /** Whether a range keeps the candidates of `kind` in order: one error, not two (asked at every place walked). */
-const ordered = (kind: DefectKind) =>
-  (orderedKinds ??= new Set(Object.values(FORMAT_DEFECTS).flatMap((d) => d.kinds))).has(kind);
+const ordered = (kind: DefectKind) => ORDERED_KINDS.has(kind);
 
 /** The places in `payload` where a defect of one of `kinds` can go. */
 function sitesOf(schema: z.ZodType, payload: unknown, kinds: ReadonlySet<DefectKind>): Site[] {
@@ -554,6 +551,9 @@ const FORMAT_DEFECTS: Readonly<Record<string, FormatDefects>> = {
     }),
   },
 };
+
+/** The kinds whose candidates a range keeps in order: a format's defects. */
+const ORDERED_KINDS: ReadonlySet<DefectKind> = new Set(Object.values(FORMAT_DEFECTS).flatMap((d) => d.kinds));
 
 /**
  * Single-defect payloads derived from given valid ones (a configured payload template): each keeps

@@ -514,10 +514,10 @@ export const DRIVERS: Record<EndpointId, EndpointDriver> = {
     }),
     accepted: { status: [200, 201] },
     effect: unobservable(
-      '§4.2: the answer is the validated data, the same for a first and a repeated request, and no read shows statements',
+      '§4.2: the answer is the validated data, the same for a first request and a repeated one it takes, and no read shows statements',
     ),
     items: {
-      none: "§4.2: the statements are the request's validated data, answered alike to a first and a repeated request; no de-duplication of statements is stated",
+      none: "§4.2: the statements are the request's validated data, answered alike to a first request and a repeated one it takes; no de-duplication of statements is stated",
     },
     repeatable:
       '§4.2: no de-duplication of statements and no rule about their periods is stated; a server may still refuse a statement overlapping an earlier one (docs/freedoms.md)',

@@ -26,7 +26,6 @@ export const createHistoricalStatements: Handler = (req, env) => {
   return reply(env.choices.historicalStatementsStatus, request);
 };
 
-/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
 interface Period {
   bill_period_from_date?: string;
   bill_period_to_date?: string;
@@ -41,4 +40,5 @@ const overlaps = (a: Period, b: Period) =>
   a.bill_period_from_date <= b.bill_period_to_date &&
   b.bill_period_from_date <= a.bill_period_to_date;
 
+/** This area's endpoints and their handlers (reference/areas.ts registers the area). */
 export const handlers = { createHistoricalStatements } satisfies Partial<Record<EndpointId, Handler>>;

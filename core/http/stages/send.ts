@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { HttpRequest } from '../request.js';
+import { isPlainObject } from '../../spec/paths.js';
 
 /** A request exactly as sent: the only form the redact stage (redact.ts) reads it in. */
 export interface WireRequest {
@@ -23,12 +24,12 @@ export interface WireRequest {
 
 /** The text fields at the top of a body that is a plain object; a later change to it is not seen. */
 function topFields(body: unknown): Record<string, string> | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (!isPlainObject(body)) return undefined;
   // JSON.stringify writes what toJSON returns: the fields are then not what went out.
   if (typeof (body as { toJSON?: unknown }).toJSON === 'function') return undefined;
   const fields: Record<string, string> = {};
   for (const key of Object.keys(body)) {
-    const value = (body as Record<string, unknown>)[key];
+    const value = body[key];
     if (typeof value === 'string' && key !== '__proto__') fields[key] = value;
   }
   return fields;
